@@ -1,0 +1,115 @@
+import ArgumentParser
+import Foundation
+import HTTPCache
+import Storage
+import SyncEngine
+
+/// `fresh cache …`: look into and tidy the HTTP cache database.
+struct CacheCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cache",
+        abstract: "Inspect and manage the HTTP cache database.",
+        discussion: "The cache is disposable: clearing it never loses synced items, it only costs a full download next time.",
+        subcommands: [Stats.self, List.self, Show.self, Remove.self, Clear.self, Prune.self]
+    )
+
+    struct Stats: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "stats", abstract: "Entries, bytes, capacity, hit / revalidated / miss counts and bytes saved.")
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            try await FailureReport.run {
+                let statistics = try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity).statistics()
+                print("entries: \(statistics.entries)")
+                print("bytes: \(statistics.bytes) (\(ByteCount.format(statistics.bytes))) of \(ByteCount.format(statistics.capacity))")
+                for kind in CacheOutcome.Kind.allCases { print("\(kind.rawValue): \(statistics.counts[kind] ?? 0)") }
+                print("body bytes received: \(statistics.bytesReceived)")
+                print("body bytes saved: \(statistics.bytesSaved)")
+            }
+        }
+    }
+
+    struct List: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "ls", abstract: "List stored entries, most recently used first.")
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            try await FailureReport.run {
+                for entry in try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity).listEntries() {
+                    let variant = entry.variantKey.isEmpty ? "" : " [\(entry.variantKey.replacingOccurrences(of: "\n", with: "; "))]"
+                    print(TerminalText.sanitized("\(entry.status) \(ByteCount.format(entry.size)) \(entry.key)\(variant)"))
+                }
+            }
+        }
+    }
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a stored entry's status, headers, times and freshness.")
+        @Argument(help: ArgumentHelp("The URL of the entry.", valueName: "url")) var target: ParsedURL
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            try await FailureReport.run {
+                let database = try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity)
+                let variants = try database.variants(forKey: CacheKey.primary(method: .get, url: target.url))
+                guard !variants.isEmpty else { throw CacheError.notStored(target.url.absoluteString) }
+                for entry in variants {
+                    print("\(entry.key)  (\(entry.body.count) body bytes)")
+                    print("status: \(entry.status.code)")
+                    print("requested: \(HTTPDate.format(entry.requestTime)), received: \(HTTPDate.format(entry.responseTime))")
+                    print(StoredResponseEvaluation(entry: entry, now: Date()).summary)
+                    for field in entry.headerFields { print(TerminalText.sanitized("  \(field.name.rawName): \(field.value)")) }
+                }
+            }
+        }
+    }
+
+    struct Remove: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove every stored variant of a URL.")
+        @Argument(help: ArgumentHelp("The URL of the entry.", valueName: "url")) var target: ParsedURL
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            try await FailureReport.run {
+                let database = try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity)
+                let key = CacheKey.primary(method: .get, url: target.url)
+                let count = try database.variants(forKey: key).count
+                try database.removeAll(forKey: key)
+                print("removed \(count) entr\(count == 1 ? "y" : "ies") for \(target.url.absoluteString)")
+            }
+        }
+    }
+
+    struct Clear: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry and reset the statistics.")
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            try await FailureReport.run {
+                let database = try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity)
+                let count = try database.statistics().entries
+                try database.clear()
+                print("cleared \(count) entries")
+            }
+        }
+    }
+
+    struct Prune: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "prune", abstract: "Evict least-recently-used entries until the cache fits a size.")
+        @Option(name: .customLong("max-size"), help: ArgumentHelp("Size to fit, e.g. 10M.", valueName: "size"),
+                transform: { text in
+                    guard let bytes = ByteCount.parse(text) else { throw ValidationError("invalid size '\(text)'") }
+                    return bytes
+                })
+        var maximumSize: Int
+        @OptionGroup var storage: StorageOptions
+
+        func run() async throws {
+            try await FailureReport.run {
+                let database = try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity)
+                let evicted = try database.prune(toFit: maximumSize)
+                print("evicted \(evicted) entries; \(ByteCount.format(try database.statistics().bytes)) remain")
+            }
+        }
+    }
+}

@@ -1,0 +1,31 @@
+import ArgumentParser
+
+/// `fresh`: the sync CLI. One file per subcommand.
+public struct FreshCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "fresh",
+        abstract: "HTTP with a real cache, and paginated APIs mirrored into SQLite.",
+        discussion: """
+            fresh keeps every response it may keep in an RFC 9111 cache database, revalidates \
+            stale ones with If-None-Match / If-Modified-Since, and explains each decision.
+
+            Databases: the cache in $XDG_CACHE_HOME/fresh/cache.sqlite (disposable), synced \
+            items in $XDG_DATA_HOME/fresh/data.sqlite. --db-dir or FRESH_HOME puts both in one \
+            directory.
+
+            Exit status:
+              0   success
+              1   unexpected failure
+              3   the server could not be reached, or timed out
+              4   the server answered with an error status (sync; get with --fail)
+              5   the response was unusable (invalid JSON, cut short, unexpected 304)
+              6   a database could not be opened or written
+              7   offline mode and nothing is stored for the URL
+              64  invalid arguments
+              130 interrupted (Ctrl-C)
+            """,
+        subcommands: [GetCommand.self, SyncCommand.self, ExplainCommand.self, CacheCommand.self]
+    )
+
+    public init() {}
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import HTTPCache
+import HTTPTypes
+import SyncEngine
+
+/// `fresh get URL`: curl-like, through the persistent cache.
+struct GetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "get",
+        abstract: "Send a request through the HTTP cache and print the body.",
+        discussion: """
+            A fresh stored response answers with no request; a stale one is revalidated with \
+            If-None-Match / If-Modified-Since and a 304 returns the stored body. When the server \
+            cannot be reached, a stored response is served with an offline notice on stderr \
+            (unless it says must-revalidate or no-cache).
+
+            Policies (--policy): protocol (default, RFC 9111), reload (ignore stored data), \
+            reload-all (also send Cache-Control: no-cache), revalidate (always ask the server), \
+            cache-else-load (stored data whatever its age, else download), cache-only (stored data \
+            or exit 7; never the network; same as --offline).
+
+            Examples:
+              fresh get -v http://127.0.0.1:8080/posts
+              fresh get -i -H 'Accept: application/json' http://127.0.0.1:8080/posts?limit=5
+              fresh get -X POST -d '{"title":"hi","body":"안녕","author":"me"}' http://127.0.0.1:8080/posts
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Absolute http or https URL.", valueName: "url"))
+    var target: ParsedURL
+
+    @Option(name: .customShort("X"), help: ArgumentHelp("Request method (default GET, or POST with --data).", valueName: "method"))
+    var method: String?
+
+    @Option(name: .customShort("H"), help: ArgumentHelp("Extra header 'Name: value' (repeatable).", valueName: "header"))
+    var headers: [String] = []
+
+    @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("Request body; @file reads it from a file.", valueName: "data"))
+    var data: String?
+
+    @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers before the body.")
+    var include = false
+
+    @Flag(name: .customLong("json"), help: "Print status, headers, body and cache decision as one JSON object.")
+    var json = false
+
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the body to a file instead of stdout.", valueName: "file"))
+    var output: String?
+
+    @Option(help: ArgumentHelp("Cache policy: \(CachePolicy.allCases.map(\.shortName).joined(separator: ", ")).", valueName: "name"),
+            transform: { name in
+                guard let policy = CachePolicy(name: name) else { throw ValidationError("unknown policy '\(name)'") }
+                return policy
+            })
+    var policy: CachePolicy = .useProtocolCachePolicy
+
+    @Flag(help: "Use only stored data, never the network (the cache-only policy).")
+    var offline = false
+
+    @Flag(name: .shortAndLong, help: "Explain the cache decision on stderr.")
+    var verbose = false
+
+    @Flag(name: [.customShort("f"), .customLong("fail")], help: "Exit with status 4 when the server answers 400 or above.")
+    var fail = false
+
+    @Option(name: .customLong("max-time"), help: ArgumentHelp("Give up on the request after this many seconds.", valueName: "seconds"))
+    var maxTime: Double?
+
+    @OptionGroup var storage: StorageOptions
+
+    func validate() throws {
+        if let maxTime, !(maxTime > 0) { throw ValidationError("--max-time must be a positive number of seconds") }
+        if let method, HTTPRequest.Method(method.uppercased()) == nil { throw ValidationError("invalid method '\(method)'") }
+        if json && include { throw ValidationError("--json and --include cannot be combined") }
+        for header in headers { _ = try HeaderArgument.parse(header) }
+    }
+
+    func run() async throws {
+        try await FailureReport.run {
+            let request = try makeRequest()
+            let services = try FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+            services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
+            let response = try await services.client.send(request, policy: offline ? .returnCacheDataDontLoad : policy)
+            await services.finish()
+            try ResponsePrinter(include: include, json: json, output: output).print(response)
+            if verbose { response.decision.explanation.forEach { StandardError.write("fresh: \(TerminalText.sanitized($0))") } }
+            if response.decision.isOffline {
+                StandardError.write("fresh: offline: the server could not be reached; showing the stored response (age \(response.decision.currentAge ?? 0) s)")
+            }
+            if response.decision.outcome == .unsatisfiable {
+                StandardError.write("fresh: \(response.decision.reasons.first ?? "no usable stored response") (504)")
+            }
+            if fail && response.status.code >= 400 { throw ExitCode(4) }
+        }
+    }
+
+    private func makeRequest() throws -> TransportRequest {
+        var fields = HTTPFields()
+        for header in headers {
+            let (name, value) = try HeaderArgument.parse(header)
+            fields.append(HTTPField(name: name, value: value))
+        }
+        let body = try data.map(Self.readBody)
+        let name = method?.uppercased() ?? (body == nil ? "GET" : "POST")
+        if body != nil && fields[.contentType] == nil { fields[.contentType] = "application/json" }
+        return TransportRequest(method: HTTPRequest.Method(name)!, url: target.url, headerFields: fields, body: body,
+                                timeout: maxTime.map { .milliseconds(Int($0 * 1000)) })
+    }
+
+    private static func readBody(_ argument: String) throws -> Data {
+        guard argument.hasPrefix("@") else { return Data(argument.utf8) }
+        let path = String(argument.dropFirst())
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("cannot read request body from \(path)")
+        }
+        return contents
+    }
+}
+
+/// `-H 'Name: value'`.
+enum HeaderArgument {
+    static func parse(_ text: String) throws -> (HTTPField.Name, String) {
+        guard let colon = text.firstIndex(of: ":"),
+              let name = HTTPField.Name(text[..<colon].trimmingCharacters(in: .whitespaces)) else {
+            throw ValidationError("invalid header '\(text)': use 'Name: value'")
+        }
+        return (name, text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+    }
+}

@@ -1,0 +1,43 @@
+import ArgumentParser
+import Storage
+
+/// Where the databases live, shared by every subcommand.
+struct StorageOptions: ParsableArguments {
+    @Option(name: .customLong("db-dir"), help: ArgumentHelp(
+        "Directory for both cache.sqlite and data.sqlite (default: FRESH_HOME, else the XDG directories).",
+        valueName: "dir"))
+    var databaseDirectory: String?
+
+    @Option(name: .customLong("cache-size"), help: ArgumentHelp(
+        "Byte capacity of the HTTP cache, e.g. 100M, 2G, 500K (default 100M).", valueName: "size"),
+        transform: { text in
+            guard let bytes = ByteCount.parse(text) else { throw ValidationError("invalid size '\(text)': use a number with an optional K, M or G suffix") }
+            return bytes
+        })
+    var cacheCapacity: Int = CacheDatabase.defaultCapacity
+
+    var location: StorageLocation { StorageLocation.resolve(directory: databaseDirectory) }
+}
+
+/// Byte sizes as people type them: `500`, `64K`, `100M`, `2G` (powers of 1024).
+enum ByteCount {
+    static func parse(_ text: String) -> Int? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
+        let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
+        if let last = trimmed.last, let multiplier = multipliers[last] {
+            return Double(trimmed.dropLast()).flatMap { $0 >= 0 ? Int($0 * Double(multiplier)) : nil }
+        }
+        return Int(trimmed).flatMap { $0 >= 0 ? $0 : nil }
+    }
+
+    static func format(_ bytes: Int) -> String {
+        switch bytes {
+        case ..<1024: "\(bytes) B"
+        case ..<(1 << 20): String(format: "%.1f KiB", Double(bytes) / 1024)
+        case ..<(1 << 30): String(format: "%.1f MiB", Double(bytes) / Double(1 << 20))
+        default: String(format: "%.2f GiB", Double(bytes) / Double(1 << 30))
+        }
+    }
+}
+
+import Foundation

@@ -1,0 +1,63 @@
+/// The selection and scroll position of a list that shows `height` rows at a time.
+///
+/// The selected row is always visible; the list never scrolls past its end. With no rows,
+/// `selected` is 0 and there is nothing to select.
+public struct ListNavigation: Equatable, Sendable {
+    /// How many rows the list has.
+    public private(set) var count: Int
+    /// How many rows fit on the screen (at least 1).
+    public private(set) var height: Int
+    /// The index of the selected row.
+    public private(set) var selected = 0
+    /// The index of the first visible row.
+    public private(set) var top = 0
+
+    public init(count: Int, height: Int) {
+        self.count = max(0, count)
+        self.height = max(1, height)
+    }
+
+    /// The rows on the screen.
+    public var visibleRange: Range<Int> { top..<min(count, top + height) }
+
+    // MARK: Moving
+
+    /// Moves the selection by `delta` rows, stopping at either end.
+    public mutating func move(by delta: Int) {
+        select(selected + delta)
+    }
+
+    /// Moves one screen down.
+    public mutating func pageDown() { move(by: height) }
+
+    /// Moves one screen up.
+    public mutating func pageUp() { move(by: -height) }
+
+    /// Selects the first row.
+    public mutating func moveToFirst() { select(0) }
+
+    /// Selects the last row.
+    public mutating func moveToLast() { select(count - 1) }
+
+    /// Selects row `index` (clamped to the list).
+    public mutating func select(_ index: Int) {
+        selected = index
+        clamp()
+    }
+
+    // MARK: Changing shape
+
+    /// Adopts a new row count and screen height, keeping the selection where it can.
+    public mutating func reshape(count: Int, height: Int) {
+        self.count = max(0, count)
+        self.height = max(1, height)
+        clamp()
+    }
+
+    private mutating func clamp() {
+        selected = min(max(0, selected), max(0, count - 1))
+        if selected < top { top = selected }
+        if selected >= top + height { top = selected - height + 1 }
+        top = min(max(0, top), max(0, count - height))
+    }
+}

@@ -1,0 +1,127 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import Models
+import Storage
+import SyncEngine
+
+/// `fresh-reader`: browse the synced posts in the terminal, offline first.
+public struct ReaderCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "fresh-reader",
+        abstract: "Browse the synced posts in the terminal, offline first.",
+        discussion: """
+            fresh-reader shows the posts that `fresh sync` stored in the local item database \
+            at once, without waiting for the network, then refreshes them from the server in \
+            the background. When the server cannot be reached it keeps showing what is stored \
+            and says "offline" in the status line.
+
+            The collection refreshed is --url if given, else the first collection synced \
+            before (`fresh sync URL` records it). Every refresh asks the server, conditionally: \
+            unchanged pages cost a 304.
+
+            Keys in the list:
+              j, Down          next post
+              k, Up            previous post
+              PgDn, Space      next screen
+              PgUp, b          previous screen
+              g, Home          first post
+              G, End           last post
+              Enter            open the post
+              r                refresh from the server in the background
+              q, Esc           quit
+
+            Keys in a post:
+              j, k, Up, Down   scroll one line
+              PgDn, PgUp       scroll one screen (also Space, b)
+              g, G, Home, End  top, bottom
+              q, Esc           back to the list
+              r                refresh
+
+            Status line: the number of stored posts, then "refreshing…", "updated HH:MM:SS", \
+            "offline, showing stored posts (reason)" or "error: reason".
+
+            Text from the server is shown with control characters made visible, so a post \
+            cannot send escape sequences to the terminal. Columns are measured in display \
+            cells, so Hangul and emoji line up.
+
+            Files: data.sqlite (synced posts) and cache.sqlite (HTTP cache) in --db-dir, else \
+            $FRESH_HOME, else $XDG_DATA_HOME/fresh and $XDG_CACHE_HOME/fresh.
+
+            Exit status:
+              0   quit with q or Esc, Ctrl-C, SIGTERM or SIGHUP (the terminal is restored)
+              1   unexpected failure
+              2   standard input/output is not a terminal, or the terminal cannot be used
+              6   a database could not be opened or read
+              64  invalid arguments
+
+            Examples:
+              fresh sync http://127.0.0.1:8080/posts && fresh-reader
+              fresh-reader --db-dir /tmp/fresh --url http://127.0.0.1:8080/posts
+            """
+    )
+
+    @Option(name: .customLong("db-dir"), help: ArgumentHelp(
+        "Directory holding data.sqlite and cache.sqlite (default: FRESH_HOME, else the XDG directories).",
+        valueName: "dir"))
+    var databaseDirectory: String?
+
+    @Option(help: ArgumentHelp(
+        "Collection to refresh, e.g. http://127.0.0.1:8080/posts (default: the first one synced before).",
+        valueName: "url"))
+    var url: String?
+
+    public init() {}
+
+    public func validate() throws {
+        if let url, Self.httpURL(url) == nil {
+            throw ValidationError("invalid --url '\(url)': expected an http:// or https:// URL")
+        }
+    }
+
+    public func run() async throws {
+        do {
+            try await read()
+        } catch let error as ReaderError {
+            FileHandle.standardError.write(Data("fresh-reader: \(TerminalText.sanitized(error.description))\n".utf8))
+            throw ExitCode(error.exitCode)
+        }
+    }
+
+    // MARK: Running
+
+    /// Opens everything that can fail before the terminal is taken over, then runs the UI.
+    private func read() async throws(ReaderError) {
+        let services: FreshServices
+        let items: ItemDatabase
+        let storedPosts: [Post]
+        let refreshURL: URL?
+        do {
+            services = try FreshServices(location: StorageLocation.resolve(directory: databaseDirectory))
+            items = try services.openItemDatabase()
+            storedPosts = try items.posts()
+            refreshURL = try url.flatMap(Self.httpURL) ?? items.resources().first.flatMap { URL(string: $0) }
+        } catch {
+            throw .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
+        }
+        for warning in services.warnings {
+            FileHandle.standardError.write(Data("fresh-reader: \(TerminalText.sanitized(warning))\n".utf8))
+        }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        TerminalLocale.activate()
+        let fetcher = ReaderFetcher.make(items: items, sync: PostSync(client: services.client, items: items), url: refreshURL)
+        let session = ReaderSession(items: items, fetcher: fetcher, storedPosts: storedPosts, refreshAtStart: refreshURL != nil)
+        do {
+            try await session.run()
+        } catch {
+            throw error as? ReaderError ?? .terminal(ErrorDescription.line(error))
+        }
+        await services.finish()
+    }
+
+    private static func httpURL(_ text: String) -> URL? {
+        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host != nil else { return nil }
+        return url
+    }
+}

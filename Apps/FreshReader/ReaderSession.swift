@@ -1,0 +1,45 @@
+import Fetcher
+import Foundation
+import Models
+import Storage
+import SyncEngine
+
+/// One run of the reader, from the first frame to the restored terminal: the UI loop on its
+/// own thread (start it after ``TerminalLocale/activate()``); the Fetcher's states and the database observation feeding its mailbox;
+/// one background refresh at start; signals turned into a clean quit.
+struct ReaderSession {
+    let items: ItemDatabase
+    let fetcher: Fetcher<[Post]>
+    /// The posts read before the terminal started, shown in the first frame.
+    let storedPosts: [Post]
+    /// Whether to refresh once at start (only when there is something to refresh).
+    let refreshAtStart: Bool
+
+    func run() async throws {
+        let (fetcher, storedPosts) = (fetcher, storedPosts)
+        let inbox = Mailbox<ReaderEvent>()
+        let signals = SignalWatch { inbox.post(.quit) }
+        defer { signals.cancel() }
+        let feeds = [
+            Task { for await state in fetcher.states() { inbox.post(.fetch(state)) } },
+            Task {
+                do {
+                    for try await posts in items.observePosts() { inbox.post(.posts(posts)) }
+                } catch {
+                    let failure = FetchFailure(message: "cannot watch the database: \(ErrorDescription.line(error))", isOffline: false)
+                    inbox.post(.fetch(FetchState(value: nil, status: .failed(failure))))
+                }
+            },
+        ]
+        defer { feeds.forEach { $0.cancel() } }
+        let refresh: @Sendable () -> Void = { Task { await fetcher.refresh() } }
+        if refreshAtStart { refresh() }
+        try await UIThread.run {
+            let screen = try Screen.start()
+            defer { screen.stop() }
+            var loop = ReaderLoop(state: ReaderState(posts: storedPosts, size: screen.size), screen: screen,
+                                  inbox: inbox, refresh: refresh)
+            _ = loop.run()
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import CNcursesw
+import Glibc
+
+/// The terminal through ncursesw: started in cbreak mode without echo, keypad keys decoded,
+/// cursor hidden, key reads that give up after ``pollMilliseconds``. Only the UI thread
+/// touches it, and ``stop()`` restores the terminal on every way out.
+final class Screen: TerminalScreen {
+    /// How long a key read waits before the loop looks at its mailbox again.
+    static let pollMilliseconds: Int32 = 100
+    /// How long ncurses waits after Esc for the rest of an escape sequence.
+    static let escapeDelayMilliseconds: Int32 = 25
+
+    private let window: UnsafeMutablePointer<WINDOW>
+    private var stopped = false
+
+    private init(window: UnsafeMutablePointer<WINDOW>) {
+        self.window = window
+    }
+
+    /// Starts the terminal UI on standard input and output. Call ``TerminalLocale/activate()``
+    /// first.
+    static func start() throws(ReaderError) -> Screen {
+        guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r") else {
+            throw .terminal("cannot open the terminal: \(String(cString: strerror(errno)))")
+        }
+        guard newterm(nil, output, input) != nil, let window = fresh_stdscr() else {
+            let name = getenv("TERM").map { String(cString: $0) } ?? "(unset)"
+            throw .terminal("cannot start the terminal UI for TERM=\(name)")
+        }
+        _ = cbreak()
+        _ = noecho()
+        _ = keypad(window, true)
+        _ = curs_set(0)
+        _ = set_escdelay(escapeDelayMilliseconds)
+        wtimeout(window, pollMilliseconds)
+        return Screen(window: window)
+    }
+
+    deinit { stop() }
+
+    /// Ends the terminal UI (endwin): the screen, modes and cursor are as before. Safe to
+    /// call more than once.
+    func stop() {
+        guard !stopped else { return }
+        stopped = true
+        _ = endwin()
+    }
+
+    // MARK: TerminalScreen
+
+    var size: ScreenSize {
+        var rows: Int32 = 0
+        var columns: Int32 = 0
+        fresh_getmaxyx(window, &rows, &columns)
+        return ScreenSize(rows: Int(rows), columns: Int(columns))
+    }
+
+    func draw(_ lines: [ScreenLine]) {
+        _ = werase(window)
+        for (row, line) in lines.enumerated() {
+            _ = wattrset(window, Self.attributes(line.style))
+            var characters = line.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) } + [0]
+            // Writing the bottom-right cell reports ERR (the cursor cannot move on); the text is drawn.
+            _ = mvwaddwstr(window, Int32(row), 0, &characters)
+        }
+        _ = wattrset(window, 0)
+        _ = wrefresh(window)
+    }
+
+    func readInput() -> KeyInput? {
+        let code = wgetch(window)
+        if let special = Self.specialKeys[code] { return special }
+        guard (32..<127).contains(code), let scalar = Unicode.Scalar(UInt32(code)) else { return nil }
+        return .character(Character(scalar))
+    }
+
+    // MARK: Translation
+
+    private static let specialKeys: [Int32: KeyInput] = [
+        fresh_key_up(): .up, fresh_key_down(): .down,
+        fresh_key_ppage(): .pageUp, fresh_key_npage(): .pageDown,
+        fresh_key_home(): .home, fresh_key_end(): .end,
+        fresh_key_enter(): .enter, 10: .enter, 13: .enter,
+        27: .escape, fresh_key_resize(): .resize,
+    ]
+
+    private static func attributes(_ style: ScreenLine.Style) -> Int32 {
+        switch style {
+        case .plain: 0
+        case .heading: fresh_a_bold()
+        case .selected, .status: fresh_a_reverse()
+        case .dim: fresh_a_dim()
+        }
+    }
+}

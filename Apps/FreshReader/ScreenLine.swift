@@ -1,0 +1,35 @@
+/// The size of the terminal in cells.
+public struct ScreenSize: Equatable, Sendable {
+    public var rows: Int
+    public var columns: Int
+
+    public init(rows: Int, columns: Int) {
+        self.rows = rows
+        self.columns = columns
+    }
+}
+
+/// One row of the screen as the views produce it: text that is already safe and fitted,
+/// and how it should look. The views build these without ncurses; ``Screen`` draws them.
+public struct ScreenLine: Equatable, Sendable {
+    /// How a line looks.
+    public enum Style: Equatable, Sendable {
+        case plain
+        /// Column headers and a post's title.
+        case heading
+        /// The selected row of the list.
+        case selected
+        /// Secondary text: a post's author and date.
+        case dim
+        /// The status line at the bottom.
+        case status
+    }
+
+    public var text: String
+    public var style: Style
+
+    public init(_ text: String, style: Style = .plain) {
+        self.text = text
+        self.style = style
+    }
+}

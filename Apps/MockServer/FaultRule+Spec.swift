@@ -1,0 +1,59 @@
+// MARK: - FaultRule from a command-line spec
+
+extension FaultRule {
+    /// Parses the `--fault` syntax: comma-separated `key=value` pairs with the keys
+    /// `route`, `latency`, `jitter` (milliseconds), `failure` (`status`, `truncate`, `close`,
+    /// `invalid_json`), `status`, `rate`, `first`, `retry-after`. Giving `status` alone implies
+    /// `failure=status`.
+    ///
+    /// Example: `route=/posts,status=429,first=3,retry-after=2`.
+    public init(spec: String) throws(FaultSpecError) {
+        self.init()
+        var failureGiven = false
+        for pair in spec.split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhitespace }
+            guard parts.count == 2 else { throw FaultSpecError("'\(pair)' is not key=value") }
+            let (key, value) = (parts[0], parts[1])
+            func integer() throws(FaultSpecError) -> Int {
+                guard let number = Int(value) else { throw FaultSpecError("\(key) needs an integer, got '\(value)'") }
+                return number
+            }
+            switch key {
+            case "route": route = value
+            case "latency": latencyMilliseconds = try integer()
+            case "jitter": jitterMilliseconds = try integer()
+            case "status":
+                status = try integer()
+                if !failureGiven { failure = .status }
+            case "failure":
+                guard let parsed = Failure(rawValue: value) else {
+                    let known = Failure.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw FaultSpecError("failure must be one of \(known), got '\(value)'")
+                }
+                failure = parsed
+                failureGiven = true
+            case "rate":
+                guard let number = Double(value) else { throw FaultSpecError("rate needs a number, got '\(value)'") }
+                rate = number
+            case "first": first = try integer()
+            case "retry-after": retryAfter = try integer()
+            default: throw FaultSpecError("unknown key '\(key)'")
+            }
+        }
+        if let problem = validationProblem {
+            throw FaultSpecError("\(problem.key.stringValue): \(problem.message)")
+        }
+    }
+}
+
+// MARK: - FaultSpecError
+
+/// Why a `--fault` value could not be parsed.
+public struct FaultSpecError: Error, CustomStringConvertible, Sendable {
+    /// One sentence for the command line.
+    public var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Models
+import NIOCore
+
+// MARK: - Reply
+
+/// A response as the handlers build it, before faults and HEAD handling turn it into a
+/// Hummingbird `Response`; carries what the statistics need to know.
+struct Reply: Sendable {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: ByteBuffer
+    /// For a 304: the size of the body the client already had and did not need again.
+    var bytesSaved: Int = 0
+
+    init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: ByteBuffer = ByteBuffer()) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A JSON reply of an encodable value (admin answers, created posts).
+    init(status: HTTPResponse.Status = .ok, json value: some Encodable, headers: HTTPFields = [:]) {
+        self.init(status: status, headers: headers, body: ByteBuffer(bytes: APIJSON.encode(value)))
+        self.headers[.contentType] = Self.jsonContentType
+    }
+
+    /// The JSON error reply of `error`.
+    init(error: APIError) {
+        self.init(status: error.status, json: error.body, headers: error.headers)
+        self.headers[.cacheControl] = CachePolicy.adminHeaderValue
+    }
+
+    /// The media type of every body this server sends.
+    static let jsonContentType = "application/json; charset=utf-8"
+}

@@ -1,0 +1,9 @@
+import FreshReader
+
+/// The `fresh-reader` executable: everything lives in FreshReader.
+@main
+enum ReaderMain {
+    static func main() async {
+        await ReaderCommand.main()
+    }
+}

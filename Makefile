@@ -1,0 +1,38 @@
+# Fresh: the front door. `make` lists the targets.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+SWIFT ?= swift
+CONFIGURATION ?= debug
+BIN := .build/$(CONFIGURATION)
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev tmux pkg-config
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: help setup build test unit e2e demo clean
+
+help: ## List the targets
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
+
+setup: ## Install the system packages (apt-get; idempotent; root or sudo)
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else echo "system packages present"; fi
+
+build: setup ## Build the three programs
+	$(SWIFT) build -c $(CONFIGURATION)
+
+unit: setup ## Run the unit and integration tests (swift test)
+	$(SWIFT) test
+
+test: build unit e2e ## Everything: setup, build, swift test, then the end-to-end test
+
+e2e: build ## End-to-end: mock server, sync, cache, offline, reader in tmux
+	Tools/e2e.sh $(BIN)
+
+demo: build ## Mock server, a sync, then the reader (q quits)
+	Tools/demo.sh $(BIN)
+
+clean: ## Remove build products
+	rm -rf .build

@@ -1,0 +1,146 @@
+import CCurl
+import Foundation
+import HTTPCache
+import HTTPTypes
+import Synchronization
+
+/// One transfer: sets a handle up for a request, runs it, and collects status, headers and
+/// body through libcurl's callbacks.
+final class CurlTransfer: Sendable {
+    private let request: TransportRequest
+    private let connectTimeout: Duration
+    private let userAgent: String
+    private let cancelled = Atomic<Bool>(false)
+
+    init(request: TransportRequest, connectTimeout: Duration, userAgent: String) {
+        self.request = request
+        self.connectTimeout = connectTimeout
+        self.userAgent = userAgent
+    }
+
+    /// Asks the running transfer to stop at its next progress callback.
+    func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+    }
+
+    var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
+
+    /// Runs the transfer on the calling thread (it blocks until done).
+    func perform(on handle: CurlHandlePool.Handle) throws -> TransportResponse {
+        let curl = handle.raw
+        let sink = ResponseSink(transfer: self)
+        let context = Unmanaged.passRetained(sink)
+        defer { context.release() }
+        var headerList: UnsafeMutablePointer<curl_slist>?
+        defer { curl_slist_free_all(headerList) }
+
+        try check(fresh_curl_set_string(curl, CURLOPT_URL, request.url.absoluteString))
+        _ = fresh_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
+        _ = fresh_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
+        _ = fresh_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, connectTimeout.milliseconds)
+        if let timeout = request.timeout {
+            _ = fresh_curl_set_long(curl, CURLOPT_TIMEOUT_MS, max(1, timeout.milliseconds))
+        }
+        _ = fresh_curl_set_string(curl, CURLOPT_USERAGENT, userAgent)
+        _ = fresh_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
+        _ = fresh_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context.toOpaque())
+        _ = fresh_curl_set_progress_callback(curl) { context, _, _, _, _ in
+            Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue().transfer.isCancelled ? 1 : 0
+        }
+        _ = fresh_curl_set_pointer(curl, CURLOPT_WRITEDATA, context.toOpaque())
+        _ = fresh_curl_set_write_callback(curl) { data, size, count, context in
+            let sink = Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue()
+            sink.body.append(UnsafeRawPointer(data!).assumingMemoryBound(to: UInt8.self), count: size * count)
+            return size * count
+        }
+        _ = fresh_curl_set_pointer(curl, CURLOPT_HEADERDATA, context.toOpaque())
+        _ = fresh_curl_set_header_callback(curl) { data, size, count, context in
+            let sink = Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue()
+            let line = String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self)
+            sink.receiveHeaderLine(line)
+            return size * count
+        }
+
+        switch request.method {
+        case .get: break
+        case .head: _ = fresh_curl_set_long(curl, CURLOPT_NOBODY, 1)
+        default: _ = fresh_curl_set_string(curl, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+        }
+        if let body = request.body {
+            _ = fresh_curl_set_post_size(curl, curl_off_t(body.count))
+            body.withUnsafeBytes { bytes in
+                _ = fresh_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
+            }
+            if request.method == .get || request.method == .head {
+                _ = fresh_curl_set_string(curl, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
+            }
+        }
+        headerList = curl_slist_append(headerList, "Expect:")
+        for field in request.headerFields {
+            headerList = curl_slist_append(headerList, "\(field.name.rawName): \(field.value)")
+        }
+        _ = fresh_curl_set_headers(curl, headerList)
+
+        let code = curl_easy_perform(curl)
+        guard code == CURLE_OK else { throw error(for: code, sink: sink) }
+        var status = 0
+        _ = fresh_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
+        guard (100...999).contains(status) else { throw TransportError.failed("no HTTP status received") }
+        return TransportResponse(status: HTTPResponse.Status(code: status), headerFields: sink.headerFields, body: sink.body)
+    }
+
+    private func check(_ code: CURLcode) throws {
+        guard code == CURLE_OK else { throw TransportError.invalidURL(request.url.absoluteString) }
+    }
+
+    private func error(for code: CURLcode, sink: ResponseSink) -> TransportError {
+        let message = String(cString: curl_easy_strerror(code))
+        switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+            return .invalidURL(request.url.absoluteString)
+        case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY, CURLE_SEND_ERROR:
+            return .unreachable(message)
+        case CURLE_OPERATION_TIMEDOUT:
+            return .timedOut(request.timeout ?? connectTimeout)
+        case CURLE_ABORTED_BY_CALLBACK:
+            return .cancelled
+        case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
+            return sink.receivedStatus ? .truncated("\(message) after \(sink.body.count) body bytes") : .unreachable(message)
+        default:
+            return .failed(message)
+        }
+    }
+}
+
+/// Collects what the callbacks deliver; touched only by the thread running the transfer.
+private final class ResponseSink: @unchecked Sendable {
+    let transfer: CurlTransfer
+    var body = Data()
+    var headerFields = HTTPFields()
+    var receivedStatus = false
+
+    init(transfer: CurlTransfer) {
+        self.transfer = transfer
+    }
+
+    /// Header lines arrive one at a time; a status line starts a new response (after a
+    /// `100 Continue`, for example), so the fields collected so far are dropped.
+    func receiveHeaderLine(_ rawLine: String) {
+        let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+        if line.hasPrefix("HTTP/") {
+            headerFields = HTTPFields()
+            receivedStatus = true
+            return
+        }
+        guard let colon = line.firstIndex(of: ":"),
+              let name = HTTPField.Name(String(line[..<colon]).trimmingCharacters(in: .whitespaces)) else { return }
+        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        headerFields.append(HTTPField(name: name, value: value))
+    }
+}
+
+extension Duration {
+    var milliseconds: Int {
+        Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,58 @@
+import CCurl
+import Dispatch
+import Foundation
+import HTTPCache
+import HTTPTypes
+
+/// The live ``HTTPTransport``: libcurl's easy interface, one blocking transfer per request on
+/// a dispatch thread, with connections kept alive between requests through a pool of reused
+/// handles.
+///
+/// Redirects are not followed (the caching client follows them), bodies are not decompressed
+/// (byte counts stay exact), and a short body is an error, never a response.
+public final class CurlTransport: HTTPTransport {
+    private let pool = CurlHandlePool()
+    private let connectTimeout: Duration
+    private let userAgent: String
+
+    /// - Parameters:
+    ///   - connectTimeout: how long establishing a connection may take.
+    ///   - userAgent: the `User-Agent` sent unless the request sets one.
+    public init(connectTimeout: Duration = .seconds(10), userAgent: String = "fresh/0.1") {
+        CurlGlobal.initialize()
+        self.connectTimeout = connectTimeout
+        self.userAgent = userAgent
+    }
+
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              request.url.host?.isEmpty == false else {
+            throw TransportError.invalidURL(request.url.absoluteString)
+        }
+        let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async { [pool] in
+                    let handle = pool.checkOut()
+                    let result = Result { try transfer.perform(on: handle) }
+                    pool.checkIn(handle)
+                    continuation.resume(with: result)
+                }
+            }
+        } onCancel: {
+            transfer.cancel()
+        }
+    }
+}
+
+/// libcurl's process-wide initialisation, done once before the first handle.
+enum CurlGlobal {
+    private static let done: Bool = {
+        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
+        return true
+    }()
+
+    static func initialize() {
+        _ = done
+    }
+}

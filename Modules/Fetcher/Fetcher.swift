@@ -1,0 +1,114 @@
+import Foundation
+import Synchronization
+
+/// The offline-first Fetcher: show what is stored at once, refresh from the remote side in
+/// the background, and keep showing what is stored (with the error) when that fails.
+///
+/// The Fetcher knows nothing about HTTP or SQLite; it takes three closures:
+/// - `readLocal` reads what is stored now;
+/// - `refreshRemote` fetches from the origin and writes the result to local storage;
+/// - `classify` turns a refresh error into a ``FetchFailure``.
+///
+/// Refreshing is single-flight: calls made while a refresh runs join that one.
+public final class Fetcher<Value: Sendable>: Sendable {
+    public typealias ReadLocal = @Sendable () async throws -> Value
+    public typealias RefreshRemote = @Sendable () async throws -> Void
+    public typealias Classify = @Sendable (any Error) -> FetchFailure
+
+    private struct Shared {
+        var state: FetchState<Value>
+        var observers: [Int: AsyncStream<FetchState<Value>>.Continuation] = [:]
+        var nextObserver = 0
+        var inFlight: Task<Void, Never>?
+    }
+
+    private let readLocal: ReadLocal
+    private let refreshRemote: RefreshRemote
+    private let classify: Classify
+    private let shared = Mutex(Shared(state: FetchState(value: nil, status: .idle)))
+    private let clock: @Sendable () -> Date
+
+    public init(
+        readLocal: @escaping ReadLocal, refreshRemote: @escaping RefreshRemote, classify: @escaping Classify,
+        clock: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.readLocal = readLocal
+        self.refreshRemote = refreshRemote
+        self.classify = classify
+        self.clock = clock
+    }
+
+    /// The state now.
+    public var state: FetchState<Value> { shared.withLock { $0.state } }
+
+    /// Every state from now on, starting with the current one. The stream ends when the
+    /// consumer stops iterating.
+    public func states() -> AsyncStream<FetchState<Value>> {
+        let (stream, continuation) = AsyncStream.makeStream(of: FetchState<Value>.self, bufferingPolicy: .bufferingNewest(16))
+        let id = shared.withLock { shared in
+            let id = shared.nextObserver
+            shared.nextObserver += 1
+            shared.observers[id] = continuation
+            continuation.yield(shared.state)
+            return id
+        }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.shared.withLock { $0.observers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Reads the stored value and publishes it, without touching the remote side.
+    public func loadLocal() async {
+        do {
+            let value = try await readLocal()
+            update { $0.value = value }
+        } catch {
+            update { $0.status = .failed(self.classify(error)) }
+        }
+    }
+
+    /// Publishes the stored value with `.loading`, refreshes from the remote side, then
+    /// publishes the stored value again with `.refreshed` or `.failed`. Returns when done.
+    public func refresh() async {
+        await startRefresh().value
+    }
+
+    /// Starts a refresh in the background, or joins the one already running, and returns its
+    /// task at once. Two calls while one refresh runs return the same task.
+    @discardableResult
+    public func startRefresh() -> Task<Void, Never> {
+        shared.withLock { shared in
+            if let running = shared.inFlight { return running }
+            let task = Task { await self.runRefresh() }
+            shared.inFlight = task
+            return task
+        }
+    }
+
+    private func runRefresh() async {
+        update { $0.status = .loading }
+        if let stored = try? await readLocal() { update { $0.value = stored } }
+        let failure: FetchFailure?
+        do {
+            try await refreshRemote()
+            failure = nil
+        } catch {
+            failure = classify(error)
+        }
+        let value = try? await readLocal()
+        let finished = clock()
+        update { state in
+            if let value { state.value = value }
+            state.status = failure.map(FetchState<Value>.Status.failed) ?? .refreshed(finished)
+        }
+        shared.withLock { $0.inFlight = nil }
+    }
+
+    private func update(_ change: (inout FetchState<Value>) -> Void) {
+        shared.withLock { shared in
+            change(&shared.state)
+            for observer in shared.observers.values { observer.yield(shared.state) }
+        }
+    }
+}

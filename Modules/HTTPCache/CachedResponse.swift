@@ -1,0 +1,40 @@
+import Foundation
+import HTTPTypes
+
+/// A response as ``CachingClient`` returns it: from storage, from the network, or both
+/// (a 304 merged into the stored response), with the decision that produced it.
+public struct CachedResponse: Sendable, Equatable {
+    public var status: HTTPResponse.Status
+    public var headerFields: HTTPFields
+    public var body: Data
+    /// The URL that answered, after redirects.
+    public var url: URL
+    /// What the cache did and why; for redirects, the decision of the last hop.
+    public var decision: CacheDecision
+
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, url: URL, decision: CacheDecision) {
+        self.status = status
+        self.headerFields = headerFields
+        self.body = body
+        self.url = url
+        self.decision = decision
+    }
+}
+
+/// Why the caching client produced no response at all.
+public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// `returnCacheDataDontLoad` (offline mode) and nothing is stored for the URL.
+    case notStored(String)
+    /// A 304 arrived but no stored response matches it.
+    case unexpectedNotModified(String)
+    /// More than ``CachingClient/maximumRedirects`` redirects.
+    case tooManyRedirects(String)
+
+    public var description: String {
+        switch self {
+        case .notStored(let url): "offline and nothing is stored for \(url)"
+        case .unexpectedNotModified(let url): "server answered 304 Not Modified for \(url) but nothing matching is stored"
+        case .tooManyRedirects(let url): "more than \(CachingClient.maximumRedirects) redirects, last at \(url)"
+        }
+    }
+}

@@ -1,0 +1,331 @@
+import Foundation
+import HTTPTypes
+
+/// An RFC 9111 private cache in front of an ``HTTPTransport``.
+///
+/// Every call returns a ``CachedResponse`` whose ``CacheDecision`` says what happened:
+/// fresh hit, stale served, revalidated, replaced, downloaded, bypassed or unsatisfiable.
+/// The client follows redirects itself so each hop is cached by its own rules.
+public final class CachingClient: Sendable {
+    /// Redirect hops followed before giving up.
+    public static let maximumRedirects = 10
+
+    private let transport: any HTTPTransport
+    private let storage: any CacheStorage
+    private let now: @Sendable () -> Date
+    private let maximumEntrySize: Int
+    private let backgroundWork = BackgroundWork()
+
+    /// - Parameters:
+    ///   - transport: the network.
+    ///   - storage: where entries live.
+    ///   - maximumEntrySize: bodies larger than this are never stored.
+    ///   - now: the clock; tests inject their own.
+    public init(
+        transport: any HTTPTransport, storage: any CacheStorage,
+        maximumEntrySize: Int = 10 * 1024 * 1024, now: @escaping @Sendable () -> Date = Date.init
+    ) {
+        self.transport = transport
+        self.storage = storage
+        self.maximumEntrySize = maximumEntrySize
+        self.now = now
+    }
+
+    // MARK: Sending
+
+    /// Sends a request through the cache, following up to ``maximumRedirects`` redirects.
+    public func send(_ request: TransportRequest, policy: CachePolicy = .useProtocolCachePolicy) async throws -> CachedResponse {
+        var current = request
+        var requestsSent = 0
+        for _ in 0...Self.maximumRedirects {
+            var response = try await sendOneHop(current, policy: policy)
+            requestsSent += response.decision.requestsSent
+            response.decision.requestsSent = requestsSent
+            guard let next = RedirectRule.follow(current, response: response) else { return response }
+            current = next
+        }
+        throw CacheError.tooManyRedirects(current.url.absoluteString)
+    }
+
+    /// Waits until every `stale-while-revalidate` refresh started so far has finished.
+    /// A command-line program calls this before it exits.
+    public func waitForBackgroundRevalidations() async {
+        await backgroundWork.waitForAll()
+    }
+
+    /// What ``send(_:policy:)`` would do now for a GET of `url`, without sending anything.
+    public func explain(url: URL, headerFields: HTTPFields = [:]) throws -> [String] {
+        let request = TransportRequest(method: .get, url: url, headerFields: headerFields)
+        guard let entry = try storedVariant(for: request) else {
+            return ["nothing stored for \(CacheKey.primary(method: .get, url: url)): would download"]
+        }
+        let evaluation = StoredResponseEvaluation(entry: entry, now: now())
+        let (usable, reason) = evaluation.servesWithoutValidation(request: requestCacheControl(request))
+        if usable { return ["would answer from storage: \(reason)"] }
+        var lines = [evaluation.summary]
+        if evaluation.allowsStaleWhileRevalidate {
+            lines.append("would serve it stale and revalidate in the background (stale-while-revalidate)")
+        }
+        let validators = ConditionalRequest.validators(of: entry)
+        lines.append(validators.isEmpty
+            ? "no validators stored: would download again"
+            : "would revalidate with \(validators.map { "\($0.name) \($0.value)" }.joined(separator: " and "))")
+        if reason != evaluation.summary { lines.insert(reason, at: 0) }
+        return lines
+    }
+
+    // MARK: One hop
+
+    private func sendOneHop(_ request: TransportRequest, policy: CachePolicy) async throws -> CachedResponse {
+        let requestCC = requestCacheControl(request)
+        guard request.method == .get || request.method == .head else {
+            return try await sendUnsafe(request)
+        }
+        if ConditionalRequest.carriesOwnConditions(request) {
+            return try await download(request, policy: policy, requestCC: requestCC,
+                                      outcome: .bypassed, reasons: ["request carries its own conditional headers"])
+        }
+        if policy.ignoresStoredData {
+            var outgoing = request
+            if policy == .reloadIgnoringLocalAndRemoteCacheData {
+                outgoing.headerFields[.cacheControl] = "no-cache"
+                outgoing.headerFields[.pragma] = "no-cache"
+            }
+            return try await download(outgoing, policy: policy, requestCC: requestCC,
+                                      outcome: .bypassed, reasons: ["policy \(policy.rawValue) ignores stored data"])
+        }
+        let entry: StoredResponse?
+        var lookupReasons: [String] = []
+        do {
+            entry = try storedVariant(for: request)
+        } catch {
+            entry = nil
+            lookupReasons.append("cache storage could not be read (\(error)); treated as a miss")
+        }
+        guard let entry else {
+            if policy == .returnCacheDataDontLoad { throw CacheError.notStored(request.url.absoluteString) }
+            if requestCC.onlyIfCached {
+                return unsatisfiable(request, reason: "only-if-cached and nothing is stored")
+            }
+            return try await download(request, policy: policy, requestCC: requestCC, outcome: .downloaded,
+                                      reasons: lookupReasons + ["nothing stored for this URL and its Vary headers"])
+        }
+        let evaluation = StoredResponseEvaluation(entry: entry, now: now())
+        if policy.acceptsAnyAge {
+            let outcome: CacheDecision.Outcome = evaluation.isFresh ? .freshHit : .staleServed(.acceptedByRequest)
+            return answerFromStorage(evaluation, request: request, outcome: outcome,
+                                     reasons: ["policy \(policy.rawValue) uses stored data whatever its age", evaluation.summary])
+        }
+        if policy == .useProtocolCachePolicy {
+            let (usable, reason) = evaluation.servesWithoutValidation(request: requestCC)
+            if usable {
+                let outcome: CacheDecision.Outcome = evaluation.isFresh ? .freshHit : .staleServed(.acceptedByRequest)
+                return answerFromStorage(evaluation, request: request, outcome: outcome, reasons: [reason])
+            }
+            if requestCC.onlyIfCached {
+                return unsatisfiable(request, reason: "only-if-cached but the stored response is not usable: \(reason)")
+            }
+            if evaluation.allowsStaleWhileRevalidate && !requestCC.noCache {
+                startBackgroundRevalidation(request, entry: entry, requestCC: requestCC)
+                return answerFromStorage(evaluation, request: request, outcome: .staleServed(.whileRevalidating), reasons: [
+                    reason, "stale-while-revalidate=\(entry.cacheControl.staleWhileRevalidate ?? 0) allows serving it; revalidating in the background",
+                ])
+            }
+            return try await revalidate(request, evaluation: evaluation, requestCC: requestCC, reasons: [reason])
+        }
+        return try await revalidate(request, evaluation: evaluation, requestCC: requestCC,
+                                    reasons: ["policy \(policy.rawValue) always revalidates"])
+    }
+
+    // MARK: Network paths
+
+    /// A conditional request for a stored response; handles 304, full responses, errors and
+    /// unreachable origins.
+    private func revalidate(
+        _ request: TransportRequest, evaluation: StoredResponseEvaluation, requestCC: CacheControl, reasons: [String]
+    ) async throws -> CachedResponse {
+        let entry = evaluation.entry
+        var conditional = request
+        conditional.method = .get
+        for field in ConditionalRequest.validators(of: entry) {
+            conditional.headerFields[field.name] = field.value
+        }
+        let sentValidators = conditional.headerFields[.ifNoneMatch] != nil || conditional.headerFields[.ifModifiedSince] != nil
+        let requestTime = now()
+        let network: TransportResponse
+        do {
+            network = try await transport.send(conditional)
+        } catch let error as TransportError where error != .cancelled {
+            let (allowed, rule) = evaluation.allowsOfflineUse
+            guard allowed || evaluation.allowsStaleIfError(request: requestCC) else {
+                return unsatisfiable(request, reason: "origin unreachable (\(error)) and \(rule)")
+            }
+            return answerFromStorage(evaluation, request: request, outcome: .staleServed(.offline(error.description)),
+                                     reasons: reasons + ["origin unreachable: \(error)", rule], requestsSent: 0)
+        }
+        let responseTime = now()
+        if network.status.code >= 500, evaluation.allowsStaleIfError(request: requestCC) {
+            return answerFromStorage(evaluation, request: request, outcome: .staleServed(.onError(status: network.status.code)),
+                                     reasons: reasons + ["origin answered \(network.status.code); stale-if-error allows the stored response"],
+                                     requestsSent: 1)
+        }
+        if network.status == .notModified {
+            guard sentValidators, ConditionalRequest.notModified(network.headerFields, matches: entry) else {
+                throw CacheError.unexpectedNotModified(request.url.absoluteString)
+            }
+            var refreshed = entry
+            refreshed.headerFields = StorageRules.updatedFields(stored: entry.headerFields, notModified: network.headerFields)
+            refreshed.requestTime = requestTime
+            refreshed.responseTime = responseTime
+            var decision = CacheDecision(outcome: .revalidated, requestsSent: 1, bytesSaved: entry.body.count,
+                                         reasons: reasons + ["sent \(validatorText(conditional)); origin answered 304 Not Modified"])
+            decision.stored = persist(refreshed, decision: &decision)
+            let renewed = StoredResponseEvaluation(entry: refreshed, now: responseTime)
+            decision.currentAge = renewed.currentAge
+            decision.freshnessLifetime = renewed.lifetime
+            decision.add("freshness renewed: \(renewed.summary)")
+            storage.recordOutcome(CacheOutcome(kind: .revalidated, bytesSaved: entry.body.count, bytesReceived: network.body.count))
+            return CachedResponse(status: refreshed.status, headerFields: withAge(refreshed, age: renewed.currentAge),
+                                  body: refreshed.body, url: request.url, decision: decision)
+        }
+        let outcome: CacheDecision.Outcome = sentValidators ? .replaced : .downloaded
+        let why = sentValidators
+            ? "sent \(validatorText(conditional)); origin answered \(network.status.code) with a new body"
+            : "no validators stored; downloaded again"
+        return finishDownload(request, network: network, requestTime: requestTime, responseTime: responseTime,
+                              requestCC: requestCC, decision: CacheDecision(outcome: outcome, requestsSent: 1, reasons: reasons + [why]))
+    }
+
+    /// An unconditional GET; the response is stored when the rules allow.
+    private func download(
+        _ request: TransportRequest, policy: CachePolicy, requestCC: CacheControl,
+        outcome: CacheDecision.Outcome, reasons: [String]
+    ) async throws -> CachedResponse {
+        let requestTime = now()
+        let network = try await transport.send(request)
+        let responseTime = now()
+        if network.status == .notModified && !ConditionalRequest.carriesOwnConditions(request) {
+            throw CacheError.unexpectedNotModified(request.url.absoluteString)
+        }
+        return finishDownload(request, network: network, requestTime: requestTime, responseTime: responseTime,
+                              requestCC: requestCC, decision: CacheDecision(outcome: outcome, requestsSent: 1, reasons: reasons))
+    }
+
+    private func finishDownload(
+        _ request: TransportRequest, network: TransportResponse, requestTime: Date, responseTime: Date,
+        requestCC: CacheControl, decision initial: CacheDecision
+    ) -> CachedResponse {
+        var decision = initial
+        decision.bytesReceived = network.body.count
+        storage.recordOutcome(CacheOutcome(kind: .miss, bytesSaved: 0, bytesReceived: network.body.count))
+        let key = CacheKey.primary(method: request.method, url: request.url)
+        if request.method == .head || network.status == .notModified {
+            decision.notStoredReason = request.method == .head ? "HEAD responses carry no body to store" : "a 304 for the caller's own conditional request"
+        } else if let reason = StorageRules.reasonNotToStore(
+            method: request.method, requestCacheControl: requestCC, status: network.status,
+            headerFields: network.headerFields, bodyCount: network.body.count, maximumEntrySize: maximumEntrySize
+        ) {
+            decision.notStoredReason = reason
+            if network.status.code < 400 { try? storage.removeAll(forKey: key) }
+        } else if let variantKey = CacheKey.variant(vary: network.headerFields[values: .vary], requestFields: request.headerFields) {
+            let entry = StoredResponse(
+                key: key, variantKey: variantKey, url: request.url, method: .get, status: network.status,
+                headerFields: network.headerFields, body: network.body, requestTime: requestTime, responseTime: responseTime)
+            decision.stored = persist(entry, decision: &decision)
+            let evaluation = StoredResponseEvaluation(entry: entry, now: responseTime)
+            decision.currentAge = evaluation.currentAge
+            decision.freshnessLifetime = evaluation.lifetime
+            decision.add("stored: \(evaluation.summary)")
+        }
+        return CachedResponse(status: network.status, headerFields: network.headerFields, body: network.body,
+                              url: request.url, decision: decision)
+    }
+
+    /// POST, PUT, PATCH, DELETE and other methods: sent as they are; a non-error response
+    /// invalidates the stored entries of the URL and of same-origin Location /
+    /// Content-Location (RFC 9111 §4.4).
+    private func sendUnsafe(_ request: TransportRequest) async throws -> CachedResponse {
+        let network = try await transport.send(request)
+        var decision = CacheDecision(outcome: .bypassed, notStoredReason: "\(request.method.rawValue) responses are not stored",
+                                     requestsSent: 1, bytesReceived: network.body.count,
+                                     reasons: ["\(request.method.rawValue) is not a cacheable method"])
+        if Invalidation.invalidates(method: request.method, status: network.status) {
+            for url in Invalidation.targets(requestURL: request.url, responseFields: network.headerFields) {
+                do {
+                    try storage.removeAll(forKey: CacheKey.primary(method: .get, url: url))
+                    decision.add("invalidated stored responses for \(url.absoluteString)")
+                } catch {
+                    decision.add("could not invalidate \(url.absoluteString): \(error)")
+                }
+            }
+        }
+        return CachedResponse(status: network.status, headerFields: network.headerFields, body: network.body,
+                              url: request.url, decision: decision)
+    }
+
+    private func startBackgroundRevalidation(_ request: TransportRequest, entry: StoredResponse, requestCC: CacheControl) {
+        let evaluation = StoredResponseEvaluation(entry: entry, now: now())
+        backgroundWork.start { [self] in
+            _ = try? await self.revalidate(request, evaluation: evaluation, requestCC: requestCC, reasons: [])
+        }
+    }
+
+    // MARK: Storage helpers
+
+    private func storedVariant(for request: TransportRequest) throws -> StoredResponse? {
+        let key = CacheKey.primary(method: request.method, url: request.url)
+        return try storage.variants(forKey: key).first { stored in
+            CacheKey.variant(vary: stored.headerFields[values: .vary], requestFields: request.headerFields) == stored.variantKey
+        }
+    }
+
+    private func persist(_ entry: StoredResponse, decision: inout CacheDecision) -> Bool {
+        do {
+            try storage.store(entry)
+            return true
+        } catch {
+            decision.notStoredReason = "cache storage failed: \(error)"
+            return false
+        }
+    }
+
+    private func answerFromStorage(
+        _ evaluation: StoredResponseEvaluation, request: TransportRequest, outcome: CacheDecision.Outcome,
+        reasons: [String], requestsSent: Int = 0
+    ) -> CachedResponse {
+        let entry = evaluation.entry
+        storage.recordAccess(key: entry.key, variantKey: entry.variantKey)
+        storage.recordOutcome(CacheOutcome(kind: .hit, bytesSaved: entry.body.count, bytesReceived: 0))
+        let decision = CacheDecision(outcome: outcome, stored: true, currentAge: evaluation.currentAge,
+                                     freshnessLifetime: evaluation.lifetime, requestsSent: requestsSent,
+                                     bytesSaved: entry.body.count, reasons: reasons)
+        return CachedResponse(status: entry.status, headerFields: withAge(entry, age: evaluation.currentAge),
+                              body: request.method == .head ? Data() : entry.body, url: request.url, decision: decision)
+    }
+
+    private func unsatisfiable(_ request: TransportRequest, reason: String) -> CachedResponse {
+        let decision = CacheDecision(outcome: .unsatisfiable, notStoredReason: "nothing to store", reasons: [reason])
+        return CachedResponse(status: .gatewayTimeout, headerFields: [.cacheControl: "no-store"], body: Data(),
+                              url: request.url, decision: decision)
+    }
+
+    private func requestCacheControl(_ request: TransportRequest) -> CacheControl {
+        let values = request.headerFields[values: .cacheControl]
+        if values.isEmpty, request.headerFields[values: .pragma].contains(where: { $0.lowercased().contains("no-cache") }) {
+            return CacheControl("no-cache")
+        }
+        return CacheControl(fieldValues: values)
+    }
+
+    private func withAge(_ entry: StoredResponse, age: Int) -> HTTPFields {
+        var fields = entry.headerFields
+        fields[.age] = String(age)
+        return fields
+    }
+
+    private func validatorText(_ request: TransportRequest) -> String {
+        [HTTPField.Name.ifNoneMatch, .ifModifiedSince].compactMap { name in
+            request.headerFields[name].map { "\(name.rawName): \($0)" }
+        }.joined(separator: " and ")
+    }
+}

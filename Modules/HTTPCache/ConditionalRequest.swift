@@ -1,0 +1,29 @@
+import HTTPTypes
+
+/// Building conditional requests from a stored response and matching 304s to it
+/// (RFC 9111 §4.3.1, §4.3.4).
+public enum ConditionalRequest {
+    /// `If-None-Match` from the stored ETag and `If-Modified-Since` from the stored
+    /// Last-Modified; empty when the stored response has no validator.
+    public static func validators(of entry: StoredResponse) -> [HTTPField] {
+        var fields: [HTTPField] = []
+        if let tag = entry.entityTag { fields.append(HTTPField(name: .ifNoneMatch, value: tag.description)) }
+        if let lastModified = entry.lastModified { fields.append(HTTPField(name: .ifModifiedSince, value: lastModified)) }
+        return fields
+    }
+
+    /// Whether the caller set conditional headers of its own; such requests pass through
+    /// and a 304 is the caller's to handle.
+    public static func carriesOwnConditions(_ request: TransportRequest) -> Bool {
+        [HTTPField.Name.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
+            .contains { request.headerFields[$0] != nil }
+    }
+
+    /// Whether a 304 selects the stored response: its ETag matches weakly, or it has none
+    /// and the stored response was validated by date (§4.3.4).
+    public static func notModified(_ fields: HTTPFields, matches entry: StoredResponse) -> Bool {
+        guard let tag = fields[.eTag].flatMap(EntityTag.init) else { return true }
+        guard let stored = entry.entityTag else { return entry.lastModified != nil }
+        return tag.weaklyMatches(stored)
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import HTTPTypes
+
+/// One request as the cache hands it to the network.
+public struct TransportRequest: Sendable, Equatable {
+    public var method: HTTPRequest.Method
+    public var url: URL
+    public var headerFields: HTTPFields
+    public var body: Data?
+    /// The whole exchange must finish within this time, or fail with ``TransportError/timedOut``.
+    public var timeout: Duration?
+
+    public init(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil, timeout: Duration? = nil) {
+        self.method = method
+        self.url = url
+        self.headerFields = headerFields
+        self.body = body
+        self.timeout = timeout
+    }
+}
+
+/// What came back over the network: status, header fields and the complete body.
+public struct TransportResponse: Sendable, Equatable {
+    public var status: HTTPResponse.Status
+    public var headerFields: HTTPFields
+    public var body: Data
+
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data()) {
+        self.status = status
+        self.headerFields = headerFields
+        self.body = body
+    }
+}
+
+/// Why an exchange produced no complete response. The cache treats every case as "the origin
+/// could not be reached" when deciding whether a stored response may be served instead.
+public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The URL is not an absolute http(s) URL.
+    case invalidURL(String)
+    /// Name resolution or connection failed (server down, refused, unreachable).
+    case unreachable(String)
+    /// The exchange did not finish in time.
+    case timedOut(Duration)
+    /// The body ended before the length the server announced, or the connection closed early.
+    case truncated(String)
+    /// The caller cancelled the exchange.
+    case cancelled
+    /// Any other transfer failure, with the library's message.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .invalidURL(let url): "invalid URL: \(url)"
+        case .unreachable(let reason): "cannot reach the server: \(reason)"
+        case .timedOut(let limit): "timed out after \(limit.formattedSeconds)"
+        case .truncated(let reason): "response cut short: \(reason)"
+        case .cancelled: "cancelled"
+        case .failed(let reason): "transfer failed: \(reason)"
+        }
+    }
+}
+
+/// The network seam of the cache. CurlTransport is the live implementation; tests use
+/// in-memory ones.
+public protocol HTTPTransport: Sendable {
+    /// Sends one request and returns the complete response, or throws ``TransportError``.
+    /// Redirects are not followed: the caching client follows them itself.
+    func send(_ request: TransportRequest) async throws -> TransportResponse
+}
+
+extension Duration {
+    /// `1.5 s`-style text for messages.
+    public var formattedSeconds: String {
+        let seconds = Double(components.seconds) + Double(components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    }
+}

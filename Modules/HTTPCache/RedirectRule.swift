@@ -1,0 +1,24 @@
+import Foundation
+import HTTPTypes
+
+/// How the caching client follows redirects (RFC 9110 §15.4).
+enum RedirectRule {
+    /// The next request, or `nil` when the response is not a redirect to follow.
+    static func follow(_ request: TransportRequest, response: CachedResponse) -> TransportRequest? {
+        let code = response.status.code
+        guard [301, 302, 303, 307, 308].contains(code),
+              let location = response.headerFields[.location],
+              let target = URL(string: location, relativeTo: request.url)?.absoluteURL,
+              target.scheme == "http" || target.scheme == "https" else { return nil }
+        var next = request
+        next.url = target
+        let keepsMethod = code == 307 || code == 308 || request.method == .get || request.method == .head
+        if !keepsMethod {
+            next.method = .get
+            next.body = nil
+            next.headerFields[.contentType] = nil
+        }
+        if target.host != request.url.host { next.headerFields[.authorization] = nil }
+        return next
+    }
+}

@@ -1,0 +1,49 @@
+import HTTPTypes
+
+/// Whether a response may be stored (RFC 9111 §3), and how a 304 updates a stored one (§4.3.4).
+public enum StorageRules {
+    /// Final status codes this cache understands. Others (including 206, which needs range
+    /// support) are never stored.
+    static let understoodStatuses: Set<Int> = Set(200...205).union([300, 301, 302, 303, 307, 308])
+        .union(400...418).union([421, 422, 425, 426, 428, 429, 431, 451]).union(500...505)
+
+    /// Why the response must not be stored, or `nil` when it may be.
+    public static func reasonNotToStore(
+        method: HTTPRequest.Method, requestCacheControl: CacheControl,
+        status: HTTPResponse.Status, headerFields: HTTPFields, bodyCount: Int, maximumEntrySize: Int
+    ) -> String? {
+        guard method == .get else { return "only GET responses are stored (this was \(method.rawValue))" }
+        guard understoodStatuses.contains(status.code) else { return "status \(status.code) is not one this cache stores" }
+        if requestCacheControl.noStore { return "request has no-store" }
+        let cacheControl = CacheControl(fieldValues: headerFields[values: .cacheControl])
+        if cacheControl.noStore { return "response has no-store" }
+        if let vary = headerFields[.vary], vary.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+            return "Vary: * can never be matched"
+        }
+        if let declared = headerFields[.contentLength].flatMap({ Int($0.trimmingWhitespace()) }), declared != bodyCount {
+            return "body is \(bodyCount) bytes but Content-Length says \(declared)"
+        }
+        if bodyCount > maximumEntrySize {
+            return "body of \(bodyCount) bytes exceeds the per-entry limit of \(maximumEntrySize)"
+        }
+        let explicitFreshness = cacheControl.maxAge != nil || headerFields[.expires] != nil
+        let heuristicAllowed = HeuristicFreshness.allows(status: status, cacheControl: cacheControl)
+        if !explicitFreshness && !heuristicAllowed && !cacheControl.isPrivate {
+            return "status \(status.code) needs explicit freshness (max-age or Expires) to be stored"
+        }
+        return nil
+    }
+
+    /// Header fields a 304 must not overwrite in the stored response (RFC 9111 §3.2).
+    static let fieldsKeptOn304: Set<HTTPField.Name> = [.contentLength, .contentEncoding, .contentRange, .transferEncoding]
+
+    /// The stored header fields updated with those of a 304 (RFC 9111 §4.3.4, §3.2).
+    public static func updatedFields(stored: HTTPFields, notModified: HTTPFields) -> HTTPFields {
+        var result = stored
+        let names = Set(notModified.map(\.name)).subtracting(fieldsKeptOn304)
+        for name in names {
+            result[values: name] = notModified[values: name]
+        }
+        return result
+    }
+}

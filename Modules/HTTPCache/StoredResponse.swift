@@ -1,0 +1,55 @@
+import Foundation
+import HTTPTypes
+
+/// One stored response (a cache entry, RFC 9111 §3) with everything needed to judge it later.
+public struct StoredResponse: Sendable, Equatable {
+    /// The primary cache key: method and absolute URL (see ``CacheKey``).
+    public var key: String
+    /// The request's values of the fields named by `Vary`, normalised; empty without `Vary`.
+    public var variantKey: String
+    public var url: URL
+    public var method: HTTPRequest.Method
+    public var status: HTTPResponse.Status
+    public var headerFields: HTTPFields
+    public var body: Data
+    /// When the request that produced this response was sent.
+    public var requestTime: Date
+    /// When the response was received.
+    public var responseTime: Date
+
+    public init(
+        key: String, variantKey: String, url: URL, method: HTTPRequest.Method,
+        status: HTTPResponse.Status, headerFields: HTTPFields, body: Data,
+        requestTime: Date, responseTime: Date
+    ) {
+        self.key = key
+        self.variantKey = variantKey
+        self.url = url
+        self.method = method
+        self.status = status
+        self.headerFields = headerFields
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+    }
+
+    /// The stored `Cache-Control`, parsed.
+    public var cacheControl: CacheControl {
+        CacheControl(fieldValues: headerFields[values: .cacheControl])
+    }
+
+    /// The stored strong or weak validator, if the response had one.
+    public var entityTag: EntityTag? {
+        headerFields[.eTag].flatMap(EntityTag.init)
+    }
+
+    /// The stored `Last-Modified` value, verbatim.
+    public var lastModified: String? {
+        headerFields[.lastModified]
+    }
+
+    /// Approximate bytes this entry occupies: body plus header text.
+    public var approximateSize: Int {
+        body.count + headerFields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 4 }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+
+/// A stored response judged at one moment: its age, lifetime, and what that allows.
+public struct StoredResponseEvaluation: Sendable, Equatable {
+    public var entry: StoredResponse
+    public var currentAge: Int
+    public var lifetime: FreshnessLifetime
+
+    public init(entry: StoredResponse, now: Date) {
+        self.entry = entry
+        self.currentAge = CurrentAge.of(entry, now: now)
+        self.lifetime = FreshnessLifetime.of(entry)
+    }
+
+    /// Fresh: `freshness_lifetime > current_age` (RFC 9111 §4.2).
+    public var isFresh: Bool { lifetime.seconds > currentAge }
+    /// Seconds of freshness left (negative when stale).
+    public var remaining: Int { lifetime.seconds - currentAge }
+    /// Seconds past the lifetime (0 when fresh).
+    public var staleness: Int { max(0, -remaining) }
+
+    /// "max-age=60, age=18" style facts behind the lifetime.
+    public var arithmetic: String {
+        let rule = switch lifetime.source {
+        case .maxAge: "max-age=\(lifetime.seconds)"
+        case .expires: "Expires − Date = \(lifetime.seconds) s"
+        case .heuristic: "heuristic 10% of (Date − Last-Modified) = \(lifetime.seconds) s"
+        case .invalidExpires: "invalid Expires (treated as already expired)"
+        case .none: "no explicit freshness"
+        }
+        return "\(rule), age=\(currentAge)"
+    }
+
+    /// One sentence: "fresh for 42 s more: max-age=60, age=18" or "stale by 5 s: …".
+    public var summary: String {
+        isFresh ? "fresh for \(remaining) s more: \(arithmetic)" : "stale by \(staleness) s: \(arithmetic)"
+    }
+
+    /// Whether the stored response may answer without contacting the origin, given the
+    /// request's directives (RFC 9111 §4.2, §5.2.1), and the reason either way.
+    public func servesWithoutValidation(request: CacheControl) -> (Bool, String) {
+        let stored = entry.cacheControl
+        if stored.noCache { return (false, "response has no-cache: must revalidate before every use") }
+        if request.noCache { return (false, "request has no-cache: must revalidate") }
+        if let maxAge = request.maxAge, currentAge > maxAge {
+            return (false, "request max-age=\(maxAge) but age=\(currentAge)")
+        }
+        if let minFresh = request.minFresh, remaining < minFresh {
+            return (false, "request min-fresh=\(minFresh) but only \(max(0, remaining)) s of freshness left")
+        }
+        if isFresh { return (true, summary) }
+        if let maxStale = request.maxStale, !stored.mustRevalidate, maxStale.accepts(staleness: staleness) {
+            return (true, "\(summary); request max-stale accepts it")
+        }
+        return (false, summary)
+    }
+
+    /// Whether `stale-while-revalidate` lets this stale response answer while it refreshes.
+    public var allowsStaleWhileRevalidate: Bool {
+        let stored = entry.cacheControl
+        guard !isFresh, !stored.mustRevalidate, !stored.noCache,
+              let window = stored.staleWhileRevalidate else { return false }
+        return staleness <= window
+    }
+
+    /// Whether `stale-if-error` (from the response or the request) lets this stale response
+    /// answer after a server error or a network failure.
+    public func allowsStaleIfError(request: CacheControl) -> Bool {
+        let stored = entry.cacheControl
+        guard !stored.mustRevalidate, !stored.noCache else { return false }
+        let window = max(stored.staleIfError ?? -1, request.staleIfError ?? -1)
+        return window >= 0 && staleness <= window
+    }
+
+    /// Whether this response may be served when the origin cannot be reached at all.
+    /// `must-revalidate` and `no-cache` forbid it (RFC 9111 §4.2.4, §5.2.2.2).
+    public var allowsOfflineUse: (Bool, String) {
+        let stored = entry.cacheControl
+        if stored.mustRevalidate && !isFresh { return (false, "must-revalidate forbids serving it stale") }
+        if stored.noCache { return (false, "no-cache forbids serving it without revalidation") }
+        return (true, "stale responses may be served when the origin is unreachable (RFC 9111 §4.2.4)")
+    }
+}

@@ -1,0 +1,55 @@
+/// Walks a paginated collection page by page, one page at a time.
+///
+/// ``loadNextPage()`` is single-flight: while a page is loading, further calls wait for that
+/// same load instead of starting another, so the same page is never requested twice at once.
+/// A failed load leaves the position unchanged, so the next call retries the same page.
+public actor Paginator<Item: Sendable> {
+    /// Loads the page at a token.
+    public typealias Loader = @Sendable (PageToken) async throws -> Page<Item>
+
+    private let loader: Loader
+    private var next: PageToken? = .first
+    private var inFlight: Task<Page<Item>, any Error>?
+
+    /// Items of every page loaded so far, in order.
+    public private(set) var items: [Item] = []
+    /// Pages loaded so far.
+    public private(set) var pageCount = 0
+    public private(set) var state: LoadState = .idle
+
+    public init(startingAt token: PageToken = .first, loader: @escaping Loader) {
+        self.next = token
+        self.loader = loader
+    }
+
+    /// Whether another page may follow.
+    public var hasMore: Bool { next != nil }
+
+    /// Loads the next page and returns it, or `nil` when the end was already reached.
+    @discardableResult
+    public func loadNextPage() async throws -> Page<Item>? {
+        if let inFlight { return try await inFlight.value }
+        guard let token = next else { return nil }
+        let task = Task { [loader] in try await loader(token) }
+        inFlight = task
+        state = .loading
+        defer { inFlight = nil }
+        do {
+            let page = try await task.value
+            items.append(contentsOf: page.items)
+            pageCount += 1
+            next = page.next
+            state = page.next == nil ? .endReached : .idle
+            return page
+        } catch {
+            state = .failed("\(error)")
+            throw error
+        }
+    }
+
+    /// Loads the next page if `rule` says the reader is close enough to the end.
+    public func prefetchIfNeeded(visibleIndex: Int, rule: PrefetchRule) async throws {
+        guard hasMore, inFlight == nil, rule.shouldPrefetch(visibleIndex: visibleIndex, loadedCount: items.count) else { return }
+        try await loadNextPage()
+    }
+}

@@ -1,0 +1,17 @@
+/// Why a database could not be used. Each case reads as one line for the user.
+public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The directory or file cannot be created or opened (permissions, missing parent, …).
+    case cannotOpen(path: String, reason: String)
+    /// The item database is damaged; it is left untouched for the user to inspect.
+    case corrupted(path: String, reason: String)
+    /// A read or write failed.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): "cannot open database at \(path): \(reason)"
+        case .corrupted(let path, let reason): "database at \(path) is corrupted (\(reason)); it was left as it is"
+        case .failed(let reason): "database error: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// Where the two databases live (ARCHITECTURE.md, "two databases, two lifetimes").
+///
+/// - the HTTP cache, disposable: `$XDG_CACHE_HOME/fresh/cache.sqlite`
+///   (default `~/.cache/fresh/cache.sqlite`);
+/// - the synced items, the source of truth: `$XDG_DATA_HOME/fresh/data.sqlite`
+///   (default `~/.local/share/fresh/data.sqlite`).
+///
+/// An explicit directory (`--db-dir`) or `FRESH_HOME` puts both files in one directory.
+public struct StorageLocation: Sendable, Equatable {
+    public var cacheDatabasePath: String
+    public var itemDatabasePath: String
+
+    public init(cacheDatabasePath: String, itemDatabasePath: String) {
+        self.cacheDatabasePath = cacheDatabasePath
+        self.itemDatabasePath = itemDatabasePath
+    }
+
+    /// Both databases in one directory.
+    public init(directory: String) {
+        let base = URL(fileURLWithPath: directory)
+        self.init(cacheDatabasePath: base.appendingPathComponent("cache.sqlite").path,
+                  itemDatabasePath: base.appendingPathComponent("data.sqlite").path)
+    }
+
+    /// Resolves the locations: the explicit directory, else `FRESH_HOME`, else the XDG
+    /// directories.
+    public static func resolve(directory: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> StorageLocation {
+        if let directory, !directory.isEmpty { return StorageLocation(directory: directory) }
+        if let home = environment["FRESH_HOME"], !home.isEmpty { return StorageLocation(directory: home) }
+        let userHome = environment["HOME"] ?? NSHomeDirectory()
+        let cacheHome = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(userHome)/.cache"
+        let dataHome = environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(userHome)/.local/share"
+        return StorageLocation(cacheDatabasePath: "\(cacheHome)/fresh/cache.sqlite",
+                               itemDatabasePath: "\(dataHome)/fresh/data.sqlite")
+    }
+}

@@ -1,0 +1,104 @@
+// swift-tools-version: 6.2
+// Fresh: HTTP caching, offline-first fetching and cursor pagination for Swift on Linux.
+// Layout, dependency rule and chosen libraries: ../shared/ARCHITECTURE.md.
+
+import PackageDescription
+
+let package = Package(
+    name: "Fresh",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "fresh", targets: ["fresh"]),
+        .executable(name: "fresh-reader", targets: ["fresh-reader"]),
+        .executable(name: "fresh-mock", targets: ["fresh-mock"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    ],
+    targets: [
+        // MARK: Pure modules (no I/O, no C)
+        .target(name: "Models", path: "Modules/Models"),
+        .target(
+            name: "HTTPCache",
+            dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/HTTPCache"
+        ),
+        .target(name: "Pagination", path: "Modules/Pagination"),
+        .target(name: "Fetcher", path: "Modules/Fetcher"),
+
+        // MARK: System-library shims
+        .systemLibrary(
+            name: "CCurl", path: "Modules/CCurl", pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CNcursesw", path: "Modules/CNcursesw", pkgConfig: "ncursesw",
+            providers: [.apt(["libncurses-dev"])]
+        ),
+
+        // MARK: Live implementations
+        .target(
+            name: "CurlTransport",
+            dependencies: ["CCurl", "HTTPCache", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/CurlTransport"
+        ),
+        .target(
+            name: "Storage",
+            dependencies: ["Models", "HTTPCache", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Modules/Storage"
+        ),
+        .target(
+            name: "SyncEngine",
+            dependencies: [
+                "Models", "HTTPCache", "CurlTransport", "Storage", "Pagination", "Fetcher",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Modules/SyncEngine"
+        ),
+
+        // MARK: Apps (a library with the logic, a thin executable beside it)
+        .target(
+            name: "FreshCLI",
+            dependencies: ["SyncEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Apps/FreshCLI"
+        ),
+        .executableTarget(name: "fresh", dependencies: ["FreshCLI"], path: "Apps/fresh"),
+        .target(
+            name: "FreshReader",
+            dependencies: ["SyncEngine", "CNcursesw", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Apps/FreshReader"
+        ),
+        .executableTarget(name: "fresh-reader", dependencies: ["FreshReader"], path: "Apps/fresh-reader"),
+        .target(
+            name: "MockServer",
+            dependencies: [
+                "Models",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Apps/MockServer"
+        ),
+        .executableTarget(name: "fresh-mock", dependencies: ["MockServer"], path: "Apps/fresh-mock"),
+
+        // MARK: Tests (one target per module and app)
+        .testTarget(name: "ModelsTests", dependencies: ["Models"], path: "Tests/ModelsTests"),
+        .testTarget(name: "HTTPCacheTests", dependencies: ["HTTPCache"], path: "Tests/HTTPCacheTests"),
+        .testTarget(name: "PaginationTests", dependencies: ["Pagination"], path: "Tests/PaginationTests"),
+        .testTarget(name: "FetcherTests", dependencies: ["Fetcher"], path: "Tests/FetcherTests"),
+        .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "MockServer"], path: "Tests/CurlTransportTests"),
+        .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),
+        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "MockServer"], path: "Tests/SyncEngineTests"),
+        .testTarget(name: "FreshCLITests", dependencies: ["FreshCLI"], path: "Tests/FreshCLITests"),
+        .testTarget(name: "FreshReaderTests", dependencies: ["FreshReader"], path: "Tests/FreshReaderTests"),
+        .testTarget(
+            name: "MockServerTests",
+            dependencies: ["MockServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            path: "Tests/MockServerTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

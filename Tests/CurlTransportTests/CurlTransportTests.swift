@@ -1,0 +1,108 @@
+import CurlTransport
+import Foundation
+import HTTPCache
+import HTTPTypes
+import MockServer
+import Testing
+
+@Suite("CurlTransport against fresh-mock over loopback")
+struct CurlTransportTests {
+    let transport = CurlTransport()
+
+    func withServer(_ configuration: MockServerConfiguration = MockServerConfiguration(postCount: 30),
+                    _ body: (String) async throws -> Void) async throws {
+        let server = try await RunningMockServer.start(configuration)
+        do {
+            try await body(server.baseURL)
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func receivesStatusHeadersAndTheWholeBody() async throws {
+        try await withServer { base in
+            let response = try await transport.send(TransportRequest(method: .get, url: URL(string: "\(base)/posts?limit=5")!))
+            #expect(response.status == .ok)
+            #expect(response.headerFields[.eTag] != nil)
+            #expect(response.headerFields[.cacheControl] == "max-age=60")
+            #expect(response.headerFields[.contentLength] == String(response.body.count))
+            let json = try JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+            #expect((json?["data"] as? [Any])?.count == 5)
+        }
+    }
+
+    @Test func conditionalRequestGets304WithNoBody() async throws {
+        try await withServer { base in
+            let url = URL(string: "\(base)/posts?limit=5")!
+            let first = try await transport.send(TransportRequest(method: .get, url: url))
+            let etag = try #require(first.headerFields[.eTag])
+            let second = try await transport.send(TransportRequest(method: .get, url: url, headerFields: [.ifNoneMatch: etag]))
+            #expect(second.status == .notModified)
+            #expect(second.body.isEmpty)
+        }
+    }
+
+    @Test func sendsMethodAndBody() async throws {
+        try await withServer { base in
+            let body = Data(#"{"title":"안녕 hello","body":"본문","author":"curl"}"#.utf8)
+            let response = try await transport.send(TransportRequest(
+                method: .post, url: URL(string: "\(base)/posts")!, headerFields: [.contentType: "application/json"], body: body))
+            #expect(response.status == .created)
+            #expect(response.headerFields[.location] != nil)
+        }
+    }
+
+    @Test func closedPortIsUnreachable() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration())
+        let base = server.baseURL
+        await server.stop()
+        await #expect {
+            try await transport.send(TransportRequest(method: .get, url: URL(string: "\(base)/posts")!))
+        } throws: { error in
+            guard case TransportError.unreachable = error else { return false }
+            return true
+        }
+    }
+
+    @Test func bodyCutShortIsAnErrorNotAResponse() async throws {
+        let configuration = MockServerConfiguration(faults: [FaultRule(route: "/posts", failure: .close)])
+        try await withServer(configuration) { base in
+            await #expect {
+                try await transport.send(TransportRequest(method: .get, url: URL(string: "\(base)/posts")!))
+            } throws: { error in
+                guard case TransportError.truncated = error else { return false }
+                return true
+            }
+        }
+    }
+
+    @Test func slowServerTimesOut() async throws {
+        let configuration = MockServerConfiguration(faults: [FaultRule(route: "/posts", latencyMilliseconds: 3000)])
+        try await withServer(configuration) { base in
+            await #expect(throws: TransportError.timedOut(.milliseconds(200))) {
+                try await transport.send(TransportRequest(method: .get, url: URL(string: "\(base)/posts")!, timeout: .milliseconds(200)))
+            }
+        }
+    }
+
+    @Test func cancellationStopsTheTransfer() async throws {
+        let configuration = MockServerConfiguration(faults: [FaultRule(route: "/posts", latencyMilliseconds: 5000)])
+        try await withServer(configuration) { base in
+            let task = Task { try await transport.send(TransportRequest(method: .get, url: URL(string: "\(base)/posts")!)) }
+            task.cancel()
+            await #expect(throws: TransportError.cancelled) { try await task.value }
+        }
+    }
+
+    @Test(arguments: ["ftp://127.0.0.1/x", "http:///nohost", "file:///etc/passwd"])
+    func nonHTTPURLsAreRejected(_ text: String) async throws {
+        await #expect {
+            try await transport.send(TransportRequest(method: .get, url: URL(string: text)!))
+        } throws: { error in
+            guard case TransportError.invalidURL = error else { return false }
+            return true
+        }
+    }
+}

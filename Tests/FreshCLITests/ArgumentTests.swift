@@ -1,0 +1,65 @@
+import ArgumentParser
+import HTTPCache
+import Storage
+import SyncEngine
+import Testing
+@testable import FreshCLI
+
+@Suite("fresh command-line arguments")
+struct ArgumentTests {
+    @Test func sizesParseWithSuffixes() {
+        #expect(ByteCount.parse("500") == 500)
+        #expect(ByteCount.parse("64K") == 65_536)
+        #expect(ByteCount.parse("100M") == 104_857_600)
+        #expect(ByteCount.parse("1.5G") == 1_610_612_736)
+        #expect(ByteCount.parse("10MiB") == 10_485_760)
+        #expect(ByteCount.parse("-1") == nil)
+        #expect(ByteCount.parse("lots") == nil)
+    }
+
+    @Test func headersNeedANameAndAColon() throws {
+        let (name, value) = try HeaderArgument.parse("Accept-Language:  ko, en ")
+        #expect(name.rawName == "Accept-Language")
+        #expect(value == "ko, en")
+        #expect(throws: ValidationError.self) { try HeaderArgument.parse("no colon here") }
+        #expect(throws: ValidationError.self) { try HeaderArgument.parse(": empty name") }
+    }
+
+    @Test func urlsMustBeAbsoluteHTTP() {
+        #expect(ParsedURL(argument: "http://127.0.0.1:8080/posts?limit=5") != nil)
+        #expect(ParsedURL(argument: "https://example.test") != nil)
+        #expect(ParsedURL(argument: "not a url") == nil)
+        #expect(ParsedURL(argument: "ftp://example.test/file") == nil)
+        #expect(ParsedURL(argument: "/relative/path") == nil)
+    }
+
+    @Test func everyFailureHasItsDocumentedExitStatus() {
+        #expect(FailureReport.exitCode(for: TransportError.unreachable("refused")) == 3)
+        #expect(FailureReport.exitCode(for: TransportError.timedOut(.seconds(1))) == 3)
+        #expect(FailureReport.exitCode(for: SyncError.httpStatus(code: 500, url: "u", message: nil)) == 4)
+        #expect(FailureReport.exitCode(for: SyncError.invalidJSON(url: "u", detail: "d")) == 5)
+        #expect(FailureReport.exitCode(for: TransportError.truncated("cut")) == 5)
+        #expect(FailureReport.exitCode(for: StorageError.cannotOpen(path: "p", reason: "r")) == 6)
+        #expect(FailureReport.exitCode(for: CacheError.notStored("u")) == 7)
+        #expect(FailureReport.exitCode(for: CancellationError()) == 130)
+    }
+
+    @Test func commandsParseTheirOptions() throws {
+        let get = try GetCommand.parse(["http://o.test/x", "-H", "Accept: application/json", "--policy", "cache-only", "-i", "-v"])
+        #expect(get.policy == .returnCacheDataDontLoad)
+        #expect(get.include && get.verbose)
+        #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--policy", "sometimes"]) }
+        #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--json", "-i"]) }
+        #expect(throws: (any Error).self) { try SyncCommand.parse(["http://o.test/posts", "--limit", "0"]) }
+        #expect(throws: (any Error).self) { try SyncCommand.parse(["http://o.test/posts", "--cache-size", "big"]) }
+    }
+}
+
+@Suite("Terminal safety")
+struct TerminalTextTests {
+    @Test func controlCharactersBecomeVisibleEscapes() {
+        #expect(TerminalText.sanitized("ok\u{1B}[2Jgone\u{07}") == "ok\\u{1b}[2Jgone\\u{7}")
+        #expect(TerminalText.sanitized("한글 emoji 🎉\tok") == "한글 emoji 🎉\tok")
+        #expect(TerminalText.sanitized("line\nbreak\r") == "line\\u{a}break\\u{d}")
+    }
+}

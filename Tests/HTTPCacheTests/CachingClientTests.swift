@@ -1,0 +1,236 @@
+import Foundation
+import HTTPCache
+import HTTPTypes
+import Testing
+
+@Suite("CachingClient: RFC 9111 behaviour")
+struct CachingClientTests {
+    @Test func freshEntryIsAnsweredWithoutARequest() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60", "ETag": #""v1""#], body: "page") }
+        _ = try await harness.get()
+        harness.clock.advance(30)
+        let second = try await harness.get()
+        #expect(harness.transport.requests.count == 1)
+        #expect(second.decision.outcome == .freshHit)
+        #expect(second.body == Data("page".utf8))
+        #expect(second.headerFields[.age] == "30")
+    }
+
+    @Test func staleEntryIsRevalidatedWithIfNoneMatchAndA304ReturnsTheStoredBody() async throws {
+        let harness = Harness { request in
+            if request.headerFields[.ifNoneMatch] == #""v1""# {
+                return response(.notModified, ["Cache-Control": "max-age=60", "ETag": #""v1""#, "X-Renewed": "yes"])
+            }
+            return response(.ok, ["Cache-Control": "max-age=60", "ETag": #""v1""#, "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT"], body: "page")
+        }
+        _ = try await harness.get()
+        harness.clock.advance(61)
+        let revalidated = try await harness.get()
+        #expect(revalidated.decision.outcome == .revalidated)
+        #expect(revalidated.body == Data("page".utf8))
+        #expect(revalidated.decision.bytesSaved == 4)
+        #expect(revalidated.headerFields[HTTPField.Name("X-Renewed")!] == "yes")
+        let conditional = harness.transport.requests[1]
+        #expect(conditional.headerFields[.ifModifiedSince] == "Sun, 06 Nov 1994 08:49:37 GMT")
+        // Freshness renewed: the next request is a fresh hit.
+        let third = try await harness.get()
+        #expect(third.decision.outcome == .freshHit)
+        #expect(harness.transport.requests.count == 2)
+    }
+
+    @Test func fullResponseToAConditionalRequestReplacesTheEntry() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=0", "ETag": #""v1""#], body: "old") }
+        _ = try await harness.get()
+        harness.transport.answer { _ in response(.ok, ["Cache-Control": "max-age=60", "ETag": #""v2""#], body: "new") }
+        let replaced = try await harness.get()
+        #expect(replaced.decision.outcome == .replaced)
+        let hit = try await harness.get()
+        #expect(hit.body == Data("new".utf8))
+        #expect(hit.decision.outcome == .freshHit)
+    }
+
+    @Test func unexpected304IsAnErrorNotAnEmptyBody() async throws {
+        let harness = Harness { _ in response(.notModified) }
+        await #expect(throws: CacheError.self) { try await harness.get() }
+    }
+
+    @Test func noStoreIsNeverStored() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "no-store, max-age=60"], body: "secret") }
+        let first = try await harness.get()
+        _ = try await harness.get()
+        #expect(first.decision.notStoredReason == "response has no-store")
+        #expect(harness.transport.requests.count == 2)
+    }
+
+    @Test func noCacheIsStoredButAlwaysRevalidated() async throws {
+        let harness = Harness { request in
+            request.headerFields[.ifNoneMatch] != nil
+                ? response(.notModified, ["ETag": #""n""#])
+                : response(.ok, ["Cache-Control": "no-cache, max-age=600", "ETag": #""n""#], body: "x")
+        }
+        _ = try await harness.get()
+        let second = try await harness.get()
+        #expect(second.decision.outcome == .revalidated)
+    }
+
+    @Test func bodyShorterThanContentLengthIsNotStored() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60", "Content-Length": "100"], body: "short") }
+        let first = try await harness.get()
+        #expect(first.decision.stored == false)
+        #expect(first.decision.notStoredReason?.contains("Content-Length") == true)
+    }
+
+    @Test func statusWithoutHeuristicNeedsExplicitFreshness() async throws {
+        let harness = Harness { _ in response(.created, ["ETag": #""c""#], body: "made") }
+        let first = try await harness.get()
+        #expect(first.decision.stored == false)
+    }
+
+    @Test func varyKeepsSeparateVariantsAndStarNeverMatches() async throws {
+        let harness = Harness { request in
+            response(.ok, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], body: request.headerFields[.acceptLanguage] ?? "none")
+        }
+        _ = try await harness.get(headers: ["Accept-Language": "ko"])
+        _ = try await harness.get(headers: ["Accept-Language": "en"])
+        let korean = try await harness.get(headers: ["Accept-Language": "ko"])
+        let english = try await harness.get(headers: ["Accept-Language": "en"])
+        #expect(korean.body == Data("ko".utf8))
+        #expect(english.body == Data("en".utf8))
+        #expect(harness.transport.requests.count == 2)
+
+        let star = Harness { _ in response(.ok, ["Cache-Control": "max-age=60", "Vary": "*"], body: "v") }
+        _ = try await star.get()
+        _ = try await star.get()
+        #expect(star.transport.requests.count == 2)
+    }
+
+    @Test func varyMatchingNormalisesWhitespace() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60", "Vary": "Accept"], body: "v") }
+        _ = try await harness.get(headers: ["Accept": "application/json,  text/plain"])
+        let again = try await harness.get(headers: ["Accept": "application/json, text/plain"])
+        #expect(again.decision.outcome == .freshHit)
+    }
+
+    @Test func onlyIfCachedGives504WhenNothingIsStored() async throws {
+        let harness = Harness { _ in response(.ok, body: "never") }
+        let answer = try await harness.get(headers: ["Cache-Control": "only-if-cached"])
+        #expect(answer.status == .gatewayTimeout)
+        #expect(answer.decision.outcome == .unsatisfiable)
+        #expect(harness.transport.requests.isEmpty)
+    }
+
+    @Test func requestNoCacheAndPragmaForceRevalidation() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60", "ETag": #""p""#], body: "x") }
+        _ = try await harness.get()
+        harness.transport.answer { _ in response(.notModified, ["ETag": #""p""#]) }
+        let pragma = try await harness.get(headers: ["Pragma": "no-cache"])
+        #expect(pragma.decision.outcome == .revalidated)
+        let noCache = try await harness.get(headers: ["Cache-Control": "no-cache"])
+        #expect(noCache.decision.outcome == .revalidated)
+    }
+
+    @Test func requestMaxStaleAcceptsAStaleEntry() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=10"], body: "x") }
+        _ = try await harness.get()
+        harness.clock.advance(20)
+        let stale = try await harness.get(headers: ["Cache-Control": "max-stale=15"])
+        #expect(stale.decision.outcome == .staleServed(.acceptedByRequest))
+        #expect(harness.transport.requests.count == 1)
+    }
+
+    @Test func requestMinFreshAndMaxAgeCanRefuseAFreshEntry() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60"], body: "x") }
+        _ = try await harness.get()
+        harness.clock.advance(50)
+        _ = try await harness.get(headers: ["Cache-Control": "min-fresh=20"])
+        #expect(harness.transport.requests.count == 2)
+        harness.clock.advance(5)
+        _ = try await harness.get(headers: ["Cache-Control": "max-age=1"])
+        #expect(harness.transport.requests.count == 3)
+    }
+
+    @Test func unreachableOriginServesStaleAndSaysOffline() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=10", "ETag": #""o""#], body: "kept") }
+        _ = try await harness.get()
+        harness.clock.advance(100)
+        harness.transport.answer { _ in throw TransportError.unreachable("connection refused") }
+        let offline = try await harness.get()
+        #expect(offline.body == Data("kept".utf8))
+        #expect(offline.decision.isOffline)
+    }
+
+    @Test func mustRevalidateIsNeverServedStaleEvenOffline() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=10, must-revalidate", "ETag": #""m""#], body: "x") }
+        _ = try await harness.get()
+        harness.clock.advance(100)
+        harness.transport.answer { _ in throw TransportError.unreachable("down") }
+        let answer = try await harness.get()
+        #expect(answer.status == .gatewayTimeout)
+        #expect(answer.decision.outcome == .unsatisfiable)
+    }
+
+    @Test func staleIfErrorServesStoredResponseOnServerError() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=10, stale-if-error=300", "ETag": #""e""#], body: "good") }
+        _ = try await harness.get()
+        harness.clock.advance(60)
+        harness.transport.answer { _ in response(.serviceUnavailable, body: "down") }
+        let answer = try await harness.get()
+        #expect(answer.body == Data("good".utf8))
+        #expect(answer.decision.outcome == .staleServed(.onError(status: 503)))
+        harness.clock.advance(400)
+        let tooLate = try await harness.get()
+        #expect(tooLate.status == .serviceUnavailable)
+    }
+
+    @Test func staleWhileRevalidateAnswersAtOnceAndRefreshesInTheBackground() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=10, stale-while-revalidate=60", "ETag": #""s1""#], body: "one") }
+        _ = try await harness.get()
+        harness.clock.advance(20)
+        harness.transport.answer { _ in response(.ok, ["Cache-Control": "max-age=10, stale-while-revalidate=60", "ETag": #""s2""#], body: "two") }
+        let stale = try await harness.get()
+        #expect(stale.body == Data("one".utf8))
+        #expect(stale.decision.outcome == .staleServed(.whileRevalidating))
+        await harness.client.waitForBackgroundRevalidations()
+        let refreshed = try await harness.get()
+        #expect(refreshed.body == Data("two".utf8))
+        #expect(refreshed.decision.outcome == .freshHit)
+    }
+
+    @Test func unsafeMethodInvalidatesTheURLAndSameOriginLocation() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60"], body: "list") }
+        _ = try await harness.get("http://origin.test/posts")
+        _ = try await harness.get("http://origin.test/posts/7")
+        harness.transport.answer { _ in response(.created, ["Location": "/posts/7"], body: "{}") }
+        _ = try await harness.client.send(TransportRequest(method: .post, url: URL(string: "http://origin.test/posts")!, body: Data("{}".utf8)))
+        harness.transport.answer { _ in response(.ok, ["Cache-Control": "max-age=60"], body: "fresh") }
+        #expect(try await harness.get("http://origin.test/posts").decision.outcome == .downloaded)
+        #expect(try await harness.get("http://origin.test/posts/7").decision.outcome == .downloaded)
+    }
+
+    @Test func errorResponseToUnsafeMethodDoesNotInvalidate() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60"], body: "list") }
+        _ = try await harness.get("http://origin.test/posts")
+        harness.transport.answer { _ in response(.badRequest) }
+        _ = try await harness.client.send(TransportRequest(method: .post, url: URL(string: "http://origin.test/posts")!))
+        #expect(try await harness.get("http://origin.test/posts").decision.outcome == .freshHit)
+    }
+
+    @Test func redirectsAreFollowedAndEachHopIsCachedByItsOwnRules() async throws {
+        let harness = Harness { request in
+            request.url.path == "/old"
+                ? response(.movedPermanently, ["Location": "/new", "Cache-Control": "max-age=600"])
+                : response(.ok, ["Cache-Control": "max-age=60"], body: "moved here")
+        }
+        let first = try await harness.get("http://origin.test/old")
+        #expect(first.body == Data("moved here".utf8))
+        #expect(first.url.path == "/new")
+        #expect(first.decision.requestsSent == 2)
+        _ = try await harness.get("http://origin.test/old")
+        #expect(harness.transport.requests.count == 2)
+    }
+
+    @Test func redirectLoopsStopAfterTenHops() async throws {
+        let harness = Harness { _ in response(.found, ["Location": "/loop"]) }
+        await #expect(throws: CacheError.tooManyRedirects("http://origin.test/loop")) { try await harness.get("http://origin.test/loop") }
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+
+@testable import MockServer
+
+@Suite("fresh-mock command line")
+struct FreshMockCommandTests {
+    @Test func flagsMapOntoTheConfiguration() throws {
+        let command = try FreshMockCommand.parse([
+            "--host", "0.0.0.0", "--port", "0", "--seed", "7", "--posts", "12", "--max-age", "0", "--no-cache",
+            "--private", "--stale-while-revalidate", "30", "--stale-if-error", "600", "--weak-etags",
+            "--unstable-etag", "--ignore-conditionals", "--require-if-match", "--max-body", "2048",
+            "--journal-size", "10", "--fault", "route=/posts,status=503,first=2",
+        ])
+        let configuration = command.configuration
+        #expect(configuration.host == "0.0.0.0" && configuration.port == 0 && configuration.seed == 7)
+        #expect(configuration.postCount == 12)
+        #expect(configuration.cachePolicy.headerValue == "private, no-cache, max-age=0, stale-while-revalidate=30, stale-if-error=600")
+        #expect(configuration.weakETags && configuration.unstableETag && configuration.ignoreConditionals)
+        #expect(configuration.requireIfMatch && configuration.maxBodyBytes == 2048 && configuration.journalCapacity == 10)
+        #expect(configuration.faults == [FaultRule(route: "/posts", failure: .status, status: 503, first: 2)])
+    }
+
+    @Test func defaultsMatchTheDocumentedOnes() throws {
+        let configuration = try FreshMockCommand.parse([]).configuration
+        #expect(configuration.host == "127.0.0.1" && configuration.port == 8080 && configuration.seed == 42)
+        #expect(configuration.postCount == 100 && configuration.maxAge == 60)
+        #expect(configuration.cachePolicy.headerValue == "max-age=60")
+    }
+
+    @Test(arguments: [["--port", "70000"], ["--posts", "-1"], ["--fault", "status=99"], ["--max-age", "-5"]])
+    func invalidFlagsFailBeforeStarting(arguments: [String]) {
+        #expect(throws: (any Error).self) { try FreshMockCommand.parse(arguments) }
+    }
+}

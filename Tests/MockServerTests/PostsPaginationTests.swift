@@ -1,0 +1,71 @@
+import HTTPTypes
+import HummingbirdTesting
+import Models
+import Testing
+
+@testable import MockServer
+
+@Suite("GET /posts cursor pagination")
+struct PostsPaginationTests {
+    @Test func walksEveryPageWithoutDuplicatesOrGapsAndEndsWithZero() async throws {
+        try await withMockServer(MockServerConfiguration(postCount: 47)) { _, client in
+            let (posts, etags) = try await client.allPosts(limit: 10)
+            #expect(posts.map(\.id) == Array(1...47))
+            #expect(etags.count == 5)
+        }
+    }
+
+    @Test func lastPageCarriesZeroCursorAndEmptyCollectionIsOneEmptyPage() async throws {
+        try await withMockServer(MockServerConfiguration(postCount: 0)) { _, client in
+            let page = try await client.get("/posts").decoded(CursorPage<Post>.self)
+            #expect(page.data.isEmpty)
+            #expect(page.nextCursor == "0")
+        }
+    }
+
+    @Test func defaultLimitIsTwentyAndMaximumIsAHundred() async throws {
+        try await withMockServer(MockServerConfiguration(postCount: 150)) { _, client in
+            let defaultPage = try await client.get("/posts").decoded(CursorPage<Post>.self)
+            let largestPage = try await client.get("/posts?limit=100").decoded(CursorPage<Post>.self)
+            #expect(defaultPage.data.count == 20)
+            #expect(largestPage.data.count == 100)
+        }
+    }
+
+    @Test func cursorStaysValidWhilePostsAreInserted() async throws {
+        try await withMockServer(MockServerConfiguration(postCount: 25)) { _, client in
+            let first = try await client.get("/posts?limit=10").decoded(CursorPage<Post>.self)
+            for index in 0..<3 {
+                let created = try await client.send(
+                    .post, "/posts", json: #"{"title":"new \#(index)","body":"본문","author":"tester"}"#
+                )
+                #expect(created.status == .created)
+            }
+            var seen = first.data.map(\.id)
+            var cursor = first.nextCursor
+            while cursor != "0" {
+                let page = try await client.get("/posts?limit=10&cursor=\(cursor)").decoded(CursorPage<Post>.self)
+                seen += page.data.map(\.id)
+                cursor = page.nextCursor
+            }
+            #expect(seen == Array(1...28))
+        }
+    }
+
+    @Test(arguments: ["limit=-1", "limit=abc", "limit=0", "limit=101", "cursor=%zz", "cursor=garbage", "cursor=0"])
+    func badQueryValuesGetA400WithAJSONErrorBody(query: String) async throws {
+        try await withMockServer { _, client in
+            let response = try await client.get("/posts?\(query)")
+            #expect(response.status == .badRequest)
+            #expect(response.headers[.contentType] == "application/json; charset=utf-8")
+            #expect(response.errorCode == "invalid_query")
+            #expect(response.errorMessage?.contains(String(query.prefix { $0 != "=" })) == true)
+        }
+    }
+
+    @Test func cursorsAreOpaqueBase64URLOfTheLastID() throws {
+        let cursor = PostCursor(afterID: 40)
+        #expect(!cursor.encoded.contains("40"))
+        #expect(try PostCursor(encoded: cursor.encoded) == cursor)
+    }
+}

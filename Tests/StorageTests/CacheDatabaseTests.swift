@@ -1,0 +1,121 @@
+import Foundation
+import HTTPCache
+import HTTPTypes
+import Storage
+import Testing
+
+@Suite("Cache database (SQLite)")
+struct CacheDatabaseTests {
+    func entry(_ path: String, body: Int = 100, variant: String = "") -> StoredResponse {
+        let url = URL(string: "http://o.test\(path)")!
+        return StoredResponse(
+            key: CacheKey.primary(method: .get, url: url), variantKey: variant, url: url, method: .get, status: .ok,
+            headerFields: [.cacheControl: "max-age=60", .eTag: #""e""#], body: Data(repeating: 0x61, count: body),
+            requestTime: Date(timeIntervalSince1970: 1000), responseTime: Date(timeIntervalSince1970: 1001))
+    }
+
+    @Test func storesAndReadsBackAnEntryExactly() throws {
+        let directory = try TemporaryDirectory()
+        let database = try CacheDatabase(path: directory.file("cache.sqlite"))
+        let stored = entry("/a?cursor=x")
+        try database.store(stored)
+        #expect(try database.variants(forKey: stored.key) == [stored])
+    }
+
+    @Test func keepsVariantsApartAndReplacesTheSameVariant() throws {
+        let directory = try TemporaryDirectory()
+        let database = try CacheDatabase(path: directory.file("cache.sqlite"))
+        try database.store(entry("/a", variant: "accept=json"))
+        try database.store(entry("/a", variant: "accept=xml"))
+        try database.store(entry("/a", body: 5, variant: "accept=json"))
+        let variants = try database.variants(forKey: entry("/a").key)
+        #expect(variants.count == 2)
+        #expect(try database.statistics().entries == 2)
+    }
+
+    @Test func evictsLeastRecentlyUsedEntriesBeyondCapacity() throws {
+        let directory = try TemporaryDirectory()
+        let clock = ClockBox()
+        let database = try CacheDatabase(path: directory.file("cache.sqlite"), capacity: 1000, now: { clock.now })
+        for name in ["/a", "/b", "/c"] {
+            try database.store(entry(name, body: 250))
+            clock.advance()
+        }
+        database.recordAccess(key: entry("/a").key, variantKey: "")
+        clock.advance()
+        try database.store(entry("/d", body: 250))
+        #expect(try database.variants(forKey: entry("/b").key).isEmpty)
+        #expect(!(try database.variants(forKey: entry("/a").key).isEmpty))
+        #expect(try database.statistics().bytes <= 1000)
+    }
+
+    @Test func pruneFitsASmallerSize() throws {
+        let directory = try TemporaryDirectory()
+        let database = try CacheDatabase(path: directory.file("cache.sqlite"))
+        for name in ["/a", "/b", "/c", "/d"] { try database.store(entry(name, body: 1000)) }
+        let evicted = try database.prune(toFit: 2500)
+        #expect(evicted == 2)
+        #expect(try database.statistics().entries == 2)
+    }
+
+    @Test func statisticsCountOutcomesAfterBatching() throws {
+        let directory = try TemporaryDirectory()
+        let database = try CacheDatabase(path: directory.file("cache.sqlite"))
+        database.recordOutcome(CacheOutcome(kind: .hit, bytesSaved: 100, bytesReceived: 0))
+        database.recordOutcome(CacheOutcome(kind: .hit, bytesSaved: 50, bytesReceived: 0))
+        database.recordOutcome(CacheOutcome(kind: .miss, bytesSaved: 0, bytesReceived: 70))
+        let statistics = try database.statistics()
+        #expect(statistics.counts[.hit] == 2)
+        #expect(statistics.counts[.miss] == 1)
+        #expect(statistics.bytesSaved == 150)
+        #expect(statistics.bytesReceived == 70)
+    }
+
+    @Test func filesAreCreatedPrivate() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("nested/cache.sqlite")
+        _ = try CacheDatabase(path: path)
+        let permissions = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+    }
+
+    @Test func corruptedFileIsMovedAsideAndRebuilt() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+        let database = try CacheDatabase(path: path)
+        #expect(database.recoveryWarning?.contains("moved it to") == true)
+        try database.store(entry("/a"))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(leftovers.contains { $0.hasPrefix("cache.sqlite.corrupt-") })
+    }
+
+    @Test func unwritableLocationIsAClearError() throws {
+        let directory = try TemporaryDirectory()
+        FileManager.default.createFile(atPath: directory.file("plain-file"), contents: Data())
+        #expect(throws: StorageError.self) { try CacheDatabase(path: directory.file("plain-file/cache.sqlite")) }
+    }
+
+    @Test func twoConnectionsShareOneFile() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let first = try CacheDatabase(path: path)
+        let second = try CacheDatabase(path: path)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<20 {
+                let database = index.isMultiple(of: 2) ? first : second
+                group.addTask { try database.store(entry("/item\(index)")) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try first.statistics().entries == 20)
+    }
+}
+
+/// A clock moved by hand, one second at a time.
+final class ClockBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current = Date(timeIntervalSince1970: 2000)
+    var now: Date { lock.withLock { current } }
+    func advance() { lock.withLock { current += 1 } }
+}

@@ -1,0 +1,32 @@
+# Starting and stopping loopback servers for the e2e and demo scripts (sourced, not run).
+# Needs BIN and WORK; sets BASE_URL and SERVER_PID.
+
+start_server() { # start_server [fresh-mock flags...]: fresh-mock on a free port
+    rm -f "$WORK/server.fifo"; mkfifo "$WORK/server.fifo"
+    "$BIN/fresh-mock" --port 0 "$@" >"$WORK/server.fifo" 2>>"$WORK/server.log" &
+    SERVER_PID=$!
+    exec 3<"$WORK/server.fifo"
+    if ! read -r -t 30 -u 3 BASE_URL; then
+        echo "fresh-mock did not start; its log:" >&2; cat "$WORK/server.log" >&2
+        exit 1
+    fi
+}
+
+start_static_server() { # start_static_server DIR: python's http.server, an origin outside the project
+    rm -f "$WORK/server.fifo"; mkfifo "$WORK/server.fifo"
+    python3 -u -m http.server --bind 127.0.0.1 --directory "$1" 0 >"$WORK/server.fifo" 2>>"$WORK/server.log" &
+    SERVER_PID=$!
+    exec 3<"$WORK/server.fifo"
+    local line
+    read -r -t 30 -u 3 line || { echo "http.server did not start" >&2; exit 1; }
+    BASE_URL="http://127.0.0.1:$(sed -E 's/.* port ([0-9]+).*/\1/' <<<"$line")"
+}
+
+stop_server() {
+    if [ -n "${SERVER_PID:-}" ]; then
+        kill "$SERVER_PID" 2>/dev/null
+        wait "$SERVER_PID" 2>/dev/null
+        SERVER_PID=""
+        exec 3<&-
+    fi
+}
