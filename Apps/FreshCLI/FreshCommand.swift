@@ -29,3 +29,29 @@ public struct FreshCommand: AsyncParsableCommand {
 
     public init() {}
 }
+
+extension FreshCommand {
+    /// Runs the command line. Help and version print as usual; every error is one line on
+    /// stderr (`fresh: …`) with the exit status documented in `fresh --help`.
+    public static func launch(_ arguments: [String]? = nil) async -> Never {
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            exit()
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            let message = fullMessage(for: error).split(whereSeparator: \.isNewline)
+                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.first
+            if let message {
+                let cleaned = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
+                StandardError.write("fresh: \(cleaned) (see 'fresh --help')")
+            }
+            exit(withError: ExitCode(code.rawValue))
+        }
+    }
+}

@@ -7,11 +7,8 @@ import GRDB
 enum DatabaseFile {
     static func openPool(at path: String, busyTimeout: TimeInterval = 10) throws -> DatabasePool {
         let directory = (path as NSString).deletingLastPathComponent
-        do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw StorageError.cannotOpen(path: path, reason: Self.reason(error, fallback: "cannot create directory \(directory)"))
+        if let problem = directoryProblem(directory) {
+            throw StorageError.cannotOpen(path: path, reason: problem)
         }
         let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -47,8 +44,24 @@ enum DatabaseFile {
         return "\(error)"
     }
 
-    private static func reason(_ error: any Error, fallback: String) -> String {
-        let description = (error as NSError).localizedDescription
-        return description.isEmpty ? fallback : "\(fallback): \(description)"
+    /// Creates `directory` (0700) with its parents, or says in words why it cannot be.
+    private static func directoryProblem(_ directory: String) -> String? {
+        var isDirectory: ObjCBool = false
+        var ancestor = directory
+        while !ancestor.isEmpty && ancestor != "/" && !FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory) {
+            ancestor = (ancestor as NSString).deletingLastPathComponent
+        }
+        if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return "\(ancestor) is a file, not a directory"
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            return nil
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let reason = underlying.map { String(cString: strerror(Int32($0.code))) } ?? "permission denied or read-only file system"
+            return "cannot create directory \(directory): \(reason)"
+        }
     }
 }

@@ -1,0 +1,4 @@
+// The `fresh` executable: everything lives in FreshCLI.
+import FreshCLI
+
+await FreshCommand.launch()

@@ -1,0 +1,89 @@
+import Testing
+@testable import FreshReader
+
+@Suite("Display width")
+struct DisplayWidthTests {
+    @Test func asciiTakesOneCellPerCharacter() {
+        #expect(cells.cells("Hello") == 5)
+    }
+
+    @Test func hangulSyllablesTakeTwoCells() {
+        #expect(cells.cells("한국어") == 6)
+        #expect("한국어".count == 3)
+    }
+
+    @Test func emojiTakeTwoCellsAndCombiningMarksNone() {
+        #expect(cells.cells("😀") == 2)
+        #expect(cells.cells("🚀 go") == 5)
+        #expect(cells.cells("e\u{301}") == 1)
+    }
+
+    @Test func mixedTextAddsUp() {
+        #expect(cells.cells("캐시 cache 💾") == 4 + 1 + 5 + 1 + 2)
+    }
+
+    @Test func textThatFitsIsNotTruncated() {
+        #expect(cells.truncated("서울", to: 4) == "서울")
+        #expect(cells.truncated("abc", to: 10) == "abc")
+    }
+
+    @Test func truncationEndsInAnEllipsisWithinTheWidth() {
+        let cut = cells.truncated("Surviving a flaky network", to: 10)
+        #expect(cut == "Surviving…")
+        #expect(cells.cells(cut) == 10)
+    }
+
+    @Test func truncationNeverSplitsAWideCharacter() {
+        // 4 cells: "한" (2) + "…" (1) fits 3, and the next syllable would need 2 more.
+        let cut = cells.truncated("한국어", to: 4)
+        #expect(cut == "한…")
+        #expect(cells.cells(cut) == 3)
+    }
+
+    @Test func truncationToNothing() {
+        #expect(cells.truncated("abc", to: 0) == "")
+        #expect(cells.truncated("abc", to: 1) == "…")
+    }
+
+    @Test(arguments: ["한국어 제목입니다", "ASCII title here", "🚀 로켓 launch ✅", "e\u{301}tude"])
+    func fittedTextIsExactlyTheColumnWidth(text: String) {
+        for width in 0...20 {
+            #expect(cells.cells(cells.fitted(text, to: width)) == width, "width \(width)")
+        }
+    }
+
+    @Test func fittingPadsOnTheRightOrTheLeft() {
+        #expect(cells.fitted("김", to: 4) == "김  ")
+        #expect(cells.fitted("42", to: 4, alignment: .trailing) == "  42")
+    }
+
+    @Test func wideCharacterThatCannotFitLeavesPadding() {
+        #expect(cells.fitted("가나다", to: 4) == "가… ")
+    }
+}
+
+@Suite("Wrapping by display cells")
+struct WrapTests {
+    @Test func breaksAtSpaces() {
+        #expect(cells.wrapped("one two three", to: 7) == ["one two", "three"])
+    }
+
+    @Test func countsHangulAsTwoCells() {
+        let lines = cells.wrapped("네트워크가 끊겨도 읽을 수 있어요", to: 12)
+        #expect(lines == ["네트워크가", "끊겨도 읽을", "수 있어요"])
+        #expect(lines.allSatisfy { cells.cells($0) <= 12 })
+    }
+
+    @Test func breaksAWordWiderThanTheLine() {
+        #expect(cells.wrapped("abcdefghij", to: 4) == ["abcd", "efgh", "ij"])
+        #expect(cells.wrapped("가나다라", to: 5) == ["가나", "다라"])
+    }
+
+    @Test func emptyLineStaysOneEmptyLine() {
+        #expect(cells.wrapped("", to: 10) == [""])
+    }
+
+    @Test func spacesAtABreakAreDropped() {
+        #expect(cells.wrapped("aaa    bbb", to: 5) == ["aaa", "bbb"])
+    }
+}

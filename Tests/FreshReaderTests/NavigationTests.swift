@@ -1,0 +1,90 @@
+import Testing
+@testable import FreshReader
+
+@Suite("List navigation")
+struct ListNavigationTests {
+    @Test func startsAtTheTop() {
+        let list = ListNavigation(count: 50, height: 10)
+        #expect(list.selected == 0)
+        #expect(list.visibleRange == 0..<10)
+    }
+
+    @Test func movingStopsAtBothEnds() {
+        var list = ListNavigation(count: 3, height: 10)
+        list.move(by: -1)
+        #expect(list.selected == 0)
+        list.move(by: 5)
+        #expect(list.selected == 2)
+    }
+
+    @Test func scrollsToKeepTheSelectionVisible() {
+        var list = ListNavigation(count: 50, height: 10)
+        list.move(by: 10)
+        #expect(list.selected == 10)
+        #expect(list.visibleRange == 1..<11)
+        list.move(by: -5)
+        #expect(list.visibleRange == 1..<11)
+        list.moveToFirst()
+        #expect(list.visibleRange == 0..<10)
+    }
+
+    @Test func pagesMoveOneScreen() {
+        var list = ListNavigation(count: 50, height: 10)
+        list.pageDown()
+        #expect(list.selected == 10)
+        list.pageDown()
+        list.pageUp()
+        #expect(list.selected == 10)
+    }
+
+    @Test func lastShowsTheFinalScreenful() {
+        var list = ListNavigation(count: 50, height: 10)
+        list.moveToLast()
+        #expect(list.selected == 49)
+        #expect(list.visibleRange == 40..<50)
+    }
+
+    @Test func emptyListHasNothingVisible() {
+        var list = ListNavigation(count: 0, height: 10)
+        list.move(by: 3)
+        list.moveToLast()
+        #expect(list.selected == 0)
+        #expect(list.visibleRange.isEmpty)
+    }
+
+    @Test func shrinkingClampsTheSelectionAndScroll() {
+        var list = ListNavigation(count: 50, height: 10)
+        list.moveToLast()
+        list.reshape(count: 12, height: 10)
+        #expect(list.selected == 11)
+        #expect(list.visibleRange == 2..<12)
+    }
+
+    @Test func tallerScreenShowsMoreWithoutScrollingPastTheEnd() {
+        var list = ListNavigation(count: 20, height: 5)
+        list.moveToLast()
+        list.reshape(count: 20, height: 30)
+        #expect(list.visibleRange == 0..<20)
+        #expect(list.selected == 19)
+    }
+}
+
+@Suite("Text scroll")
+struct TextScrollTests {
+    @Test func scrollsWithinTheText() {
+        var scroll = TextScroll(lineCount: 25, height: 10)
+        scroll.scroll(by: 3)
+        #expect(scroll.visibleRange == 3..<13)
+        scroll.scroll(by: 100)
+        #expect(scroll.offset == 15)
+        scroll.scroll(by: -100)
+        #expect(scroll.offset == 0)
+    }
+
+    @Test func shortTextDoesNotScroll() {
+        var scroll = TextScroll(lineCount: 4, height: 10)
+        scroll.scrollToBottom()
+        #expect(scroll.offset == 0)
+        #expect(scroll.visibleRange == 0..<4)
+    }
+}

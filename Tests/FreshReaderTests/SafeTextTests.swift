@@ -1,0 +1,37 @@
+import Testing
+@testable import FreshReader
+
+@Suite("Sanitising remote text")
+struct SafeTextTests {
+    @Test func escapeSequencesBecomeVisibleText() {
+        let line = SafeText.line("evil\u{1B}[2J\u{1B}]0;pwned\u{7}title", width: cells)
+        #expect(!line.unicodeScalars.contains { $0.properties.generalCategory == .control })
+        #expect(line.contains("\\u{1b}[2J"))
+        #expect(line.contains("\\u{7}"))
+    }
+
+    @Test func tabsBecomeSpaces() {
+        #expect(SafeText.line("a\tb", width: cells) == "a b")
+    }
+
+    @Test func lineBreaksInATitleAreShownNotFollowed() {
+        #expect(SafeText.line("one\ntwo", width: cells) == "one\\u{a}two")
+    }
+
+    @Test func bodiesSplitAtEveryKindOfLineBreak() {
+        #expect(SafeText.lines("a\nb\r\nc\rd\u{2028}e\n\nf", width: cells) == ["a", "b", "c", "d", "e", "", "f"])
+    }
+
+    @Test func unmeasurableScalarsBecomeReplacementCharacters() {
+        let width = DisplayWidth { $0 == "x" ? -1 : 1 }
+        #expect(SafeText.line("axb", width: width) == "a\u{FFFD}b")
+    }
+
+    @Test func emojiJoinersAndPresentationSelectorsAreDropped() {
+        #expect(SafeText.line("👩\u{200D}💻 🌧\u{FE0F}", width: cells) == "👩💻 🌧")
+    }
+
+    @Test func koreanAndEmojiPassThrough() {
+        #expect(SafeText.line("캐시 이야기 🚀", width: cells) == "캐시 이야기 🚀")
+    }
+}
