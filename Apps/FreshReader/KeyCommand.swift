@@ -2,6 +2,7 @@
 public enum KeyInput: Equatable, Sendable {
     /// A printable key.
     case character(Character)
+    /// A special key: arrows, PgUp/PgDn, Home/End, Enter, Esc.
     case up, down, pageUp, pageDown, home, end, enter, escape
     /// The terminal changed size.
     case resize

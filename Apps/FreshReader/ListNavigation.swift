@@ -12,6 +12,7 @@ public struct ListNavigation: Equatable, Sendable {
     /// The index of the first visible row.
     public private(set) var top = 0
 
+    /// A list of `count` rows, `height` of them on the screen, the first one selected.
     public init(count: Int, height: Int) {
         self.count = max(0, count)
         self.height = max(1, height)

@@ -9,8 +9,11 @@ public enum PostListView {
 
     /// The widths of the three columns, in cells.
     public struct Columns: Equatable, Sendable {
+        /// The id column (right-aligned).
         public var id: Int
+        /// The title column: what the others leave.
         public var title: Int
+        /// The author column.
         public var author: Int
     }
 

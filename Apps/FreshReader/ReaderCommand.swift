@@ -71,14 +71,18 @@ public struct ReaderCommand: AsyncParsableCommand {
         valueName: "url"))
     var url: String?
 
+    /// Required by ArgumentParser; the options are filled in by parsing.
     public init() {}
 
+    /// Rejects a `--url` that is not http(s) before anything is opened.
     public func validate() throws {
         if let url, Self.httpURL(url) == nil {
             throw ValidationError("invalid --url '\(url)': expected an http:// or https:// URL")
         }
     }
 
+    /// Opens the databases, then runs the UI until the user quits. Failures before the
+    /// terminal is taken over become one line on stderr and the exit status of ``ReaderError``.
     public func run() async throws {
         do {
             try await read()
@@ -109,7 +113,7 @@ public struct ReaderCommand: AsyncParsableCommand {
         }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         TerminalLocale.activate()
-        let fetcher = ReaderFetcher.make(items: items, sync: PostSync(client: services.client, items: items), url: refreshURL)
+        let fetcher = PostsFetcher.make(items: items, sync: PostSync(client: services.client, items: items), url: refreshURL)
         let session = ReaderSession(items: items, fetcher: fetcher, storedPosts: storedPosts, refreshAtStart: refreshURL != nil)
         do {
             try await session.run()

@@ -1,6 +1,7 @@
 /// The whole screen for a state: exactly `rows` lines, each fitted to `columns` cells, the
 /// status line last. Pure, so what the user sees is testable without a terminal.
 public enum ReaderFrame {
+    /// The frame of `state`.
     public static func lines(for state: ReaderState) -> [ScreenLine] {
         let size = state.size
         let measure = state.measure

@@ -5,8 +5,9 @@ import Storage
 import SyncEngine
 
 /// One run of the reader, from the first frame to the restored terminal: the UI loop on its
-/// own thread (start it after ``TerminalLocale/activate()``); the Fetcher's states and the database observation feeding its mailbox;
-/// one background refresh at start; signals turned into a clean quit.
+/// own thread; the Fetcher's states and the database observation feeding its mailbox; one
+/// background refresh at start; signals turned into a clean quit. Run it after
+/// ``TerminalLocale/activate()``.
 struct ReaderSession {
     let items: ItemDatabase
     let fetcher: Fetcher<[Post]>
@@ -16,7 +17,6 @@ struct ReaderSession {
     let refreshAtStart: Bool
 
     func run() async throws {
-        let (fetcher, storedPosts) = (fetcher, storedPosts)
         let inbox = Mailbox<ReaderEvent>()
         let signals = SignalWatch { inbox.post(.quit) }
         defer { signals.cancel() }

@@ -10,6 +10,7 @@ import Models
 public struct ReaderState: Sendable {
     /// Which screen is showing.
     public enum Mode: Equatable, Sendable {
+        /// The post list.
         case list
         /// The post with this id is open.
         case post(id: Int)
@@ -17,6 +18,7 @@ public struct ReaderState: Sendable {
 
     /// What the caller must do after a key.
     public enum Effect: Equatable, Sendable {
+        /// Nothing beyond drawing the new state.
         case none
         /// Start a background refresh.
         case refresh
@@ -24,11 +26,13 @@ public struct ReaderState: Sendable {
         case quit
     }
 
+    /// The screen showing now.
     public private(set) var mode: Mode = .list
     /// The stored posts, in id order.
     public private(set) var posts: [Post]
     /// The latest refresh's status.
     public private(set) var status: FetchState<[Post]>.Status = .idle
+    /// The terminal's size.
     public private(set) var size: ScreenSize
     /// Selection and scroll position of the list.
     public private(set) var list: ListNavigation
@@ -41,6 +45,7 @@ public struct ReaderState: Sendable {
     /// Where dates are shown.
     public let timeZone: TimeZone
 
+    /// The list of `posts` on a screen of `size`, first post selected, nothing refreshed yet.
     public init(posts: [Post], size: ScreenSize, measure: DisplayWidth = .system, timeZone: TimeZone = .current) {
         self.posts = posts
         self.size = size

@@ -1,8 +1,11 @@
 /// The size of the terminal in cells.
 public struct ScreenSize: Equatable, Sendable {
+    /// Lines on the screen.
     public var rows: Int
+    /// Cells on each line.
     public var columns: Int
 
+    /// A size of `rows` lines of `columns` cells.
     public init(rows: Int, columns: Int) {
         self.rows = rows
         self.columns = columns
@@ -14,6 +17,7 @@ public struct ScreenSize: Equatable, Sendable {
 public struct ScreenLine: Equatable, Sendable {
     /// How a line looks.
     public enum Style: Equatable, Sendable {
+        /// Body text and unselected rows.
         case plain
         /// Column headers and a post's title.
         case heading
@@ -25,9 +29,12 @@ public struct ScreenLine: Equatable, Sendable {
         case status
     }
 
+    /// What to draw: safe text, exactly as wide as the screen once ``ReaderFrame`` fitted it.
     public var text: String
+    /// How to draw it.
     public var style: Style
 
+    /// A line of `text` drawn in `style`.
     public init(_ text: String, style: Style = .plain) {
         self.text = text
         self.style = style

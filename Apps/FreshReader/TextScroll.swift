@@ -8,6 +8,7 @@ public struct TextScroll: Equatable, Sendable {
     /// The index of the first visible line.
     public private(set) var offset = 0
 
+    /// A text of `lineCount` lines, `height` of them on the screen, scrolled to the top.
     public init(lineCount: Int, height: Int) {
         self.lineCount = max(0, lineCount)
         self.height = max(1, height)

@@ -133,6 +133,11 @@ public final class CachingClient: Sendable {
             }
             return try await revalidate(request, evaluation: evaluation, requestCC: requestCC, reasons: [reason])
         }
+        if evaluation.isFresh && entry.cacheControl.immutable {
+            return answerFromStorage(evaluation, request: request, outcome: .freshHit, reasons: [
+                "immutable: a fresh response is not revalidated, even on reload (RFC 8246)", evaluation.summary,
+            ])
+        }
         return try await revalidate(request, evaluation: evaluation, requestCC: requestCC,
                                     reasons: ["policy \(policy.rawValue) always revalidates"])
     }

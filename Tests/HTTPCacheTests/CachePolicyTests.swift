@@ -34,6 +34,17 @@ struct CachePolicyTests {
         #expect(harness.transport.requests[1].headerFields[.ifNoneMatch] == #""x""#)
     }
 
+    @Test func immutableFreshResponseIsNotRevalidatedOnReload() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=600, immutable", "ETag": #""i""#], body: "asset") }
+        _ = try await harness.get()
+        let reload = try await harness.get(policy: .reloadRevalidatingCacheData)
+        #expect(reload.decision.outcome == .freshHit)
+        #expect(harness.transport.requests.count == 1)
+        harness.clock.advance(601)
+        harness.transport.answer { _ in response(.notModified, ["ETag": #""i""#]) }
+        #expect(try await harness.get(policy: .reloadRevalidatingCacheData).decision.outcome == .revalidated)
+    }
+
     @Test func returnCacheDataElseLoadUsesStaleDataAndLoadsWhenMissing() async throws {
         let harness = try await storedHarness(maxAge: 1)
         harness.clock.advance(1000)
