@@ -9,6 +9,7 @@ APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev tmux pkg-conf
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help setup build test unit e2e demo clean
+.PHONY: bench bench-mock bench-cache
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-8s %s\n", $$1, $$2}'
@@ -33,6 +34,14 @@ e2e: build ## End-to-end: mock server, sync, cache, offline, reader in tmux
 
 demo: build ## Mock server, a sync, then the reader (q quits)
 	Tools/demo.sh $(BIN)
+
+bench: bench-mock bench-cache ## Every benchmark (bench-mock, bench-cache)
+
+bench-mock: setup ## fresh-mock vs nginx under wrk (release; BENCH_DURATION=10 BENCH_MEMORY_DURATION=60)
+	Tools/bench-mock-server.sh
+
+bench-cache: setup ## HTTP cache vs URLSession/URLCache vs hishel (release; writes docs/performance.md)
+	Tools/bench-cache.sh
 
 clean: ## Remove build products
 	rm -rf .build

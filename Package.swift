@@ -11,6 +11,11 @@ let package = Package(
         .executable(name: "fresh", targets: ["fresh"]),
         .executable(name: "fresh-reader", targets: ["fresh-reader"]),
         .executable(name: "fresh-mock", targets: ["fresh-mock"]),
+        // Libraries for the benchmark package under Tools/Benchmarks (it depends on this one by path).
+        .library(name: "HTTPCache", targets: ["HTTPCache"]),
+        .library(name: "Storage", targets: ["Storage"]),
+        .library(name: "CurlTransport", targets: ["CurlTransport"]),
+        .library(name: "MockServer", targets: ["MockServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),

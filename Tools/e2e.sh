@@ -52,6 +52,34 @@ FIRST_PAGES=$PAGES
 sync_posts "$WORK/fresh-db"
 check "immediate second sync sends no request (all fresh hits)" \
     test "$REQUESTS" -eq 0 -a "$HITS" -eq "$FIRST_PAGES" -a "$RECEIVED" -eq 0
+run_in_parallel() { # four syncs into one fresh database directory at once
+    local pids=() status=0
+    for i in 1 2 3 4; do
+        "$BIN/fresh" sync "$BASE_URL/posts?limit=20" --db-dir "$WORK/shared-db" >"$WORK/parallel$i.out" 2>"$WORK/parallel$i.err" &
+        pids+=($!)
+    done
+    for pid in "${pids[@]}"; do wait "$pid" || status=1; done
+    cat "$WORK"/parallel*.err
+    [ "$status" -eq 0 ] && ! grep -qi "locked" "$WORK"/parallel*.err && grep -q "(95 items)" "$WORK/parallel4.out"
+}
+check "four fresh processes share one new cache database (no 'database is locked')" run_in_parallel
+stop_server
+
+# --- 1b. Ctrl-C mid-sync: exit 130, whole pages kept, the next sync completes ----------------
+start_server --fault route=/posts,latency=300 --posts 95
+interrupt_sync() {
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=20" -v --db-dir "$WORK/interrupted-db" >/dev/null 2>"$WORK/interrupt.err" &
+    local pid=$!
+    for _ in $(seq 100); do grep -q "page 0:" "$WORK/interrupt.err" && break; sleep 0.1; done
+    kill -INT "$pid"
+    wait "$pid"
+    local status=$?
+    echo "      exit $status: $(tail -1 "$WORK/interrupt.err")"
+    [ "$status" -eq 130 ] && grep -q "interrupted" "$WORK/interrupt.err"
+}
+check "Ctrl-C mid-sync exits 130 with one line" interrupt_sync
+sync_posts "$WORK/interrupted-db"
+check "… and the next sync completes on the kept pages" test "$ITEMS" -eq 95 -a "$PAGES" -eq 5
 stop_server
 
 # --- 2. revalidating server (max-age 0): 304s, then only the changed page -------------------

@@ -19,7 +19,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await FailureReport.run {
-                let statistics = try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity).statistics()
+                let statistics = try storage.openCacheDatabase().statistics()
                 print("entries: \(statistics.entries)")
                 print("bytes: \(statistics.bytes) (\(ByteCount.format(statistics.bytes))) of \(ByteCount.format(statistics.capacity))")
                 for kind in CacheOutcome.Kind.allCases { print("\(kind.rawValue): \(statistics.counts[kind] ?? 0)") }
@@ -35,7 +35,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await FailureReport.run {
-                for entry in try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity).listEntries() {
+                for entry in try storage.openCacheDatabase().listEntries() {
                     let variant = entry.variantKey.isEmpty ? "" : " [\(entry.variantKey.replacingOccurrences(of: "\n", with: "; "))]"
                     print(TerminalText.sanitized("\(entry.status) \(ByteCount.format(entry.size)) \(entry.key)\(variant)"))
                 }
@@ -50,7 +50,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await FailureReport.run {
-                let database = try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity)
+                let database = try storage.openCacheDatabase()
                 let variants = try database.variants(forKey: CacheKey.primary(method: .get, url: target.url))
                 guard !variants.isEmpty else { throw CacheError.notStored(target.url.absoluteString) }
                 for entry in variants {
@@ -71,7 +71,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await FailureReport.run {
-                let database = try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity)
+                let database = try storage.openCacheDatabase()
                 let key = CacheKey.primary(method: .get, url: target.url)
                 let count = try database.variants(forKey: key).count
                 try database.removeAll(forKey: key)
@@ -86,7 +86,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await FailureReport.run {
-                let database = try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity)
+                let database = try storage.openCacheDatabase()
                 let count = try database.statistics().entries
                 try database.clear()
                 print("cleared \(count) entries")
@@ -106,7 +106,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await FailureReport.run {
-                let database = try CacheDatabase(path: storage.location.cacheDatabasePath, capacity: storage.cacheCapacity)
+                let database = try storage.openCacheDatabase()
                 let evicted = try database.prune(toFit: maximumSize)
                 print("evicted \(evicted) entries; \(ByteCount.format(try database.statistics().bytes)) remain")
             }

@@ -26,7 +26,8 @@ enum FailureReport {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            let line = error is CancellationError ? "interrupted" : ErrorDescription.line(error)
+            let interrupted = error is CancellationError || (error as? TransportError) == .cancelled
+            let line = interrupted ? "interrupted; everything written before stays written" : ErrorDescription.line(error)
             StandardError.write("fresh: \(TerminalText.sanitized(line))")
             throw ExitCode(exitCode(for: error))
         }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import Storage
 
 /// Where the databases live, shared by every subcommand.
@@ -17,6 +18,11 @@ struct StorageOptions: ParsableArguments {
     var cacheCapacity: Int = CacheDatabase.defaultCapacity
 
     var location: StorageLocation { StorageLocation.resolve(directory: databaseDirectory) }
+
+    /// The cache database alone, for `fresh cache …`.
+    func openCacheDatabase() throws -> CacheDatabase {
+        try CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
+    }
 }
 
 /// Byte sizes as people type them: `500`, `64K`, `100M`, `2G` (powers of 1024).
@@ -39,5 +45,3 @@ enum ByteCount {
         }
     }
 }
-
-import Foundation

@@ -12,6 +12,8 @@ public enum CacheKey {
 
     /// The URL as the key spells it: fragment dropped, scheme and host lower-cased.
     public static func normalized(_ url: URL) -> String {
+        let absolute = url.absoluteString
+        if isAlreadyNormalized(absolute) { return absolute }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
             return url.absoluteString
         }
@@ -20,6 +22,25 @@ public enum CacheKey {
         components.host = components.host?.lowercased()
         if components.path.isEmpty { components.path = "/" }
         return components.string ?? url.absoluteString
+    }
+
+    /// Whether `absolute` already reads as ``normalized(_:)`` would spell it: ASCII, a lower-case
+    /// scheme and plain lower-case host (no user info, no IP literal), a path, no fragment. The
+    /// common case on every lookup, answered without parsing the URL again.
+    static func isAlreadyNormalized(_ absolute: String) -> Bool {
+        var bytes = absolute.utf8[...]
+        let scheme = bytes.prefix { $0 != UInt8(ascii: ":") }
+        guard !scheme.isEmpty, scheme.allSatisfy({ (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
+            return false
+        }
+        bytes = bytes.dropFirst(scheme.count)
+        guard bytes.starts(with: "://".utf8) else { return false }
+        bytes = bytes.dropFirst(3)
+        let authority = bytes.prefix { $0 != UInt8(ascii: "/") }
+        guard !authority.isEmpty, authority.count < bytes.count,
+              authority.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":") }),
+              authority.first != UInt8(ascii: ":") else { return false }
+        return bytes.dropFirst(authority.count).allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }
     }
 
     /// The secondary key: the request's values of every field the response's `Vary` names,

@@ -1,0 +1,303 @@
+import Benchmark
+import CurlTransport
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPCache
+import HTTPTypes
+import MockServer
+import Storage
+
+// Benchmark names are ids; Tools/Benchmarks/report.py gives each its description and target.
+//
+// The HTTP cache measured side by side with Foundation's URLSession / URLCache, one operation
+// per sample. Tools/bench-cache.sh runs this suite together with hishel (python) and writes the
+// table in docs/performance.md.
+//
+// Network cases talk to fresh-mock over loopback with kept-alive connections. The runner starts a
+// release fresh-mock with `--max-age 0` and passes its base URL in FRESH_BENCH_REVALIDATE_URL;
+// without it the suite starts one in-process (port 0) and stops it at the end.
+
+let benchmarks: @Sendable () -> Void = {
+    let timing = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 200,
+        scalingFactor: .one,
+        maxDuration: .seconds(3),
+        maxIterations: 200_000
+    )
+    let network = Benchmark.Configuration(
+        metrics: [.wallClock, .mallocCountTotal],
+        timeUnits: .nanoseconds,
+        warmupIterations: 100,
+        scalingFactor: .one,
+        maxDuration: .seconds(4),
+        maxIterations: 20_000
+    )
+
+    Benchmark.setup = { try await Fixture.shared.start() }
+    Benchmark.teardown = { await Fixture.shared.stop() }
+
+    // MARK: Fresh hits
+
+    Benchmark("fresh.memoryHit.1KB", configuration: timing) { benchmark in
+        let fixture = Fixture.shared
+        let request = TransportRequest(method: .get, url: fixture.memoryURL)
+        benchmark.startMeasurement()
+        let response = try await fixture.memoryClient.send(request)
+        benchmark.stopMeasurement()
+        blackHole(response)
+    }
+
+    Benchmark("fresh.sqliteHit.1KB", configuration: timing) { benchmark in
+        let fixture = Fixture.shared
+        let request = TransportRequest(method: .get, url: fixture.sqliteURL1K)
+        benchmark.startMeasurement()
+        let response = try await fixture.sqliteClient.send(request)
+        benchmark.stopMeasurement()
+        blackHole(response)
+    }
+
+    Benchmark("fresh.sqliteHit.100KB", configuration: timing) { benchmark in
+        let fixture = Fixture.shared
+        let request = TransportRequest(method: .get, url: fixture.sqliteURL100K)
+        benchmark.startMeasurement()
+        let response = try await fixture.sqliteClient.send(request)
+        benchmark.stopMeasurement()
+        blackHole(response)
+    }
+
+    // MARK: Storing
+
+    Benchmark("fresh.store.100KB", configuration: timing) { benchmark in
+        let fixture = Fixture.shared
+        let entry = fixture.nextStoreEntry()
+        benchmark.startMeasurement()
+        try fixture.storeDatabase.store(entry)
+        benchmark.stopMeasurement()
+    }
+
+    // MARK: Over the network (loopback, kept-alive)
+
+    Benchmark("fresh.revalidate304", configuration: network) { benchmark in
+        let fixture = Fixture.shared
+        let request = TransportRequest(method: .get, url: fixture.networkURL)
+        benchmark.startMeasurement()
+        let response = try await fixture.revalidatingClient.send(request)
+        benchmark.stopMeasurement()
+        guard response.decision.outcome == .revalidated else {
+            benchmark.error("expected a 304 revalidation, got \(response.decision.outcome)")
+            return
+        }
+    }
+
+    Benchmark("fresh.plainGET", configuration: network) { benchmark in
+        let fixture = Fixture.shared
+        let request = TransportRequest(method: .get, url: fixture.networkURL)
+        benchmark.startMeasurement()
+        let response = try await fixture.plainTransport.send(request)
+        benchmark.stopMeasurement()
+        blackHole(response)
+    }
+
+    Benchmark("urlsession.uncachedGET", configuration: network) { benchmark in
+        let fixture = Fixture.shared
+        var request = URLRequest(url: fixture.networkURL)
+        request.cachePolicy = .reloadIgnoringLocalCacheData
+        benchmark.startMeasurement()
+        let (data, _) = try await fixture.uncachedSession.data(for: request)
+        benchmark.stopMeasurement()
+        blackHole(data)
+    }
+
+    // MARK: URLCache with a hand-stored entry (Linux URLSession never stores on its own)
+
+    Benchmark("urlsession.returnCacheDataDontLoad.1KB", configuration: network) { benchmark in
+        let fixture = Fixture.shared
+        var request = URLRequest(url: fixture.urlCacheURL)
+        request.cachePolicy = .returnCacheDataDontLoad
+        benchmark.startMeasurement()
+        let (data, _) = try await fixture.cachedSession.data(for: request)
+        benchmark.stopMeasurement()
+        guard data.count == Fixture.smallBodySize else {
+            benchmark.error("URLSession did not answer from the hand-stored entry (\(data.count) bytes)")
+            return
+        }
+    }
+
+    Benchmark("urlcache.cachedResponse.memory.1KB", configuration: timing) { benchmark in
+        let fixture = Fixture.shared
+        benchmark.startMeasurement()
+        let cached = fixture.memoryURLCache.cachedResponse(for: fixture.urlCacheRequest)
+        benchmark.stopMeasurement()
+        guard cached?.data.count == Fixture.smallBodySize else {
+            benchmark.error("URLCache lost the hand-stored entry")
+            return
+        }
+    }
+
+    Benchmark("urlcache.cachedResponse.disk.1KB", configuration: timing) { benchmark in
+        let fixture = Fixture.shared
+        benchmark.startMeasurement()
+        let cached = fixture.diskURLCache.cachedResponse(for: fixture.urlCacheRequest)
+        benchmark.stopMeasurement()
+        guard cached?.data.count == Fixture.smallBodySize else {
+            benchmark.error("URLCache lost the hand-stored entry on disk")
+            return
+        }
+    }
+}
+
+// MARK: - Fixture
+
+/// Everything the benchmarks share: temporary databases, clients, URL caches and the server.
+/// Built once in `Benchmark.setup`, read-only afterwards (hence `@unchecked Sendable`).
+final class Fixture: @unchecked Sendable {
+    static let shared = Fixture()
+    static let smallBodySize = 1024
+    static let largeBodySize = 100 * 1024
+
+    private(set) var directory = URL(fileURLWithPath: "/")
+    private(set) var server: RunningMockServer?
+
+    private(set) var memoryClient: CachingClient!
+    private(set) var sqliteClient: CachingClient!
+    private(set) var revalidatingClient: CachingClient!
+    private(set) var plainTransport: CurlTransport!
+    private(set) var storeDatabase: CacheDatabase!
+    private var databases: [CacheDatabase] = []
+    private var storeEntries: [StoredResponse] = []
+    private var storeIndex = 0
+
+    let memoryURL = URL(string: "https://api.example.com/posts/1")!
+    let sqliteURL1K = URL(string: "https://api.example.com/posts/2")!
+    let sqliteURL100K = URL(string: "https://api.example.com/exercises")!
+    private(set) var networkURL = URL(string: "http://127.0.0.1/")!
+
+    let urlCacheURL = URL(string: "https://api.example.com/posts/3")!
+    var urlCacheRequest: URLRequest { URLRequest(url: urlCacheURL) }
+    private(set) var uncachedSession: URLSession!
+    private(set) var cachedSession: URLSession!
+    private(set) var memoryURLCache: URLCache!
+    private(set) var diskURLCache: URLCache!
+
+    func start() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fresh-bench-\(getpid())")
+        try? FileManager.default.removeItem(at: directory)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+
+        // (a) memory tier in front of SQLite, warm.
+        let memoryDatabase = try openDatabase("memory-tier.sqlite")
+        let tiered = TieredCacheStorage(memory: MemoryCacheStorage(), backing: memoryDatabase)
+        try tiered.store(Self.entry(url: memoryURL, bodySize: Self.smallBodySize))
+        memoryClient = CachingClient(transport: OfflineTransport(), storage: tiered)
+
+        // (b) SQLite alone: every lookup reads the database (no memory tier at all).
+        let sqliteDatabase = try openDatabase("sqlite-only.sqlite")
+        try sqliteDatabase.store(Self.entry(url: sqliteURL1K, bodySize: Self.smallBodySize))
+        try sqliteDatabase.store(Self.entry(url: sqliteURL100K, bodySize: Self.largeBodySize))
+        sqliteClient = CachingClient(transport: OfflineTransport(), storage: sqliteDatabase)
+
+        for (client, url) in [(memoryClient!, memoryURL), (sqliteClient!, sqliteURL1K), (sqliteClient!, sqliteURL100K)] {
+            let outcome = try await client.send(TransportRequest(method: .get, url: url)).decision.outcome
+            guard outcome == .freshHit else { throw BenchmarkSetupError("\(url) was not a fresh hit: \(outcome)") }
+        }
+
+        // (c) stores rotate over 64 keys, so each one replaces an older row as a steady cache does.
+        storeDatabase = try openDatabase("store.sqlite")
+        storeEntries = (0..<64).map { index in
+            Self.entry(url: URL(string: "https://api.example.com/blob/\(index)")!, bodySize: Self.largeBodySize)
+        }
+
+        // (d) (e) (f) the network cases share one fresh-mock with max-age=0.
+        if let external = ProcessInfo.processInfo.environment["FRESH_BENCH_REVALIDATE_URL"], !external.isEmpty {
+            networkURL = URL(string: external)!
+        } else {
+            let running = try await RunningMockServer.start(MockServerConfiguration(host: "127.0.0.1", port: 0, maxAge: 0))
+            server = running
+            networkURL = URL(string: running.baseURL + "/posts/1")!
+        }
+        let revalidationDatabase = try openDatabase("revalidation.sqlite")
+        revalidatingClient = CachingClient(
+            transport: CurlTransport(),
+            storage: TieredCacheStorage(memory: MemoryCacheStorage(), backing: revalidationDatabase))
+        let first = try await revalidatingClient.send(TransportRequest(method: .get, url: networkURL))
+        guard first.decision.stored, first.headerFields[.eTag] != nil else {
+            throw BenchmarkSetupError("\(networkURL) was not stored with an ETag: \(first.decision)")
+        }
+        plainTransport = CurlTransport()
+
+        let uncached = URLSessionConfiguration.ephemeral
+        uncached.urlCache = nil
+        uncached.requestCachePolicy = .reloadIgnoringLocalCacheData
+        uncachedSession = URLSession(configuration: uncached)
+
+        // (g) URLCache: an entry stored by hand, since URLSession on Linux stores nothing itself.
+        memoryURLCache = URLCache(memoryCapacity: 16 * 1024 * 1024, diskCapacity: 0, diskPath: nil)
+        diskURLCache = URLCache(memoryCapacity: 0, diskCapacity: 64 * 1024 * 1024,
+                                diskPath: directory.appendingPathComponent("urlcache", isDirectory: true).path)
+        let body = Data(repeating: UInt8(ascii: "x"), count: Self.smallBodySize)
+        let response = HTTPURLResponse(url: urlCacheURL, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [
+            "Content-Type": "application/json", "Content-Length": "\(body.count)",
+            "Cache-Control": "max-age=3600", "ETag": "\"bench\"", "Date": HTTPDate.format(Date()),
+        ])!
+        for cache in [memoryURLCache!, diskURLCache!] {
+            cache.storeCachedResponse(CachedURLResponse(response: response, data: body), for: urlCacheRequest)
+        }
+        let cachedConfiguration = URLSessionConfiguration.default
+        cachedConfiguration.urlCache = memoryURLCache
+        cachedSession = URLSession(configuration: cachedConfiguration)
+    }
+
+    func stop() async {
+        for database in databases { try? database.flush() }
+        databases.removeAll()
+        uncachedSession?.invalidateAndCancel()
+        cachedSession?.invalidateAndCancel()
+        await server?.stop()
+        server = nil
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    func nextStoreEntry() -> StoredResponse {
+        storeIndex = (storeIndex + 1) % storeEntries.count
+        return storeEntries[storeIndex]
+    }
+
+    private func openDatabase(_ name: String) throws -> CacheDatabase {
+        let database = try CacheDatabase(path: directory.appendingPathComponent(name).path)
+        databases.append(database)
+        return database
+    }
+
+    /// A 200 response fresh for an hour, with validators, as fresh-mock would send it.
+    static func entry(url: URL, bodySize: Int) -> StoredResponse {
+        let now = Date()
+        let body = Data((0..<bodySize).map { UInt8(ascii: "a") + UInt8($0 % 26) })
+        let fields: HTTPFields = [
+            .contentType: "application/json",
+            .contentLength: "\(bodySize)",
+            .cacheControl: "max-age=3600",
+            .eTag: "\"\(bodySize)-bench\"",
+            .lastModified: HTTPDate.format(now.addingTimeInterval(-86_400)),
+            .date: HTTPDate.format(now),
+        ]
+        return StoredResponse(
+            key: CacheKey.primary(method: .get, url: url), variantKey: "", url: url, method: .get, status: .ok,
+            headerFields: fields, body: body, requestTime: now, responseTime: now)
+    }
+}
+
+/// The transport of the pure-hit benchmarks: any request reaching it is a bug in the benchmark.
+struct OfflineTransport: HTTPTransport {
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        throw TransportError.unreachable("benchmark hit cases must not touch the network")
+    }
+}
+
+struct BenchmarkSetupError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

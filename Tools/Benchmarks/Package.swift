@@ -1,0 +1,31 @@
+// swift-tools-version: 6.2
+// Benchmarks of the HTTP cache, kept out of the root package so its build stays lean.
+// Run them through ../bench-cache.sh (or `make bench-cache` at the root).
+
+import PackageDescription
+
+let package = Package(
+    name: "FreshBenchmarks",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(path: "../.."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "HTTPCacheBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HTTPCache", package: "main"),
+                .product(name: "Storage", package: "main"),
+                .product(name: "CurlTransport", package: "main"),
+                .product(name: "MockServer", package: "main"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Benchmarks/HTTPCacheBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

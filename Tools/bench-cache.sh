@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# HTTP cache benchmarks, side by side in one run: fresh's CachingClient / CacheDatabase /
+# CurlTransport against Foundation's URLSession + URLCache and python's hishel, over loopback.
+# Prints a markdown table and writes the section "HTTP cache (fresh vs URLSession vs hishel)"
+# of docs/performance.md. Usage: Tools/bench-cache.sh   (or: make bench-cache)
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+PACKAGE="$ROOT/Tools/Benchmarks"
+DOC="$ROOT/docs/performance.md"
+SWIFT=${SWIFT:-swift}
+PYTHON=${PYTHON:-python3}
+HISHEL_VERSION=2.0.0
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/fresh-bench-cache.XXXXXX")
+SERVER_PIDS=()
+
+cleanup() {
+    for pid in "${SERVER_PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${SERVER_PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+# Starts a release fresh-mock on a free loopback port; sets STARTED_URL to its base URL.
+start_mock() {
+    local log="$WORK/mock-$#-$RANDOM.out"
+    "$MOCK" --host 127.0.0.1 --port 0 "$@" >"$log" 2>&1 &
+    SERVER_PIDS+=($!)
+    for _ in $(seq 100); do
+        STARTED_URL=$(head -n 1 "$log" 2>/dev/null || true)
+        [[ $STARTED_URL == http://* ]] && return 0
+        sleep 0.1
+    done
+    echo "fresh-mock did not start: $(cat "$log")" >&2
+    exit 1
+}
+
+step "release build of the benchmark package (first build takes several minutes)"
+(cd "$PACKAGE" && timeout 3600 "$SWIFT" build -c release --product HTTPCacheBenchmarks >&2 \
+    && timeout 3600 "$SWIFT" build -c release --product fresh-mock >&2)
+MOCK="$PACKAGE/.build/release/fresh-mock"
+
+step "python packages (hishel $HISHEL_VERSION with httpx)"
+if ! "$PYTHON" -c "import hishel.httpx, sys; from importlib.metadata import version; sys.exit(version('hishel') != '$HISHEL_VERSION')" 2>/dev/null; then
+    "$PYTHON" -m pip install --quiet --disable-pip-version-check "hishel[httpx]==$HISHEL_VERSION"
+fi
+
+step "fresh-mock servers on loopback"
+start_mock --max-age 0
+REVALIDATE_URL="$STARTED_URL/posts/1"
+start_mock --max-age 3600
+HIT_URL="$STARTED_URL/posts/1"
+echo "revalidation / GET: $REVALIDATE_URL   hits: $HIT_URL" >&2
+
+step "Swift suite (ordo-one/benchmark, wall clock per operation)"
+mkdir -p "$WORK/swift"
+(cd "$PACKAGE" && FRESH_BENCH_REVALIDATE_URL="$REVALIDATE_URL" timeout 1200 "$SWIFT" package \
+    --allow-writing-to-directory "$WORK/swift" benchmark run --target HTTPCacheBenchmarks --no-progress \
+    --format histogramPercentiles --path "$WORK/swift" >&2)
+
+step "hishel suite (python, same servers)"
+timeout 600 "$PYTHON" "$PACKAGE/hishel_bench.py" --hit-url "$HIT_URL" --revalidate-url "$REVALIDATE_URL" >"$WORK/hishel.json"
+
+step "report"
+CPU=$(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || uname -m)
+COMMANDS="make bench-cache        # runs Tools/bench-cache.sh, which does:
+cd Tools/Benchmarks && swift build -c release --product HTTPCacheBenchmarks && swift build -c release --product fresh-mock
+Tools/Benchmarks/.build/release/fresh-mock --host 127.0.0.1 --port 0 --max-age 0      # GET and 304 URL
+Tools/Benchmarks/.build/release/fresh-mock --host 127.0.0.1 --port 0 --max-age 3600   # hishel hits
+cd Tools/Benchmarks && FRESH_BENCH_REVALIDATE_URL=\$URL/posts/1 swift package --allow-writing-to-directory DIR \\
+    benchmark run --target HTTPCacheBenchmarks --no-progress --format histogramPercentiles --path DIR
+python3 Tools/Benchmarks/hishel_bench.py --hit-url \$URL2/posts/1 --revalidate-url \$URL/posts/1
+python3 Tools/Benchmarks/report.py ...   # this table, into docs/performance.md"
+"$PYTHON" "$PACKAGE/report.py" --swift-dir "$WORK/swift" --hishel-json "$WORK/hishel.json" --doc "$DOC" \
+    --date "$(date -u '+%Y-%m-%d %H:%M UTC')" \
+    --machine "$(nproc) cores, $CPU, $(uname -sr), $("$SWIFT" --version 2>/dev/null | head -n 1 | sed 's/^.*Swift version/Swift/')" \
+    --commands "$COMMANDS" --url "/posts/1"
+echo "wrote the section \"HTTP cache (fresh vs URLSession vs hishel)\" of $DOC" >&2
