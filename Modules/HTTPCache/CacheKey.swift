@@ -46,6 +46,7 @@ public enum CacheKey {
     /// The secondary key: the request's values of every field the response's `Vary` names,
     /// with whitespace normalised. `nil` when `Vary: *`, which never matches (§4.1).
     public static func variant(vary: [String], requestFields: HTTPFields) -> String? {
+        if vary.isEmpty { return "" }
         let names = vary.flatMap { $0.split(separator: ",") }
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
             .filter { !$0.isEmpty }

@@ -8,6 +8,9 @@ public protocol CacheStorage: Sendable {
     func variants(forKey key: String) throws -> [StoredResponse]
     /// Stores an entry, replacing the variant with the same key and variant key.
     func store(_ entry: StoredResponse) throws
+    /// Replaces a stored variant's header fields and times after a 304, keeping its body.
+    /// Storages that can update in place avoid rewriting the body.
+    func refresh(_ entry: StoredResponse) throws
     /// Removes every variant stored under a primary key.
     func removeAll(forKey key: String) throws
     /// Notes that a variant was used, for least-recently-used eviction. May be batched.
@@ -41,6 +44,10 @@ public struct CacheOutcome: Sendable, Equatable {
 }
 
 extension CacheStorage {
+    public func refresh(_ entry: StoredResponse) throws {
+        try store(entry)
+    }
+
     public func recordAccess(key: String, variantKey: String) {}
     public func recordOutcome(_ outcome: CacheOutcome) {}
 }

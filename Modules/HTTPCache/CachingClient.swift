@@ -184,7 +184,7 @@ public final class CachingClient: Sendable {
             refreshed.responseTime = responseTime
             var decision = CacheDecision(outcome: .revalidated, requestsSent: 1, bytesSaved: entry.body.count,
                                          reasons: reasons + ["sent \(validatorText(conditional)); origin answered 304 Not Modified"])
-            decision.stored = persist(refreshed, decision: &decision)
+            decision.stored = persist(refreshed, decision: &decision, keepingBody: true)
             let renewed = StoredResponseEvaluation(entry: refreshed, now: responseTime)
             decision.currentAge = renewed.currentAge
             decision.freshnessLifetime = renewed.lifetime
@@ -284,9 +284,9 @@ public final class CachingClient: Sendable {
         }
     }
 
-    private func persist(_ entry: StoredResponse, decision: inout CacheDecision) -> Bool {
+    private func persist(_ entry: StoredResponse, decision: inout CacheDecision, keepingBody: Bool = false) -> Bool {
         do {
-            try storage.store(entry)
+            if keepingBody { try storage.refresh(entry) } else { try storage.store(entry) }
             return true
         } catch {
             decision.notStoredReason = "cache storage failed: \(error)"

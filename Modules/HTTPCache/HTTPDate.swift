@@ -12,6 +12,7 @@ public enum HTTPDate {
 
     /// Parses an HTTP-date, or returns `nil` when the text is not one.
     public static func parse(_ text: String) -> Date? {
+        if let date = parseIMFFixdate(text) { return date }
         let parts = text.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
         switch parts.count {
         case 6 where parts[5] == "GMT":
@@ -31,6 +32,32 @@ public enum HTTPDate {
             return make(year: year, month: month, day: day, time: parts[3])
         default:
             return nil
+        }
+    }
+
+    /// The fast path for the form servers send: `Sun, 06 Nov 1994 08:49:37 GMT`, read byte by
+    /// byte without splitting into strings.
+    private static func parseIMFFixdate(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { bytes -> Date? in
+            guard bytes.count == 29, bytes[3] == UInt8(ascii: ","), bytes[25] == UInt8(ascii: " "),
+                  bytes[26] == UInt8(ascii: "G"), bytes[27] == UInt8(ascii: "M"), bytes[28] == UInt8(ascii: "T") else { return nil }
+            func number(_ start: Int, _ length: Int) -> Int? {
+                var value = 0
+                for index in start..<(start + length) {
+                    let digit = Int(bytes[index]) - 48
+                    guard (0...9).contains(digit) else { return nil }
+                    value = value * 10 + digit
+                }
+                return value
+            }
+            let monthName = String(decoding: UnsafeBufferPointer(rebasing: bytes[8..<11]), as: UTF8.self)
+            guard let day = number(5, 2), let month = monthNumber(monthName), let year = number(12, 4),
+                  let hour = number(17, 2), let minute = number(20, 2), let second = number(23, 2),
+                  bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"),
+                  (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
+            let seconds = daysFromCivil(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
+            return Date(timeIntervalSince1970: TimeInterval(seconds))
         }
     }
 

@@ -3,14 +3,26 @@ import Synchronization
 /// A byte-bounded, least-recently-used cache storage in memory.
 ///
 /// Serves as the fast tier in front of the SQLite cache database (see ``TieredCacheStorage``)
-/// and as the storage of unit tests.
+/// and as the storage of unit tests. A use costs one dictionary write; finding the least
+/// recently used key is left to eviction, which is rare.
 public final class MemoryCacheStorage: CacheStorage {
     private struct State {
         var entries: [String: [StoredResponse]] = [:]
-        /// Keys from least to most recently used.
-        var recency: [String] = []
+        /// A counter value per key, bumped on every use: the smallest is the least recent.
+        var lastUse: [String: UInt64] = [:]
+        var useCounter: UInt64 = 0
         var bytes = 0
         var outcomes: [CacheOutcome] = []
+
+        mutating func touch(_ key: String) {
+            useCounter += 1
+            lastUse[key] = useCounter
+        }
+
+        mutating func remove(_ key: String) {
+            bytes -= (entries.removeValue(forKey: key) ?? []).reduce(0) { $0 + $1.approximateSize }
+            lastUse[key] = nil
+        }
     }
 
     private let state = Mutex(State())
@@ -36,19 +48,19 @@ public final class MemoryCacheStorage: CacheStorage {
             variants.insert(entry, at: 0)
             state.entries[entry.key] = variants
             state.bytes += entry.approximateSize
-            Self.touch(entry.key, in: &state)
-            while state.bytes > capacity, let oldest = state.recency.first {
-                Self.remove(oldest, from: &state)
+            state.touch(entry.key)
+            while state.bytes > capacity, let oldest = state.lastUse.min(by: { $0.value < $1.value })?.key {
+                state.remove(oldest)
             }
         }
     }
 
     public func removeAll(forKey key: String) throws {
-        state.withLock { Self.remove(key, from: &$0) }
+        state.withLock { $0.remove(key) }
     }
 
     public func recordAccess(key: String, variantKey: String) {
-        state.withLock { Self.touch(key, in: &$0) }
+        state.withLock { $0.touch(key) }
     }
 
     public func recordOutcome(_ outcome: CacheOutcome) {
@@ -59,14 +71,4 @@ public final class MemoryCacheStorage: CacheStorage {
     public var byteCount: Int { state.withLock { $0.bytes } }
     /// Every outcome recorded so far, oldest first.
     public var outcomes: [CacheOutcome] { state.withLock { $0.outcomes } }
-
-    private static func touch(_ key: String, in state: inout State) {
-        state.recency.removeAll { $0 == key }
-        state.recency.append(key)
-    }
-
-    private static func remove(_ key: String, from state: inout State) {
-        state.bytes -= (state.entries.removeValue(forKey: key) ?? []).reduce(0) { $0 + $1.approximateSize }
-        state.recency.removeAll { $0 == key }
-    }
 }

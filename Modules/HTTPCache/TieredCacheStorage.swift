@@ -22,6 +22,11 @@ public struct TieredCacheStorage: CacheStorage {
         try memory.store(entry)
     }
 
+    public func refresh(_ entry: StoredResponse) throws {
+        try backing.refresh(entry)
+        try memory.store(entry)
+    }
+
     public func removeAll(forKey key: String) throws {
         try backing.removeAll(forKey: key)
         try memory.removeAll(forKey: key)

@@ -50,7 +50,7 @@ public final class CacheDatabase: CacheStorage {
     }
 
     private static func openMigrated(_ path: String) throws -> DatabasePool {
-        let pool = try DatabaseFile.openPool(at: path)
+        let pool = try DatabaseFile.openPool(at: path, durability: .normal)
         do {
             try CacheSchema.migrator.migrate(pool)
             try pool.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheEntry") }
@@ -78,6 +78,15 @@ public final class CacheDatabase: CacheStorage {
             try Self.apply(batch, in: db)
             try record.save(db, onConflict: .replace)
             _ = try CacheEntryRecord.evict(db, toFit: capacity)
+        }
+    }
+
+    public func refresh(_ entry: StoredResponse) throws {
+        let record = CacheEntryRecord(entry, accessedAt: now())
+        let batch = takePending()
+        try pool.write { db in
+            try Self.apply(batch, in: db)
+            try record.updateHeadersAndTimes(db)
         }
     }
 

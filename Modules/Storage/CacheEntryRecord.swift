@@ -71,6 +71,16 @@ struct CacheEntryRecord: Codable, FetchableRecord, PersistableRecord {
         return try CacheEntryRecord.fetchAll(statement, arguments: [key])
     }
 
+    /// Writes this record's headers, times and size over the stored row, leaving the body
+    /// as it is (the 304 path).
+    func updateHeadersAndTimes(_ db: Database) throws {
+        let statement = try db.cachedStatement(sql: """
+            UPDATE cacheEntry SET headers = ?, requestTime = ?, responseTime = ?, size = ?, lastAccess = ?
+            WHERE key = ? AND variantKey = ?
+            """)
+        try statement.execute(arguments: [headers, requestTime, responseTime, size, lastAccess, key, variantKey])
+    }
+
     /// Deletes least-recently-used entries until the total size fits `capacity`.
     static func evict(_ db: Database, toFit capacity: Int) throws -> Int {
         var evicted = 0

@@ -5,7 +5,17 @@ import GRDB
 /// the file created with mode 0600 before SQLite sees it, WAL, and a busy timeout so several
 /// `fresh` processes can share a file without "database is locked".
 enum DatabaseFile {
-    static func openPool(at path: String, busyTimeout: TimeInterval = 10) throws -> DatabasePool {
+    /// How much a commit waits for the disk.
+    enum Durability {
+        /// `synchronous = FULL`: a committed transaction survives a power cut. For the item
+        /// database, the source of truth.
+        case full
+        /// `synchronous = NORMAL` (safe from corruption in WAL mode; the last commits may be lost
+        /// on a power cut). For the disposable cache, where a commit per 304 must be cheap.
+        case normal
+    }
+
+    static func openPool(at path: String, durability: Durability, busyTimeout: TimeInterval = 10) throws -> DatabasePool {
         let directory = (path as NSString).deletingLastPathComponent
         if let problem = directoryProblem(directory) {
             throw StorageError.cannotOpen(path: path, reason: problem)
@@ -17,6 +27,8 @@ enum DatabaseFile {
         close(descriptor)
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
+        let synchronous = durability == .full ? "FULL" : "NORMAL"
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
         do {
             return try DatabasePool(path: path, configuration: configuration)
         } catch {

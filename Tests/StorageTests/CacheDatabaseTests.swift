@@ -49,6 +49,21 @@ struct CacheDatabaseTests {
         #expect(try database.statistics().bytes <= 1000)
     }
 
+    @Test func refreshAfter304UpdatesHeadersAndTimesAndKeepsTheBody() throws {
+        let directory = try TemporaryDirectory()
+        let database = try CacheDatabase(path: directory.file("cache.sqlite"))
+        let original = entry("/a", body: 300)
+        try database.store(original)
+        var refreshed = original
+        refreshed.headerFields[.cacheControl] = "max-age=120"
+        refreshed.responseTime = Date(timeIntervalSince1970: 5000)
+        refreshed.requestTime = Date(timeIntervalSince1970: 4999)
+        try database.refresh(refreshed)
+        let stored = try #require(try database.variants(forKey: original.key).first)
+        #expect(stored == refreshed)
+        #expect(stored.body.count == 300)
+    }
+
     @Test func pruneFitsASmallerSize() throws {
         let directory = try TemporaryDirectory()
         let database = try CacheDatabase(path: directory.file("cache.sqlite"))
