@@ -86,7 +86,7 @@ public struct ReaderCommand: AsyncParsableCommand {
     public func run() async throws {
         do {
             try await read()
-        } catch let error as ReaderError {
+        } catch {
             FileHandle.standardError.write(Data("fresh-reader: \(TerminalText.sanitized(error.description))\n".utf8))
             throw ExitCode(error.exitCode)
         }

@@ -107,7 +107,7 @@ struct CacheDatabaseTests {
 
     @Test func unwritableLocationIsAClearError() throws {
         let directory = try TemporaryDirectory()
-        FileManager.default.createFile(atPath: directory.file("plain-file"), contents: Data())
+        #expect(FileManager.default.createFile(atPath: directory.file("plain-file"), contents: Data()))
         #expect(throws: StorageError.self) { try CacheDatabase(path: directory.file("plain-file/cache.sqlite")) }
     }
 
