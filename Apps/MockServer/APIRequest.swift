@@ -19,7 +19,9 @@ struct APIRequest: Sendable {
 
     /// Matches the route, checks the method, decodes the query and collects the body, in the
     /// order that gives the most useful error: 404, 405, 400, 413.
-    init(_ request: Request, maxBodyBytes: Int, localAuthority: String?) async throws(APIError) {
+    ///
+    /// `localAuthority` is evaluated only for a request without `Host`.
+    init(_ request: Request, maxBodyBytes: Int, localAuthority: @autoclosure () -> String?) async throws(APIError) {
         guard let (endpoint, pathID) = Endpoint.match(request.uri.path) else {
             throw .notFound("no route for \(request.uri.path)")
         }
@@ -31,7 +33,7 @@ struct APIRequest: Sendable {
         self.pathID = pathID
         self.query = try QueryParameters(query: request.uri.query)
         self.headers = request.headers
-        self.authority = request.head.authority ?? localAuthority
+        self.authority = request.head.authority ?? localAuthority()
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxBodyBytes {
             throw .payloadTooLarge(limit: maxBodyBytes)
         }

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 // MARK: - MockRequestContext
 
@@ -6,12 +7,17 @@ import Hummingbird
 /// which absolute `Link` URLs fall back to when a client sends no `Host`.
 struct MockRequestContext: RequestContext {
     var coreContext: CoreRequestContextStorage
-    /// `host:port` of the local end of the connection.
-    let localAuthority: String?
+    /// The local end of the connection; formatted only when a request needs it (rarely: clients send `Host`).
+    let localAddress: SocketAddress?
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
-        self.localAuthority = source.channel.localAddress.flatMap { address in
+        self.localAddress = source.channel.localAddress
+    }
+
+    /// `host:port` of the local end of the connection.
+    var localAuthority: String? {
+        localAddress.flatMap { address in
             guard let ip = address.ipAddress, let port = address.port else { return nil }
             return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
         }

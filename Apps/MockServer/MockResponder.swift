@@ -40,7 +40,7 @@ struct MockResponder: HTTPResponder {
         if let decision, decision.failure == .status {
             reply = Reply(error: .injected(status: decision.status, retryAfter: decision.retryAfter))
         } else {
-            reply = await handle(request, localAuthority: context.localAuthority)
+            reply = await handle(request, context: context)
         }
         let (response, bodyBytes) = reply.response(isHead: request.method == .head, bodyFault: decision?.failure)
         let entry = JournalEntry(
@@ -56,9 +56,9 @@ struct MockResponder: HTTPResponder {
     }
 
     /// The handler's reply, or the JSON error reply of whatever went wrong.
-    private func handle(_ request: Request, localAuthority: String?) async -> Reply {
+    private func handle(_ request: Request, context: MockRequestContext) async -> Reply {
         do throws(APIError) {
-            let request = try await APIRequest(request, maxBodyBytes: maxBodyBytes, localAuthority: localAuthority)
+            let request = try await APIRequest(request, maxBodyBytes: maxBodyBytes, localAuthority: context.localAuthority)
             switch request.endpoint {
             case .posts, .post:
                 return try posts.respond(to: request)

@@ -12,17 +12,31 @@ struct QueryParameters: Sendable {
         var values: [String: String] = [:]
         for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let rawName = String(parts[0]).replacingOccurrences(of: "+", with: " ")
-            let rawValue = parts.count > 1 ? String(parts[1]).replacingOccurrences(of: "+", with: " ") : ""
-            guard let name = rawName.removingPercentEncoding else {
-                throw .invalidQuery(name: rawName, message: "invalid percent-encoding in the name")
+            let rawName = parts[0]
+            let rawValue = parts.count > 1 ? parts[1] : ""
+            guard let name = Self.decoded(rawName) else {
+                throw .invalidQuery(name: Self.plusAsSpace(rawName), message: "invalid percent-encoding in the name")
             }
-            guard let value = rawValue.removingPercentEncoding else {
-                throw .invalidQuery(name: name, message: "invalid percent-encoding in '\(rawValue)'")
+            guard let value = Self.decoded(rawValue) else {
+                throw .invalidQuery(name: name, message: "invalid percent-encoding in '\(Self.plusAsSpace(rawValue))'")
             }
             values[name] = value
         }
         self.values = values
+    }
+
+    /// `component` with `+` as space and percent-escapes decoded; `nil` when an escape is broken.
+    ///
+    /// Most components (`limit=20`) have neither, and skip Foundation's decoding altogether.
+    private static func decoded(_ component: Substring) -> String? {
+        let needsDecoding = component.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+        guard needsDecoding else { return String(component) }
+        return plusAsSpace(component).removingPercentEncoding
+    }
+
+    /// `component` with every `+` replaced by a space (form encoding).
+    private static func plusAsSpace(_ component: Substring) -> String {
+        String(component).replacingOccurrences(of: "+", with: " ")
     }
 
     /// The raw value of `name`; an empty value counts as absent.

@@ -8,7 +8,8 @@ import NIOCore
 /// One encoded resource state: the exact body bytes and the validators derived from them.
 ///
 /// Built once per (route, canonical query) and kept by ``MockStore`` until the underlying
-/// collection changes, so a 304 or a repeated 200 costs no JSON encoding.
+/// collection changes, so a 304 or a repeated 200 costs no JSON encoding, hashing or header
+/// formatting.
 struct Representation: Sendable {
     /// The encoded JSON body.
     let body: ByteBuffer
@@ -20,6 +21,13 @@ struct Representation: Sendable {
     let lastModifiedHeader: String
     /// Representation-specific headers such as `Link` and `X-Total-Count`.
     let extraHeaders: HTTPFields
+    /// The header form of ``entityTag`` (`"…"`), formatted once.
+    let entityTagHeader: String
+    /// The representation's own headers of a 200: ``extraHeaders``, `Content-Type`, `ETag` and
+    /// `Last-Modified`, assembled once so that a reply only appends the server-wide ones.
+    let headers: HTTPFields
+    /// The same for a 304, which carries no body headers: without `Content-Type`.
+    let notModifiedHeaders: HTTPFields
 
     /// Encodes `value` with the contract encoder and derives its validators.
     init(encoding value: some Encodable, lastModified: Date, extraHeaders: HTTPFields = [:]) {
@@ -30,6 +38,16 @@ struct Representation: Sendable {
         self.lastModified = Date(timeIntervalSince1970: seconds)
         self.lastModifiedHeader = HTTPDate.format(self.lastModified)
         self.extraHeaders = extraHeaders
+        self.entityTagHeader = entityTag.headerValue
+        var notModified = extraHeaders
+        notModified[.eTag] = entityTagHeader
+        notModified[.lastModified] = lastModifiedHeader
+        self.notModifiedHeaders = notModified
+        var headers = extraHeaders
+        headers[.contentType] = Reply.jsonContentType
+        headers[.eTag] = entityTagHeader
+        headers[.lastModified] = lastModifiedHeader
+        self.headers = headers
     }
 }
 

@@ -6,7 +6,10 @@ import Synchronization
 final class RequestLog: Sendable {
     private struct State {
         var statistics = MockServerStatistics()
+        /// The last `capacity` entries; once full, a ring whose oldest entry is at `oldest`, so
+        /// recording costs the same however long the journal (no shifting of the array).
         var journal: [JournalEntry] = []
+        var oldest = 0
         var sequence = 0
     }
 
@@ -17,7 +20,7 @@ final class RequestLog: Sendable {
         self.capacity = max(capacity, 1)
     }
 
-    /// Counts a request and appends it to the journal (dropping the oldest beyond capacity).
+    /// Counts a request and appends it to the journal (overwriting the oldest beyond capacity).
     func record(_ entry: JournalEntry, route: String, isConditional: Bool, bytesSaved: Int) {
         state.withLock { state in
             state.statistics.record(
@@ -27,9 +30,11 @@ final class RequestLog: Sendable {
             state.sequence += 1
             var entry = entry
             entry.sequence = state.sequence
-            state.journal.append(entry)
-            if state.journal.count > capacity {
-                state.journal.removeFirst(state.journal.count - capacity)
+            if state.journal.count < capacity {
+                state.journal.append(entry)
+            } else {
+                state.journal[state.oldest] = entry
+                state.oldest = (state.oldest + 1) % capacity
             }
         }
     }
@@ -41,7 +46,10 @@ final class RequestLog: Sendable {
 
     /// The last `limit` journal entries, oldest first.
     func journal(last limit: Int) -> [JournalEntry] {
-        state.withLock { Array($0.journal.suffix(limit)) }
+        state.withLock { state in
+            let inOrder = state.journal[state.oldest...] + state.journal[..<state.oldest]
+            return Array(inOrder.suffix(limit))
+        }
     }
 
     /// Forgets everything (part of `/_admin/reset`).

@@ -8,7 +8,10 @@ import Synchronization
 /// following RFC 9110 §13.2.2 (If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since)
 /// and the configured misbehaviours.
 final class Validators: Sendable {
-    private let cachePolicy: CachePolicy
+    /// `Cache-Control` of every representation, formatted once.
+    private let cacheControl: HTTPField
+    /// `Vary` of every representation.
+    private static let vary = HTTPField(name: .vary, value: "Accept-Encoding")
     private let weakETags: Bool
     private let unstableETag: Bool
     private let ignoreConditionals: Bool
@@ -16,7 +19,7 @@ final class Validators: Sendable {
     private let responseCounter = Atomic<Int>(0)
 
     init(configuration: MockServerConfiguration) {
-        self.cachePolicy = configuration.cachePolicy
+        self.cacheControl = HTTPField(name: .cacheControl, value: configuration.cachePolicy.headerValue)
         self.weakETags = configuration.weakETags
         self.unstableETag = configuration.unstableETag
         self.ignoreConditionals = configuration.ignoreConditionals
@@ -36,17 +39,19 @@ final class Validators: Sendable {
     }
 
     /// The 200 with the representation, or a 304 when the request's validators still match.
+    ///
+    /// Starts from the headers the representation prepared once, so the common reply only
+    /// appends `Cache-Control` and `Vary`.
     func reply(to headers: HTTPFields, with representation: Representation) -> Reply {
-        let tag = sentTag(for: representation)
-        var fields = representation.extraHeaders
-        fields[.contentType] = Reply.jsonContentType
-        fields[.eTag] = tag.headerValue
-        fields[.lastModified] = representation.lastModifiedHeader
-        fields[.cacheControl] = cachePolicy.headerValue
-        fields[.vary] = "Accept-Encoding"
-        if !ignoreConditionals && isNotModified(headers, representation: representation) {
-            // A 304 repeats the validators and caching headers but carries no body or body headers.
-            fields[.contentType] = nil
+        let notModified = !ignoreConditionals && isNotModified(headers, representation: representation)
+        // A 304 repeats the validators and caching headers but carries no body or body headers.
+        var fields = notModified ? representation.notModifiedHeaders : representation.headers
+        if weakETags || unstableETag {
+            fields[.eTag] = sentTag(for: representation).headerValue
+        }
+        fields.append(cacheControl)
+        fields.append(Self.vary)
+        if notModified {
             var reply = Reply(status: .notModified, headers: fields)
             reply.bytesSaved = representation.body.readableBytes
             return reply
@@ -57,6 +62,8 @@ final class Validators: Sendable {
     /// If-None-Match (weak comparison) wins; If-Modified-Since counts only without it.
     private func isNotModified(_ headers: HTTPFields, representation: Representation) -> Bool {
         if let ifNoneMatch = headers[.ifNoneMatch] {
+            // The usual revalidation echoes the one tag it was sent: no parsing needed.
+            if ifNoneMatch == representation.entityTagHeader { return true }
             return EntityTagCondition(headerValue: ifNoneMatch)?.matchesWeakly(representation.entityTag) ?? false
         }
         if let ifModifiedSince = headers[.ifModifiedSince], let date = HTTPDate.parse(ifModifiedSince) {
