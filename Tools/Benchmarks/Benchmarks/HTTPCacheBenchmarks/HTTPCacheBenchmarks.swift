@@ -42,31 +42,20 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Fresh hits
 
-    Benchmark("fresh.memoryHit.1KB", configuration: timing) { benchmark in
-        let fixture = Fixture.shared
-        let request = TransportRequest(method: .get, url: fixture.memoryURL)
-        benchmark.startMeasurement()
-        let response = try await fixture.memoryClient.send(request)
-        benchmark.stopMeasurement()
-        blackHole(response)
-    }
-
-    Benchmark("fresh.sqliteHit.1KB", configuration: timing) { benchmark in
-        let fixture = Fixture.shared
-        let request = TransportRequest(method: .get, url: fixture.sqliteURL1K)
-        benchmark.startMeasurement()
-        let response = try await fixture.sqliteClient.send(request)
-        benchmark.stopMeasurement()
-        blackHole(response)
-    }
-
-    Benchmark("fresh.sqliteHit.100KB", configuration: timing) { benchmark in
-        let fixture = Fixture.shared
-        let request = TransportRequest(method: .get, url: fixture.sqliteURL100K)
-        benchmark.startMeasurement()
-        let response = try await fixture.sqliteClient.send(request)
-        benchmark.stopMeasurement()
-        blackHole(response)
+    let hits: [(String, @Sendable (Fixture) -> (CachingClient, URL))] = [
+        ("fresh.memoryHit.1KB", { ($0.memoryClient, $0.memoryURL) }),
+        ("fresh.sqliteHit.1KB", { ($0.sqliteClient, $0.sqliteURL1K) }),
+        ("fresh.sqliteHit.100KB", { ($0.sqliteClient, $0.sqliteURL100K) }),
+    ]
+    for (name, target) in hits {
+        Benchmark(name, configuration: timing) { benchmark in
+            let (client, url) = target(Fixture.shared)
+            let request = TransportRequest(method: .get, url: url)
+            benchmark.startMeasurement()
+            let response = try await client.send(request)
+            benchmark.stopMeasurement()
+            blackHole(response)
+        }
     }
 
     // MARK: Storing
