@@ -52,15 +52,21 @@ FIRST_PAGES=$PAGES
 sync_posts "$WORK/fresh-db"
 check "immediate second sync sends no request (all fresh hits)" \
     test "$REQUESTS" -eq 0 -a "$HITS" -eq "$FIRST_PAGES" -a "$RECEIVED" -eq 0
-run_in_parallel() { # four syncs into one fresh database directory at once
-    local pids=() status=0
+run_in_parallel() { # four syncs into one new database directory at once
+    local pids=() failed=0
     for i in 1 2 3 4; do
         "$BIN/fresh" sync "$BASE_URL/posts?limit=20" --db-dir "$WORK/shared-db" >"$WORK/parallel$i.out" 2>"$WORK/parallel$i.err" &
         pids+=($!)
     done
-    for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-    cat "$WORK"/parallel*.err
-    [ "$status" -eq 0 ] && ! grep -qi "locked" "$WORK"/parallel*.err && grep -q "(95 items)" "$WORK/parallel4.out"
+    for i in 1 2 3 4; do
+        wait "${pids[$((i - 1))]}"
+        local status=$?
+        if [ "$status" -ne 0 ] || ! grep -q "(95 items)" "$WORK/parallel$i.out"; then
+            failed=1
+            echo "      process $i: exit $status: $(cat "$WORK/parallel$i.out" "$WORK/parallel$i.err" | head -2)"
+        fi
+    done
+    [ "$failed" -eq 0 ]
 }
 check "four fresh processes share one new cache database (no 'database is locked')" run_in_parallel
 stop_server

@@ -50,14 +50,7 @@ public final class CacheDatabase: CacheStorage {
     }
 
     private static func openMigrated(_ path: String) throws -> DatabasePool {
-        let pool = try DatabaseFile.openPool(at: path, durability: .normal)
-        do {
-            try CacheSchema.migrator.migrate(pool)
-            try pool.read { db in _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheEntry") }
-            return pool
-        } catch {
-            throw DatabaseFile.classify(error, path: path)
-        }
+        try DatabaseFile.openPool(at: path, durability: .normal, migrator: CacheSchema.migrator, probeTable: "cacheEntry")
     }
 
     deinit {

@@ -15,22 +15,42 @@ enum DatabaseFile {
         case normal
     }
 
-    static func openPool(at path: String, durability: Durability, busyTimeout: TimeInterval = 10) throws -> DatabasePool {
+    /// Opens the pool and brings the schema up to date, then reads `probeTable` once so a file
+    /// that is not a database fails here rather than later.
+    ///
+    /// The first open of a new file (the switch to WAL and the migrations) is serialised across
+    /// processes with `flock` on a sidecar `.lock` file: GRDB's migrator checks and applies
+    /// migrations in separate steps, so two processes creating one database at once could both
+    /// try to create the tables. SQLite's own locks are POSIX record locks on the database file,
+    /// which the sidecar never touches.
+    static func openPool(
+        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTable: String,
+        busyTimeout: TimeInterval = 10
+    ) throws -> DatabasePool {
         let directory = (path as NSString).deletingLastPathComponent
         if let problem = directoryProblem(directory) {
             throw StorageError.cannotOpen(path: path, reason: problem)
         }
-        let descriptor = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw StorageError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        for file in [path, path + ".lock"] {
+            let descriptor = open(file, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else {
+                throw StorageError.cannotOpen(path: file, reason: String(cString: strerror(errno)))
+            }
+            close(descriptor)
         }
-        close(descriptor)
+        let lock = open(path + ".lock", O_RDWR | O_CLOEXEC)
+        defer { close(lock) }
+        flock(lock, LOCK_EX)
+        defer { flock(lock, LOCK_UN) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
         let synchronous = durability == .full ? "FULL" : "NORMAL"
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
         do {
-            return try DatabasePool(path: path, configuration: configuration)
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try migrator.migrate(pool)
+            _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(probeTable)") }
+            return pool
         } catch {
             throw classify(error, path: path)
         }

@@ -15,13 +15,7 @@ public final class ItemDatabase: Sendable {
     /// Opens (creating if needed) the item database at `path`.
     public init(path: String) throws {
         self.path = path
-        pool = try DatabaseFile.openPool(at: path, durability: .full)
-        do {
-            try ItemSchema.migrator.migrate(pool)
-            _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM post") }
-        } catch {
-            throw DatabaseFile.classify(error, path: path)
-        }
+        pool = try DatabaseFile.openPool(at: path, durability: .full, migrator: ItemSchema.migrator, probeTable: "post")
     }
 
     // MARK: Writing

@@ -26,6 +26,18 @@ struct ItemDatabaseTests {
         #expect(try database.resources() == ["http://o.test/posts"])
     }
 
+    @Test func severalOpenersOfOneNewFileAllSucceed() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("data.sqlite")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<6 {
+                group.addTask { try ItemDatabase(path: path).savePage([post(index)], page: page(index, next: "0")) }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try ItemDatabase(path: path).posts().count == 6)
+    }
+
     @Test func dataSurvivesReopening() throws {
         let directory = try TemporaryDirectory()
         try ItemDatabase(path: directory.file("data.sqlite")).savePage([post(1)], page: page(0, next: "0"))
