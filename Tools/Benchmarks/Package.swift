@@ -2,7 +2,12 @@
 // Benchmarks of the HTTP cache, kept out of the root package so its build stays lean.
 // Run them through ../bench-cache.sh (or `make bench-cache` at the root).
 
+import Foundation
 import PackageDescription
+
+/// SwiftPM names a path dependency after its directory, which is whatever the clone is called.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().lastPathComponent.lowercased()
 
 let package = Package(
     name: "FreshBenchmarks",
@@ -17,10 +22,10 @@ let package = Package(
             name: "HTTPCacheBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
-                .product(name: "HTTPCache", package: "main"),
-                .product(name: "Storage", package: "main"),
-                .product(name: "CurlTransport", package: "main"),
-                .product(name: "MockServer", package: "main"),
+                .product(name: "HTTPCache", package: root),
+                .product(name: "Storage", package: root),
+                .product(name: "CurlTransport", package: root),
+                .product(name: "MockServer", package: root),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Benchmarks/HTTPCacheBenchmarks",
