@@ -13,7 +13,7 @@ enum FailureReport {
         case TransportError.unreachable, TransportError.timedOut, SyncError.offline: 3
         case SyncError.httpStatus: 4
         case TransportError.truncated, SyncError.invalidJSON, SyncError.cursorLoop, CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
-        case is StorageError: 6
+        case is StorageError, is OutputError: 6
         case CacheError.notStored: 7
         default: 1
         }
@@ -27,7 +27,8 @@ enum FailureReport {
             throw exit
         } catch {
             let interrupted = error is CancellationError || (error as? TransportError) == .cancelled
-            let line = interrupted ? "interrupted; everything written before stays written" : ErrorDescription.line(error)
+            let line = interrupted ? "interrupted; everything written before stays written"
+                : (error as? OutputError).map(\.description) ?? ErrorDescription.line(error)
             StandardError.write("fresh: \(TerminalText.sanitized(line))")
             throw ExitCode(exitCode(for: error))
         }

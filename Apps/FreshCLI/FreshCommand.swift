@@ -19,7 +19,7 @@ public struct FreshCommand: AsyncParsableCommand {
               3   the server could not be reached, or timed out
               4   the server answered with an error status (sync; get with --fail)
               5   the response was unusable (invalid JSON, cut short, unexpected 304)
-              6   a database could not be opened or written
+              6   a database or a file could not be opened or written
               7   offline mode and nothing is stored for the URL
               64  invalid arguments
               130 interrupted (Ctrl-C)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPTypes
+import Storage
 import SyncEngine
 
 /// `fresh get URL`: curl-like, through the persistent cache.
@@ -70,7 +71,10 @@ struct GetCommand: AsyncParsableCommand {
     @OptionGroup var storage: StorageOptions
 
     func validate() throws {
-        if let maxTime, !(maxTime > 0) { throw ValidationError("--max-time must be a positive number of seconds") }
+        try TimeLimit.validate(maxTime)
+        if let data, data.hasPrefix("@"), !FileManager.default.isReadableFile(atPath: String(data.dropFirst())) {
+            throw ValidationError("cannot read request body from \(data.dropFirst())")
+        }
         if let method, HTTPRequest.Method(method.uppercased()) == nil { throw ValidationError("invalid method '\(method)'") }
         if json && include { throw ValidationError("--json and --include cannot be combined") }
         for header in headers { _ = try HeaderArgument.parse(header) }
@@ -90,6 +94,7 @@ struct GetCommand: AsyncParsableCommand {
             }
             if response.decision.outcome == .unsatisfiable {
                 StandardError.write("fresh: \(response.decision.reasons.first ?? "no usable stored response") (504)")
+                if response.decision.isUnreachableWithoutUsableData { throw ExitCode(3) }
             }
             if fail && response.status.code >= 400 { throw ExitCode(4) }
         }
@@ -105,14 +110,14 @@ struct GetCommand: AsyncParsableCommand {
         let name = method?.uppercased() ?? (body == nil ? "GET" : "POST")
         if body != nil && fields[.contentType] == nil { fields[.contentType] = "application/json" }
         return TransportRequest(method: HTTPRequest.Method(name)!, url: target.url, headerFields: fields, body: body,
-                                timeout: maxTime.map { .milliseconds(Int($0 * 1000)) })
+                                timeout: TimeLimit.duration(maxTime))
     }
 
     private static func readBody(_ argument: String) throws -> Data {
         guard argument.hasPrefix("@") else { return Data(argument.utf8) }
         let path = String(argument.dropFirst())
         guard let contents = FileManager.default.contents(atPath: path) else {
-            throw ValidationError("cannot read request body from \(path)")
+            throw StorageError.cannotOpen(path: path, reason: "cannot read the request body file")
         }
         return contents
     }

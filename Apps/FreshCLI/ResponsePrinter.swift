@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPTypes
-import Storage
 
 /// Prints a response the way `fresh get` was asked to: body only, `-i` head and body, or
 /// `--json`; to stdout or to a file.
@@ -26,7 +25,7 @@ struct ResponsePrinter {
         }
         if let output {
             guard FileManager.default.createFile(atPath: output, contents: bytes) else {
-                throw StorageError.cannotOpen(path: output, reason: "cannot write the output file")
+                throw OutputError.cannotWrite(output)
             }
         } else {
             FileHandle.standardOutput.write(bytes)
@@ -55,5 +54,16 @@ struct ResponsePrinter {
             object["bodyEncoding"] = "base64"
         }
         return object
+    }
+}
+
+/// The `-o FILE` of `fresh get` could not be written.
+enum OutputError: Error, CustomStringConvertible {
+    case cannotWrite(String)
+
+    var description: String {
+        switch self {
+        case .cannotWrite(let path): "cannot write the output file \(path)"
+        }
     }
 }

@@ -30,10 +30,10 @@ enum ByteCount {
     static func parse(_ text: String) -> Int? {
         let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
         let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        if let last = trimmed.last, let multiplier = multipliers[last] {
-            return Double(trimmed.dropLast()).flatMap { $0 >= 0 ? Int($0 * Double(multiplier)) : nil }
-        }
-        return Int(trimmed).flatMap { $0 >= 0 ? $0 : nil }
+        let (number, multiplier) = trimmed.last.flatMap { multipliers[$0] }.map { (String(trimmed.dropLast()), $0) } ?? (trimmed, 1)
+        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
+        let bytes = value * Double(multiplier)
+        return bytes < Double(1 << 50) ? Int(bytes) : nil
     }
 
     static func format(_ bytes: Int) -> String {

@@ -44,7 +44,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
-        if let maxTime, !(maxTime > 0) { throw ValidationError("--max-time must be a positive number of seconds") }
+        try TimeLimit.validate(maxTime)
     }
 
     func run() async throws {
@@ -55,7 +55,7 @@ struct SyncCommand: AsyncParsableCommand {
             let verbose = verbose
             let summary = try await Interruption.cancellingOnSignal {
                 try await sync.run(url: target.url, limit: limit, policy: policy,
-                                   timeout: maxTime.map { .milliseconds(Int($0 * 1000)) }) { index, response in
+                                   timeout: TimeLimit.duration(maxTime)) { index, response in
                     if verbose {
                         StandardError.write("fresh: page \(index): \(response.decision.label), \(response.decision.bytesReceived) bytes — \(TerminalText.sanitized(response.url.absoluteString))")
                     }

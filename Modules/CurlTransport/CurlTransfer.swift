@@ -38,6 +38,9 @@ final class CurlTransfer: Sendable {
         _ = fresh_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = fresh_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
         _ = fresh_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, connectTimeout.milliseconds)
+        // A server that accepts the connection and then stalls: give up after 30 s without a byte.
+        _ = fresh_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1)
+        _ = fresh_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, 30)
         if let timeout = request.timeout {
             _ = fresh_curl_set_long(curl, CURLOPT_TIMEOUT_MS, max(1, timeout.milliseconds))
         }

@@ -1,22 +1,25 @@
 import Synchronization
 
-/// Tracks background tasks (stale-while-revalidate refreshes) so a caller can wait for them.
+/// Background tasks (stale-while-revalidate refreshes), at most one per key at a time, so a
+/// caller can wait for them. A finished task removes itself.
 final class BackgroundWork: Sendable {
-    private let tasks = Mutex<[Task<Void, Never>]>([])
+    private let running = Mutex<[String: Task<Void, Never>]>([:])
 
-    func start(_ work: @escaping @Sendable () async -> Void) {
-        let task = Task { await work() }
-        tasks.withLock { $0.append(task) }
+    /// Starts `work` for `key` unless work for that key is already running.
+    func start(key: String, _ work: @escaping @Sendable () async -> Void) {
+        running.withLock { running in
+            guard running[key] == nil else { return }
+            running[key] = Task { [weak self] in
+                await work()
+                _ = self?.running.withLock { $0.removeValue(forKey: key) }
+            }
+        }
     }
 
+    /// Returns when every task started so far (and any they started) has finished.
     func waitForAll() async {
-        while true {
-            let pending = tasks.withLock { running in
-                defer { running.removeAll() }
-                return running
-            }
-            if pending.isEmpty { return }
-            for task in pending { await task.value }
+        while let pending = running.withLock({ $0.values.first }) {
+            await pending.value
         }
     }
 }

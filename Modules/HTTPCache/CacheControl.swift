@@ -179,9 +179,18 @@ public enum DeltaSeconds: Sendable, Equatable {
 }
 
 extension String {
+    /// The string without leading and trailing spaces and tabs (the HTTP "OWS").
     func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars.drop { $0 == " " || $0 == "\t" }
-        let trimmed = scalars.reversed().drop { $0 == " " || $0 == "\t" }
-        return String(String.UnicodeScalarView(trimmed.reversed()))
+        let scalars = unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, scalars[start] == " " || scalars[start] == "\t" { scalars.formIndex(after: &start) }
+        while end > start {
+            let last = scalars.index(before: end)
+            guard scalars[last] == " " || scalars[last] == "\t" else { break }
+            end = last
+        }
+        if start == scalars.startIndex && end == scalars.endIndex { return self }
+        return String(scalars[start..<end])
     }
 }

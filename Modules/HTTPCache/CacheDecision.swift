@@ -49,6 +49,9 @@ public struct CacheDecision: Sendable, Equatable {
     public var bytesSaved: Int
     /// Sentences naming the rules that decided, in order.
     public var reasons: [String]
+    /// Whether the origin could not be reached (the answer is stored data, or a 504 when
+    /// nothing stored could be used).
+    public var originUnreachable = false
 
     public init(
         outcome: Outcome, stored: Bool = false, notStoredReason: String? = nil,
@@ -86,6 +89,12 @@ public struct CacheDecision: Sendable, Equatable {
     public var isOffline: Bool {
         if case .staleServed(.offline) = outcome { return true }
         return false
+    }
+
+    /// A 504 made by the cache because the origin could not be reached and nothing stored
+    /// could be used (`must-revalidate`, `no-cache`).
+    public var isUnreachableWithoutUsableData: Bool {
+        outcome == .unsatisfiable && originUnreachable
     }
 
     /// The label, the reasons and whether the response was stored, as lines for `-v`.

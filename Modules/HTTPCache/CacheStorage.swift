@@ -19,6 +19,18 @@ public protocol CacheStorage: Sendable {
     func recordOutcome(_ outcome: CacheOutcome)
 }
 
+/// Why a storage refused an entry.
+public enum CacheStorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The entry is larger than the whole storage; any older variant was removed.
+    case entryTooLarge(size: Int, capacity: Int)
+
+    public var description: String {
+        switch self {
+        case .entryTooLarge(let size, let capacity): "entry of \(size) bytes is larger than the cache capacity of \(capacity)"
+        }
+    }
+}
+
 /// What one request cost, as counted by the cache's statistics.
 public struct CacheOutcome: Sendable, Equatable {
     public enum Kind: String, Sendable, CaseIterable {

@@ -162,11 +162,12 @@ public final class CachingClient: Sendable {
             network = try await transport.send(conditional)
         } catch let error as TransportError where error != .cancelled {
             let (allowed, rule) = evaluation.allowsOfflineUse
-            guard allowed || evaluation.allowsStaleIfError(request: requestCC) else {
-                return unsatisfiable(request, reason: "origin unreachable (\(error)) and \(rule)")
-            }
-            return answerFromStorage(evaluation, request: request, outcome: .staleServed(.offline(error.description)),
-                                     reasons: reasons + ["origin unreachable: \(error)", rule], requestsSent: 0)
+            var answer = allowed || evaluation.allowsStaleIfError(request: requestCC)
+                ? answerFromStorage(evaluation, request: request, outcome: .staleServed(.offline(error.description)),
+                                    reasons: reasons + ["origin unreachable: \(error)", rule], requestsSent: 0)
+                : unsatisfiable(request, reason: "origin unreachable (\(error)) and \(rule)")
+            answer.decision.originUnreachable = true
+            return answer
         }
         let responseTime = now()
         if network.status.code >= 500, evaluation.allowsStaleIfError(request: requestCC) {
@@ -191,14 +192,16 @@ public final class CachingClient: Sendable {
             decision.add("freshness renewed: \(renewed.summary)")
             storage.recordOutcome(CacheOutcome(kind: .revalidated, bytesSaved: entry.body.count, bytesReceived: network.body.count))
             return CachedResponse(status: refreshed.status, headerFields: withAge(refreshed, age: renewed.currentAge),
-                                  body: refreshed.body, url: request.url, decision: decision)
+                                  body: request.method == .head ? Data() : refreshed.body, url: request.url, decision: decision)
         }
         let outcome: CacheDecision.Outcome = sentValidators ? .replaced : .downloaded
         let why = sentValidators
             ? "sent \(validatorText(conditional)); origin answered \(network.status.code) with a new body"
             : "no validators stored; downloaded again"
-        return finishDownload(request, network: network, requestTime: requestTime, responseTime: responseTime,
-                              requestCC: requestCC, decision: CacheDecision(outcome: outcome, requestsSent: 1, reasons: reasons + [why]))
+        var response = finishDownload(conditional, network: network, requestTime: requestTime, responseTime: responseTime,
+                                      requestCC: requestCC, decision: CacheDecision(outcome: outcome, requestsSent: 1, reasons: reasons + [why]))
+        if request.method == .head { response.body = Data() }
+        return response
     }
 
     /// An unconditional GET; the response is stored when the rules allow.
@@ -237,10 +240,12 @@ public final class CachingClient: Sendable {
                 key: key, variantKey: variantKey, url: request.url, method: .get, status: network.status,
                 headerFields: network.headerFields, body: network.body, requestTime: requestTime, responseTime: responseTime)
             decision.stored = persist(entry, decision: &decision)
-            let evaluation = StoredResponseEvaluation(entry: entry, now: responseTime)
-            decision.currentAge = evaluation.currentAge
-            decision.freshnessLifetime = evaluation.lifetime
-            decision.add("stored: \(evaluation.summary)")
+            if decision.stored {
+                let evaluation = StoredResponseEvaluation(entry: entry, now: responseTime)
+                decision.currentAge = evaluation.currentAge
+                decision.freshnessLifetime = evaluation.lifetime
+                decision.add("stored: \(evaluation.summary)")
+            }
         }
         return CachedResponse(status: network.status, headerFields: network.headerFields, body: network.body,
                               url: request.url, decision: decision)
@@ -270,7 +275,7 @@ public final class CachingClient: Sendable {
 
     private func startBackgroundRevalidation(_ request: TransportRequest, entry: StoredResponse, requestCC: CacheControl) {
         let evaluation = StoredResponseEvaluation(entry: entry, now: now())
-        backgroundWork.start { [self] in
+        backgroundWork.start(key: entry.key + "\n" + entry.variantKey) { [self] in
             _ = try? await self.revalidate(request, evaluation: evaluation, requestCC: requestCC, reasons: [])
         }
     }
@@ -288,6 +293,9 @@ public final class CachingClient: Sendable {
         do {
             if keepingBody { try storage.refresh(entry) } else { try storage.store(entry) }
             return true
+        } catch let error as CacheStorageError {
+            decision.notStoredReason = error.description
+            return false
         } catch {
             decision.notStoredReason = "cache storage failed: \(error)"
             return false

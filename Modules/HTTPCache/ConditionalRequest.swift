@@ -19,11 +19,12 @@ public enum ConditionalRequest {
             .contains { request.headerFields[$0] != nil }
     }
 
-    /// Whether a 304 selects the stored response: its ETag matches weakly, or it has none
-    /// and the stored response was validated by date (§4.3.4).
+    /// Whether a 304 selects the stored response (§4.3.4): a strong ETag must match strongly,
+    /// a weak one weakly; a 304 with an ETag never selects a response stored without one; a
+    /// 304 without an ETag selects the response that was validated.
     public static func notModified(_ fields: HTTPFields, matches entry: StoredResponse) -> Bool {
         guard let tag = fields[.eTag].flatMap(EntityTag.init) else { return true }
-        guard let stored = entry.entityTag else { return entry.lastModified != nil }
-        return tag.weaklyMatches(stored)
+        guard let stored = entry.entityTag else { return false }
+        return tag.isWeak ? tag.weaklyMatches(stored) : tag.stronglyMatches(stored)
     }
 }

@@ -38,7 +38,10 @@ public final class MemoryCacheStorage: CacheStorage {
     }
 
     public func store(_ entry: StoredResponse) throws {
-        guard entry.approximateSize <= capacity else { return }
+        guard entry.approximateSize <= capacity else {
+            state.withLock { $0.remove(entry.key) }
+            throw CacheStorageError.entryTooLarge(size: entry.approximateSize, capacity: capacity)
+        }
         state.withLock { state in
             var variants = state.entries[entry.key] ?? []
             if let index = variants.firstIndex(where: { $0.variantKey == entry.variantKey }) {

@@ -18,7 +18,11 @@ enum RedirectRule {
             next.body = nil
             next.headerFields[.contentType] = nil
         }
-        if target.host != request.url.host { next.headerFields[.authorization] = nil }
+        let sameOrigin = target.scheme?.lowercased() == request.url.scheme?.lowercased()
+            && target.host?.lowercased() == request.url.host?.lowercased() && target.port == request.url.port
+        if !sameOrigin {
+            for name in [HTTPField.Name.authorization, .cookie, .proxyAuthorization] { next.headerFields[name] = nil }
+        }
         return next
     }
 }

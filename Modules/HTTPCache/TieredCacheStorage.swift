@@ -13,18 +13,24 @@ public struct TieredCacheStorage: CacheStorage {
         let cached = try memory.variants(forKey: key)
         if !cached.isEmpty { return cached }
         let stored = try backing.variants(forKey: key)
-        for entry in stored.reversed() { try memory.store(entry) }
+        for entry in stored.reversed() { storeInMemory(entry) }
         return stored
     }
 
     public func store(_ entry: StoredResponse) throws {
         try backing.store(entry)
-        try memory.store(entry)
+        storeInMemory(entry)
+    }
+
+    /// The memory tier is smaller than the backing one: an entry too large for it simply
+    /// lives in the backing tier only (its older copy is dropped from memory).
+    private func storeInMemory(_ entry: StoredResponse) {
+        try? memory.store(entry)
     }
 
     public func refresh(_ entry: StoredResponse) throws {
         try backing.refresh(entry)
-        try memory.store(entry)
+        storeInMemory(entry)
     }
 
     public func removeAll(forKey key: String) throws {

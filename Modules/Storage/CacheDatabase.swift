@@ -23,8 +23,14 @@ public final class CacheDatabase: CacheStorage {
     private let pending = Mutex(PendingWrites())
     private let now: @Sendable () -> Date
 
+    /// One stored variant: primary key and variant key.
+    private struct VariantID: Hashable {
+        var key: String
+        var variantKey: String
+    }
+
     private struct PendingWrites {
-        var accesses: [String: (key: String, variantKey: String, at: Double)] = [:]
+        var accesses: [VariantID: Double] = [:]
         var outcomes: [CacheOutcome.Kind: CacheOutcome] = [:]
         var counts: [CacheOutcome.Kind: Int] = [:]
         var isEmpty: Bool { accesses.isEmpty && outcomes.isEmpty }
@@ -65,7 +71,10 @@ public final class CacheDatabase: CacheStorage {
 
     public func store(_ entry: StoredResponse) throws {
         let record = CacheEntryRecord(entry, accessedAt: now())
-        guard record.size <= capacity else { return }
+        guard record.size <= capacity else {
+            try removeVariant(key: entry.key, variantKey: entry.variantKey)
+            throw CacheStorageError.entryTooLarge(size: record.size, capacity: capacity)
+        }
         let batch = takePending()
         try pool.write { db in
             try Self.apply(batch, in: db)
@@ -83,6 +92,12 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
+    private func removeVariant(key: String, variantKey: String) throws {
+        try pool.write { db in
+            try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ? AND variantKey = ?", arguments: [key, variantKey])
+        }
+    }
+
     public func removeAll(forKey key: String) throws {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ?", arguments: [key])
@@ -91,7 +106,7 @@ public final class CacheDatabase: CacheStorage {
 
     public func recordAccess(key: String, variantKey: String) {
         let at = now().timeIntervalSince1970
-        pending.withLock { $0.accesses[key + "\n" + variantKey] = (key, variantKey, at) }
+        pending.withLock { $0.accesses[VariantID(key: key, variantKey: variantKey)] = at }
     }
 
     public func recordOutcome(_ outcome: CacheOutcome) {
@@ -165,16 +180,16 @@ public final class CacheDatabase: CacheStorage {
     }
 
     private static func apply(_ batch: PendingWrites, in db: Database) throws {
-        for access in batch.accesses.values {
-            try db.execute(sql: "UPDATE cacheEntry SET lastAccess = ? WHERE key = ? AND variantKey = ?",
-                           arguments: [access.at, access.key, access.variantKey])
+        for (variant, at) in batch.accesses {
+            try db.cachedStatement(sql: "UPDATE cacheEntry SET lastAccess = ? WHERE key = ? AND variantKey = ?")
+                .execute(arguments: [at, variant.key, variant.variantKey])
         }
         for (kind, total) in batch.outcomes {
-            try db.execute(sql: """
+            try db.cachedStatement(sql: """
                 INSERT INTO cacheStat (kind, count, bytesSaved, bytesReceived) VALUES (?, ?, ?, ?)
                 ON CONFLICT(kind) DO UPDATE SET count = count + excluded.count,
                     bytesSaved = bytesSaved + excluded.bytesSaved, bytesReceived = bytesReceived + excluded.bytesReceived
-                """, arguments: [kind.rawValue, batch.counts[kind] ?? 0, total.bytesSaved, total.bytesReceived])
+                """).execute(arguments: [kind.rawValue, batch.counts[kind] ?? 0, total.bytesSaved, total.bytesReceived])
         }
     }
 }

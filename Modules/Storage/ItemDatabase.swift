@@ -20,11 +20,12 @@ public final class ItemDatabase: Sendable {
 
     // MARK: Writing
 
-    /// Upserts the posts of one page and records its cursor, atomically.
-    public func savePage(_ posts: [Post], page: SyncedPage) throws {
+    /// Upserts the posts of one page and records its cursor, atomically. `syncRun` names the
+    /// sync that saw them (see ``finishSync(of:run:lastPageIndex:)``).
+    public func savePage(_ posts: [Post], page: SyncedPage, syncRun: String) throws {
         do {
             try pool.write { db in
-                for post in posts { try PostRecord(post).save(db, onConflict: .replace) }
+                for post in posts { try PostRecord(post, resource: page.resource, syncRun: syncRun).save(db, onConflict: .replace) }
                 try page.save(db, onConflict: .replace)
             }
         } catch {
@@ -32,10 +33,15 @@ public final class ItemDatabase: Sendable {
         }
     }
 
-    /// Forgets pages beyond `lastPageIndex` (the collection got shorter).
-    public func removePages(of resource: String, after lastPageIndex: Int) throws {
+    /// Ends a sync that reached the last page: forgets pages beyond `lastPageIndex` and
+    /// deletes the posts of `resource` this run did not see (deleted on the server), in one
+    /// transaction. Returns how many posts were deleted.
+    @discardableResult
+    public func finishSync(of resource: String, run: String, lastPageIndex: Int) throws -> Int {
         try pool.write { db in
             try db.execute(sql: "DELETE FROM syncedPage WHERE resource = ? AND pageIndex > ?", arguments: [resource, lastPageIndex])
+            try db.execute(sql: "DELETE FROM post WHERE resource = ? AND syncRun != ?", arguments: [resource, run])
+            return db.changesCount
         }
     }
 

@@ -11,13 +11,19 @@ struct PostRecord: Codable, FetchableRecord, PersistableRecord {
     var body: String
     var author: String
     var updatedAt: Double
+    /// The collection the post was last synced from.
+    var resource: String
+    /// The sync run that last saw the post; a finished run deletes the posts it did not see.
+    var syncRun: String
 
-    init(_ post: Post) {
+    init(_ post: Post, resource: String, syncRun: String) {
         id = post.id
         title = post.title
         body = post.body
         author = post.author
         updatedAt = post.updatedAt.timeIntervalSince1970
+        self.resource = resource
+        self.syncRun = syncRun
     }
 
     var post: Post {
@@ -74,6 +80,13 @@ enum ItemSchema {
                     syncedAt DOUBLE NOT NULL,
                     PRIMARY KEY (resource, pageIndex)
                 );
+                """)
+        }
+        migrator.registerMigration("v2-post-sync-run") { db in
+            try db.execute(sql: """
+                ALTER TABLE post ADD COLUMN resource TEXT NOT NULL DEFAULT '';
+                ALTER TABLE post ADD COLUMN syncRun TEXT NOT NULL DEFAULT '';
+                CREATE INDEX postByResource ON post(resource, syncRun);
                 """)
         }
         return migrator

@@ -36,23 +36,24 @@ public struct PostSync: Sendable {
         var seenCursors: Set<String> = []
         var token = PageToken.first
         var pageIndex = 0
+        let run = UUID().uuidString
         while true {
             try Task.checkCancellation()
             let pageURL = PageURL.url(base: base, token: token, limit: limit)
             let response = try await client.send(TransportRequest(method: .get, url: pageURL, timeout: timeout), policy: policy)
-            if response.decision.isOffline {
+            if response.decision.isOffline || response.decision.originUnreachable {
                 throw SyncError.offline(url: pageURL.absoluteString, reason: response.decision.reasons.first { $0.hasPrefix("origin unreachable") } ?? "origin unreachable")
             }
             let page = try decodePage(response, url: pageURL)
             let cursor: String? = if case .cursor(let value) = token { value } else { nil }
             try items.savePage(page.data, page: SyncedPage(
                 resource: resource, pageIndex: pageIndex, cursor: cursor, nextCursor: page.nextCursor,
-                itemCount: page.data.count, syncedAt: Date()))
+                itemCount: page.data.count, syncedAt: Date()), syncRun: run)
             summary.count(response, items: page.data.count)
             logger.debug("page \(pageIndex): \(response.decision.label), \(page.data.count) items")
             onPage(pageIndex, response)
             if page.isLastPage {
-                try items.removePages(of: resource, after: pageIndex)
+                summary.deleted = try items.finishSync(of: resource, run: run, lastPageIndex: pageIndex)
                 return summary
             }
             guard seenCursors.insert(page.nextCursor).inserted else { throw SyncError.cursorLoop(cursor: page.nextCursor) }

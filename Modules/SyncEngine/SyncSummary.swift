@@ -12,6 +12,10 @@ public struct SyncSummary: Sendable, Equatable {
     public var notModified = 0
     /// Pages answered from a fresh cache entry, with no request.
     public var freshHits = 0
+    /// Pages answered from a stale cache entry (a policy or `stale-if-error` allowed it).
+    public var staleServed = 0
+    /// Stored posts deleted because the server no longer lists them.
+    public var deleted = 0
     /// Body bytes received over the network.
     public var bytesReceived = 0
     /// Body bytes the cache supplied instead of the network.
@@ -27,7 +31,8 @@ public struct SyncSummary: Sendable, Equatable {
         bytesReceived += decision.bytesReceived
         bytesSaved += decision.bytesSaved
         switch decision.outcome {
-        case .freshHit, .staleServed: freshHits += 1
+        case .freshHit: freshHits += 1
+        case .staleServed: staleServed += 1
         case .revalidated: notModified += 1
         case .downloaded, .replaced, .bypassed, .unsatisfiable: fullResponses += 1
         }
@@ -37,5 +42,7 @@ public struct SyncSummary: Sendable, Equatable {
     public var line: String {
         "synced \(pages) pages (\(items) items): \(requestsSent) requests sent, \(fullResponses) × 200, "
             + "\(notModified) × 304, \(freshHits) fresh hits, \(bytesReceived) body bytes received, \(bytesSaved) bytes saved"
+            + (staleServed > 0 ? ", \(staleServed) stale pages served" : "")
+            + (deleted > 0 ? ", \(deleted) posts deleted" : "")
     }
 }

@@ -15,6 +15,8 @@ struct ArgumentTests {
         #expect(ByteCount.parse("10MiB") == 10_485_760)
         #expect(ByteCount.parse("-1") == nil)
         #expect(ByteCount.parse("lots") == nil)
+        #expect(ByteCount.parse("1e30K") == nil)
+        #expect(ByteCount.parse("inf") == nil)
     }
 
     @Test func headersNeedANameAndAColon() throws {
@@ -52,6 +54,9 @@ struct ArgumentTests {
         #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--json", "-i"]) }
         #expect(throws: (any Error).self) { try SyncCommand.parse(["http://o.test/posts", "--limit", "0"]) }
         #expect(throws: (any Error).self) { try SyncCommand.parse(["http://o.test/posts", "--cache-size", "big"]) }
+        #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--max-time", "inf"]) }
+        #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--max-time", "1e20"]) }
+        #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "-d", "@/nonexistent/body.json"]) }
     }
 }
 

@@ -233,4 +233,39 @@ struct CachingClientTests {
         let harness = Harness { _ in response(.found, ["Location": "/loop"]) }
         await #expect(throws: CacheError.tooManyRedirects("http://origin.test/loop")) { try await harness.get("http://origin.test/loop") }
     }
+
+    @Test func headAfterRevalidationCarriesNoBody() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=0", "ETag": #""h""#], body: "body") }
+        _ = try await harness.get()
+        harness.transport.answer { _ in response(.notModified, ["ETag": #""h""#]) }
+        let head = try await harness.client.send(TransportRequest(method: .head, url: URL(string: "http://origin.test/posts?limit=2")!))
+        #expect(head.decision.outcome == .revalidated)
+        #expect(head.body.isEmpty)
+    }
+
+    @Test func strong304MustMatchTheStoredTagStrongly() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=0", "ETag": #"W/"t""#], body: "x") }
+        _ = try await harness.get()
+        harness.transport.answer { _ in response(.notModified, ["ETag": #""t""#]) }
+        await #expect(throws: CacheError.self) { try await harness.get() }
+    }
+
+    @Test func crossOriginRedirectDropsCredentials() async throws {
+        let harness = Harness { request in
+            request.url.host == "origin.test"
+                ? response(.found, ["Location": "http://elsewhere.test/landing"])
+                : response(.ok, body: request.headerFields[.authorization] ?? "no credentials")
+        }
+        let answer = try await harness.get("http://origin.test/start", headers: ["Authorization": "Bearer secret"])
+        #expect(answer.body == Data("no credentials".utf8))
+    }
+
+    @Test func entryLargerThanTheCacheIsReportedAsNotStored() async throws {
+        let transport = ScriptedTransport { _ in response(.ok, ["Cache-Control": "max-age=60"], body: String(repeating: "x", count: 500)) }
+        let client = CachingClient(transport: transport, storage: MemoryCacheStorage(capacity: 100))
+        let answer = try await client.send(TransportRequest(method: .get, url: URL(string: "http://origin.test/big")!))
+        #expect(answer.decision.stored == false)
+        #expect(answer.decision.notStoredReason?.contains("larger than the cache capacity") == true)
+        #expect(!answer.decision.reasons.contains { $0.hasPrefix("stored:") })
+    }
 }

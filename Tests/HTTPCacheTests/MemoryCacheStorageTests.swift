@@ -26,7 +26,7 @@ struct MemoryCacheStorageTests {
 
     @Test func entriesLargerThanTheCapacityAreNotKept() throws {
         let memory = MemoryCacheStorage(capacity: 50)
-        try memory.store(entry("/big", bytes: 500))
+        #expect(throws: CacheStorageError.entryTooLarge(size: 500, capacity: 50)) { try memory.store(entry("/big", bytes: 500)) }
         #expect(memory.byteCount == 0)
     }
 

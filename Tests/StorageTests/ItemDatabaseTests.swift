@@ -17,8 +17,8 @@ struct ItemDatabaseTests {
     @Test func upsertsPostsByIdAndRecordsThePageCursor() throws {
         let directory = try TemporaryDirectory()
         let database = try ItemDatabase(path: directory.file("data.sqlite"))
-        try database.savePage([post(1), post(2)], page: page(0, next: "c1"))
-        try database.savePage([post(2, title: "바뀐 제목"), post(3)], page: page(1, next: "0"))
+        try database.savePage([post(1), post(2)], page: page(0, next: "c1"), syncRun: "run-1")
+        try database.savePage([post(2, title: "바뀐 제목"), post(3)], page: page(1, next: "0"), syncRun: "run-1")
         let posts = try database.posts()
         #expect(posts.map(\.id) == [1, 2, 3])
         #expect(posts[1].title == "바뀐 제목")
@@ -31,16 +31,25 @@ struct ItemDatabaseTests {
         let path = directory.file("data.sqlite")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<6 {
-                group.addTask { try ItemDatabase(path: path).savePage([post(index)], page: page(index, next: "0")) }
+                group.addTask { try ItemDatabase(path: path).savePage([post(index)], page: page(index, next: "0"), syncRun: "run-1") }
             }
             try await group.waitForAll()
         }
         #expect(try ItemDatabase(path: path).posts().count == 6)
     }
 
+    @Test func finishingASyncDeletesThePostsItDidNotSee() throws {
+        let directory = try TemporaryDirectory()
+        let database = try ItemDatabase(path: directory.file("data.sqlite"))
+        try database.savePage([post(1), post(2), post(3)], page: page(0, next: "0"), syncRun: "run-1")
+        try database.savePage([post(1), post(3)], page: page(0, next: "0"), syncRun: "run-2")
+        #expect(try database.finishSync(of: "http://o.test/posts", run: "run-2", lastPageIndex: 0) == 1)
+        #expect(try database.posts().map(\.id) == [1, 3])
+    }
+
     @Test func dataSurvivesReopening() throws {
         let directory = try TemporaryDirectory()
-        try ItemDatabase(path: directory.file("data.sqlite")).savePage([post(1)], page: page(0, next: "0"))
+        try ItemDatabase(path: directory.file("data.sqlite")).savePage([post(1)], page: page(0, next: "0"), syncRun: "run-1")
         #expect(try ItemDatabase(path: directory.file("data.sqlite")).posts() == [post(1)])
     }
 
@@ -61,10 +70,10 @@ struct ItemDatabaseTests {
     @Test func observationDeliversTheStoredPostsThenEachChange() async throws {
         let directory = try TemporaryDirectory()
         let database = try ItemDatabase(path: directory.file("data.sqlite"))
-        try database.savePage([post(1)], page: page(0, next: "0"))
+        try database.savePage([post(1)], page: page(0, next: "0"), syncRun: "run-1")
         var iterator = database.observePosts().makeAsyncIterator()
         #expect(try await iterator.next()?.map(\.id) == [1])
-        try database.savePage([post(2)], page: page(1, next: "0"))
+        try database.savePage([post(2)], page: page(1, next: "0"), syncRun: "run-1")
         #expect(try await iterator.next()?.map(\.id) == [1, 2])
     }
 }

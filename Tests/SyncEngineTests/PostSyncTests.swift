@@ -126,4 +126,30 @@ struct PostSyncTests {
         }
         #expect(failure.isOffline)
     }
+
+    @Test func postsDeletedOnTheServerAreDeletedLocally() async throws {
+        let fixture = try await SyncFixture.start(MockServerConfiguration(postCount: 25, maxAge: 0))
+        _ = try await fixture.sync()
+        let deleted = try await fixture.services.client.send(TransportRequest(
+            method: .delete, url: URL(string: "\(fixture.server.baseURL)/posts/5")!))
+        #expect(deleted.status.code < 300)
+        let summary = try await fixture.sync()
+        await fixture.stop()
+        #expect(summary.deleted == 1)
+        #expect(try fixture.items.posts().map(\.id).contains(5) == false)
+        #expect(try fixture.items.posts().count == 24)
+    }
+
+    @Test func unreachableServerWithNoCacheEntriesIsOfflineNotAServerError() async throws {
+        let fixture = try await SyncFixture.start(MockServerConfiguration(postCount: 15, noCache: true))
+        _ = try await fixture.sync()
+        await fixture.server.stop()
+        await #expect {
+            try await fixture.sync()
+        } throws: { error in
+            guard case SyncError.offline = error else { return false }
+            return true
+        }
+        await fixture.stop()
+    }
 }
