@@ -8,17 +8,25 @@ public actor Paginator<Item: Sendable> {
     public typealias Loader = @Sendable (PageToken) async throws -> Page<Item>
 
     private let loader: Loader
+    private let keepsItems: Bool
     private var next: PageToken? = .first
     private var inFlight: Task<Page<Item>, any Error>?
 
-    /// Items of every page loaded so far, in order.
+    /// Items of every page loaded so far, in order (empty when created with
+    /// `keepsItems: false`).
     public private(set) var items: [Item] = []
     /// Pages loaded so far.
     public private(set) var pageCount = 0
     public private(set) var state: LoadState = .idle
 
-    public init(startingAt token: PageToken = .first, loader: @escaping Loader) {
+    /// - Parameters:
+    ///   - token: where to start.
+    ///   - keepsItems: whether to keep every loaded item in ``items``. A consumer that writes
+    ///     each page elsewhere (a sync into a database) passes `false` so memory stays flat.
+    ///   - loader: loads the page at a token.
+    public init(startingAt token: PageToken = .first, keepsItems: Bool = true, loader: @escaping Loader) {
         self.next = token
+        self.keepsItems = keepsItems
         self.loader = loader
     }
 
@@ -35,8 +43,9 @@ public actor Paginator<Item: Sendable> {
         state = .loading
         defer { inFlight = nil }
         do {
-            let page = try await task.value
-            items.append(contentsOf: page.items)
+            // Cancelling the caller that started the load cancels the load itself.
+            let page = try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+            if keepsItems { items.append(contentsOf: page.items) }
             pageCount += 1
             next = page.next
             state = page.next == nil ? .endReached : .idle

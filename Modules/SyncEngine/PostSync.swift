@@ -20,7 +20,8 @@ public struct PostSync: Sendable {
         self.items = items
     }
 
-    /// Syncs the collection at `url`.
+    /// Syncs the collection at `url`: a ``Paginator`` walks the cursors, and each page it
+    /// loads is written before the next is asked for.
     /// - Parameters:
     ///   - limit: page size to ask for; `nil` keeps the URL's own `limit` or the server default.
     ///   - policy: the cache policy of every page request.
@@ -28,38 +29,40 @@ public struct PostSync: Sendable {
     ///   - onPage: called after each page is written.
     public func run(
         url: URL, limit: Int? = nil, policy: CachePolicy = .useProtocolCachePolicy, timeout: Duration? = nil,
-        onPage: @Sendable (Int, CachedResponse) -> Void = { _, _ in }
+        onPage: @escaping @Sendable (Int, CachedResponse) -> Void = { _, _ in }
     ) async throws -> SyncSummary {
         let resource = PageURL.resource(of: url)
-        let base = URL(string: resource) ?? url
-        var summary = SyncSummary()
-        var seenCursors: Set<String> = []
-        var token = PageToken.first
-        var pageIndex = 0
-        let run = UUID().uuidString
-        while true {
-            try Task.checkCancellation()
-            let pageURL = PageURL.url(base: base, token: token, limit: limit)
-            let response = try await client.send(TransportRequest(method: .get, url: pageURL, timeout: timeout), policy: policy)
-            if response.decision.isOffline || response.decision.originUnreachable {
-                throw SyncError.offline(url: pageURL.absoluteString, reason: response.decision.reasons.first { $0.hasPrefix("origin unreachable") } ?? "origin unreachable")
-            }
-            let page = try decodePage(response, url: pageURL)
-            let cursor: String? = if case .cursor(let value) = token { value } else { nil }
-            try items.savePage(page.data, page: SyncedPage(
-                resource: resource, pageIndex: pageIndex, cursor: cursor, nextCursor: page.nextCursor,
-                itemCount: page.data.count, syncedAt: Date()), syncRun: run)
-            summary.count(response, items: page.data.count)
-            logger.debug("page \(pageIndex): \(response.decision.label), \(page.data.count) items")
-            onPage(pageIndex, response)
-            if page.isLastPage {
-                summary.deleted = try items.finishSync(of: resource, run: run, lastPageIndex: pageIndex)
-                return summary
-            }
-            guard seenCursors.insert(page.nextCursor).inserted else { throw SyncError.cursorLoop(cursor: page.nextCursor) }
-            token = .cursor(page.nextCursor)
-            pageIndex += 1
+        let pass = SyncPass(resource: resource, base: URL(string: resource) ?? url, limit: limit, policy: policy, timeout: timeout)
+        let paginator = Paginator<Post>(keepsItems: false) { token in
+            try await loadPage(at: token, pass: pass, onPage: onPage)
         }
+        while try await paginator.loadNextPage() != nil {}
+        return pass.summary
+    }
+
+    /// Fetches, checks, decodes and writes one page; returns where the next one is.
+    private func loadPage(at token: PageToken, pass: SyncPass, onPage: @Sendable (Int, CachedResponse) -> Void) async throws -> Page<Post> {
+        try Task.checkCancellation()
+        let pageURL = PageURL.url(base: pass.base, token: token, limit: pass.limit)
+        let response = try await client.send(TransportRequest(method: .get, url: pageURL, timeout: pass.timeout), policy: pass.policy)
+        if response.decision.isOffline || response.decision.originUnreachable {
+            throw SyncError.offline(url: pageURL.absoluteString, reason: response.decision.reasons.first { $0.hasPrefix("origin unreachable") } ?? "origin unreachable")
+        }
+        let page = try decodePage(response, url: pageURL)
+        let cursor: String? = if case .cursor(let value) = token { value } else { nil }
+        let pageIndex = pass.pageIndex
+        try items.savePage(page.data, page: SyncedPage(
+            resource: pass.resource, pageIndex: pageIndex, cursor: cursor, nextCursor: page.nextCursor,
+            itemCount: page.data.count, syncedAt: Date()), syncRun: pass.run)
+        pass.count(response, items: page.data.count)
+        logger.debug("page \(pageIndex): \(response.decision.label), \(page.data.count) items")
+        onPage(pageIndex, response)
+        if page.isLastPage {
+            pass.recordDeleted(try items.finishSync(of: pass.resource, run: pass.run, lastPageIndex: pageIndex))
+            return Page(items: page.data, next: nil)
+        }
+        guard pass.advance(past: page.nextCursor) else { throw SyncError.cursorLoop(cursor: page.nextCursor) }
+        return Page(items: page.data, next: .cursor(page.nextCursor))
     }
 
     private func decodePage(_ response: CachedResponse, url: URL) throws -> CursorPage<Post> {

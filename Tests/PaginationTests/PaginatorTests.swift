@@ -33,6 +33,30 @@ struct PaginatorTests {
         #expect(try await paginator.loadNextPage() == nil)
     }
 
+    @Test func aPaginatorThatDoesNotKeepItemsStillWalksEveryPage() async throws {
+        let source = ThreePages()
+        let paginator = Paginator<Int>(keepsItems: false, loader: source.load)
+        var seen: [Int] = []
+        while let page = try await paginator.loadNextPage() { seen += page.items }
+        #expect(seen == [1, 2, 3, 4, 5])
+        #expect(await paginator.items.isEmpty)
+        #expect(await paginator.pageCount == 3)
+    }
+
+    @Test func cancellingTheCallerCancelsTheLoad() async throws {
+        let (started, signalStarted) = AsyncStream.makeStream(of: Void.self)
+        let paginator = Paginator<Int> { _ in
+            signalStarted.yield()
+            try await Task.sleep(for: .seconds(3600))
+            return Page(items: [1], next: nil)
+        }
+        let caller = Task { try await paginator.loadNextPage() }
+        for await _ in started { break }
+        caller.cancel()
+        await #expect(throws: CancellationError.self) { try await caller.value }
+        #expect(await paginator.pageCount == 0)
+    }
+
     @Test func concurrentRequestsShareOneLoad() async throws {
         let source = ThreePages()
         let paginator = Paginator<Int>(loader: source.load)
