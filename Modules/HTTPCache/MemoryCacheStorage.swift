@@ -12,7 +12,6 @@ public final class MemoryCacheStorage: CacheStorage {
         var lastUse: [String: UInt64] = [:]
         var useCounter: UInt64 = 0
         var bytes = 0
-        var outcomes: [CacheOutcome] = []
 
         mutating func touch(_ key: String) {
             useCounter += 1
@@ -66,12 +65,6 @@ public final class MemoryCacheStorage: CacheStorage {
         state.withLock { $0.touch(key) }
     }
 
-    public func recordOutcome(_ outcome: CacheOutcome) {
-        state.withLock { $0.outcomes.append(outcome) }
-    }
-
     /// Bytes currently held.
     public var byteCount: Int { state.withLock { $0.bytes } }
-    /// Every outcome recorded so far, oldest first.
-    public var outcomes: [CacheOutcome] { state.withLock { $0.outcomes } }
 }

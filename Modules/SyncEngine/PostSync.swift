@@ -45,7 +45,7 @@ public struct PostSync: Sendable {
         try Task.checkCancellation()
         let pageURL = PageURL.url(base: pass.base, token: token, limit: pass.limit)
         let response = try await client.send(TransportRequest(method: .get, url: pageURL, timeout: pass.timeout), policy: pass.policy)
-        if response.decision.isOffline || response.decision.originUnreachable {
+        if response.decision.originUnreachable {
             throw SyncError.offline(url: pageURL.absoluteString, reason: response.decision.reasons.first { $0.hasPrefix("origin unreachable") } ?? "origin unreachable")
         }
         let page = try decodePage(response, url: pageURL)

@@ -116,25 +116,21 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("urlcache.cachedResponse.memory.1KB", configuration: timing) { benchmark in
-        let fixture = Fixture.shared
-        benchmark.startMeasurement()
-        let cached = fixture.memoryURLCache.cachedResponse(for: fixture.urlCacheRequest)
-        benchmark.stopMeasurement()
-        guard cached?.data.count == Fixture.smallBodySize else {
-            benchmark.error("URLCache lost the hand-stored entry")
-            return
-        }
-    }
-
-    Benchmark("urlcache.cachedResponse.disk.1KB", configuration: timing) { benchmark in
-        let fixture = Fixture.shared
-        benchmark.startMeasurement()
-        let cached = fixture.diskURLCache.cachedResponse(for: fixture.urlCacheRequest)
-        benchmark.stopMeasurement()
-        guard cached?.data.count == Fixture.smallBodySize else {
-            benchmark.error("URLCache lost the hand-stored entry on disk")
-            return
+    let urlCaches: [(String, @Sendable (Fixture) -> URLCache)] = [
+        ("urlcache.cachedResponse.memory.1KB", { $0.memoryURLCache }),
+        ("urlcache.cachedResponse.disk.1KB", { $0.diskURLCache }),
+    ]
+    for (name, cache) in urlCaches {
+        Benchmark(name, configuration: timing) { benchmark in
+            let fixture = Fixture.shared
+            let urlCache = cache(fixture)
+            benchmark.startMeasurement()
+            let cached = urlCache.cachedResponse(for: fixture.urlCacheRequest)
+            benchmark.stopMeasurement()
+            guard cached?.data.count == Fixture.smallBodySize else {
+                benchmark.error("URLCache lost the hand-stored entry (\(name))")
+                return
+            }
         }
     }
 }
