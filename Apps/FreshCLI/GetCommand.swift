@@ -85,8 +85,9 @@ struct GetCommand: AsyncParsableCommand {
             let request = try makeRequest()
             let services = try FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
             services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
-            let response = try await services.client.send(request, policy: offline ? .returnCacheDataDontLoad : policy)
-            await services.finish()
+            let response = try await services.finishing {
+                try await services.client.send(request, policy: offline ? .returnCacheDataDontLoad : policy)
+            }
             try ResponsePrinter(include: include, json: json, output: output).print(response)
             if verbose { response.decision.explanation.forEach { StandardError.write("fresh: \(TerminalText.sanitized($0))") } }
             if response.decision.isOffline {

@@ -53,15 +53,16 @@ struct SyncCommand: AsyncParsableCommand {
             services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
             let sync = PostSync(client: services.client, items: try services.openItemDatabase())
             let verbose = verbose
-            let summary = try await Interruption.cancellingOnSignal {
-                try await sync.run(url: target.url, limit: limit, policy: policy,
-                                   timeout: TimeLimit.duration(maxTime)) { index, response in
-                    if verbose {
-                        StandardError.write("fresh: page \(index): \(response.decision.label), \(response.decision.bytesReceived) bytes — \(TerminalText.sanitized(response.url.absoluteString))")
+            let summary = try await services.finishing {
+                try await Interruption.cancellingOnSignal {
+                    try await sync.run(url: target.url, limit: limit, policy: policy,
+                                       timeout: TimeLimit.duration(maxTime)) { index, response in
+                        if verbose {
+                            StandardError.write("fresh: page \(index): \(response.decision.label), \(response.decision.bytesReceived) bytes — \(TerminalText.sanitized(response.url.absoluteString))")
+                        }
                     }
                 }
             }
-            await services.finish()
             print(summary.line)
         }
     }

@@ -116,11 +116,10 @@ public struct ReaderCommand: AsyncParsableCommand {
         let fetcher = PostsFetcher.make(items: items, sync: PostSync(client: services.client, items: items), url: refreshURL)
         let session = ReaderSession(items: items, fetcher: fetcher, storedPosts: storedPosts, refreshAtStart: refreshURL != nil)
         do {
-            try await session.run()
+            try await services.finishing { try await session.run() }
         } catch {
             throw error as? ReaderError ?? .terminal(ErrorDescription.line(error))
         }
-        await services.finish()
     }
 
     private static func httpURL(_ text: String) -> URL? {

@@ -82,50 +82,116 @@ public struct CacheControl: Sendable, Equatable {
 
     // MARK: Parsing
 
-    /// Splits a field value into (name, value) pairs, honouring quoted strings.
+    /// Splits a field value into (name, value) pairs, honouring quoted strings. Reads the
+    /// UTF-8 bytes directly: it runs on every cache lookup.
     static func split(_ line: String) -> [(String, String?)] {
-        var result: [(String, String?)] = []
-        var scalars = Substring(line).unicodeScalars[...]
-        while !scalars.isEmpty {
-            scalars = scalars.drop { $0 == " " || $0 == "\t" || $0 == "," }
-            let name = scalars.prefix { $0 != "=" && $0 != "," }
-            scalars = scalars.dropFirst(name.count)
-            let trimmedName = String(String.UnicodeScalarView(name)).trimmingWhitespace().lowercased()
-            var value: String?
-            if scalars.first == "=" {
-                scalars = scalars.dropFirst()
-                scalars = scalars.drop { $0 == " " || $0 == "\t" }
-                if scalars.first == "\"" {
-                    var unquoted = String.UnicodeScalarView()
-                    scalars = scalars.dropFirst()
-                    while let scalar = scalars.first, scalar != "\"" {
-                        scalars = scalars.dropFirst()
-                        if scalar == "\\", let escaped = scalars.first {
-                            unquoted.append(escaped)
-                            scalars = scalars.dropFirst()
-                        } else {
-                            unquoted.append(scalar)
-                        }
-                    }
-                    scalars = scalars.dropFirst()
-                    scalars = scalars.drop { $0 != "," }
-                    value = String(unquoted)
-                } else {
-                    let token = scalars.prefix { $0 != "," }
-                    scalars = scalars.dropFirst(token.count)
-                    value = String(String.UnicodeScalarView(token)).trimmingWhitespace()
-                }
-            }
-            if isToken(trimmedName) { result.append((trimmedName, value)) }
+        var line = line
+        return line.withUTF8 { bytes in
+            var parser = DirectiveParser(bytes: bytes)
+            return parser.directives()
         }
-        return result
+    }
+}
+
+/// The byte-level reader behind ``CacheControl/split(_:)``:
+/// `#( token [ "=" ( token / quoted-string ) ] )` with optional whitespace (RFC 9111 §5.2).
+private struct DirectiveParser {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>) {
+        self.bytes = bytes
     }
 
-    private static func isToken(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && scalar.value > 0x20 && scalar.value < 0x7F && !"()<>@,;:\\\"/[]?={}".unicodeScalars.contains(scalar)
+    mutating func directives() -> [(String, String?)] {
+        var result: [(String, String?)] = []
+        while true {
+            skip { $0 == .space || $0 == .tab || $0 == .comma }
+            guard index < bytes.count else { return result }
+            let name = trimmed(scan { $0 != .equals && $0 != .comma })
+            var value: String?
+            if index < bytes.count, bytes[index] == .equals {
+                index += 1
+                skip { $0 == .space || $0 == .tab }
+                value = index < bytes.count && bytes[index] == .quote ? quotedString() : token()
+            }
+            if isToken(name) { result.append((lowercasedString(name), value)) }
         }
     }
+
+    /// A quoted-string with its backslash escapes resolved; anything after the closing quote
+    /// up to the next comma is ignored.
+    private mutating func quotedString() -> String {
+        index += 1
+        var unquoted: [UInt8] = []
+        while index < bytes.count, bytes[index] != .quote {
+            if bytes[index] == .backslash, index + 1 < bytes.count { index += 1 }
+            unquoted.append(bytes[index])
+            index += 1
+        }
+        skip { $0 != .comma }
+        return String(decoding: unquoted, as: UTF8.self)
+    }
+
+    /// An unquoted value up to the next comma, without surrounding whitespace.
+    private mutating func token() -> String {
+        String(decoding: UnsafeBufferPointer(rebasing: bytes[trimmed(scan { $0 != .comma })]), as: UTF8.self)
+    }
+
+    private mutating func skip(while predicate: (UInt8) -> Bool) {
+        while index < bytes.count, predicate(bytes[index]) { index += 1 }
+    }
+
+    private mutating func scan(while predicate: (UInt8) -> Bool) -> Range<Int> {
+        let start = index
+        skip(while: predicate)
+        return start..<index
+    }
+
+    private func trimmed(_ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper, bytes[lower] == .space || bytes[lower] == .tab { lower += 1 }
+        while upper > lower, bytes[upper - 1] == .space || bytes[upper - 1] == .tab { upper -= 1 }
+        return lower..<upper
+    }
+
+    private func isToken(_ range: Range<Int>) -> Bool {
+        !range.isEmpty && range.allSatisfy { Self.isTokenCharacter(bytes[$0]) }
+    }
+
+    private func lowercasedString(_ range: Range<Int>) -> String {
+        String(unsafeUninitializedCapacity: range.count) { buffer in
+            for (offset, index) in range.enumerated() {
+                let byte = bytes[index]
+                buffer[offset] = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+            }
+            return range.count
+        }
+    }
+
+    /// tchar (RFC 9110 §5.6.2): visible ASCII except the delimiters.
+    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
+        guard byte > 0x20, byte < 0x7F else { return false }
+        return switch byte {
+        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "@"),
+             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
+             UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="),
+             UInt8(ascii: "{"), UInt8(ascii: "}"):
+            false
+        default:
+            true
+        }
+    }
+}
+
+private extension UInt8 {
+    static let space = UInt8(ascii: " ")
+    static let tab = UInt8(ascii: "\t")
+    static let comma = UInt8(ascii: ",")
+    static let equals = UInt8(ascii: "=")
+    static let quote = UInt8(ascii: "\"")
+    static let backslash = UInt8(ascii: "\\")
 }
 
 /// `max-stale` with or without a limit.

@@ -28,19 +28,32 @@ public enum CacheKey {
     /// scheme and plain lower-case host (no user info, no IP literal), a path, no fragment. The
     /// common case on every lookup, answered without parsing the URL again.
     static func isAlreadyNormalized(_ absolute: String) -> Bool {
-        var bytes = absolute.utf8[...]
-        let scheme = bytes.prefix { $0 != UInt8(ascii: ":") }
-        guard !scheme.isEmpty, scheme.allSatisfy({ (0x61...0x7A).contains($0) || $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") }) else {
-            return false
+        var absolute = absolute
+        return absolute.withUTF8 { bytes in
+            func isLowerLetter(_ byte: UInt8) -> Bool { (0x61...0x7A).contains(byte) }
+            var index = 0
+            while index < bytes.count, isLowerLetter(bytes[index]) || bytes[index] == UInt8(ascii: "+")
+                    || bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: ".") {
+                index += 1
+            }
+            guard index > 0, bytes.count > index + 3, bytes[index] == UInt8(ascii: ":"),
+                  bytes[index + 1] == UInt8(ascii: "/"), bytes[index + 2] == UInt8(ascii: "/") else { return false }
+            index += 3
+            let authorityStart = index
+            while index < bytes.count, bytes[index] != UInt8(ascii: "/") {
+                let byte = bytes[index]
+                guard isLowerLetter(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: ".")
+                        || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ":") else { return false }
+                index += 1
+            }
+            guard index > authorityStart, index < bytes.count, bytes[authorityStart] != UInt8(ascii: ":") else { return false }
+            while index < bytes.count {
+                let byte = bytes[index]
+                guard byte > 0x20, byte < 0x7F, byte != UInt8(ascii: "#") else { return false }
+                index += 1
+            }
+            return true
         }
-        bytes = bytes.dropFirst(scheme.count)
-        guard bytes.starts(with: "://".utf8) else { return false }
-        bytes = bytes.dropFirst(3)
-        let authority = bytes.prefix { $0 != UInt8(ascii: "/") }
-        guard !authority.isEmpty, authority.count < bytes.count,
-              authority.allSatisfy({ (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ":") }),
-              authority.first != UInt8(ascii: ":") else { return false }
-        return bytes.dropFirst(authority.count).allSatisfy { $0 > 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "#") }
     }
 
     /// The secondary key: the request's values of every field the response's `Vary` names,

@@ -285,7 +285,8 @@ public final class CachingClient: Sendable {
     private func storedVariant(for request: TransportRequest) throws -> StoredResponse? {
         let key = CacheKey.primary(method: request.method, url: request.url)
         return try storage.variants(forKey: key).first { stored in
-            CacheKey.variant(vary: stored.headerFields[values: .vary], requestFields: request.headerFields) == stored.variantKey
+            guard stored.headerFields.firstValue(for: .vary) != nil else { return stored.variantKey.isEmpty }
+            return CacheKey.variant(vary: stored.headerFields[values: .vary], requestFields: request.headerFields) == stored.variantKey
         }
     }
 

@@ -15,15 +15,16 @@ public enum ConditionalRequest {
     /// Whether the caller set conditional headers of its own; such requests pass through
     /// and a 304 is the caller's to handle.
     public static func carriesOwnConditions(_ request: TransportRequest) -> Bool {
-        [HTTPField.Name.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
-            .contains { request.headerFields[$0] != nil }
+        request.headerFields.contains { conditionalFieldNames.contains($0.name) }
     }
+
+    private static let conditionalFieldNames: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
     /// Whether a 304 selects the stored response (§4.3.4): a strong ETag must match strongly,
     /// a weak one weakly; a 304 with an ETag never selects a response stored without one; a
     /// 304 without an ETag selects the response that was validated.
     public static func notModified(_ fields: HTTPFields, matches entry: StoredResponse) -> Bool {
-        guard let tag = fields[.eTag].flatMap(EntityTag.init) else { return true }
+        guard let tag = fields.firstValue(for: .eTag).flatMap(EntityTag.init) else { return true }
         guard let stored = entry.entityTag else { return false }
         return tag.isWeak ? tag.weaklyMatches(stored) : tag.stronglyMatches(stored)
     }

@@ -12,13 +12,16 @@ public struct EntityTag: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses one entity tag; `nil` when the text is not one.
     public init?(_ text: String) {
-        var rest = Substring(text.trimmingWhitespace())
-        isWeak = rest.hasPrefix("W/")
-        if isWeak { rest = rest.dropFirst(2) }
-        guard rest.count >= 2, rest.first == "\"", rest.last == "\"" else { return nil }
-        let inner = rest.dropFirst().dropLast()
-        guard !inner.contains("\"") else { return nil }
-        opaqueTag = String(inner)
+        let quote = UInt8(ascii: "\"")
+        var bytes = text.utf8[...]
+        while let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t") { bytes = bytes.dropFirst() }
+        while let last = bytes.last, last == UInt8(ascii: " ") || last == UInt8(ascii: "\t") { bytes = bytes.dropLast() }
+        isWeak = bytes.starts(with: "W/".utf8)
+        if isWeak { bytes = bytes.dropFirst(2) }
+        guard bytes.count >= 2, bytes.first == quote, bytes.last == quote else { return nil }
+        let inner = bytes.dropFirst().dropLast()
+        guard !inner.contains(quote) else { return nil }
+        opaqueTag = String(Substring(inner))
     }
 
     /// The field form: `"abc"` or `W/"abc"`.

@@ -41,12 +41,12 @@ public struct FreshnessLifetime: Sendable, Equatable {
             guard expiresValues.count == 1, let expires = HTTPDate.parse(expiresValues[0]) else {
                 return FreshnessLifetime(seconds: 0, source: .invalidExpires)
             }
-            let date = fields[.date].flatMap(HTTPDate.parse) ?? entry.responseTime
+            let date = fields.firstValue(for: .date).flatMap(HTTPDate.parse) ?? entry.responseTime
             return FreshnessLifetime(seconds: max(0, Int(expires.timeIntervalSince(date))), source: .expires)
         }
         if HeuristicFreshness.allows(status: entry.status, cacheControl: cacheControl),
-           let lastModified = fields[.lastModified].flatMap(HTTPDate.parse) {
-            let date = fields[.date].flatMap(HTTPDate.parse) ?? entry.responseTime
+           let lastModified = fields.firstValue(for: .lastModified).flatMap(HTTPDate.parse) {
+            let date = fields.firstValue(for: .date).flatMap(HTTPDate.parse) ?? entry.responseTime
             let sinceModified = max(0, date.timeIntervalSince(lastModified))
             return FreshnessLifetime(seconds: Int(sinceModified / 10), source: .heuristic)
         }
@@ -59,8 +59,8 @@ public enum CurrentAge {
     /// `corrected_initial_age + resident_time`, in whole seconds.
     public static func of(_ entry: StoredResponse, now: Date) -> Int {
         let fields = entry.headerFields
-        let ageValue = fields[.age].flatMap { DeltaSeconds(parsing: $0.trimmingWhitespace()).validSeconds } ?? 0
-        let dateValue = fields[.date].flatMap(HTTPDate.parse) ?? entry.responseTime
+        let ageValue = fields.firstValue(for: .age).flatMap { DeltaSeconds(parsing: $0.trimmingWhitespace()).validSeconds } ?? 0
+        let dateValue = fields.firstValue(for: .date).flatMap(HTTPDate.parse) ?? entry.responseTime
         let apparentAge = max(0, entry.responseTime.timeIntervalSince(dateValue))
         let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))
         let correctedAgeValue = Double(ageValue) + responseDelay

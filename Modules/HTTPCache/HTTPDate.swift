@@ -51,8 +51,7 @@ public enum HTTPDate {
                 }
                 return value
             }
-            let monthName = String(decoding: UnsafeBufferPointer(rebasing: bytes[8..<11]), as: UTF8.self)
-            guard let day = number(5, 2), let month = monthNumber(monthName), let year = number(12, 4),
+            guard let day = number(5, 2), let month = monthNumber(bytes[8], bytes[9], bytes[10]), let year = number(12, 4),
                   let hour = number(17, 2), let minute = number(20, 2), let second = number(23, 2),
                   bytes[19] == UInt8(ascii: ":"), bytes[22] == UInt8(ascii: ":"),
                   (1...31).contains(day), hour < 24, minute < 60, second <= 60 else { return nil }
@@ -86,6 +85,15 @@ public enum HTTPDate {
     private static func monthNumber(_ name: String) -> Int? {
         months.firstIndex(of: name.lowercased()).map { $0 + 1 }
     }
+
+    /// The month of three ASCII letters, case-insensitively, without building a string.
+    private static func monthNumber(_ first: UInt8, _ second: UInt8, _ third: UInt8) -> Int? {
+        let packed = [first, second, third].reduce(UInt32(0)) { $0 << 8 | UInt32($1 | 0x20) }
+        return packedMonths.firstIndex(of: packed).map { $0 + 1 }
+    }
+
+    /// ``months`` as three bytes packed into one number each.
+    private static let packedMonths: [UInt32] = months.map { $0.utf8.reduce(UInt32(0)) { $0 << 8 | UInt32($1) } }
 
     private static func pad(_ value: Int) -> String {
         value < 10 ? "0\(value)" : "\(value)"

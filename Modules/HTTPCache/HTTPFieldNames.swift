@@ -3,5 +3,14 @@ import HTTPTypes
 extension HTTPField.Name {
     /// `Pragma` (RFC 9111 §5.4): `no-cache` here means `Cache-Control: no-cache` when the
     /// request has no `Cache-Control`.
-    public static var pragma: Self { Self("Pragma")! }
+    public static let pragma = Self("Pragma")!
+}
+
+extension HTTPFields {
+    /// The value of the first field named `name`, without joining repeated fields into a new
+    /// string: the lookups on every cache hit use it for fields that occur once (`Date`, `Age`,
+    /// `ETag`, `Last-Modified`, `Vary`'s presence).
+    func firstValue(for name: HTTPField.Name) -> String? {
+        first { $0.name == name }?.value
+    }
 }

@@ -40,12 +40,12 @@ public struct StoredResponse: Sendable, Equatable {
 
     /// The stored strong or weak validator, if the response had one.
     public var entityTag: EntityTag? {
-        headerFields[.eTag].flatMap(EntityTag.init)
+        headerFields.firstValue(for: .eTag).flatMap(EntityTag.init)
     }
 
     /// The stored `Last-Modified` value, verbatim.
     public var lastModified: String? {
-        headerFields[.lastModified]
+        headerFields.firstValue(for: .lastModified)
     }
 
     /// Approximate bytes this entry occupies: body plus header text.

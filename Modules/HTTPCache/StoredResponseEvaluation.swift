@@ -26,19 +26,32 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
 
     /// "max-age=60, age=18" style facts behind the lifetime.
     public var arithmetic: String {
-        let rule = switch lifetime.source {
-        case .maxAge: "max-age=\(lifetime.seconds)"
-        case .expires: "Expires − Date = \(lifetime.seconds) s"
-        case .heuristic: "heuristic 10% of (Date − Last-Modified) = \(lifetime.seconds) s"
-        case .invalidExpires: "invalid Expires (treated as already expired)"
-        case .none: "no explicit freshness"
-        }
-        return "\(rule), age=\(currentAge)"
+        var text = ""
+        appendArithmetic(to: &text)
+        return text
     }
 
-    /// One sentence: "fresh for 42 s more: max-age=60, age=18" or "stale by 5 s: …".
+    /// One sentence: "fresh for 42 s more: max-age=60, age=18" or "stale by 5 s: …". Built
+    /// with plain appends: every hit's decision carries it.
     public var summary: String {
-        isFresh ? "fresh for \(remaining) s more: \(arithmetic)" : "stale by \(staleness) s: \(arithmetic)"
+        var text = isFresh ? "fresh for " : "stale by "
+        text.reserveCapacity(64)
+        text += String(isFresh ? remaining : staleness)
+        text += isFresh ? " s more: " : " s: "
+        appendArithmetic(to: &text)
+        return text
+    }
+
+    private func appendArithmetic(to text: inout String) {
+        switch lifetime.source {
+        case .maxAge: text += "max-age="; text += String(lifetime.seconds)
+        case .expires: text += "Expires − Date = "; text += String(lifetime.seconds); text += " s"
+        case .heuristic: text += "heuristic 10% of (Date − Last-Modified) = "; text += String(lifetime.seconds); text += " s"
+        case .invalidExpires: text += "invalid Expires (treated as already expired)"
+        case .none: text += "no explicit freshness"
+        }
+        text += ", age="
+        text += String(currentAge)
     }
 
     /// Whether the stored response may answer without contacting the origin, given the

@@ -6,12 +6,17 @@ import Synchronization
 /// The HTTP cache database (`cache.sqlite`): the persistent ``CacheStorage``.
 ///
 /// Entries are written atomically, one transaction each; the total size is kept under a byte
-/// capacity by least-recently-used eviction. Use-time updates and statistics are batched in
-/// memory and written with the next store or on ``flush()``, so a hit costs no write. The
-/// cache is disposable: a damaged file is moved aside and rebuilt with a warning.
+/// capacity by least-recently-used eviction. Use-time updates, statistics and the header
+/// refreshes of 304 responses are batched in memory and written with the next store, on
+/// ``flush()``, or once the oldest has waited ``batchDelay``, so neither a hit nor a 304 costs a
+/// write transaction of its own. Reads see the batched refreshes at once. A crash loses at most
+/// the renewals of that delay, never a body: the entry then revalidates again. The cache is
+/// disposable: a damaged file is moved aside and rebuilt with a warning.
 public final class CacheDatabase: CacheStorage {
     /// The default byte capacity: 100 MiB.
     public static let defaultCapacity = 100 * 1024 * 1024
+    /// The longest a batched write waits before the next refresh writes the batch.
+    public static let batchDelay: TimeInterval = 1
 
     public let path: String
     /// The most bytes the entries may occupy.
@@ -19,7 +24,9 @@ public final class CacheDatabase: CacheStorage {
     /// Set when the file was damaged and rebuilt while opening, with what happened.
     public let recoveryWarning: String?
 
-    private let pool: DatabasePool
+    private let database: DatabaseQueue
+    /// Lookups, on a connection of their own (see ``VariantLookup``).
+    private let lookup: VariantLookup
     private let pending = Mutex(PendingWrites())
     private let now: @Sendable () -> Date
 
@@ -33,7 +40,11 @@ public final class CacheDatabase: CacheStorage {
         var accesses: [VariantID: Double] = [:]
         var outcomes: [CacheOutcome.Kind: CacheOutcome] = [:]
         var counts: [CacheOutcome.Kind: Int] = [:]
-        var isEmpty: Bool { accesses.isEmpty && outcomes.isEmpty }
+        /// 304 refreshes: new headers and times over a stored row, its body kept.
+        var refreshes: [VariantID: CacheEntryRecord] = [:]
+        /// When the oldest refresh was batched.
+        var oldestRefresh: Date?
+        var isEmpty: Bool { accesses.isEmpty && outcomes.isEmpty && refreshes.isEmpty }
     }
 
     /// Opens (creating if needed) the cache database at `path`.
@@ -42,7 +53,7 @@ public final class CacheDatabase: CacheStorage {
         self.capacity = capacity
         self.now = now
         do {
-            pool = try Self.openMigrated(path)
+            database = try Self.openMigrated(path)
             recoveryWarning = nil
         } catch let error as StorageError {
             guard case .corrupted(_, let reason) = error else { throw error }
@@ -50,13 +61,18 @@ public final class CacheDatabase: CacheStorage {
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
             }
-            pool = try Self.openMigrated(path)
+            database = try Self.openMigrated(path)
             recoveryWarning = "cache database at \(path) was unreadable (\(reason)); moved it to \(aside) and started an empty cache"
+        }
+        do {
+            lookup = try VariantLookup(path: path, busyTimeout: DatabaseFile.defaultBusyTimeout)
+        } catch {
+            throw DatabaseFile.classify(error, path: path)
         }
     }
 
-    private static func openMigrated(_ path: String) throws -> DatabasePool {
-        try DatabaseFile.openPool(at: path, durability: .normal, migrator: CacheSchema.migrator, probeTable: "cacheEntry")
+    private static func openMigrated(_ path: String) throws -> DatabaseQueue {
+        try DatabaseFile.openQueue(at: path, durability: .normal, migrator: CacheSchema.migrator, probeTable: "cacheEntry")
     }
 
     deinit {
@@ -66,7 +82,11 @@ public final class CacheDatabase: CacheStorage {
     // MARK: CacheStorage
 
     public func variants(forKey key: String) throws -> [StoredResponse] {
-        try pool.read { db in try CacheEntryRecord.variants(db, key: key).compactMap(\.storedResponse) }
+        let records = try lookup.variants(forKey: key)
+        let refreshes = pending.withLock { $0.refreshes.isEmpty ? [:] : $0.refreshes.filter { $0.key.key == key } }
+        return records.compactMap { record in
+            refreshes[VariantID(key: record.key, variantKey: record.variantKey)].map(record.refreshed) ?? record
+        }.compactMap { $0.storedResponse }
     }
 
     public func store(_ entry: StoredResponse) throws {
@@ -76,30 +96,35 @@ public final class CacheDatabase: CacheStorage {
             throw CacheStorageError.entryTooLarge(size: record.size, capacity: capacity)
         }
         let batch = takePending()
-        try pool.write { db in
+        try database.write { db in
             try Self.apply(batch, in: db)
             try record.save(db, onConflict: .replace)
             _ = try CacheEntryRecord.evict(db, toFit: capacity)
         }
     }
 
+    /// Batches the new headers and times of a revalidated entry (see the type's notes); the
+    /// batch is written now when its oldest refresh has waited ``batchDelay``.
     public func refresh(_ entry: StoredResponse) throws {
-        let record = CacheEntryRecord(entry, accessedAt: now())
-        let batch = takePending()
-        try pool.write { db in
-            try Self.apply(batch, in: db)
-            try record.updateHeadersAndTimes(db)
+        let at = now()
+        let record = CacheEntryRecord(entry, accessedAt: at)
+        let due = pending.withLock { pending in
+            pending.refreshes[VariantID(key: entry.key, variantKey: entry.variantKey)] = record
+            let oldest = pending.oldestRefresh ?? at
+            pending.oldestRefresh = oldest
+            return at.timeIntervalSince(oldest) >= Self.batchDelay
         }
+        if due { try flush() }
     }
 
     private func removeVariant(key: String, variantKey: String) throws {
-        try pool.write { db in
+        try database.write { db in
             try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ? AND variantKey = ?", arguments: [key, variantKey])
         }
     }
 
     public func removeAll(forKey key: String) throws {
-        try pool.write { db in
+        try database.write { db in
             try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ?", arguments: [key])
         }
     }
@@ -123,7 +148,7 @@ public final class CacheDatabase: CacheStorage {
     public func flush() throws {
         let batch = takePending()
         guard !batch.isEmpty else { return }
-        try pool.write { db in try Self.apply(batch, in: db) }
+        try database.write { db in try Self.apply(batch, in: db) }
     }
 
     // MARK: Maintenance (`fresh cache …`)
@@ -131,7 +156,7 @@ public final class CacheDatabase: CacheStorage {
     /// Entry count, bytes and the counters of every outcome.
     public func statistics() throws -> CacheStatistics {
         try flush()
-        return try pool.read { db in
+        return try database.read { db in
             var statistics = CacheStatistics(
                 entries: try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheEntry") ?? 0,
                 bytes: try CacheEntryRecord.totalBytes(db), capacity: capacity)
@@ -147,7 +172,7 @@ public final class CacheDatabase: CacheStorage {
 
     /// Every stored entry, most recently used first.
     public func listEntries() throws -> [CacheListing] {
-        try pool.read { db in
+        try database.read { db in
             try Row.fetchAll(db, sql: "SELECT key, variantKey, status, size, lastAccess FROM cacheEntry ORDER BY lastAccess DESC").map { row in
                 CacheListing(key: row["key"], variantKey: row["variantKey"], status: row["status"], size: row["size"],
                              lastAccess: Date(timeIntervalSince1970: row["lastAccess"]))
@@ -158,7 +183,7 @@ public final class CacheDatabase: CacheStorage {
     /// Removes every entry and resets the statistics.
     public func clear() throws {
         _ = takePending()
-        try pool.write { db in
+        try database.write { db in
             try db.execute(sql: "DELETE FROM cacheEntry; DELETE FROM cacheStat;")
         }
     }
@@ -167,7 +192,7 @@ public final class CacheDatabase: CacheStorage {
     /// many were removed.
     public func prune(toFit maximumBytes: Int) throws -> Int {
         try flush()
-        return try pool.write { db in try CacheEntryRecord.evict(db, toFit: maximumBytes) }
+        return try database.write { db in try CacheEntryRecord.evict(db, toFit: maximumBytes) }
     }
 
     // MARK: Batching
@@ -180,6 +205,9 @@ public final class CacheDatabase: CacheStorage {
     }
 
     private static func apply(_ batch: PendingWrites, in db: Database) throws {
+        for record in batch.refreshes.values {
+            try record.updateHeadersAndTimes(db)
+        }
         for (variant, at) in batch.accesses {
             try db.cachedStatement(sql: "UPDATE cacheEntry SET lastAccess = ? WHERE key = ? AND variantKey = ?")
                 .execute(arguments: [at, variant.key, variant.variantKey])

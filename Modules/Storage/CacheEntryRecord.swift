@@ -4,7 +4,7 @@ import HTTPCache
 import HTTPTypes
 
 /// One row of the cache database's `cacheEntry` table: a stored response.
-struct CacheEntryRecord: Codable, FetchableRecord, PersistableRecord {
+struct CacheEntryRecord: Codable, PersistableRecord {
     static let databaseTableName = "cacheEntry"
 
     var key: String
@@ -22,13 +22,30 @@ struct CacheEntryRecord: Codable, FetchableRecord, PersistableRecord {
     /// Last use, for least-recently-used eviction.
     var lastAccess: Double
 
+    init(
+        key: String, variantKey: String, url: String, method: String, status: Int, headers: String, body: Data,
+        requestTime: Double, responseTime: Double, size: Int, lastAccess: Double
+    ) {
+        self.key = key
+        self.variantKey = variantKey
+        self.url = url
+        self.method = method
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.size = size
+        self.lastAccess = lastAccess
+    }
+
     init(_ entry: StoredResponse, accessedAt: Date) {
         key = entry.key
         variantKey = entry.variantKey
         url = entry.url.absoluteString
         method = entry.method.rawValue
         status = entry.status.code
-        headers = entry.headerFields.map { "\($0.name.rawName): \($0.value)" }.joined(separator: "\n")
+        headers = Self.lines(of: entry.headerFields)
         body = entry.body
         requestTime = entry.requestTime.timeIntervalSince1970
         responseTime = entry.responseTime.timeIntervalSince1970
@@ -36,49 +53,70 @@ struct CacheEntryRecord: Codable, FetchableRecord, PersistableRecord {
         lastAccess = accessedAt.timeIntervalSince1970
     }
 
-    /// Reads a row column by column; faster than the `Decodable` default on the hit path.
-    init(row: Row) throws {
-        key = row["key"]
-        variantKey = row["variantKey"]
-        url = row["url"]
-        method = row["method"]
-        status = row["status"]
-        headers = row["headers"]
-        body = row["body"]
-        requestTime = row["requestTime"]
-        responseTime = row["responseTime"]
-        size = row["size"]
-        lastAccess = row["lastAccess"]
-    }
-
     var storedResponse: StoredResponse? {
         guard let url = URL(string: url), let method = HTTPRequest.Method(method) else { return nil }
-        var fields = HTTPFields()
-        for line in headers.split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":"), let name = HTTPField.Name(String(line[..<colon])) else { continue }
-            fields.append(HTTPField(name: name, value: String(line[line.index(after: colon)...].dropFirst())))
-        }
         return StoredResponse(
             key: key, variantKey: variantKey, url: url, method: method, status: HTTPResponse.Status(code: status),
-            headerFields: fields, body: body, requestTime: Date(timeIntervalSince1970: requestTime),
+            headerFields: Self.fields(fromLines: headers), body: body, requestTime: Date(timeIntervalSince1970: requestTime),
             responseTime: Date(timeIntervalSince1970: responseTime))
+    }
+
+    /// The header fields as `Name: value` lines, the form of the `headers` column.
+    static func lines(of fields: HTTPFields) -> String {
+        var text = ""
+        text.reserveCapacity(fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 3 })
+        for field in fields {
+            if !text.isEmpty { text += "\n" }
+            text += field.name.rawName
+            text += ": "
+            text += field.value
+        }
+        return text
+    }
+
+    /// Parses the `Name: value` lines written by ``init(_:accessedAt:)``, byte by byte; lines
+    /// without a colon or with an invalid name are skipped.
+    static func fields(fromLines text: String) -> HTTPFields {
+        var text = text
+        return text.withUTF8 { bytes in
+            var fields = HTTPFields()
+            var lineStart = 0
+            while lineStart < bytes.count {
+                let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                if let colon = bytes[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: ":")),
+                   let name = HTTPField.Name(String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<colon]), as: UTF8.self)) {
+                    let valueStart = colon + 1 < lineEnd && bytes[colon + 1] == UInt8(ascii: " ") ? colon + 2 : colon + 1
+                    let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<lineEnd]), as: UTF8.self)
+                    fields.append(HTTPField(name: name, value: value))
+                }
+                lineStart = lineEnd + 1
+            }
+            return fields
+        }
     }
 
     // MARK: SQL
 
-    static func variants(_ db: Database, key: String) throws -> [CacheEntryRecord] {
-        let statement = try db.cachedStatement(sql: "SELECT * FROM cacheEntry WHERE key = ? ORDER BY responseTime DESC")
-        return try CacheEntryRecord.fetchAll(statement, arguments: [key])
+    /// This stored row with the headers, times and size of `refresh` (a 304), its body kept;
+    /// unchanged when the row was stored after the refresh's request was sent (see
+    /// ``updateHeadersAndTimes(_:)``).
+    func refreshed(by refresh: CacheEntryRecord) -> CacheEntryRecord {
+        guard responseTime <= refresh.requestTime else { return self }
+        var record = refresh
+        record.body = body
+        return record
     }
 
     /// Writes this record's headers, times and size over the stored row, leaving the body
-    /// as it is (the 304 path).
+    /// as it is (the 304 path). A row stored after this revalidation's request was sent (a
+    /// newer full response, perhaps from another process) is left alone: these headers
+    /// describe the older body.
     func updateHeadersAndTimes(_ db: Database) throws {
         let statement = try db.cachedStatement(sql: """
             UPDATE cacheEntry SET headers = ?, requestTime = ?, responseTime = ?, size = ?, lastAccess = ?
-            WHERE key = ? AND variantKey = ?
+            WHERE key = ? AND variantKey = ? AND responseTime <= ?
             """)
-        try statement.execute(arguments: [headers, requestTime, responseTime, size, lastAccess, key, variantKey])
+        try statement.execute(arguments: [headers, requestTime, responseTime, size, lastAccess, key, variantKey, requestTime])
     }
 
     /// Deletes least-recently-used entries until the total size fits `capacity`.

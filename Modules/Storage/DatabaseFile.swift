@@ -5,6 +5,9 @@ import GRDB
 /// the file created with mode 0600 before SQLite sees it, WAL, and a busy timeout so several
 /// `fresh` processes can share a file without "database is locked".
 enum DatabaseFile {
+    /// How long a connection waits for another one's lock before it gives up.
+    static let defaultBusyTimeout: TimeInterval = 10
+
     /// How much a commit waits for the disk.
     enum Durability {
         /// `synchronous = FULL`: a committed transaction survives a power cut. For the item
@@ -15,8 +18,8 @@ enum DatabaseFile {
         case normal
     }
 
-    /// Opens the pool and brings the schema up to date, then reads `probeTable` once so a file
-    /// that is not a database fails here rather than later.
+    /// Opens a pool (concurrent readers beside one writer) and brings the schema up to date,
+    /// then reads `probeTable` once so a file that is not a database fails here rather than later.
     ///
     /// The first open of a new file (the switch to WAL and the migrations) is serialised across
     /// processes with `flock` on a sidecar `.lock` file: GRDB's migrator checks and applies
@@ -25,8 +28,30 @@ enum DatabaseFile {
     /// which the sidecar never touches.
     static func openPool(
         at path: String, durability: Durability, migrator: DatabaseMigrator, probeTable: String,
-        busyTimeout: TimeInterval = 10
+        busyTimeout: TimeInterval = defaultBusyTimeout
     ) throws -> DatabasePool {
+        try openMigrated(at: path, durability: durability, migrator: migrator, probeTable: probeTable, busyTimeout: busyTimeout) {
+            try DatabasePool(path: path, configuration: $0)
+        }
+    }
+
+    /// Opens one WAL connection, for a database whose reads are single short statements: a
+    /// lookup then skips the pool's reader checkout, which costs more than the read itself.
+    static func openQueue(
+        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTable: String,
+        busyTimeout: TimeInterval = defaultBusyTimeout
+    ) throws -> DatabaseQueue {
+        try openMigrated(at: path, durability: durability, migrator: migrator, probeTable: probeTable, busyTimeout: busyTimeout) {
+            var configuration = $0
+            configuration.journalMode = .wal
+            return try DatabaseQueue(path: path, configuration: configuration)
+        }
+    }
+
+    private static func openMigrated<Writer: DatabaseWriter>(
+        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTable: String,
+        busyTimeout: TimeInterval, make: (Configuration) throws -> Writer
+    ) throws -> Writer {
         let directory = (path as NSString).deletingLastPathComponent
         if let problem = directoryProblem(directory) {
             throw StorageError.cannotOpen(path: path, reason: problem)
@@ -47,10 +72,10 @@ enum DatabaseFile {
         let synchronous = durability == .full ? "FULL" : "NORMAL"
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = \(synchronous)") }
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
-            try migrator.migrate(pool)
-            _ = try pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(probeTable)") }
-            return pool
+            let writer = try make(configuration)
+            try migrator.migrate(writer)
+            _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(probeTable)") }
+            return writer
         } catch {
             throw classify(error, path: path)
         }

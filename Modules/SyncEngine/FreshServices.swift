@@ -30,9 +30,23 @@ public final class FreshServices: Sendable {
         try ItemDatabase(path: location.itemDatabasePath)
     }
 
-    /// Waits for background revalidations and writes batched cache bookkeeping.
+    /// Waits for background revalidations and writes batched cache bookkeeping (use times,
+    /// statistics, the refreshed headers of 304s).
     public func finish() async {
         await client.waitForBackgroundRevalidations()
         try? cacheDatabase.flush()
+    }
+
+    /// Runs `work`, then ``finish()`` whether it returned or threw: what a failed or interrupted
+    /// run learned (a 304 before the failure, say) still reaches the cache file.
+    public func finishing<Value>(_ work: () async throws -> Value) async throws -> Value {
+        do {
+            let value = try await work()
+            await finish()
+            return value
+        } catch {
+            await finish()
+            throw error
+        }
     }
 }

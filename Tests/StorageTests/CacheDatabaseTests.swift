@@ -49,19 +49,66 @@ struct CacheDatabaseTests {
         #expect(try database.statistics().bytes <= 1000)
     }
 
-    @Test func refreshAfter304UpdatesHeadersAndTimesAndKeepsTheBody() throws {
+    @Test func refreshAfter304KeepsTheBodyIsReadAtOnceAndReachesTheFileOnFlush() throws {
         let directory = try TemporaryDirectory()
-        let database = try CacheDatabase(path: directory.file("cache.sqlite"))
+        let path = directory.file("cache.sqlite")
+        let database = try CacheDatabase(path: path)
         let original = entry("/a", body: 300)
         try database.store(original)
         var refreshed = original
         refreshed.headerFields[.cacheControl] = "max-age=120"
-        refreshed.responseTime = Date(timeIntervalSince1970: 5000)
         refreshed.requestTime = Date(timeIntervalSince1970: 4999)
+        refreshed.responseTime = Date(timeIntervalSince1970: 5000)
         try database.refresh(refreshed)
-        let stored = try #require(try database.variants(forKey: original.key).first)
-        #expect(stored == refreshed)
-        #expect(stored.body.count == 300)
+        let otherProcess = try CacheDatabase(path: path)
+        #expect(try otherProcess.variants(forKey: original.key) == [original])
+        #expect(try database.variants(forKey: original.key) == [refreshed])
+        try database.flush()
+        #expect(try otherProcess.variants(forKey: original.key) == [refreshed])
+        #expect(try otherProcess.variants(forKey: original.key).first?.body.count == 300)
+    }
+
+    @Test func refreshWaitingLongerThanTheBatchDelayIsWrittenByTheNextRefresh() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let clock = ClockBox()
+        let database = try CacheDatabase(path: path, now: { clock.now })
+        let otherProcess = try CacheDatabase(path: path)
+        try database.store(entry("/a"))
+        try database.store(entry("/b"))
+        var first = entry("/a")
+        first.requestTime = Date(timeIntervalSince1970: 1499)
+        first.responseTime = Date(timeIntervalSince1970: 1500)
+        try database.refresh(first)
+        #expect(try otherProcess.variants(forKey: first.key).first?.responseTime == entry("/a").responseTime)
+        clock.advance()
+        var second = entry("/b")
+        second.requestTime = Date(timeIntervalSince1970: 1599)
+        second.responseTime = Date(timeIntervalSince1970: 1600)
+        try database.refresh(second)
+        #expect(try otherProcess.variants(forKey: first.key).first?.responseTime == first.responseTime)
+        #expect(try otherProcess.variants(forKey: second.key).first?.responseTime == second.responseTime)
+    }
+
+    @Test func refreshNeverOverwritesAResponseStoredAfterItsRequest() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let database = try CacheDatabase(path: path)
+        let otherProcess = try CacheDatabase(path: path)
+        try database.store(entry("/a", body: 300))
+        var refreshed = entry("/a", body: 300)
+        refreshed.headerFields[.eTag] = #""e""#
+        refreshed.requestTime = Date(timeIntervalSince1970: 2000)
+        refreshed.responseTime = Date(timeIntervalSince1970: 2001)
+        try database.refresh(refreshed)
+        var newer = entry("/a", body: 7)
+        newer.headerFields[.eTag] = #""new""#
+        newer.requestTime = Date(timeIntervalSince1970: 1999)
+        newer.responseTime = Date(timeIntervalSince1970: 2100)
+        try otherProcess.store(newer)
+        #expect(try database.variants(forKey: newer.key) == [newer])
+        try database.flush()
+        #expect(try otherProcess.variants(forKey: newer.key) == [newer])
     }
 
     @Test func pruneFitsASmallerSize() throws {

@@ -153,3 +153,27 @@ struct PostSyncTests {
         await fixture.stop()
     }
 }
+
+@Suite("FreshServices writes what a run learned, even when it fails")
+struct FreshServicesFinishingTests {
+    struct Interrupted: Error {}
+
+    @Test func aRevalidationBeforeAFailureReachesTheCacheFile() async throws {
+        let fixture = try await SyncFixture.start(MockServerConfiguration(postCount: 5, maxAge: 0))
+        let url = URL(string: "\(fixture.server.baseURL)/posts/1")!
+        _ = try await fixture.services.client.send(TransportRequest(method: .get, url: url))
+        let storedBefore = try #require(try fixture.services.cacheDatabase.variants(forKey: CacheKey.primary(method: .get, url: url)).first)
+        await #expect(throws: Interrupted.self) {
+            try await fixture.services.finishing {
+                let revalidated = try await fixture.services.client.send(TransportRequest(method: .get, url: url))
+                #expect(revalidated.decision.outcome == .revalidated)
+                throw Interrupted()
+            }
+        }
+        let otherProcess = try CacheDatabase(path: StorageLocation(directory: fixture.directory).cacheDatabasePath)
+        let storedAfter = try #require(try otherProcess.variants(forKey: CacheKey.primary(method: .get, url: url)).first)
+        await fixture.stop()
+        #expect(storedAfter.responseTime > storedBefore.responseTime)
+        #expect(storedAfter.body == storedBefore.body)
+    }
+}

@@ -27,6 +27,7 @@ SWIFT_ROWS = [
     ("fresh.plainGET", "fresh: plain GET of the same URL (CurlTransport, no cache)"),
     ("urlsession.uncachedGET", "URLSession: GET of the same URL, no cache"),
     ("urlsession.returnCacheDataDontLoad.1KB", "URLSession: `.returnCacheDataDontLoad` answered by a hand-stored URLCache entry, 1 KB"),
+    ("urlsession.returnCacheDataDontLoad.100KB", "URLSession: `.returnCacheDataDontLoad` answered by a hand-stored URLCache entry, 100 KB"),
     ("urlcache.cachedResponse.memory.1KB", "URLCache.cachedResponse(for:), hand-stored entry in memory, 1 KB"),
     ("urlcache.cachedResponse.disk.1KB", "URLCache.cachedResponse(for:), hand-stored entry on disk, 1 KB"),
 ]
@@ -85,7 +86,6 @@ def main():
         row = swift.get(key) or hishel.get(key)
         return row["median_us"] if row else None
 
-    urlsession_hit = median("urlsession.returnCacheDataDontLoad.1KB")
     urlcache_lookup = median("urlcache.cachedResponse.memory.1KB")
     plain_get = median("fresh.plainGET")
     verdicts = []
@@ -97,7 +97,9 @@ def main():
         if limit is not None:
             parts.append(f"≤ {fmt(limit)}")
             met.append(value is not None and value <= limit)
-        parts.append("≥ 10× faster than URLSession's hand-stored entry" + (" (a 1 KB entry)" if "100KB" in key else ""))
+        size = "100KB" if key.endswith("100KB") else "1KB"
+        parts.append(f"≥ 10× faster than URLSession's hand-stored {size.replace('KB', ' KB')} entry")
+        urlsession_hit = median(f"urlsession.returnCacheDataDontLoad.{size}")
         speedup = urlsession_hit / value if value and urlsession_hit else None
         met.append(speedup is not None and speedup >= 10)
         ratio = f"URLSession cache path ÷ this = {speedup:.1f}×" if speedup else "n/a"
@@ -170,13 +172,15 @@ What each row measures:
 - "SQLite, no memory tier" uses `CacheDatabase` itself as the storage, so every hit reads the row and rebuilds the
   `StoredResponse`.
 - The store rotates over 64 keys, so each store replaces an existing 100 KB row (one transaction each).
-- The 304 row stores the refreshed headers in both tiers, as `fresh get` does; the plain GET is the same URL through
-  `CurlTransport` alone, with the same kept-alive connection pool.
+- The 304 row stores the refreshed headers in both tiers, as `fresh get` does (the SQLite write is batched, see
+  docs/http-caching.md); the plain GET is the same URL through `CurlTransport` alone, with kept-alive connections.
+  The two are an A/B pair: every sample of either row sends one 304 and one plain GET back to back and times one of
+  them, so both rows see the same traffic and the same noise.
 - URLSession on Linux never writes URLCache itself, so its entry is stored by hand with
   `URLCache.storeCachedResponse`. "URLSession cache path" is `session.data(for:)` with
   `.returnCacheDataDontLoad` — the path a URLSession user takes; the two `cachedResponse(for:)` rows are the bare
-  lookup below it. The ≥ 10× target is judged against the URLSession path; the ratio to the bare in-memory lookup
-  is shown beside it.
+  lookup below it. The ≥ 10× target is judged against the URLSession path with an entry of the same size; the
+  ratio to the bare in-memory lookup is shown beside it.
 - hishel rows are python (`time.perf_counter_ns` per request, `hishel.httpx.CacheClient` with `rfc=CacheOptions(shared=False)`),
   each request checked to be a hit or a revalidation through its `caching` extension.
 
