@@ -5,7 +5,7 @@ SHELL := /bin/bash
 SWIFT ?= swift
 CONFIGURATION ?= debug
 BIN := .build/$(CONFIGURATION)
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev tmux pkg-config
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help setup build test unit e2e demo clean

@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
     ],
     targets: [
         // MARK: Pure modules (no I/O, no C)
@@ -53,7 +54,10 @@ let package = Package(
         ),
         .target(
             name: "Storage",
-            dependencies: ["Models", "HTTPCache", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Models", "HTTPCache",
+                .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ],
             path: "Modules/Storage"
         ),
         .target(
@@ -84,6 +88,7 @@ let package = Package(
                 "Models",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "CompressNIO", package: "compress-nio"),
             ],
             path: "Apps/MockServer"
         ),
@@ -101,7 +106,10 @@ let package = Package(
         .testTarget(name: "FreshReaderTests", dependencies: ["FreshReader"], path: "Tests/FreshReaderTests"),
         .testTarget(
             name: "MockServerTests",
-            dependencies: ["MockServer", .product(name: "HummingbirdTesting", package: "hummingbird")],
+            dependencies: [
+                "MockServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "CompressNIO", package: "compress-nio"),
+            ],
             path: "Tests/MockServerTests"
         ),
     ],

@@ -24,13 +24,18 @@ enum APIError: Error, Equatable, Sendable {
     case preconditionRequired
     /// An injected failure with an arbitrary status.
     case injected(status: Int, retryAfter: Int?)
+    /// The bytes are not an HTTP/1.1 request at all (the parser gave up).
+    case malformedRequest(String)
+    /// The request's header section is larger than the parser accepts.
+    case headersTooLarge(limit: Int)
 
     // MARK: Wire form
 
     /// The status code sent.
     var status: HTTPResponse.Status {
         switch self {
-        case .invalidQuery, .invalidField, .malformedBody: .badRequest
+        case .invalidQuery, .invalidField, .malformedBody, .malformedRequest: .badRequest
+        case .headersTooLarge: HTTPResponse.Status(code: 431, reasonPhrase: "Request Header Fields Too Large")
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .preconditionFailed: .preconditionFailed
@@ -64,6 +69,10 @@ enum APIError: Error, Equatable, Sendable {
             APIErrorBody(code: "precondition_required", message: "this server requires If-Match on writes")
         case .injected(let status, _):
             APIErrorBody(code: "injected_fault", message: "fault injected by fresh-mock (status \(status))")
+        case .malformedRequest(let reason):
+            APIErrorBody(code: "malformed_request", message: "not an HTTP/1.1 request: \(reason)")
+        case .headersTooLarge(let limit):
+            APIErrorBody(code: "headers_too_large", message: "request headers exceed \(limit) bytes")
         }
     }
 

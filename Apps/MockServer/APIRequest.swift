@@ -37,6 +37,12 @@ struct APIRequest: Sendable {
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxBodyBytes {
             throw .payloadTooLarge(limit: maxBodyBytes)
         }
+        // Without Content-Length or Transfer-Encoding a request has no body (RFC 9112 §6.3):
+        // every GET is answered without waiting on the body stream.
+        guard request.headers[.contentLength] != nil || request.headers[.transferEncoding] != nil else {
+            self.body = ByteBuffer()
+            return
+        }
         do {
             self.body = try await request.body.collect(upTo: maxBodyBytes)
         } catch is NIOTooManyBytesError {

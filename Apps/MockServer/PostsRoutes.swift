@@ -120,9 +120,9 @@ struct PostsRoutes: Sendable {
         let representation = Representation(encoding: post, lastModified: post.updatedAt)
         var fields = HTTPFields()
         fields[.contentType] = Reply.jsonContentType
-        fields[.eTag] = validators.sentTag(for: representation).headerValue
+        fields[.eTag] = validators.sentTag(for: representation.entityTag).headerValue
         fields[.lastModified] = representation.lastModifiedHeader
-        return Reply(status: status, headers: fields, body: representation.body)
+        return Reply(status: status, headers: fields, body: representation.identity.body)
     }
 
     /// `draft` when its text fields are all non-blank.

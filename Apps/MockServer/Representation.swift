@@ -1,53 +1,93 @@
 import Foundation
 import HTTPTypes
 import Models
+import CompressNIO
 import NIOCore
 
 // MARK: - Representation
 
-/// One encoded resource state: the exact body bytes and the validators derived from them.
+/// One encoded resource state: the exact body bytes, in every content coding worth sending,
+/// and the validators derived from them.
 ///
 /// Built once per (route, canonical query) and kept by ``MockStore`` until the underlying
-/// collection changes, so a 304 or a repeated 200 costs no JSON encoding, hashing or header
-/// formatting.
+/// collection changes, so a 304 or a repeated 200 costs no JSON encoding, compression, hashing
+/// or header formatting.
 struct Representation: Sendable {
-    /// The encoded JSON body.
-    let body: ByteBuffer
-    /// The strong validator: the hash of ``body``.
-    let entityTag: EntityTag
+    /// Bodies smaller than this are always sent as they are: gzip would save too little.
+    static let minimumCompressedSize = 1024
+
+    /// The body in one content coding, with its own validator and prepared headers.
+    struct Encoded: Sendable {
+        /// The bytes sent.
+        let body: ByteBuffer
+        /// The strong validator of these bytes.
+        let entityTag: EntityTag
+        /// The header form of ``entityTag`` (`"…"`), formatted once.
+        let entityTagHeader: String
+        /// The headers of a 200 but the server-wide ones: the representation's extra headers,
+        /// `Content-Type`, `Content-Encoding`, `ETag` and `Last-Modified`.
+        let headers: HTTPFields
+        /// The same for a 304, which carries no body headers.
+        let notModifiedHeaders: HTTPFields
+
+        init(body: ByteBuffer, entityTag: EntityTag, contentEncoding: String?, extraHeaders: HTTPFields, lastModifiedHeader: String) {
+            self.body = body
+            self.entityTag = entityTag
+            self.entityTagHeader = entityTag.headerValue
+            var notModified = extraHeaders
+            notModified[.eTag] = entityTagHeader
+            notModified[.lastModified] = lastModifiedHeader
+            self.notModifiedHeaders = notModified
+            var headers = extraHeaders
+            headers[.contentType] = Reply.jsonContentType
+            if let contentEncoding { headers[.contentEncoding] = contentEncoding }
+            headers[.eTag] = entityTagHeader
+            headers[.lastModified] = lastModifiedHeader
+            self.headers = headers
+        }
+    }
+
+    /// The JSON as it is.
+    let identity: Encoded
+    /// The JSON gzip-compressed, for bodies of at least ``minimumCompressedSize`` that shrink.
+    /// Its entity tag is the identity tag with `-gzip` appended: a different content coding is
+    /// a different representation and must not share a strong validator (RFC 9110 §8.8.3).
+    let gzip: Encoded?
     /// The newest modification time of anything in the representation (whole seconds).
     let lastModified: Date
     /// The `Last-Modified` header value, formatted once.
     let lastModifiedHeader: String
-    /// Representation-specific headers such as `Link` and `X-Total-Count`.
-    let extraHeaders: HTTPFields
-    /// The header form of ``entityTag`` (`"…"`), formatted once.
-    let entityTagHeader: String
-    /// The representation's own headers of a 200: ``extraHeaders``, `Content-Type`, `ETag` and
-    /// `Last-Modified`, assembled once so that a reply only appends the server-wide ones.
-    let headers: HTTPFields
-    /// The same for a 304, which carries no body headers: without `Content-Type`.
-    let notModifiedHeaders: HTTPFields
 
-    /// Encodes `value` with the contract encoder and derives its validators.
+    /// The validator of the resource's state: the identity encoding's tag.
+    var entityTag: EntityTag { identity.entityTag }
+
+    /// Encodes `value` with the contract encoder, compresses it, and derives the validators.
     init(encoding value: some Encodable, lastModified: Date, extraHeaders: HTTPFields = [:]) {
         let data = APIJSON.encode(value)
-        self.body = ByteBuffer(bytes: data)
-        self.entityTag = EntityTag(hashing: data)
         let seconds = lastModified.timeIntervalSince1970.rounded(.down)
         self.lastModified = Date(timeIntervalSince1970: seconds)
         self.lastModifiedHeader = HTTPDate.format(self.lastModified)
-        self.extraHeaders = extraHeaders
-        self.entityTagHeader = entityTag.headerValue
-        var notModified = extraHeaders
-        notModified[.eTag] = entityTagHeader
-        notModified[.lastModified] = lastModifiedHeader
-        self.notModifiedHeaders = notModified
-        var headers = extraHeaders
-        headers[.contentType] = Reply.jsonContentType
-        headers[.eTag] = entityTagHeader
-        headers[.lastModified] = lastModifiedHeader
-        self.headers = headers
+        let identityTag = EntityTag(hashing: data)
+        var body = ByteBuffer(bytes: data)
+        self.identity = Encoded(body: body, entityTag: identityTag, contentEncoding: nil,
+                                extraHeaders: extraHeaders, lastModifiedHeader: lastModifiedHeader)
+        if data.count >= Self.minimumCompressedSize, let compressed = try? body.compress(with: .gzip()),
+           compressed.readableBytes < data.count {
+            self.gzip = Encoded(body: compressed, entityTag: EntityTag(opaque: identityTag.opaque + "-gzip"),
+                                contentEncoding: "gzip", extraHeaders: extraHeaders, lastModifiedHeader: lastModifiedHeader)
+        } else {
+            self.gzip = nil
+        }
+    }
+
+    /// The encoding to send for a request that prefers `coding`.
+    func encoded(as coding: ContentCoding) -> Encoded {
+        coding == .gzip ? gzip ?? identity : identity
+    }
+
+    /// Whether `condition` names this state in any of its encodings, under strong comparison (If-Match).
+    func stronglyMatches(_ condition: EntityTagCondition) -> Bool {
+        condition.matchesStrongly(identity.entityTag) || gzip.map { condition.matchesStrongly($0.entityTag) } == true
     }
 }
 

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import ServiceLifecycle
 import UnixSignals
@@ -46,6 +47,7 @@ public final class RunningMockServer: Sendable {
         let (boundPorts, portContinuation) = AsyncStream<Int>.makeStream()
         let application = Application(
             responder: responder,
+            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [ParseErrorResponder()])),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "fresh-mock"
             ),

@@ -27,9 +27,9 @@ final class Validators: Sendable {
 
     // MARK: Reading
 
-    /// The entity tag as sent for `representation` (weak or unstable when configured).
-    func sentTag(for representation: Representation) -> EntityTag {
-        var tag = representation.entityTag
+    /// `tag` as sent (weak or unstable when configured).
+    func sentTag(for tag: EntityTag) -> EntityTag {
+        var tag = tag
         tag.isWeak = weakETags
         if unstableETag {
             let count = responseCounter.wrappingAdd(1, ordering: .relaxed).newValue
@@ -40,34 +40,37 @@ final class Validators: Sendable {
 
     /// The 200 with the representation, or a 304 when the request's validators still match.
     ///
-    /// Starts from the headers the representation prepared once, so the common reply only
+    /// The body is gzip-compressed when the request's `Accept-Encoding` allows it and the
+    /// representation has a compressed form; the validators compared are those of the encoding
+    /// chosen. Starts from the headers the encoding prepared once, so the common reply only
     /// appends `Cache-Control` and `Vary`.
     func reply(to headers: HTTPFields, with representation: Representation) -> Reply {
-        let notModified = !ignoreConditionals && isNotModified(headers, representation: representation)
+        let encoded = representation.encoded(as: ContentCoding.preferred(acceptEncoding: headers[.acceptEncoding]))
+        let notModified = !ignoreConditionals && isNotModified(headers, encoded: encoded, lastModified: representation.lastModified)
         // A 304 repeats the validators and caching headers but carries no body or body headers.
-        var fields = notModified ? representation.notModifiedHeaders : representation.headers
+        var fields = notModified ? encoded.notModifiedHeaders : encoded.headers
         if weakETags || unstableETag {
-            fields[.eTag] = sentTag(for: representation).headerValue
+            fields[.eTag] = sentTag(for: encoded.entityTag).headerValue
         }
         fields.append(cacheControl)
         fields.append(Self.vary)
         if notModified {
             var reply = Reply(status: .notModified, headers: fields)
-            reply.bytesSaved = representation.body.readableBytes
+            reply.bytesSaved = encoded.body.readableBytes
             return reply
         }
-        return Reply(status: .ok, headers: fields, body: representation.body)
+        return Reply(status: .ok, headers: fields, body: encoded.body)
     }
 
     /// If-None-Match (weak comparison) wins; If-Modified-Since counts only without it.
-    private func isNotModified(_ headers: HTTPFields, representation: Representation) -> Bool {
+    private func isNotModified(_ headers: HTTPFields, encoded: Representation.Encoded, lastModified: Date) -> Bool {
         if let ifNoneMatch = headers[.ifNoneMatch] {
             // The usual revalidation echoes the one tag it was sent: no parsing needed.
-            if ifNoneMatch == representation.entityTagHeader { return true }
-            return EntityTagCondition(headerValue: ifNoneMatch)?.matchesWeakly(representation.entityTag) ?? false
+            if ifNoneMatch == encoded.entityTagHeader { return true }
+            return EntityTagCondition(headerValue: ifNoneMatch)?.matchesWeakly(encoded.entityTag) ?? false
         }
         if let ifModifiedSince = headers[.ifModifiedSince], let date = HTTPDate.parse(ifModifiedSince) {
-            return representation.lastModified <= date
+            return lastModified <= date
         }
         return false
     }
@@ -81,7 +84,7 @@ final class Validators: Sendable {
             guard let condition = EntityTagCondition(headerValue: ifMatch) else {
                 throw .preconditionFailed("If-Match is not a list of entity tags")
             }
-            guard let current, condition.matchesStrongly(current.entityTag) else {
+            guard let current, current.stronglyMatches(condition) else {
                 throw .preconditionFailed("If-Match does not match the current entity tag")
             }
             return

@@ -34,10 +34,24 @@ struct ErrorResponseTests {
         }
     }
 
-    @Test func hugeHeadersGetA4xxAndTheServerKeepsServing() async throws {
-        try await withMockServer { server, client in
-            let huge = try await client.get("/posts", headers: [HTTPField.Name("X-Huge")!: String(repeating: "x", count: 100_000)])
-            #expect((400..<500).contains(huge.status.code))
+    @Test func hugeHeadersGetA431JSONBodyAndTheServerKeepsServing() async throws {
+        try await withMockServer { server, _ in
+            let huge = "GET /posts HTTP/1.1\r\nHost: x\r\nX-Huge: \(String(repeating: "x", count: 100_000))\r\n\r\n"
+            let answer = try RawHTTPExchange.send(Array(huge.utf8), port: server.port)
+            #expect(answer.hasPrefix("HTTP/1.1 431 "))
+            #expect(answer.contains(#""code":"headers_too_large""#))
+            let healthy = try await withClient(of: server) { fresh in try await fresh.get("/posts").status }
+            #expect(healthy == .ok)
+        }
+    }
+
+    @Test(arguments: ["GARBAGE \u{1}\r\n\r\n", "GET / HTTP/9.9\r\n\r\n", "GET /posts HTTP/1.1\r\nContent-Length: abc\r\n\r\n"])
+    func bytesThatAreNotHTTPGetA400JSONBodyAndTheServerKeepsServing(request: String) async throws {
+        try await withMockServer { server, _ in
+            let answer = try RawHTTPExchange.send(Array(request.utf8), port: server.port)
+            #expect(answer.hasPrefix("HTTP/1.1 400 "))
+            #expect(answer.contains("Connection: close"))
+            #expect(answer.contains(#""code":"malformed_request""#))
             let healthy = try await withClient(of: server) { fresh in try await fresh.get("/posts").status }
             #expect(healthy == .ok)
         }
