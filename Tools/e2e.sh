@@ -100,6 +100,17 @@ check "POST /posts through fresh get creates a post" grep -q '"새 글 e2e"' "$W
 sync_posts "$WORK/stale-db"
 check "after POST a sync downloads only the changed page" \
     test "$OK" -eq 1 -a "$NOT_MODIFIED" -eq $((PAGES - 1)) -a "$ITEMS" -eq 96
+gzip_variant() { # fetches /exercises with and without Accept-Encoding: gzip, twice
+    local db=$WORK/vary-db
+    "$BIN/fresh" get "$BASE_URL/exercises" -H 'Accept-Encoding: gzip' --db-dir "$db" -o "$WORK/exercises.gz" &&
+        "$BIN/fresh" get "$BASE_URL/exercises" --db-dir "$db" -o "$WORK/exercises.json" &&
+        "$BIN/fresh" get "$BASE_URL/exercises" -H 'Accept-Encoding: gzip' --db-dir "$db" -v -o /dev/null 2>"$WORK/vary.err" &&
+        gzip -dc "$WORK/exercises.gz" | cmp -s - "$WORK/exercises.json" &&
+        grep -q 'revalidated (304)' "$WORK/vary.err" && grep -q -- '-gzip"' "$WORK/vary.err" &&
+        [ "$("$BIN/fresh" cache ls --db-dir "$db" | grep -c '/exercises')" -eq 2 ]
+}
+check "gzip and identity /exercises are two cached variants, each revalidated by its own ETag" gzip_variant
+check "… and fresh get -o /dev/null wrote into the device, not over it" test -c /dev/null
 "$BIN/fresh" get "$BASE_URL/posts?limit=1" --db-dir "$WORK/scratch-db" >"$WORK/first.json" 2>>"$WORK/fresh.err"
 FIRST_TITLE=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["title"][:6])' <"$WORK/first.json")
 DEAD_URL=$BASE_URL

@@ -24,11 +24,27 @@ struct ResponsePrinter {
             bytes.append(response.body)
         }
         if let output {
-            guard FileManager.default.createFile(atPath: output, contents: bytes) else {
-                throw OutputError.cannotWrite(output)
-            }
+            try Self.write(bytes, to: output)
         } else {
             FileHandle.standardOutput.write(bytes)
+        }
+    }
+
+    /// Writes into `path` the way `curl -o` does: opened, truncated and written in place, so a
+    /// device or a FIFO (`-o /dev/null`) is written to, never replaced by a regular file as a
+    /// write-then-rename would do.
+    private static func write(_ bytes: Data, to path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw OutputError.cannotWrite(path, reason: String(cString: strerror(errno))) }
+        defer { close(descriptor) }
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { throw OutputError.cannotWrite(path, reason: String(cString: strerror(errno))) }
+                offset += written
+            }
         }
     }
 
@@ -59,11 +75,11 @@ struct ResponsePrinter {
 
 /// The `-o FILE` of `fresh get` could not be written.
 enum OutputError: Error, CustomStringConvertible {
-    case cannotWrite(String)
+    case cannotWrite(String, reason: String)
 
     var description: String {
         switch self {
-        case .cannotWrite(let path): "cannot write the output file \(path)"
+        case .cannotWrite(let path, let reason): "cannot write the output file \(path): \(reason)"
         }
     }
 }

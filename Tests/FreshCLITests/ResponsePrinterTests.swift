@@ -1,0 +1,61 @@
+import Foundation
+import HTTPCache
+import Testing
+@testable import FreshCLI
+
+@Suite("fresh get -o")
+struct ResponsePrinterTests {
+    let response = CachedResponse(status: .ok, headerFields: [.contentType: "application/json"], body: Data(#"{"ok":true}"#.utf8),
+                                  url: URL(string: "http://o.test/a")!, decision: CacheDecision(outcome: .downloaded))
+
+    @Test func writesIntoAFIFOWithoutReplacingIt() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fresh-printer-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fifo = directory.appendingPathComponent("pipe").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The reader is a thread of its own: opening a FIFO blocks until both ends are open.
+        let received = ReceivedBytes()
+        let reader = Thread { received.finish(FileHandle(forReadingAtPath: fifo).flatMap { try? $0.readToEnd() }) }
+        reader.start()
+        try ResponsePrinter(include: false, json: false, output: fifo).print(response)
+        #expect(received.wait() == response.body)
+        var status = stat()
+        #expect(stat(fifo, &status) == 0)
+        #expect(status.st_mode & S_IFMT == S_IFIFO)
+    }
+
+    @Test func replacesTheContentOfARegularFile() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fresh-printer-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        try Data(repeating: 0x78, count: 100).write(to: URL(fileURLWithPath: path))
+        try ResponsePrinter(include: true, json: false, output: path).print(response)
+        let text = try String(contentsOfFile: path, encoding: .utf8)
+        #expect(text.hasPrefix("HTTP/1.1 200 OK\r\n"))
+        #expect(text.hasSuffix(#"{"ok":true}"#))
+    }
+
+    @Test func anUnwritablePathSaysWhy() {
+        #expect(throws: OutputError.self) {
+            try ResponsePrinter(include: false, json: false, output: "/nonexistent-dir/out").print(response)
+        }
+    }
+}
+
+/// What the FIFO's reader thread read, handed over once.
+final class ReceivedBytes: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var data: Data?
+
+    func finish(_ data: Data?) {
+        self.data = data
+        done.signal()
+    }
+
+    /// The bytes, or nil when the reader got nothing within 10 s (the FIFO was never opened
+    /// for writing, say because it was replaced by a file).
+    func wait() -> Data? {
+        guard done.wait(timeout: .now() + 10) == .success else { return nil }
+        return data
+    }
+}
