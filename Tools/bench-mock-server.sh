@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark: fresh-mock (release build) against nginx serving the same page bytes as a static
 # file, side by side in one run under wrk, for a 200 and a 304 (If-None-Match with each server's
-# own ETag); then fresh-mock's memory over a longer mixed run. Prints a markdown table and writes
+# own ETag); then fresh-mock's memory over a longer mixed run. A third server, hummingbird-floor
+# (Tools/Benchmarks/Peers), answers with the same bytes through the same HummingbirdCore server
+# and nothing else: the floor fresh-mock's framework sets. Prints a markdown table and writes
 # the section "fresh-mock vs nginx (wrk)" of docs/performance.md (replacing only that section).
 #
 # Usage: Tools/bench-mock-server.sh
@@ -14,7 +16,7 @@
 #   BENCH_CONNECTIONS=32       wrk connections (-c)
 #   BENCH_QUIET_IDLE=90        before each run, wait until the CPUs were this % idle for a second …
 #   BENCH_QUIET_WAIT=120       … but at most this many seconds (the idle % measured is reported)
-#   BENCH_SKIP_BUILD=1         use the existing .build/release/fresh-mock
+#   BENCH_SKIP_BUILD=1         use the existing release builds of fresh-mock and hummingbird-floor
 #   BENCH_DOC=docs/performance.md   where the results go ("" = print only)
 # Targets (from the issue): fresh-mock ≥ 50 % of nginx's requests/s, p99 ≤ 2 × nginx's,
 # zero errors, and no memory growth over the memory run.
@@ -64,20 +66,26 @@ NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 if [ "${BENCH_SKIP_BUILD:-}" != 1 ]; then
     echo "bench: swift build -c release --product fresh-mock (waits for other builds' lock)" >&2
     timeout 3600 swift build -c release --product fresh-mock >&2
+    echo "bench: swift build -c release --product hummingbird-floor (in Tools/Benchmarks)" >&2
+    (cd "$ROOT/Tools/Benchmarks" && timeout 3600 swift build -c release --product hummingbird-floor >&2)
 fi
 BIN=$ROOT/.build/release
+FLOOR_BIN=$ROOT/Tools/Benchmarks/.build/release/hummingbird-floor
 [ -x "$BIN/fresh-mock" ] || { echo "bench: $BIN/fresh-mock is missing" >&2; exit 1; }
+[ -x "$FLOOR_BIN" ] || { echo "bench: $FLOOR_BIN is missing" >&2; exit 1; }
 
 # --- processes and cleanup ------------------------------------------------------------------
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fresh-bench.XXXXXX")
 SERVER_PID=""
 NGINX_PID=""
+FLOOR_PID=""
 WRK_PID=""
 source "$ROOT/Tools/lib/mock-server.sh"
 
 cleanup() {
     if [ -n "$WRK_PID" ]; then kill "$WRK_PID" 2>/dev/null || true; wait "$WRK_PID" 2>/dev/null || true; fi
     stop_server || true
+    if [ -n "$FLOOR_PID" ]; then kill "$FLOOR_PID" 2>/dev/null || true; wait "$FLOOR_PID" 2>/dev/null || true; fi
     if [ -n "$NGINX_PID" ]; then
         kill -QUIT "$NGINX_PID" 2>/dev/null || true
         for _ in $(seq 50); do kill -0 "$NGINX_PID" 2>/dev/null || break; sleep 0.1; done
@@ -157,8 +165,23 @@ cmp -s "$WORK/page.json" "$WORK/nginx-page.json" || { echo "bench: nginx does no
 NGINX_ETAG=$(header_value "$WORK/nginx.headers" etag)
 [ -n "$NGINX_ETAG" ] || { echo "bench: nginx sent no ETag" >&2; exit 1; }
 
-# Both must answer the conditional request with a 304, or the 304 case measures something else.
-for pair in "$MOCK_URL|$MOCK_ETAG" "$NGINX_URL|$NGINX_ETAG"; do
+# --- hummingbird-floor with the same bytes -----------------------------------------------------
+"$FLOOR_BIN" "$WORK/page.json" >"$WORK/floor.out" 2>"$WORK/floor.err" &
+FLOOR_PID=$!
+FLOOR_URL=""
+for _ in $(seq 100); do
+    FLOOR_URL=$(head -n 1 "$WORK/floor.out" 2>/dev/null || true)
+    [[ $FLOOR_URL == http://* ]] && break
+    kill -0 "$FLOOR_PID" 2>/dev/null || { echo "bench: hummingbird-floor did not start:" >&2; cat "$WORK/floor.err" >&2; exit 1; }
+    sleep 0.1
+done
+[[ $FLOOR_URL == http://* ]] || { echo "bench: hummingbird-floor printed no URL" >&2; exit 1; }
+curl -sS --max-time 10 -o "$WORK/floor-page.json" "$FLOOR_URL$PAGE_PATH"
+cmp -s "$WORK/page.json" "$WORK/floor-page.json" || { echo "bench: hummingbird-floor does not serve the same bytes" >&2; exit 1; }
+FLOOR_ETAG='"floor"'
+
+# Each must answer the conditional request with a 304, or the 304 case measures something else.
+for pair in "$MOCK_URL|$MOCK_ETAG" "$NGINX_URL|$NGINX_ETAG" "$FLOOR_URL|$FLOOR_ETAG"; do
     code=$(status_of "${pair%%|*}$PAGE_PATH" -H "If-None-Match: ${pair#*|}")
     [ "$code" = 304 ] || { echo "bench: ${pair%%|*} answered If-None-Match with $code, not 304" >&2; exit 1; }
 done
@@ -248,8 +271,10 @@ LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 for round in $(seq "$ROUNDS"); do
     measure "$round" fresh-mock 200 "$MOCK_URL$PAGE_PATH"
     measure "$round" nginx 200 "$NGINX_URL$PAGE_PATH"
+    measure "$round" hummingbird-floor 200 "$FLOOR_URL$PAGE_PATH"
     measure "$round" fresh-mock 304 "$MOCK_URL$PAGE_PATH" -H "If-None-Match: $MOCK_ETAG"
     measure "$round" nginx 304 "$NGINX_URL$PAGE_PATH" -H "If-None-Match: $NGINX_ETAG"
+    measure "$round" hummingbird-floor 304 "$FLOOR_URL$PAGE_PATH" -H "If-None-Match: $FLOOR_ETAG"
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
@@ -313,6 +338,8 @@ for case in 200 304; do
     [ "$met" = yes ] || ALL_MET=no
     TABLE+=$'\n'"| fresh-mock | $case | $(printf '%.0f' "$mrps") | $mp99 | $merr | ${BYTES[fresh-mock,$case]} | $rps_ratio | $p99_ratio | $met | $(rounded "${RPS[fresh-mock,$case]}") | ${P99[fresh-mock,$case]% } | ${IDLE[fresh-mock,$case]% } |"
     TABLE+=$'\n'"| nginx | $case | $(printf '%.0f' "$nrps") | $np99 | $nerr | ${BYTES[nginx,$case]} | 1.00 | 1.00 | (baseline) | $(rounded "${RPS[nginx,$case]}") | ${P99[nginx,$case]% } | ${IDLE[nginx,$case]% } |"
+    frps=$(median "${RPS[hummingbird-floor,$case]}"); fp99=$(median "${P99[hummingbird-floor,$case]}")
+    TABLE+=$'\n'"| hummingbird-floor | $case | $(printf '%.0f' "$frps") | $fp99 | ${ERRORS[hummingbird-floor,$case]} | ${BYTES[hummingbird-floor,$case]} | $(ratio "$frps" "$nrps") | $(ratio "$fp99" "$np99") | (peer; fresh-mock = $(ratio "$mrps" "$frps") × its req/s) | $(rounded "${RPS[hummingbird-floor,$case]}") | ${P99[hummingbird-floor,$case]% } | ${IDLE[hummingbird-floor,$case]% } |"
 done
 [ "$MEMORY_MET" = yes ] || ALL_MET=no
 
@@ -337,12 +364,16 @@ a ${MEMORY_DURATION} s run. **All met: $ALL_MET.**
 - Machine: $(nproc) CPUs, ${CPU_MODEL:-unknown CPU}, $(uname -sr); wrk and both servers share these CPUs
   (load average before the runs: $LOAD_BEFORE, after: $LOAD_AFTER)
 - Tools: ${WRK_VERSION:-wrk}, $NGINX_VERSION, fresh-mock release build (\`swift build -c release --product fresh-mock\`)
+- hummingbird-floor (\`Tools/Benchmarks/Peers/HummingbirdFloor\`, release): the same page bytes through the same
+  HummingbirdCore server and a custom \`HTTPResponder\`, like fresh-mock, but nothing else (no routing, query,
+  faults, statistics or journal): a 200 with the bytes, or a 304 when \`If-None-Match\` is \`"floor"\`. What
+  fresh-mock costs beyond it is the mock's own work; what it costs beyond nginx is the framework's.
 - Page: \`GET /posts?limit=20\`, $PAGE_BYTES body bytes; fresh-mock ETag \`$MOCK_ETAG\`, nginx ETag \`$NGINX_ETAG\`
 - fresh-mock: \`$MOCK_COMMAND\`
 - nginx: \`worker_processes auto; access_log off; sendfile on; etag on; keepalive_requests 10000000;\`,
   the page bytes as the file \`/posts\` (the query string is ignored)
 - $ROUNDS rounds; in each the servers are measured alternately (fresh-mock 200, nginx 200,
-  fresh-mock 304, nginx 304), each measured run after a ${WARMUP} s warm-up. The table shows the
+  hummingbird-floor 200, then the same for 304), each measured run after a ${WARMUP} s warm-up. The table shows the
   median over the rounds (errors: the sum), then every round's figure:
   - 200: \`$WRK_200\`
   - 304: \`$WRK_304\`
@@ -365,7 +396,8 @@ Before these changes (first measurement, 2026-11-22, one 5 s round) fresh-mock r
 req/s for the 200 (p99 2.09 ×) and 0.49 × for the 304 (p99 0.97 ×). Tried and dropped: making NIO's
 event loops Swift Concurrency's global executor (\`NIOSingletons.unsafeTryInstall…GlobalExecutor\`)
 removed the thread hops but on these 2 CPUs, shared with wrk, cost req/s and doubled p99
-(44 k req/s, p99 4.2 ms for the 200, against 49 k and 2.1 ms without it).
+(44 k req/s, p99 4.2 ms for the 200, against 49 k and 2.1 ms without it); so did one event-loop
+thread instead of two (29–38 k req/s for the 304 against 38–45 k, three 5 s runs each).
 
 **Memory** (fresh-mock RSS from \`/proc/PID/status\` VmRSS, after the runs above):
 \`$WRK_MEMORY\`
