@@ -17,12 +17,15 @@ struct APIRequest: Sendable {
     var authority: String?
     var body: ByteBuffer
 
-    /// Matches the route, checks the method, decodes the query and collects the body, in the
-    /// order that gives the most useful error: 404, 405, 400, 413.
+    /// Takes the route `match` found (`nil`: none), checks the method, decodes the query and
+    /// collects the body, in the order that gives the most useful error: 404, 405, 400, 413.
     ///
     /// `localAuthority` is evaluated only for a request without `Host`.
-    init(_ request: Request, maxBodyBytes: Int, localAuthority: @autoclosure () -> String?) async throws(APIError) {
-        guard let (endpoint, pathID) = Endpoint.match(request.uri.path) else {
+    init(
+        _ request: Request, route match: (endpoint: Endpoint, id: String?)?, maxBodyBytes: Int,
+        localAuthority: @autoclosure () -> String?
+    ) async throws(APIError) {
+        guard let (endpoint, pathID) = match else {
             throw .notFound("no route for \(request.uri.path)")
         }
         guard endpoint.methods.contains(request.method) else {

@@ -30,14 +30,17 @@ enum Endpoint: String, CaseIterable, Sendable {
 
     /// Whether the route steers the server rather than serving API data (never faulted).
     var isAdmin: Bool {
-        rawValue.hasPrefix("/_admin/")
+        switch self {
+        case .stats, .journal, .faults, .reset, .tick: true
+        case .posts, .post, .articles, .feed, .exercises, .openAPI: false
+        }
     }
 
     // MARK: Matching
 
     /// The route of `path` and, for `/posts/{id}`, the raw id segment; `nil` for unknown paths.
     static func match(_ path: String) -> (endpoint: Endpoint, id: String?)? {
-        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        let trimmed = path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") ? String(path.dropLast()) : path
         if let endpoint = Endpoint(rawValue: trimmed), endpoint != .post {
             return (endpoint, nil)
         }

@@ -31,7 +31,8 @@ struct MockResponder: HTTPResponder {
     // MARK: Responding
 
     func respond(to request: Request, context: MockRequestContext) async throws -> Response {
-        let endpoint = Endpoint.match(request.uri.path)?.endpoint
+        let route = Endpoint.match(request.uri.path)
+        let endpoint = route?.endpoint
         let decision = endpoint.flatMap { $0.isAdmin ? nil : faults.decide(for: $0) }
         if let decision, decision.delayMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(decision.delayMilliseconds))
@@ -40,7 +41,7 @@ struct MockResponder: HTTPResponder {
         if let decision, decision.failure == .status {
             reply = Reply(error: .injected(status: decision.status, retryAfter: decision.retryAfter))
         } else {
-            reply = await handle(request, context: context)
+            reply = await handle(request, route: route, context: context)
         }
         let (response, bodyBytes) = reply.response(isHead: request.method == .head, bodyFault: decision?.failure)
         let entry = JournalEntry(
@@ -56,9 +57,9 @@ struct MockResponder: HTTPResponder {
     }
 
     /// The handler's reply, or the JSON error reply of whatever went wrong.
-    private func handle(_ request: Request, context: MockRequestContext) async -> Reply {
+    private func handle(_ request: Request, route: (endpoint: Endpoint, id: String?)?, context: MockRequestContext) async -> Reply {
         do throws(APIError) {
-            let request = try await APIRequest(request, maxBodyBytes: maxBodyBytes, localAuthority: context.localAuthority)
+            let request = try await APIRequest(request, route: route, maxBodyBytes: maxBodyBytes, localAuthority: context.localAuthority)
             switch request.endpoint {
             case .posts, .post:
                 return try posts.respond(to: request)
