@@ -20,22 +20,14 @@ import Storage
 // without it the suite starts one in-process (port 0) and stops it at the end.
 
 let benchmarks: @Sendable () -> Void = {
-    let timing = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        warmupIterations: 200,
-        scalingFactor: .one,
-        maxDuration: .seconds(3),
-        maxIterations: 200_000
-    )
-    let network = Benchmark.Configuration(
-        metrics: [.wallClock, .mallocCountTotal],
-        timeUnits: .nanoseconds,
-        warmupIterations: 100,
-        scalingFactor: .one,
-        maxDuration: .seconds(4),
-        maxIterations: 20_000
-    )
+    // Wall clock and mallocs per operation, one operation per sample.
+    func perOperation(warmup: Int, seconds: Int, samples: Int) -> Benchmark.Configuration {
+        Benchmark.Configuration(
+            metrics: [.wallClock, .mallocCountTotal], timeUnits: .nanoseconds, warmupIterations: warmup,
+            scalingFactor: .one, maxDuration: .seconds(seconds), maxIterations: samples)
+    }
+    let timing = perOperation(warmup: 200, seconds: 3, samples: 200_000)
+    let network = perOperation(warmup: 100, seconds: 4, samples: 20_000)
 
     Benchmark.setup = { try await Fixture.shared.start() }
     Benchmark.teardown = { await Fixture.shared.stop() }
