@@ -12,15 +12,11 @@ import NIOHTTPTypes
 /// trusted to be framed correctly.
 final class ParseErrorResponder: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
     typealias OutboundOut = HTTPResponsePart
 
-    /// The header section limit (Hummingbird's decoder default), named in the 431's message.
+    /// The largest header section accepted: the server's decoder is configured with it, and
+    /// the 431's message names it.
     static let headerLimit = 80 * 1024
-
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        context.fireChannelRead(data)
-    }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         guard let parserError = error as? HTTPParserError else {

@@ -47,7 +47,10 @@ public final class RunningMockServer: Sendable {
         let (boundPorts, portContinuation) = AsyncStream<Int>.makeStream()
         let application = Application(
             responder: responder,
-            server: .http1(configuration: HTTP1Channel.Configuration(additionalChannelHandlers: [ParseErrorResponder()])),
+            server: .http1(configuration: HTTP1Channel.Configuration(
+                additionalChannelHandlers: [ParseErrorResponder()],
+                httpDecoderConfiguration: .init(
+                    maxHeaderFieldSize: ParseErrorResponder.headerLimit, maxHeaderListSize: ParseErrorResponder.headerLimit))),
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "fresh-mock"
             ),

@@ -83,12 +83,13 @@ public enum HTTPDate {
     }
 
     private static func monthNumber(_ name: String) -> Int? {
-        months.firstIndex(of: name.lowercased()).map { $0 + 1 }
+        let bytes = Array(name.utf8)
+        return bytes.count == 3 ? monthNumber(bytes[0], bytes[1], bytes[2]) : nil
     }
 
     /// The month of three ASCII letters, case-insensitively, without building a string.
     private static func monthNumber(_ first: UInt8, _ second: UInt8, _ third: UInt8) -> Int? {
-        let packed = [first, second, third].reduce(UInt32(0)) { $0 << 8 | UInt32($1 | 0x20) }
+        let packed = UInt32(first | 0x20) << 16 | UInt32(second | 0x20) << 8 | UInt32(third | 0x20)
         return packedMonths.firstIndex(of: packed).map { $0 + 1 }
     }
 

@@ -24,13 +24,6 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
     /// Seconds past the lifetime (0 when fresh).
     public var staleness: Int { max(0, -remaining) }
 
-    /// "max-age=60, age=18" style facts behind the lifetime.
-    public var arithmetic: String {
-        var text = ""
-        appendArithmetic(to: &text)
-        return text
-    }
-
     /// One sentence: "fresh for 42 s more: max-age=60, age=18" or "stale by 5 s: …". Built
     /// with plain appends: every hit's decision carries it.
     public var summary: String {
@@ -42,6 +35,7 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
         return text
     }
 
+    /// Appends the facts behind the lifetime: "max-age=60, age=18".
     private func appendArithmetic(to text: inout String) {
         switch lifetime.source {
         case .maxAge: text += "max-age="; text += String(lifetime.seconds)
