@@ -100,7 +100,9 @@ let package = Package(
         .testTarget(name: "PaginationTests", dependencies: ["Pagination"], path: "Tests/PaginationTests"),
         .testTarget(name: "FetcherTests", dependencies: ["Fetcher"], path: "Tests/FetcherTests"),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "MockServer"], path: "Tests/CurlTransportTests"),
-        .testTarget(name: "StorageTests", dependencies: ["Storage"], path: "Tests/StorageTests"),
+        .testTarget(
+            name: "StorageTests", dependencies: ["Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Tests/StorageTests"),
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "MockServer"], path: "Tests/SyncEngineTests"),
         .testTarget(name: "FreshCLITests", dependencies: ["FreshCLI"], path: "Tests/FreshCLITests"),
         .testTarget(name: "FreshReaderTests", dependencies: ["FreshReader"], path: "Tests/FreshReaderTests"),

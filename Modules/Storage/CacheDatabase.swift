@@ -98,7 +98,7 @@ public final class CacheDatabase: CacheStorage {
         let batch = takePending()
         try database.write { db in
             try Self.apply(batch, in: db)
-            try record.save(db, onConflict: .replace)
+            try record.save(db)
             _ = try CacheEntryRecord.evict(db, toFit: capacity)
         }
     }

@@ -3,9 +3,13 @@ import GRDB
 import HTTPCache
 import HTTPTypes
 
-/// One row of the cache database's `cacheEntry` table: a stored response.
-struct CacheEntryRecord: Codable, PersistableRecord {
-    static let databaseTableName = "cacheEntry"
+/// A stored response as the cache database keeps it: one row of `cacheEntry` (status,
+/// headers, times, size) and, referenced by its `bodyID`, one row of `cacheBody`.
+///
+/// The body lives in a table of its own so that everything else about an entry fits in one
+/// small row: a lookup reads the row without stepping over the body's overflow pages, and a
+/// 304 refresh or a use-time update rewrites the row, never the body.
+struct CacheEntryRecord {
 
     var key: String
     var variantKey: String
@@ -80,6 +84,7 @@ struct CacheEntryRecord: Codable, PersistableRecord {
         var text = text
         return text.withUTF8 { bytes in
             var fields = HTTPFields()
+            fields.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
             var lineStart = 0
             while lineStart < bytes.count {
                 let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
@@ -96,6 +101,29 @@ struct CacheEntryRecord: Codable, PersistableRecord {
     }
 
     // MARK: SQL
+
+    /// Stores this record: its entry row, replacing the stored variant with the same keys, and
+    /// its body. A replaced variant's body row is updated in place, so the new body reuses the
+    /// old one's pages in the same transaction.
+    func save(_ db: Database) throws {
+        let bodyID: Int64
+        if let stored = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT bodyID FROM cacheEntry WHERE key = ? AND variantKey = ?"),
+            arguments: [key, variantKey]) {
+            try db.cachedStatement(sql: "UPDATE cacheBody SET body = ? WHERE id = ?").execute(arguments: [body, stored])
+            bodyID = stored
+        } else {
+            try db.cachedStatement(sql: "INSERT INTO cacheBody (body) VALUES (?)").execute(arguments: [body])
+            bodyID = db.lastInsertedRowID
+        }
+        try db.cachedStatement(sql: """
+            INSERT INTO cacheEntry (key, variantKey, url, method, status, headers, requestTime, responseTime, size, lastAccess, bodyID)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (key, variantKey) DO UPDATE SET url = excluded.url, method = excluded.method,
+                status = excluded.status, headers = excluded.headers, requestTime = excluded.requestTime,
+                responseTime = excluded.responseTime, size = excluded.size, lastAccess = excluded.lastAccess
+            """).execute(arguments: [key, variantKey, url, method, status, headers, requestTime, responseTime, size, lastAccess, bodyID])
+    }
 
     /// This stored row with the headers, times and size of `refresh` (a 304), its body kept;
     /// unchanged when the row was stored after the refresh's request was sent (see
@@ -175,6 +203,20 @@ enum CacheSchema {
                     bytesSaved INTEGER NOT NULL DEFAULT 0,
                     bytesReceived INTEGER NOT NULL DEFAULT 0
                 );
+                """)
+        }
+        // Bodies move to a table of their own (see CacheEntryRecord); the rows keep their
+        // bodies' old rowids as bodyID. A trigger deletes a body with its entry.
+        migrator.registerMigration("v2-bodies-apart") { db in
+            try db.execute(sql: """
+                CREATE TABLE cacheBody (id INTEGER PRIMARY KEY, body BLOB NOT NULL);
+                INSERT INTO cacheBody (id, body) SELECT rowid, body FROM cacheEntry;
+                ALTER TABLE cacheEntry ADD COLUMN bodyID INTEGER NOT NULL DEFAULT 0;
+                UPDATE cacheEntry SET bodyID = rowid;
+                ALTER TABLE cacheEntry DROP COLUMN body;
+                CREATE TRIGGER cacheEntryBodyDeleted AFTER DELETE ON cacheEntry BEGIN
+                    DELETE FROM cacheBody WHERE id = OLD.bodyID;
+                END;
                 """)
         }
         return migrator

@@ -27,10 +27,10 @@ final class VariantLookup: Sendable {
     static let largeBody = 16 * 1024
 
     private static let sql = """
-        SELECT key, variantKey, url, method, status, headers,
-               CASE WHEN length(body) < \(largeBody) THEN body ELSE x'' END,
-               requestTime, responseTime, size, lastAccess, rowid, length(body) >= \(largeBody)
-        FROM cacheEntry WHERE key = ?
+        SELECT e.variantKey, e.url, e.method, e.status, e.headers,
+               CASE WHEN length(b.body) < \(largeBody) THEN b.body ELSE x'' END,
+               e.requestTime, e.responseTime, e.size, e.lastAccess, e.bodyID, length(b.body) >= \(largeBody)
+        FROM cacheEntry e JOIN cacheBody b ON b.id = e.bodyID WHERE e.key = ?
         """
 
     /// Opens a second connection to the (already migrated) database at `path`.
@@ -68,18 +68,19 @@ final class VariantLookup: Sendable {
                 if stepped == SQLITE_DONE { break }
                 guard stepped == SQLITE_ROW else { throw Self.error(stepped, connection.handle) }
                 var record = CacheEntryRecord(
-                    key: Self.text(statement, 0), variantKey: Self.text(statement, 1), url: Self.text(statement, 2),
-                    method: Self.text(statement, 3), status: Int(sqlite3_column_int64(statement, 4)),
-                    headers: Self.text(statement, 5), body: Self.blob(statement, 6),
-                    requestTime: sqlite3_column_double(statement, 7), responseTime: sqlite3_column_double(statement, 8),
-                    size: Int(sqlite3_column_int64(statement, 9)), lastAccess: sqlite3_column_double(statement, 10))
-                if sqlite3_column_int64(statement, 12) != 0 {
-                    record.body = try BlobReader.read(connection.handle, table: CacheEntryRecord.databaseTableName,
-                                                      column: "body", rowID: sqlite3_column_int64(statement, 11))
+                    key: key, variantKey: Self.text(statement, 0), url: Self.text(statement, 1),
+                    method: Self.text(statement, 2), status: Int(sqlite3_column_int64(statement, 3)),
+                    headers: Self.text(statement, 4), body: Self.blob(statement, 5),
+                    requestTime: sqlite3_column_double(statement, 6), responseTime: sqlite3_column_double(statement, 7),
+                    size: Int(sqlite3_column_int64(statement, 8)), lastAccess: sqlite3_column_double(statement, 9))
+                if sqlite3_column_int64(statement, 11) != 0 {
+                    record.body = try BlobReader.read(connection.handle, table: "cacheBody", column: "body",
+                                                      rowID: sqlite3_column_int64(statement, 10))
                 }
                 records.append(record)
             }
-            return records.sorted { $0.responseTime > $1.responseTime }
+            records.sort { $0.responseTime > $1.responseTime }
+            return records
         }
     }
 

@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import HTTPCache
+import HTTPTypes
+@testable import Storage
+import Testing
+
+/// Bodies live in `cacheBody`, one row per entry: these pin that no body outlives its entry
+/// and that a database written before the move keeps every entry.
+@Suite("Cache database: bodies in their own table")
+struct CacheBodyTableTests {
+    func entry(_ path: String, body: Int) -> StoredResponse {
+        let url = URL(string: "http://o.test\(path)")!
+        return StoredResponse(
+            key: CacheKey.primary(method: .get, url: url), variantKey: "", url: url, method: .get, status: .ok,
+            headerFields: [.cacheControl: "max-age=60"], body: Data(repeating: UInt8(body % 251), count: body),
+            requestTime: Date(timeIntervalSince1970: 1000), responseTime: Date(timeIntervalSince1970: 1001))
+    }
+
+    /// (entry rows, body rows, bodies no entry points at, the kept total minus the entries' sizes)
+    func census(_ path: String) throws -> (entries: Int, bodies: Int, orphans: Int, totalDrift: Int) {
+        try DatabaseQueue(path: path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheEntry")!,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheBody")!,
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheBody WHERE id NOT IN (SELECT bodyID FROM cacheEntry)")!,
+             try Int.fetchOne(db, sql: "SELECT totalBytes - (SELECT coalesce(sum(size), 0) FROM cacheEntry) FROM cacheMeta")!)
+        }
+    }
+
+    @Test func replacingRemovingEvictingAndClearingLeaveNoBodyBehind() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let database = try CacheDatabase(path: path, capacity: 200_000)
+        try database.store(entry("/a", body: 40_000))
+        try database.store(entry("/a", body: 50_000))
+        try database.store(entry("/b", body: 300))
+        try database.removeAll(forKey: entry("/b", body: 0).key)
+        for name in ["/c", "/d", "/e", "/f"] { try database.store(entry(name, body: 60_000)) }
+        #expect(try database.variants(forKey: entry("/f", body: 0).key).first?.body == entry("/f", body: 60_000).body)
+        var counts = try census(path)
+        #expect(counts.entries == 3)
+        #expect(counts.bodies == 3)
+        #expect(counts.orphans == 0)
+        #expect(counts.totalDrift == 0)
+
+        try database.clear()
+        counts = try census(path)
+        #expect(counts.entries == 0 && counts.bodies == 0 && counts.totalDrift == 0)
+    }
+
+    @Test func aDatabaseFromBeforeTheMoveKeepsEveryEntry() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let small = entry("/small", body: 500), large = entry("/large", body: 90_000)
+        let old = try DatabaseQueue(path: path)
+        try CacheSchema.migrator.migrate(old, upTo: "v1-cache-entries")
+        try old.write { db in
+            for stored in [small, large] {
+                let record = CacheEntryRecord(stored, accessedAt: Date(timeIntervalSince1970: 1002))
+                try db.execute(sql: """
+                    INSERT INTO cacheEntry (key, variantKey, url, method, status, headers, body, requestTime,
+                        responseTime, size, lastAccess) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [record.key, record.variantKey, record.url, record.method, record.status, record.headers,
+                                     record.body, record.requestTime, record.responseTime, record.size, record.lastAccess])
+            }
+        }
+        try old.close()
+
+        let database = try CacheDatabase(path: path)
+        #expect(try database.variants(forKey: small.key) == [small])
+        #expect(try database.variants(forKey: large.key) == [large])
+        #expect(try database.statistics().bytes == small.approximateSize + large.approximateSize)
+        try database.removeAll(forKey: large.key)
+        let counts = try census(path)
+        #expect(counts.entries == 1 && counts.bodies == 1 && counts.orphans == 0 && counts.totalDrift == 0)
+    }
+}
