@@ -171,7 +171,8 @@ What each row measures:
   arithmetic and the `CacheDecision`; the transport behind them fails if touched.
 - "SQLite, no memory tier" uses `CacheDatabase` itself as the storage, so every hit reads the row and rebuilds the
   `StoredResponse`.
-- The store rotates over 64 keys, so each store replaces an existing 100 KB row (one transaction each).
+- The store rotates over 64 keys and 65 bodies, so each store replaces an existing 100 KB entry with a body that
+  differs in every byte (one transaction each).
 - The 304 row stores the refreshed headers in both tiers, as `fresh get` does (the SQLite write is batched, see
   docs/http-caching.md); the plain GET is the same URL through `CurlTransport` alone, with kept-alive connections.
   The two are an A/B pair: every sample of either row sends one 304 and one plain GET back to back and times one of

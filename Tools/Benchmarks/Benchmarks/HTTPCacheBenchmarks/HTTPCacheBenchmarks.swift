@@ -154,7 +154,8 @@ final class Fixture: @unchecked Sendable {
     private(set) var plainTransport: CurlTransport!
     private(set) var storeDatabase: CacheDatabase!
     private var databases: [CacheDatabase] = []
-    private var storeEntries: [StoredResponse] = []
+    private var storeURLs: [URL] = []
+    private var storeBodies: [Data] = []
     private var storeIndex = 0
 
     let memoryURL = URL(string: "https://api.example.com/posts/1")!
@@ -192,11 +193,11 @@ final class Fixture: @unchecked Sendable {
             guard outcome == .freshHit else { throw BenchmarkSetupError("\(url) was not a fresh hit: \(outcome)") }
         }
 
-        // (c) stores rotate over 64 keys, so each one replaces an older row as a steady cache does.
+        // (c) stores rotate over 64 keys, so each one replaces an older row as a steady cache does,
+        // and over 65 bodies, so each replacement writes a body different from the one it replaces.
         storeDatabase = try openDatabase("store.sqlite")
-        storeEntries = (0..<64).map { index in
-            Self.entry(url: URL(string: "https://api.example.com/blob/\(index)")!, bodySize: Self.largeBodySize)
-        }
+        storeURLs = (0..<64).map { URL(string: "https://api.example.com/blob/\($0)")! }
+        storeBodies = (0..<65).map { seed in Self.body(size: Self.largeBodySize, seed: seed) }
 
         // (d) (e) (f) the network cases share one fresh-mock with max-age=0.
         if let external = ProcessInfo.processInfo.environment["FRESH_BENCH_REVALIDATE_URL"], !external.isEmpty {
@@ -251,8 +252,8 @@ final class Fixture: @unchecked Sendable {
     }
 
     func nextStoreEntry() -> StoredResponse {
-        storeIndex = (storeIndex + 1) % storeEntries.count
-        return storeEntries[storeIndex]
+        storeIndex += 1
+        return Self.entry(url: storeURLs[storeIndex % storeURLs.count], body: storeBodies[storeIndex % storeBodies.count])
     }
 
     private func openDatabase(_ name: String) throws -> CacheDatabase {
@@ -261,15 +262,24 @@ final class Fixture: @unchecked Sendable {
         return database
     }
 
+    /// `size` letters of the alphabet, starting `seed` letters in: bodies of consecutive
+    /// seeds differ in every byte.
+    static func body(size: Int, seed: Int = 0) -> Data {
+        Data((0..<size).map { UInt8(ascii: "a") + UInt8(($0 + seed) % 26) })
+    }
+
     /// A 200 response fresh for an hour, with validators, as fresh-mock would send it.
     static func entry(url: URL, bodySize: Int) -> StoredResponse {
+        entry(url: url, body: body(size: bodySize))
+    }
+
+    static func entry(url: URL, body: Data) -> StoredResponse {
         let now = Date()
-        let body = Data((0..<bodySize).map { UInt8(ascii: "a") + UInt8($0 % 26) })
         let fields: HTTPFields = [
             .contentType: "application/json",
-            .contentLength: "\(bodySize)",
+            .contentLength: "\(body.count)",
             .cacheControl: "max-age=3600",
-            .eTag: "\"\(bodySize)-bench\"",
+            .eTag: "\"\(body.count)-bench\"",
             .lastModified: HTTPDate.format(now.addingTimeInterval(-86_400)),
             .date: HTTPDate.format(now),
         ]
