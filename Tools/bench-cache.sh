@@ -2,7 +2,8 @@
 # HTTP cache benchmarks, side by side in one run: fresh's CachingClient / CacheDatabase /
 # CurlTransport against Foundation's URLSession + URLCache and python's hishel, over loopback.
 # Prints a markdown table and writes the section "HTTP cache (fresh vs URLSession vs hishel)"
-# of docs/performance.md. Usage: Tools/bench-cache.sh   (or: make bench-cache)
+# of docs/performance.md. Usage: Tools/bench-cache.sh   (or: make bench-cache);
+# BENCH_ROUNDS=N sets the number of rounds (default 3).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,6 +12,7 @@ DOC="$ROOT/docs/performance.md"
 SWIFT=${SWIFT:-swift}
 PYTHON=${PYTHON:-python3}
 HISHEL_VERSION=2.0.0
+ROUNDS=${BENCH_ROUNDS:-3}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fresh-bench-cache.XXXXXX")
 SERVER_PIDS=()
 
@@ -54,14 +56,21 @@ start_mock --max-age 3600
 HIT_URL="$STARTED_URL/posts/1"
 echo "revalidation / GET: $REVALIDATE_URL   hits: $HIT_URL" >&2
 
-step "Swift suite (ordo-one/benchmark, wall clock per operation)"
-mkdir -p "$WORK/swift"
-(cd "$PACKAGE" && FRESH_BENCH_REVALIDATE_URL="$REVALIDATE_URL" timeout 1200 "$SWIFT" package \
-    --allow-writing-to-directory "$WORK/swift" benchmark run --target HTTPCacheBenchmarks --no-progress \
-    --format histogramPercentiles --path "$WORK/swift" >&2)
+# Whole rounds, one after the other: a single run of a microsecond benchmark on a shared machine
+# moves by tens of percent with the machine's state; the report takes the median over rounds.
+REPORT_INPUTS=()
+for round in $(seq "$ROUNDS"); do
+    step "round $round of $ROUNDS: Swift suite (ordo-one/benchmark, wall clock per operation)"
+    mkdir -p "$WORK/swift-$round"
+    (cd "$PACKAGE" && FRESH_BENCH_REVALIDATE_URL="$REVALIDATE_URL" timeout 1200 "$SWIFT" package \
+        --allow-writing-to-directory "$WORK/swift-$round" benchmark run --target HTTPCacheBenchmarks --no-progress \
+        --format histogramPercentiles --path "$WORK/swift-$round" >&2)
 
-step "hishel suite (python, same servers)"
-timeout 600 "$PYTHON" "$PACKAGE/hishel_bench.py" --hit-url "$HIT_URL" --revalidate-url "$REVALIDATE_URL" >"$WORK/hishel.json"
+    step "round $round of $ROUNDS: hishel suite (python, same servers)"
+    timeout 600 "$PYTHON" "$PACKAGE/hishel_bench.py" --hit-url "$HIT_URL" --revalidate-url "$REVALIDATE_URL" \
+        >"$WORK/hishel-$round.json"
+    REPORT_INPUTS+=(--swift-dir "$WORK/swift-$round" --hishel-json "$WORK/hishel-$round.json")
+done
 
 step "report"
 CPU=$(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || uname -m)
@@ -72,8 +81,9 @@ Tools/Benchmarks/.build/release/fresh-mock --host 127.0.0.1 --port 0 --max-age 3
 cd Tools/Benchmarks && FRESH_BENCH_REVALIDATE_URL=\$URL/posts/1 swift package --allow-writing-to-directory DIR \\
     benchmark run --target HTTPCacheBenchmarks --no-progress --format histogramPercentiles --path DIR
 python3 Tools/Benchmarks/hishel_bench.py --hit-url \$URL2/posts/1 --revalidate-url \$URL/posts/1
+# the two lines above once per round ($ROUNDS rounds), then:
 python3 Tools/Benchmarks/report.py ...   # this table, into docs/performance.md"
-"$PYTHON" "$PACKAGE/report.py" --swift-dir "$WORK/swift" --hishel-json "$WORK/hishel.json" --doc "$DOC" \
+"$PYTHON" "$PACKAGE/report.py" "${REPORT_INPUTS[@]}" --doc "$DOC" \
     --date "$(date -u '+%Y-%m-%d %H:%M UTC')" \
     --machine "$(nproc) cores, $CPU, $(uname -sr), $("$SWIFT" --version 2>/dev/null | head -n 1 | sed 's/^.*Swift version/Swift/')" \
     --commands "$COMMANDS" --url "/posts/1"

@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""Turns one bench-cache run into a markdown table and writes it into docs/performance.md.
+"""Turns the rounds of one bench-cache run into a markdown table and writes it into docs/performance.md.
 
-Reads the percentile files of the Swift suite (ordo-one/benchmark, --format histogramPercentiles,
-wall clock in nanoseconds) and the JSON of hishel_bench.py. Prints the section to stdout and
-replaces the section "HTTP cache (fresh vs URLSession vs hishel)" of the document (other sections
-are left as they are; the file is created if missing).
+Reads, for every round, the percentile files of the Swift suite (ordo-one/benchmark, --format
+histogramPercentiles, wall clock in nanoseconds) and the JSON of hishel_bench.py. Each row shows the
+median of the rounds' medians and every round's median; targets are judged on the median of the
+rounds. Prints the section to stdout and replaces the section "HTTP cache (fresh vs URLSession vs
+hishel)" of the document (other sections are left as they are; the file is created if missing).
 """
 
 import argparse
@@ -12,6 +13,7 @@ import glob
 import json
 import os
 import re
+import statistics
 import sys
 
 SECTION = "## HTTP cache (fresh vs URLSession vs hishel)"
@@ -56,6 +58,20 @@ def read_swift(directory):
     return results
 
 
+def combine(rounds):
+    """{key: {"median_us", "p99_us", "rounds"}}: the median over the rounds of each figure, and
+    every round's median, for the keys measured in at least one round."""
+    combined = {}
+    for key in {key for round_ in rounds for key in round_}:
+        measured = [round_[key] for round_ in rounds if key in round_]
+        combined[key] = {
+            "median_us": statistics.median(row["median_us"] for row in measured),
+            "p99_us": statistics.median(row["p99_us"] for row in measured),
+            "rounds": [round_[key]["median_us"] if key in round_ else None for round_ in rounds],
+        }
+    return combined
+
+
 def fmt(us):
     if us is None:
         return "n/a"
@@ -68,8 +84,8 @@ def fmt(us):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--swift-dir", required=True)
-    parser.add_argument("--hishel-json", required=True)
+    parser.add_argument("--swift-dir", required=True, action="append", help="one per round, in order")
+    parser.add_argument("--hishel-json", required=True, action="append", help="one per round, in order")
     parser.add_argument("--doc", required=True)
     parser.add_argument("--machine", required=True)
     parser.add_argument("--commands", required=True)
@@ -77,10 +93,17 @@ def main():
     parser.add_argument("--url", required=True)
     args = parser.parse_args()
 
-    swift = read_swift(args.swift_dir)
-    with open(args.hishel_json) as handle:
-        hishel = json.load(handle)
-    versions = hishel.pop("_versions", {})
+    swift_rounds = [read_swift(directory) for directory in args.swift_dir]
+    hishel_rounds = []
+    for path in args.hishel_json:
+        with open(path) as handle:
+            hishel_rounds.append(json.load(handle))
+    versions = [round_.pop("_versions", {}) for round_ in hishel_rounds][0]
+    swift, hishel = combine(swift_rounds), combine(hishel_rounds)
+    round_count = len(swift_rounds)
+
+    def per_round(row):
+        return " ".join(fmt(value) for value in row["rounds"]) if row else "n/a"
 
     def median(key):
         row = swift.get(key) or hishel.get(key)
@@ -99,10 +122,17 @@ def main():
             met.append(value is not None and value <= limit)
         size = "100KB" if key.endswith("100KB") else "1KB"
         parts.append(f"≥ 10× faster than URLSession's hand-stored {size.replace('KB', ' KB')} entry")
-        urlsession_hit = median(f"urlsession.returnCacheDataDontLoad.{size}")
+        urlsession_key = f"urlsession.returnCacheDataDontLoad.{size}"
+        urlsession_hit = median(urlsession_key)
         speedup = urlsession_hit / value if value and urlsession_hit else None
         met.append(speedup is not None and speedup >= 10)
         ratio = f"URLSession cache path ÷ this = {speedup:.1f}×" if speedup else "n/a"
+        by_round = [
+            f"{round_[urlsession_key]['median_us'] / round_[key]['median_us']:.1f}"
+            for round_ in swift_rounds if key in round_ and urlsession_key in round_
+        ]
+        if speedup and len(by_round) > 1:
+            ratio += f" (rounds: {', '.join(by_round)})"
         if urlcache_lookup and value:
             ratio += f"; bare URLCache lookup ÷ this = {urlcache_lookup / value:.1f}×"
         ok = all(met)
@@ -110,7 +140,8 @@ def main():
         words = ["yes" if m else "**no (missed)**" for m in met]
         return " and ".join(parts), "; ".join(words), ratio
 
-    table = ["| operation | median | p99 | target | met | ratio |", "|---|---:|---:|---|---|---|"]
+    table = ["| operation | median | p99 | target | met | ratio | median per round |",
+             "|---|---:|---:|---|---|---|---|"]
     for key, description in SWIFT_ROWS:
         row = swift.get(key)
         median_us, p99 = (row["median_us"], row["p99_us"]) if row else (None, None)
@@ -137,7 +168,7 @@ def main():
             ratio = f"{median_us / plain_get:.2f}× fresh's plain GET"
         if row is None:
             met = "**not measured**" if met != "—" else met
-        table.append(f"| {description} | {fmt(median_us)} | {fmt(p99)} | {target} | {met} | {ratio} |")
+        table.append(f"| {description} | {fmt(median_us)} | {fmt(p99)} | {target} | {met} | {ratio} | {per_round(row)} |")
     for key in HISHEL_ROWS:
         row = hishel.get(key)
         ratio = ""
@@ -147,7 +178,8 @@ def main():
             ratio = f"{row['median_us'] / median('httpx: plain GET (no cache)'):.2f}× httpx plain GET; " \
                     f"{row['median_us'] / median('fresh.revalidate304'):.1f}× fresh's 304" if median("fresh.revalidate304") else ""
         table.append(f"| {key} ({'small JSON' if 'hit' in key else 'same URL'}) | "
-                     f"{fmt(row['median_us']) if row else 'n/a'} | {fmt(row['p99_us']) if row else 'n/a'} | — | — | {ratio} |")
+                     f"{fmt(row['median_us']) if row else 'n/a'} | {fmt(row['p99_us']) if row else 'n/a'} | — | — | {ratio} | "
+                     f"{per_round(row)} |")
 
     met_count = sum(1 for _, ok in verdicts if ok)
     missed = [key for key, ok in verdicts if not ok]
@@ -158,7 +190,9 @@ def main():
 Run on {args.date}. Machine: {args.machine}. hishel {versions.get('hishel', '?')} on httpx {versions.get('httpx', '?')},
 python {versions.get('python', '?')}. Network cases use fresh-mock (release build) on loopback, port chosen by the OS,
 `--max-age 0` for the GET / 304 URL `{args.url}` (a 227-byte post), `--max-age 3600` for hishel's hits;
-both servers are stopped at the end.
+both servers are stopped at the end. {round_count} rounds, one after the other, each the whole Swift suite then the hishel
+suite; a row's median and p99 are the medians over the rounds, targets are judged on them, and the last column shows
+every round's median (a hit's ratio also lists each round's own ratio, from that round's figures).
 
 {chr(10).join(table)}
 
@@ -172,7 +206,9 @@ What each row measures:
 - "SQLite, no memory tier" uses `CacheDatabase` itself as the storage, so every hit reads the row and rebuilds the
   `StoredResponse`.
 - The store rotates over 64 keys and 65 bodies, so each store replaces an existing 100 KB entry with a body that
-  differs in every byte (one transaction each).
+  differs in every byte (one transaction each). Its p99 is SQLite's WAL checkpoint: a 100 KB store writes about 26
+  pages, so about every 40th fills the 1000-page automatic checkpoint, which copies the WAL into the database file
+  and syncs it, within that store.
 - The 304 row stores the refreshed headers in both tiers, as `fresh get` does (the SQLite write is batched, see
   docs/http-caching.md); the plain GET is the same URL through `CurlTransport` alone, with kept-alive connections.
   The two are an A/B pair: every sample of either row sends one 304 and one plain GET back to back and times one of
