@@ -104,15 +104,16 @@ struct CacheEntryRecord {
 
     /// Stores this record: its entry row, replacing the stored variant with the same keys, and
     /// its body. A replaced variant's body row is updated in place, so the new body reuses the
-    /// old one's pages in the same transaction.
+    /// old one's pages in the same transaction; a body row found missing is written anew.
     func save(_ db: Database) throws {
-        let bodyID: Int64
-        if let stored = try Int64.fetchOne(
+        var bodyID = try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT bodyID FROM cacheEntry WHERE key = ? AND variantKey = ?"),
-            arguments: [key, variantKey]) {
+            arguments: [key, variantKey])
+        if let stored = bodyID {
             try db.cachedStatement(sql: "UPDATE cacheBody SET body = ? WHERE id = ?").execute(arguments: [body, stored])
-            bodyID = stored
-        } else {
+            if db.changesCount == 0 { bodyID = nil }
+        }
+        if bodyID == nil {
             try db.cachedStatement(sql: "INSERT INTO cacheBody (body) VALUES (?)").execute(arguments: [body])
             bodyID = db.lastInsertedRowID
         }
@@ -121,7 +122,8 @@ struct CacheEntryRecord {
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (key, variantKey) DO UPDATE SET url = excluded.url, method = excluded.method,
                 status = excluded.status, headers = excluded.headers, requestTime = excluded.requestTime,
-                responseTime = excluded.responseTime, size = excluded.size, lastAccess = excluded.lastAccess
+                responseTime = excluded.responseTime, size = excluded.size, lastAccess = excluded.lastAccess,
+                bodyID = excluded.bodyID
             """).execute(arguments: [key, variantKey, url, method, status, headers, requestTime, responseTime, size, lastAccess, bodyID])
     }
 

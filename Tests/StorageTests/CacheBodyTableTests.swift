@@ -48,6 +48,21 @@ struct CacheBodyTableTests {
         #expect(counts.entries == 0 && counts.bodies == 0 && counts.totalDrift == 0)
     }
 
+    @Test func anEntryWhoseBodyRowWentMissingIsStoredAgainWhole() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let database = try CacheDatabase(path: path)
+        let stored = entry("/a", body: 20_000)
+        try database.store(stored)
+        try DatabaseQueue(path: path).write { try $0.execute(sql: "DELETE FROM cacheBody") }
+        #expect(try database.variants(forKey: stored.key).isEmpty)
+
+        try database.store(stored)
+        #expect(try database.variants(forKey: stored.key) == [stored])
+        let counts = try census(path)
+        #expect(counts.entries == 1 && counts.bodies == 1 && counts.orphans == 0)
+    }
+
     @Test func aDatabaseFromBeforeTheMoveKeepsEveryEntry() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.sqlite")
