@@ -208,10 +208,13 @@ enum CacheSchema {
                 """)
         }
         // Bodies move to a table of their own (see CacheEntryRecord); the rows keep their
-        // bodies' old rowids as bodyID. A trigger deletes a body with its entry.
+        // bodies' old rowids as bodyID. AUTOINCREMENT: a body id is never handed out twice, so
+        // an entry whose body row went missing can never be joined to another entry's body. A
+        // trigger deletes a body with its entry. The pages the old column frees stay in the
+        // file and are reused by later stores.
         migrator.registerMigration("v2-bodies-apart") { db in
             try db.execute(sql: """
-                CREATE TABLE cacheBody (id INTEGER PRIMARY KEY, body BLOB NOT NULL);
+                CREATE TABLE cacheBody (id INTEGER PRIMARY KEY AUTOINCREMENT, body BLOB NOT NULL);
                 INSERT INTO cacheBody (id, body) SELECT rowid, body FROM cacheEntry;
                 ALTER TABLE cacheEntry ADD COLUMN bodyID INTEGER NOT NULL DEFAULT 0;
                 UPDATE cacheEntry SET bodyID = rowid;

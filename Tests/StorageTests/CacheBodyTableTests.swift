@@ -53,14 +53,19 @@ struct CacheBodyTableTests {
         let path = directory.file("cache.sqlite")
         let database = try CacheDatabase(path: path)
         let stored = entry("/a", body: 20_000)
+        let other = entry("/b", body: 30_000)
         try database.store(stored)
         try DatabaseQueue(path: path).write { try $0.execute(sql: "DELETE FROM cacheBody") }
         #expect(try database.variants(forKey: stored.key).isEmpty)
 
+        // The next body stored, for another URL, must not take the lost body's place.
+        try database.store(other)
+        #expect(try database.variants(forKey: stored.key).isEmpty)
         try database.store(stored)
         #expect(try database.variants(forKey: stored.key) == [stored])
+        #expect(try database.variants(forKey: other.key) == [other])
         let counts = try census(path)
-        #expect(counts.entries == 1 && counts.bodies == 1 && counts.orphans == 0)
+        #expect(counts.entries == 2 && counts.bodies == 2 && counts.orphans == 0)
     }
 
     @Test func aDatabaseFromBeforeTheMoveKeepsEveryEntry() throws {
