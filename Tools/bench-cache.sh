@@ -13,6 +13,7 @@ SWIFT=${SWIFT:-swift}
 PYTHON=${PYTHON:-python3}
 HISHEL_VERSION=2.0.0
 ROUNDS=${BENCH_ROUNDS:-3}
+[[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "BENCH_ROUNDS must be a whole number of at least 1, not '$ROUNDS'" >&2; exit 2; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fresh-bench-cache.XXXXXX")
 SERVER_PIDS=()
 
@@ -81,7 +82,7 @@ Tools/Benchmarks/.build/release/fresh-mock --host 127.0.0.1 --port 0 --max-age 3
 cd Tools/Benchmarks && FRESH_BENCH_REVALIDATE_URL=\$URL/posts/1 swift package --allow-writing-to-directory DIR \\
     benchmark run --target HTTPCacheBenchmarks --no-progress --format histogramPercentiles --path DIR
 python3 Tools/Benchmarks/hishel_bench.py --hit-url \$URL2/posts/1 --revalidate-url \$URL/posts/1
-# the two lines above once per round ($ROUNDS rounds), then:
+# the two commands above (benchmark run, hishel_bench.py) once per round, $ROUNDS rounds, then:
 python3 Tools/Benchmarks/report.py ...   # this table, into docs/performance.md"
 "$PYTHON" "$PACKAGE/report.py" "${REPORT_INPUTS[@]}" --doc "$DOC" \
     --date "$(date -u '+%Y-%m-%d %H:%M UTC')" \

@@ -194,10 +194,11 @@ final class Fixture: @unchecked Sendable {
         }
 
         // (c) stores rotate over 64 keys, so each one replaces an older row as a steady cache does,
-        // and over 65 bodies, so each replacement writes a body different from the one it replaces.
+        // and over 65 bodies of 100 KB to 104 KB, so each replacement writes a body of another size
+        // and other bytes than the one it replaces.
         storeDatabase = try openDatabase("store.sqlite")
         storeURLs = (0..<64).map { URL(string: "https://api.example.com/blob/\($0)")! }
-        storeBodies = (0..<65).map { seed in Self.body(size: Self.largeBodySize, seed: seed) }
+        storeBodies = (0..<65).map { seed in Self.body(size: Self.largeBodySize + seed * 64, seed: seed) }
 
         // (d) (e) (f) the network cases share one fresh-mock with max-age=0.
         if let external = ProcessInfo.processInfo.environment["FRESH_BENCH_REVALIDATE_URL"], !external.isEmpty {
