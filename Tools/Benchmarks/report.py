@@ -30,6 +30,8 @@ SWIFT_ROWS = [
     ("urlsession.uncachedGET", "URLSession: GET of the same URL, no cache"),
     ("urlsession.returnCacheDataDontLoad.1KB", "URLSession: `.returnCacheDataDontLoad` answered by a hand-stored URLCache entry, 1 KB"),
     ("urlsession.returnCacheDataDontLoad.100KB", "URLSession: `.returnCacheDataDontLoad` answered by a hand-stored URLCache entry, 100 KB"),
+    ("urlsession.returnCacheDataDontLoad.disk.1KB", "URLSession: the same, URLCache without a memory tier (entry read from its disk store), 1 KB"),
+    ("urlsession.returnCacheDataDontLoad.disk.100KB", "URLSession: the same, URLCache without a memory tier (entry read from its disk store), 100 KB"),
     ("urlcache.cachedResponse.memory.1KB", "URLCache.cachedResponse(for:), hand-stored entry in memory, 1 KB"),
     ("urlcache.cachedResponse.disk.1KB", "URLCache.cachedResponse(for:), hand-stored entry on disk, 1 KB"),
 ]
@@ -139,6 +141,9 @@ def main():
         speedup = statistics.median(speedups) if speedups else None
         met.append(speedup is not None and speedup >= 10)
         ratio = f"URLSession cache path ÷ this = {ratio_text(speedups, 1, '×')}" if speedups else "n/a"
+        disk_speedups = round_ratios(f"urlsession.returnCacheDataDontLoad.disk.{size}", key)
+        if "sqliteHit" in key and disk_speedups:
+            ratio += f"; URLSession with a disk-only URLCache ÷ this = {ratio_text(disk_speedups, 1, '×')} (not judged)"
         if urlcache_lookup and value:
             ratio += f"; bare URLCache lookup ÷ this = {urlcache_lookup / value:.1f}×"
         ok = all(met)
@@ -221,8 +226,10 @@ What each row measures:
 - URLSession on Linux never writes URLCache itself, so its entry is stored by hand with
   `URLCache.storeCachedResponse`. "URLSession cache path" is `session.data(for:)` with
   `.returnCacheDataDontLoad` — the path a URLSession user takes; the two `cachedResponse(for:)` rows are the bare
-  lookup below it. The ≥ 10× target is judged against the URLSession path with an entry of the same size; the
-  ratio to the bare in-memory lookup is shown beside it.
+  lookup below it. The ≥ 10× target is judged against the URLSession path with an entry of the same size kept in
+  URLCache's memory, the fastest way URLSession answers, even for fresh's SQLite rows, which read storage with no
+  memory tier. The like-for-like peer of those rows, a URLCache without a memory tier reading its disk store, is
+  measured and its ratio shown, but not judged. The ratio to the bare in-memory lookup is shown too.
 - hishel rows are python (`time.perf_counter_ns` per request, `hishel.httpx.CacheClient` with `rfc=CacheOptions(shared=False)`),
   each request checked to be a hit or a revalidation through its `caching` extension.
 

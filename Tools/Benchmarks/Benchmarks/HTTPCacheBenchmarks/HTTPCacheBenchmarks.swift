@@ -99,16 +99,21 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: URLCache with a hand-stored entry (Linux URLSession never stores on its own)
 
-    let urlSessionHits: [(String, URL, Int)] = [
-        ("urlsession.returnCacheDataDontLoad.1KB", Fixture.urlCacheURL, Fixture.smallBodySize),
-        ("urlsession.returnCacheDataDontLoad.100KB", Fixture.urlCacheURL100K, Fixture.largeBodySize),
+    // The same entries behind a session whose URLCache keeps them in memory, and behind one
+    // whose URLCache has no memory tier and reads them from its disk store.
+    let urlSessionHits: [(String, URL, Int, @Sendable (Fixture) -> URLSession)] = [
+        ("urlsession.returnCacheDataDontLoad.1KB", Fixture.urlCacheURL, Fixture.smallBodySize, { $0.cachedSession }),
+        ("urlsession.returnCacheDataDontLoad.100KB", Fixture.urlCacheURL100K, Fixture.largeBodySize, { $0.cachedSession }),
+        ("urlsession.returnCacheDataDontLoad.disk.1KB", Fixture.urlCacheURL, Fixture.smallBodySize, { $0.diskCachedSession }),
+        ("urlsession.returnCacheDataDontLoad.disk.100KB", Fixture.urlCacheURL100K, Fixture.largeBodySize, { $0.diskCachedSession }),
     ]
-    for (name, url, size) in urlSessionHits {
+    for (name, url, size, session) in urlSessionHits {
         Benchmark(name, configuration: network) { benchmark in
             var request = URLRequest(url: url)
             request.cachePolicy = .returnCacheDataDontLoad
+            let session = session(Fixture.shared)
             benchmark.startMeasurement()
-            let (data, _) = try await Fixture.shared.cachedSession.data(for: request)
+            let (data, _) = try await session.data(for: request)
             benchmark.stopMeasurement()
             guard data.count == size else {
                 benchmark.error("URLSession did not answer from the hand-stored entry (\(data.count) bytes)")
@@ -168,6 +173,7 @@ final class Fixture: @unchecked Sendable {
     var urlCacheRequest: URLRequest { URLRequest(url: Self.urlCacheURL) }
     private(set) var uncachedSession: URLSession!
     private(set) var cachedSession: URLSession!
+    private(set) var diskCachedSession: URLSession!
     private(set) var memoryURLCache: URLCache!
     private(set) var diskURLCache: URLCache!
 
@@ -240,6 +246,9 @@ final class Fixture: @unchecked Sendable {
         let cachedConfiguration = URLSessionConfiguration.default
         cachedConfiguration.urlCache = memoryURLCache
         cachedSession = URLSession(configuration: cachedConfiguration)
+        let diskCachedConfiguration = URLSessionConfiguration.default
+        diskCachedConfiguration.urlCache = diskURLCache
+        diskCachedSession = URLSession(configuration: diskCachedConfiguration)
     }
 
     func stop() async {
@@ -247,6 +256,7 @@ final class Fixture: @unchecked Sendable {
         databases.removeAll()
         uncachedSession?.invalidateAndCancel()
         cachedSession?.invalidateAndCancel()
+        diskCachedSession?.invalidateAndCancel()
         await server?.stop()
         server = nil
         try? FileManager.default.removeItem(at: directory)
