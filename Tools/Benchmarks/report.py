@@ -43,19 +43,35 @@ HISHEL_ROWS = [
 ]
 
 
+# Rows measured as a custom metric of another benchmark (in ns), by the file name's ending:
+# the 304 and the plain GET are timed in the same samples of fresh.revalidationPair.
+PAIRED_ROWS = {
+    "fresh.revalidate304": ".fresh.revalidationPair.revalidate304.histogram",
+    "fresh.plainGET": ".fresh.revalidationPair.plainGET.histogram",
+}
+
+# How many µs one exported unit is, by the unit in the header: wall clock is exported in ns,
+# custom metrics (ns) scaled to thousands (K) or millions (M).
+UNITS_IN_US = {"(ns)": 0.001, "(K)": 1.0, "(M)": 1000.0}
+
+
 def read_swift(directory):
     results = {}
     for path in glob.glob(os.path.join(directory, "*.histogram.percentiles.tsv")):
         name = os.path.basename(path)
         for benchmark_id, _ in SWIFT_ROWS:
-            if f".{benchmark_id}.Time_(wall_clock)" in name or f".{benchmark_id}.wallClock" in name:
+            paired = PAIRED_ROWS.get(benchmark_id)
+            if paired and paired in name or (not paired and (
+                    f".{benchmark_id}.Time_(wall_clock)" in name or f".{benchmark_id}.wallClock" in name)):
                 rows = {}
                 with open(path) as handle:
                     header = handle.readline()
-                    unit = 1000.0 if "(ns)" in header else 1.0  # everything is reported in µs
+                    unit = next((us for marker, us in UNITS_IN_US.items() if marker in header), None)
+                    if unit is None:
+                        sys.exit(f"report.py: unknown unit in {path}: {header.strip()}")
                     for line in handle:
                         percentile, value = line.split("\t")
-                        rows[int(percentile)] = float(value) / unit
+                        rows[int(percentile)] = float(value) * unit
                 results[benchmark_id] = {"median_us": rows[50], "p99_us": rows[99]}
     return results
 
@@ -221,8 +237,9 @@ What each row measures:
   body of another size that differs in every byte (one transaction each).
 - The 304 row stores the refreshed headers in both tiers, as `fresh get` does (the SQLite write is batched, see
   docs/http-caching.md); the plain GET is the same URL through `CurlTransport` alone, with kept-alive connections.
-  The two are an A/B pair: every sample of either row sends one 304 and one plain GET back to back and times one of
-  them, so both rows see the same traffic and the same noise.
+  The two are timed in the same samples (benchmark `fresh.revalidationPair`): each sample sends one 304 and one
+  plain GET back to back, in an order that alternates from sample to sample, and records both times, so both rows
+  come from the same seconds, traffic and noise. Their times are custom metrics, exported at 1 µs resolution.
 - URLSession on Linux never writes URLCache itself, so its entry is stored by hand with
   `URLCache.storeCachedResponse`. "URLSession cache path" is `session.data(for:)` with
   `.returnCacheDataDontLoad` — the path a URLSession user takes; the two `cachedResponse(for:)` rows are the bare

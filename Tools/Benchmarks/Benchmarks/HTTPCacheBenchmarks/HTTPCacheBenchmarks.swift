@@ -19,6 +19,11 @@ import Storage
 // release fresh-mock with `--max-age 0` and passes its base URL in FRESH_BENCH_REVALIDATE_URL;
 // without it the suite starts one in-process (port 0) and stops it at the end.
 
+/// The two times of each `fresh.revalidationPair` sample, in nanoseconds; report.py shows them
+/// as the rows `fresh.revalidate304` and `fresh.plainGET`.
+let revalidationMetric = BenchmarkMetric.custom("revalidate304", useScalingFactor: false)
+let plainGETMetric = BenchmarkMetric.custom("plainGET", useScalingFactor: false)
+
 let benchmarks: @Sendable () -> Void = {
     // Wall clock and mallocs per operation, one operation per sample.
     func perOperation(warmup: Int, seconds: Int, samples: Int) -> Benchmark.Configuration {
@@ -62,29 +67,25 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Over the network (loopback, kept-alive)
 
-    // The 304 and the plain GET are measured as an A/B pair: every sample of either sends both
-    // requests, one after the other, and times one of them. Both rows then see the same traffic,
-    // the same server state and the same noise, which separate runs on a shared machine do not.
-    for timesRevalidation in [true, false] {
-        Benchmark(timesRevalidation ? "fresh.revalidate304" : "fresh.plainGET", configuration: network) { benchmark in
-            let fixture = Fixture.shared
-            let request = TransportRequest(method: .get, url: fixture.networkURL)
-            let revalidation = { try await fixture.revalidatingClient.send(request).decision.outcome }
-            let plainGET = { try await fixture.plainTransport.send(request).status }
-            var outcome: CacheDecision.Outcome
-            if timesRevalidation {
-                blackHole(try await plainGET())
-                benchmark.startMeasurement()
-                outcome = try await revalidation()
-                benchmark.stopMeasurement()
-            } else {
-                outcome = try await revalidation()
-                benchmark.startMeasurement()
-                blackHole(try await plainGET())
-                benchmark.stopMeasurement()
-            }
-            if outcome != .revalidated { benchmark.error("expected a 304 revalidation, got \(outcome)") }
+    // The 304 and the plain GET are timed in the same samples: every sample sends both, in an
+    // order that alternates from one sample to the next, and records each one's time as a metric
+    // of its own. Both rows then come from the same seconds, traffic, server state and noise.
+    var pairConfiguration = network
+    pairConfiguration.metrics = [revalidationMetric, plainGETMetric]
+    Benchmark("fresh.revalidationPair", configuration: pairConfiguration) { benchmark in
+        let fixture = Fixture.shared
+        let request = TransportRequest(method: .get, url: fixture.networkURL)
+        var outcome: CacheDecision.Outcome = .bypassed
+        let revalidation = { outcome = try await fixture.revalidatingClient.send(request).decision.outcome }
+        let plainGET = { blackHole(try await fixture.plainTransport.send(request).status) }
+        let pair = fixture.nextPairOrder() ? [(revalidationMetric, revalidation), (plainGETMetric, plainGET)]
+                                           : [(plainGETMetric, plainGET), (revalidationMetric, revalidation)]
+        for (metric, send) in pair {
+            let start = DispatchTime.now().uptimeNanoseconds
+            try await send()
+            benchmark.measurement(metric, Int(DispatchTime.now().uptimeNanoseconds - start))
         }
+        if outcome != .revalidated { benchmark.error("expected a 304 revalidation, got \(outcome)") }
     }
 
     Benchmark("urlsession.uncachedGET", configuration: network) { benchmark in
@@ -260,6 +261,14 @@ final class Fixture: @unchecked Sendable {
         await server?.stop()
         server = nil
         try? FileManager.default.removeItem(at: directory)
+    }
+
+    private var pairSamples = 0
+
+    /// Whether this sample of `fresh.revalidationPair` sends the 304 first: every other one.
+    func nextPairOrder() -> Bool {
+        pairSamples += 1
+        return pairSamples.isMultiple(of: 2)
     }
 
     func nextStoreEntry() -> StoredResponse {
