@@ -10,7 +10,6 @@ import HTTPTypes
 /// small row: a lookup reads the row without stepping over the body's overflow pages, and a
 /// 304 refresh or a use-time update rewrites the row, never the body.
 struct CacheEntryRecord {
-
     var key: String
     var variantKey: String
     var url: String
@@ -25,24 +24,11 @@ struct CacheEntryRecord {
     var size: Int
     /// Last use, for least-recently-used eviction.
     var lastAccess: Double
+}
 
-    init(
-        key: String, variantKey: String, url: String, method: String, status: Int, headers: String, body: Data,
-        requestTime: Double, responseTime: Double, size: Int, lastAccess: Double
-    ) {
-        self.key = key
-        self.variantKey = variantKey
-        self.url = url
-        self.method = method
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.requestTime = requestTime
-        self.responseTime = responseTime
-        self.size = size
-        self.lastAccess = lastAccess
-    }
-
+extension CacheEntryRecord {
+    /// The record of `entry`, last used at `accessedAt` (the memberwise initializer builds one
+    /// from a row).
     init(_ entry: StoredResponse, accessedAt: Date) {
         key = entry.key
         variantKey = entry.variantKey
