@@ -40,7 +40,7 @@ bench: bench-mock bench-cache ## Every benchmark (bench-mock, bench-cache)
 bench-mock: setup ## fresh-mock vs nginx under wrk (release; BENCH_DURATION=10 BENCH_MEMORY_DURATION=60)
 	Tools/bench-mock-server.sh
 
-bench-cache: setup ## HTTP cache vs URLSession/URLCache vs hishel (release; writes docs/performance.md)
+bench-cache: setup ## HTTP cache vs URLSession/URLCache vs hishel (release; BENCH_ROUNDS=3; writes docs/performance.md)
 	Tools/bench-cache.sh
 
 clean: ## Remove build products
