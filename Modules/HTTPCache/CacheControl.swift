@@ -79,6 +79,13 @@ public struct CacheControl: Sendable, Equatable {
     public var minFresh: Int? { deltaSeconds("min-fresh").validSeconds }
     /// `only-if-cached`: never contact the origin.
     public var onlyIfCached: Bool { contains("only-if-cached") }
+    /// Whether the request lets `stale-while-revalidate` serve a stale response: not when it
+    /// asks for revalidation (`no-cache`) or sets its own bounds on age (`max-age`, `min-fresh`,
+    /// `max-stale`: RFC 9111 §5.2.1; a `max-stale` that accepts the staleness has already
+    /// answered from storage before this is asked).
+    public var acceptsStaleWhileRevalidate: Bool {
+        !noCache && !contains("max-age") && !contains("min-fresh") && !contains("max-stale")
+    }
 
     // MARK: Parsing
 

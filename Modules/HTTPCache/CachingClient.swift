@@ -78,10 +78,17 @@ public final class CachingClient: Sendable {
 
     private func sendOneHop(_ request: TransportRequest, policy: CachePolicy) async throws -> CachedResponse {
         let requestCC = requestCacheControl(request)
+        let networkForbidden = policy == .returnCacheDataDontLoad || requestCC.onlyIfCached
         guard request.method == .get || request.method == .head else {
+            if policy == .returnCacheDataDontLoad { throw CacheError.notStored(request.url.absoluteString) }
+            if requestCC.onlyIfCached {
+                return unsatisfiable(request, reason: "only-if-cached and \(request.method.rawValue) responses are never stored")
+            }
             return try await sendUnsafe(request)
         }
-        if ConditionalRequest.carriesOwnConditions(request) {
+        // The caller's own conditional request goes to the origin as it is, unless the network
+        // is off limits: then it is answered from storage like any other request.
+        if ConditionalRequest.carriesOwnConditions(request), !networkForbidden {
             return try await download(request, policy: policy, requestCC: requestCC,
                                       outcome: .bypassed, reasons: ["request carries its own conditional headers"])
         }
@@ -125,7 +132,7 @@ public final class CachingClient: Sendable {
             if requestCC.onlyIfCached {
                 return unsatisfiable(request, reason: "only-if-cached but the stored response is not usable: \(reason)")
             }
-            if evaluation.allowsStaleWhileRevalidate && !requestCC.noCache {
+            if evaluation.allowsStaleWhileRevalidate && requestCC.acceptsStaleWhileRevalidate {
                 startBackgroundRevalidation(request, entry: entry, requestCC: requestCC)
                 return answerFromStorage(evaluation, request: request, outcome: .staleServed(.whileRevalidating), reasons: [
                     reason, "stale-while-revalidate=\(entry.cacheControl.staleWhileRevalidate ?? 0) allows serving it; revalidating in the background",
@@ -133,7 +140,7 @@ public final class CachingClient: Sendable {
             }
             return try await revalidate(request, evaluation: evaluation, requestCC: requestCC, reasons: [reason])
         }
-        if evaluation.isFresh && entry.cacheControl.immutable {
+        if evaluation.isFresh && entry.cacheControl.immutable && !entry.cacheControl.noCache {
             return answerFromStorage(evaluation, request: request, outcome: .freshHit, reasons: [
                 "immutable: a fresh response is not revalidated, even on reload (RFC 8246)", evaluation.summary,
             ])
@@ -170,7 +177,7 @@ public final class CachingClient: Sendable {
             return answer
         }
         let responseTime = now()
-        if network.status.code >= 500, evaluation.allowsStaleIfError(request: requestCC) {
+        if StoredResponseEvaluation.staleIfErrorStatuses.contains(network.status.code), evaluation.allowsStaleIfError(request: requestCC) {
             return answerFromStorage(evaluation, request: request, outcome: .staleServed(.onError(status: network.status.code)),
                                      reasons: reasons + ["origin answered \(network.status.code); stale-if-error allows the stored response"],
                                      requestsSent: 1)

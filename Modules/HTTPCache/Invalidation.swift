@@ -3,11 +3,13 @@ import HTTPTypes
 
 /// Which stored responses an unsafe request invalidates (RFC 9111 §4.4).
 enum Invalidation {
-    static let unsafeMethods: Set<HTTPRequest.Method> = [.post, .put, .patch, .delete]
+    /// The methods RFC 9110 §9.2.1 defines as safe; every other one, including methods whose
+    /// safety is unknown (`PURGE`, `PROPPATCH`), is unsafe.
+    static let safeMethods: Set<HTTPRequest.Method> = [.get, .head, .options, .trace]
 
     /// A non-error response (2xx or 3xx) to an unsafe method invalidates.
     static func invalidates(method: HTTPRequest.Method, status: HTTPResponse.Status) -> Bool {
-        unsafeMethods.contains(method) && (200..<400).contains(status.code)
+        !safeMethods.contains(method) && (200..<400).contains(status.code)
     }
 
     /// The request URL plus same-origin `Location` and `Content-Location` targets.

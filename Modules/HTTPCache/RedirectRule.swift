@@ -12,8 +12,11 @@ enum RedirectRule {
               target.scheme == "http" || target.scheme == "https" else { return nil }
         var next = request
         next.url = target
-        let keepsMethod = code == 307 || code == 308 || request.method == .get || request.method == .head
-        if !keepsMethod {
+        // 303 asks for a GET of the target (HEAD stays HEAD); 301 and 302 turn only a POST into
+        // a GET, as browsers do; 307 and 308 keep the method and body.
+        let becomesGET = code == 303 ? request.method != .head && request.method != .get
+            : (code == 301 || code == 302) && request.method == .post
+        if becomesGET {
             next.method = .get
             next.body = nil
             next.headerFields[.contentType] = nil

@@ -38,12 +38,17 @@ public enum StorageRules {
     static let fieldsKeptOn304: Set<HTTPField.Name> = [.contentLength, .contentEncoding, .contentRange, .transferEncoding]
 
     /// The stored header fields updated with those of a 304 (RFC 9111 §4.3.4, §3.2).
+    ///
+    /// The stored `Age` goes unless the 304 brings its own: it measured the old response's time
+    /// in caches upstream, and kept beside the 304's response time it would make the renewed
+    /// entry old from the start.
     public static func updatedFields(stored: HTTPFields, notModified: HTTPFields) -> HTTPFields {
         var result = stored
         let names = Set(notModified.map(\.name)).subtracting(fieldsKeptOn304)
         for name in names {
             result[values: name] = notModified[values: name]
         }
+        if !names.contains(.age) { result[.age] = nil }
         return result
     }
 }

@@ -75,8 +75,11 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
         return staleness <= window
     }
 
+    /// The server errors `stale-if-error` covers (RFC 5861 §4); a 501 is a final answer.
+    public static let staleIfErrorStatuses: Set<Int> = [500, 502, 503, 504]
+
     /// Whether `stale-if-error` (from the response or the request) lets this stale response
-    /// answer after a server error or a network failure.
+    /// answer after a server error (one of ``staleIfErrorStatuses``) or a network failure.
     public func allowsStaleIfError(request: CacheControl) -> Bool {
         let stored = storedCacheControl
         guard !stored.mustRevalidate, !stored.noCache else { return false }
