@@ -52,7 +52,7 @@ struct CacheCommand: AsyncParsableCommand {
             try await FailureReport.run {
                 let database = try storage.openCacheDatabase()
                 let variants = try database.variants(forKey: CacheKey.primary(method: .get, url: target.url))
-                guard !variants.isEmpty else { throw CacheError.notStored(target.url.absoluteString) }
+                guard !variants.isEmpty else { throw NothingStored(url: target.url) }
                 for entry in variants {
                     print("\(entry.key)  (\(entry.body.count) body bytes)")
                     print("status: \(entry.status.code)")
@@ -87,9 +87,14 @@ struct CacheCommand: AsyncParsableCommand {
         func run() async throws {
             try await FailureReport.run {
                 let database = try storage.openCacheDatabase()
-                let count = try database.statistics().entries
-                try database.clear()
-                print("cleared \(count) entries")
+                do {
+                    let count = try database.statistics().entries
+                    try database.clear()
+                    print("cleared \(count) entries")
+                } catch let error where StorageError.fromQuery(error) != nil {
+                    try CacheDatabase.deleteFiles(at: database.path)
+                    print("deleted the unreadable cache database (\(TerminalText.sanitized(StorageError.fromQuery(error)!.description))); the next command starts an empty cache")
+                }
             }
         }
     }
@@ -112,4 +117,10 @@ struct CacheCommand: AsyncParsableCommand {
             }
         }
     }
+}
+
+/// `fresh cache show` of a URL with no stored entry (exit 7).
+struct NothingStored: Error, CustomStringConvertible {
+    var url: URL
+    var description: String { "nothing is stored for \(url.absoluteString)" }
 }

@@ -13,8 +13,9 @@ enum FailureReport {
         case TransportError.unreachable, TransportError.timedOut, SyncError.offline: 3
         case SyncError.httpStatus: 4
         case TransportError.truncated, SyncError.invalidJSON, SyncError.cursorLoop, CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
-        case is StorageError, is OutputError: 6
-        case CacheError.notStored: 7
+        case is StorageError, is InputError, is OutputError: 6
+        case _ where StorageError.fromQuery(error) != nil: 6
+        case CacheError.notStored, is NothingStored: 7
         default: 1
         }
     }
@@ -26,11 +27,18 @@ enum FailureReport {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            let interrupted = error is CancellationError || (error as? TransportError) == .cancelled
-            let line = interrupted ? "interrupted; everything written before stays written"
-                : (error as? OutputError).map(\.description) ?? ErrorDescription.line(error)
-            StandardError.write("fresh: \(TerminalText.sanitized(line))")
+            StandardError.write("fresh: \(TerminalText.sanitized(line(for: error)))")
             throw ExitCode(exitCode(for: error))
+        }
+    }
+
+    private static func line(for error: any Error) -> String {
+        switch error {
+        case is CancellationError, TransportError.cancelled: "interrupted; everything written before stays written"
+        case let error as OutputError: error.description
+        case let error as InputError: error.description
+        case let error as NothingStored: error.description
+        default: StorageError.fromQuery(error)?.description ?? ErrorDescription.line(error)
         }
     }
 }

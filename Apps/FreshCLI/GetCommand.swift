@@ -72,8 +72,14 @@ struct GetCommand: AsyncParsableCommand {
 
     func validate() throws {
         try TimeLimit.validate(maxTime)
-        if let data, data.hasPrefix("@"), !FileManager.default.isReadableFile(atPath: String(data.dropFirst())) {
-            throw ValidationError("cannot read request body from \(data.dropFirst())")
+        if let data, data.hasPrefix("@") {
+            let path = String(data.dropFirst())
+            var isDirectory: ObjCBool = false
+            if path.isEmpty { throw ValidationError("--data @ needs a file name (or @- for standard input)") }
+            if path != "-" && (!FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || isDirectory.boolValue
+                               || !FileManager.default.isReadableFile(atPath: path)) {
+                throw ValidationError("cannot read request body from \(path): not a readable file")
+            }
         }
         if let method, HTTPRequest.Method(method.uppercased()) == nil { throw ValidationError("invalid method '\(method)'") }
         if json && include { throw ValidationError("--json and --include cannot be combined") }
@@ -85,8 +91,10 @@ struct GetCommand: AsyncParsableCommand {
             let request = try makeRequest()
             let services = try FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
             services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
+            let client = services.client
+            let policy = offline ? .returnCacheDataDontLoad : policy
             let response = try await services.finishing {
-                try await services.client.send(request, policy: offline ? .returnCacheDataDontLoad : policy)
+                try await Interruption.cancellingOnSignal { try await client.send(request, policy: policy) }
             }
             try ResponsePrinter(include: include, json: json, output: output).print(response)
             if verbose { response.decision.explanation.forEach { StandardError.write("fresh: \(TerminalText.sanitized($0))") } }
@@ -97,7 +105,10 @@ struct GetCommand: AsyncParsableCommand {
                 StandardError.write("fresh: \(response.decision.reasons.first ?? "no usable stored response") (504)")
                 if response.decision.isUnreachableWithoutUsableData { throw ExitCode(3) }
             }
-            if fail && response.status.code >= 400 { throw ExitCode(4) }
+            if fail && response.status.code >= 400 {
+                StandardError.write("fresh: the server answered \(response.status.code) (--fail)")
+                throw ExitCode(4)
+            }
         }
     }
 
@@ -114,13 +125,19 @@ struct GetCommand: AsyncParsableCommand {
                                 timeout: TimeLimit.duration(maxTime))
     }
 
+    /// The `--data` text, or the bytes of the file after `@` (`@-`: standard input), read to
+    /// the end so pipes and FIFOs work too.
     private static func readBody(_ argument: String) throws -> Data {
         guard argument.hasPrefix("@") else { return Data(argument.utf8) }
         let path = String(argument.dropFirst())
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            throw StorageError.cannotOpen(path: path, reason: "cannot read the request body file")
+        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        do {
+            let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? file.close() }
+            return try file.readToEnd() ?? Data()
+        } catch {
+            throw InputError.cannotRead(path, reason: (error as NSError).localizedDescription)
         }
-        return contents
     }
 }
 
@@ -129,8 +146,24 @@ enum HeaderArgument {
     static func parse(_ text: String) throws -> (HTTPField.Name, String) {
         guard let colon = text.firstIndex(of: ":"),
               let name = HTTPField.Name(text[..<colon].trimmingCharacters(in: .whitespaces)) else {
-            throw ValidationError("invalid header '\(text)': use 'Name: value'")
+            throw ValidationError("invalid header '\(TerminalText.sanitized(text))': use 'Name: value'")
         }
-        return (name, text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces))
+        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        // A CR or LF would end the field early; HTTPField would quietly turn them into spaces.
+        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
+            throw ValidationError("invalid header '\(TerminalText.sanitized(text))': control characters (CR, LF, NUL, ESC…) are not allowed in a value")
+        }
+        return (name, value)
+    }
+}
+
+/// A file `fresh get` was asked to read (`--data @file`) could not be read.
+enum InputError: Error, CustomStringConvertible {
+    case cannotRead(String, reason: String)
+
+    var description: String {
+        switch self {
+        case .cannotRead(let path, let reason): "cannot read the request body file \(path): \(reason)"
+        }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPTypes
+import SyncEngine
 
 /// Prints a response the way `fresh get` was asked to: body only, `-i` head and body, or
 /// `--json`; to stdout or to a file.
@@ -17,8 +18,9 @@ struct ResponsePrinter {
             bytes.append(0x0A)
         } else {
             if include {
-                var head = "HTTP/1.1 \(response.status.code) \(response.status.reasonPhrase)\r\n"
-                for field in response.headerFields { head += "\(field.name.rawName): \(field.value)\r\n" }
+                // Field values come from the network: escaped like every remote string shown.
+                var head = "HTTP/1.1 \(response.status.code) \(TerminalText.sanitized(response.status.reasonPhrase))\r\n"
+                for field in response.headerFields { head += "\(field.name.rawName): \(TerminalText.sanitized(field.value))\r\n" }
                 bytes.append(Data((head + "\r\n").utf8))
             }
             bytes.append(response.body)

@@ -19,9 +19,12 @@ struct StorageOptions: ParsableArguments {
 
     var location: StorageLocation { StorageLocation.resolve(directory: databaseDirectory) }
 
-    /// The cache database alone, for `fresh cache …`.
+    /// The cache database alone, for `fresh cache …`; a damaged file moved aside is reported
+    /// on stderr as `fresh get` reports it.
     func openCacheDatabase() throws -> CacheDatabase {
-        try CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
+        let database = try CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
+        if let warning = database.recoveryWarning { StandardError.write("fresh: warning: \(warning)") }
+        return database
     }
 }
 

@@ -57,7 +57,7 @@ public final class CacheDatabase: CacheStorage {
             recoveryWarning = nil
         } catch let error as StorageError {
             guard case .corrupted(_, let reason) = error else { throw error }
-            let aside = "\(path).corrupt-\(Int(now().timeIntervalSince1970))"
+            let aside = Self.unusedAsidePath(for: path, at: now())
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
             }
@@ -71,8 +71,23 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
+    /// Where a damaged file goes: `cache.sqlite.corrupt-<seconds>-<process id>`, with `-2`,
+    /// `-3`… when that name is taken, so neither two processes recovering in the same second
+    /// nor two recoveries in one process can collide (a failed move would leave the damaged
+    /// file in place).
+    private static func unusedAsidePath(for path: String, at date: Date) -> String {
+        let base = "\(path).corrupt-\(Int(date.timeIntervalSince1970))-\(getpid())"
+        var candidate = base
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: candidate) {
+            attempt += 1
+            candidate = "\(base)-\(attempt)"
+        }
+        return candidate
+    }
+
     private static func openMigrated(_ path: String) throws -> DatabaseQueue {
-        let database = try DatabaseFile.openQueue(at: path, durability: .normal, migrator: CacheSchema.migrator, probeTable: "cacheEntry")
+        let database = try DatabaseFile.openQueue(at: path, durability: .normal, migrator: CacheSchema.migrator, probeTables: ["cacheEntry", "cacheBody"])
         // Deleted content is zeroed where that costs no extra write, not on freed pages. Some
         // SQLite builds (Debian's) zero every freed page, and then replacing a 100 KB body
         // writes the old body's pages as zeros besides the new body's: half again the WAL
@@ -191,6 +206,18 @@ public final class CacheDatabase: CacheStorage {
         _ = takePending()
         try database.write { db in
             try db.execute(sql: "DELETE FROM cacheEntry; DELETE FROM cacheStat;")
+        }
+    }
+
+    /// Deletes the cache database at `path` with its `-wal` and `-shm` files, for a file too
+    /// damaged for ``clear()``: the cache is disposable, and the next open starts an empty one.
+    public static func deleteFiles(at path: String) throws {
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            do {
+                try FileManager.default.removeItem(atPath: path + suffix)
+            } catch {
+                throw StorageError.cannotOpen(path: path + suffix, reason: "cannot delete it: \((error as NSError).localizedDescription)")
+            }
         }
     }
 

@@ -19,7 +19,10 @@ enum DatabaseFile {
     }
 
     /// Opens a pool (concurrent readers beside one writer) and brings the schema up to date,
-    /// then reads `probeTable` once so a file that is not a database fails here rather than later.
+    /// then reads the first row of each of `probeTables`, so a file that is not a database, or
+    /// whose tables' root pages are damaged, fails here rather than on some later query. (A
+    /// row count would find more damage, but reads every leaf of the table: tens of
+    /// milliseconds on every open of a full cache.)
     ///
     /// The first open of a new file (the switch to WAL and the migrations) is serialised across
     /// processes with `flock` on a sidecar `.lock` file: GRDB's migrator checks and applies
@@ -27,10 +30,10 @@ enum DatabaseFile {
     /// try to create the tables. SQLite's own locks are POSIX record locks on the database file,
     /// which the sidecar never touches.
     static func openPool(
-        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTable: String,
+        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
         busyTimeout: TimeInterval = defaultBusyTimeout
     ) throws -> DatabasePool {
-        try openMigrated(at: path, durability: durability, migrator: migrator, probeTable: probeTable, busyTimeout: busyTimeout) {
+        try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) {
             try DatabasePool(path: path, configuration: $0)
         }
     }
@@ -38,10 +41,10 @@ enum DatabaseFile {
     /// Opens one WAL connection, for a database whose reads are single short statements: a
     /// lookup then skips the pool's reader checkout, which costs more than the read itself.
     static func openQueue(
-        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTable: String,
+        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
         busyTimeout: TimeInterval = defaultBusyTimeout
     ) throws -> DatabaseQueue {
-        try openMigrated(at: path, durability: durability, migrator: migrator, probeTable: probeTable, busyTimeout: busyTimeout) {
+        try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) {
             var configuration = $0
             configuration.journalMode = .wal
             return try DatabaseQueue(path: path, configuration: configuration)
@@ -49,7 +52,7 @@ enum DatabaseFile {
     }
 
     private static func openMigrated<Writer: DatabaseWriter>(
-        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTable: String,
+        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
         busyTimeout: TimeInterval, make: (Configuration) throws -> Writer
     ) throws -> Writer {
         let directory = (path as NSString).deletingLastPathComponent
@@ -74,7 +77,9 @@ enum DatabaseFile {
         do {
             let writer = try make(configuration)
             try migrator.migrate(writer)
-            _ = try writer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(probeTable)") }
+            try writer.read { db in
+                for table in probeTables { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM \(table) LIMIT 1") }
+            }
             return writer
         } catch {
             throw classify(error, path: path)

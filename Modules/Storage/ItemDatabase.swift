@@ -15,7 +15,7 @@ public final class ItemDatabase: Sendable {
     /// Opens (creating if needed) the item database at `path`.
     public init(path: String) throws {
         self.path = path
-        pool = try DatabaseFile.openPool(at: path, durability: .full, migrator: ItemSchema.migrator, probeTable: "post")
+        pool = try DatabaseFile.openPool(at: path, durability: .full, migrator: ItemSchema.migrator, probeTables: ["post"])
     }
 
     // MARK: Writing

@@ -1,3 +1,5 @@
+import GRDB
+
 /// Why a database could not be used. Each case reads as one line for the user.
 public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The directory or file cannot be created or opened (permissions, missing parent, …).
@@ -13,5 +15,14 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corrupted(let path, let reason): "database at \(path) is corrupted (\(reason)); it was left as it is"
         case .failed(let reason): "database error: \(reason)"
         }
+    }
+}
+
+extension StorageError {
+    /// An error from a query on an open database as a ``StorageError``, or `nil` when `error`
+    /// does not come from the database: pages damaged after the file was opened show up here.
+    public static func fromQuery(_ error: any Error) -> StorageError? {
+        guard let error = error as? DatabaseError else { return nil }
+        return .failed(DatabaseFile.message(of: error) + (DatabaseFile.isCorruption(error) ? " (the file is damaged)" : ""))
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import HTTPCache
 import Storage
@@ -25,6 +26,16 @@ struct ArgumentTests {
         #expect(value == "ko, en")
         #expect(throws: ValidationError.self) { try HeaderArgument.parse("no colon here") }
         #expect(throws: ValidationError.self) { try HeaderArgument.parse(": empty name") }
+    }
+
+    @Test(arguments: ["X-A: a\r\nInjected: yes", "X-A: a\u{1B}[31m", "X-A: a\u{0}b"])
+    func headerValuesWithControlCharactersAreRefused(header: String) {
+        #expect(throws: ValidationError.self) { try HeaderArgument.parse(header) }
+    }
+
+    @Test func exitStatusesOfFilesAndDatabases() {
+        #expect(FailureReport.exitCode(for: InputError.cannotRead("/x", reason: "Is a directory")) == 6)
+        #expect(FailureReport.exitCode(for: NothingStored(url: URL(string: "http://o.test/")!)) == 7)
     }
 
     @Test func urlsMustBeAbsoluteHTTP() {

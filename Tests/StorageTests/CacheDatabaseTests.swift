@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import HTTPCache
 import HTTPTypes
 import Storage
@@ -150,6 +151,39 @@ struct CacheDatabaseTests {
         try database.store(entry("/a"))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         #expect(leftovers.contains { $0.hasPrefix("cache.sqlite.corrupt-") })
+    }
+
+    @Test func recoveriesInTheSameSecondEachMoveTheFileAside() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let instant = Date(timeIntervalSince1970: 1_700_000_000)
+        for _ in 0..<2 {
+            try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+            let database = try CacheDatabase(path: path, now: { instant })
+            #expect(database.recoveryWarning != nil)
+        }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(leftovers.filter { $0.hasPrefix("cache.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.count == 2)
+    }
+
+    @Test func damagedBodyTableIsFoundWhenOpening() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        var bodyRootPage = 0
+        do {
+            let database = try CacheDatabase(path: path)
+            try database.store(entry("/a"))
+            let connection = try GRDB.DatabaseQueue(path: path)
+            bodyRootPage = try connection.read { try Int.fetchOne($0, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'cacheBody'") } ?? 0
+        }
+        #expect(bodyRootPage > 1)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try file.seek(toOffset: UInt64((bodyRootPage - 1) * 4096))
+        try file.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+        try file.close()
+        let reopened = try CacheDatabase(path: path)
+        #expect(reopened.recoveryWarning?.contains("moved it to") == true)
+        #expect(try reopened.variants(forKey: entry("/a").key).isEmpty)
     }
 
     @Test func unwritableLocationIsAClearError() throws {
