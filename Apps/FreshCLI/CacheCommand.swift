@@ -91,9 +91,9 @@ struct CacheCommand: AsyncParsableCommand {
                     let count = try database.statistics().entries
                     try database.clear()
                     print("cleared \(count) entries")
-                } catch let error where StorageError.fromQuery(error) != nil {
+                } catch let error where StorageError.isDamage(error) {
                     try CacheDatabase.deleteFiles(at: database.path)
-                    print("deleted the unreadable cache database (\(TerminalText.sanitized(StorageError.fromQuery(error)!.description))); the next command starts an empty cache")
+                    print("deleted the damaged cache database at \(database.path); the next command starts an empty cache")
                 }
             }
         }

@@ -13,8 +13,7 @@ enum FailureReport {
         case TransportError.unreachable, TransportError.timedOut, SyncError.offline: 3
         case SyncError.httpStatus: 4
         case TransportError.truncated, SyncError.invalidJSON, SyncError.cursorLoop, CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
-        case is StorageError, is InputError, is OutputError: 6
-        case _ where StorageError.fromQuery(error) != nil: 6
+        case is StorageError, is FileError: 6
         case CacheError.notStored, is NothingStored: 7
         default: 1
         }
@@ -27,18 +26,20 @@ enum FailureReport {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            StandardError.write("fresh: \(TerminalText.sanitized(line(for: error)))")
-            throw ExitCode(exitCode(for: error))
+            // A query's own database error (a page damaged after opening) reads and exits as
+            // the storage failure it is.
+            let failure = StorageError.fromQuery(error) ?? error
+            StandardError.write("fresh: \(TerminalText.sanitized(line(for: failure)))")
+            throw ExitCode(exitCode(for: failure))
         }
     }
 
     private static func line(for error: any Error) -> String {
         switch error {
         case is CancellationError, TransportError.cancelled: "interrupted; everything written before stays written"
-        case let error as OutputError: error.description
-        case let error as InputError: error.description
+        case let error as FileError: error.description
         case let error as NothingStored: error.description
-        default: StorageError.fromQuery(error)?.description ?? ErrorDescription.line(error)
+        default: ErrorDescription.line(error)
         }
     }
 }

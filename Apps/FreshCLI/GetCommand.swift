@@ -34,10 +34,10 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: .customShort("X"), help: ArgumentHelp("Request method (default GET, or POST with --data).", valueName: "method"))
     var method: String?
 
-    @Option(name: .customShort("H"), help: ArgumentHelp("Extra header 'Name: value' (repeatable).", valueName: "header"))
+    @Option(name: .customShort("H"), help: ArgumentHelp("Extra header 'Name: value' (repeatable; no control characters in the value).", valueName: "header"))
     var headers: [String] = []
 
-    @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("Request body; @file reads it from a file.", valueName: "data"))
+    @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("Request body; @file reads it from a file, @- from standard input.", valueName: "data"))
     var data: String?
 
     @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers before the body.")
@@ -74,12 +74,11 @@ struct GetCommand: AsyncParsableCommand {
         try TimeLimit.validate(maxTime)
         if let data, data.hasPrefix("@") {
             let path = String(data.dropFirst())
-            var isDirectory: ObjCBool = false
             if path.isEmpty { throw ValidationError("--data @ needs a file name (or @- for standard input)") }
-            if path != "-" && (!FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) || isDirectory.boolValue
-                               || !FileManager.default.isReadableFile(atPath: path)) {
-                throw ValidationError("cannot read request body from \(path): not a readable file")
-            }
+            var isDirectory: ObjCBool = false
+            let readableFile = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
+                && !isDirectory.boolValue && FileManager.default.isReadableFile(atPath: path)
+            if path != "-" && !readableFile { throw ValidationError("cannot read request body from \(path): not a readable file") }
         }
         if let method, HTTPRequest.Method(method.uppercased()) == nil { throw ValidationError("invalid method '\(method)'") }
         if json && include { throw ValidationError("--json and --include cannot be combined") }
@@ -136,7 +135,7 @@ struct GetCommand: AsyncParsableCommand {
             defer { try? file.close() }
             return try file.readToEnd() ?? Data()
         } catch {
-            throw InputError.cannotRead(path, reason: (error as NSError).localizedDescription)
+            throw FileError.cannotRead(path, reason: (error as NSError).localizedDescription)
         }
     }
 }
@@ -157,13 +156,3 @@ enum HeaderArgument {
     }
 }
 
-/// A file `fresh get` was asked to read (`--data @file`) could not be read.
-enum InputError: Error, CustomStringConvertible {
-    case cannotRead(String, reason: String)
-
-    var description: String {
-        switch self {
-        case .cannotRead(let path, let reason): "cannot read the request body file \(path): \(reason)"
-        }
-    }
-}

@@ -37,14 +37,14 @@ struct ResponsePrinter {
     /// write-then-rename would do.
     private static func write(_ bytes: Data, to path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw OutputError.cannotWrite(path, reason: String(cString: strerror(errno))) }
+        guard descriptor >= 0 else { throw FileError.cannotWrite(path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
         try bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
                 let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { throw OutputError.cannotWrite(path, reason: String(cString: strerror(errno))) }
+                guard written > 0 else { throw FileError.cannotWrite(path, reason: String(cString: strerror(errno))) }
                 offset += written
             }
         }
@@ -75,13 +75,3 @@ struct ResponsePrinter {
     }
 }
 
-/// The `-o FILE` of `fresh get` could not be written.
-enum OutputError: Error, CustomStringConvertible {
-    case cannotWrite(String, reason: String)
-
-    var description: String {
-        switch self {
-        case .cannotWrite(let path, let reason): "cannot write the output file \(path): \(reason)"
-        }
-    }
-}

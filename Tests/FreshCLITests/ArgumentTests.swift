@@ -34,7 +34,7 @@ struct ArgumentTests {
     }
 
     @Test func exitStatusesOfFilesAndDatabases() {
-        #expect(FailureReport.exitCode(for: InputError.cannotRead("/x", reason: "Is a directory")) == 6)
+        #expect(FailureReport.exitCode(for: FileError.cannotRead("/x", reason: "Is a directory")) == 6)
         #expect(FailureReport.exitCode(for: NothingStored(url: URL(string: "http://o.test/")!)) == 7)
     }
 

@@ -36,7 +36,7 @@ struct ResponsePrinterTests {
     }
 
     @Test func anUnwritablePathSaysWhy() {
-        #expect(throws: OutputError.self) {
+        #expect(throws: FileError.self) {
             try ResponsePrinter(include: false, json: false, output: "/nonexistent-dir/out").print(response)
         }
     }
