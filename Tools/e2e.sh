@@ -164,6 +164,14 @@ mkdir -p "$WORK/static"
 echo '{"data": [ this is not json' >"$WORK/static/posts"
 start_static_server "$WORK/static"
 check "a page that is not valid JSON: exit 5" expect_failure 5 "$BIN/fresh" sync "$BASE_URL/posts" --db-dir "$WORK/bad-db"
+cache_is_disposable() { # a cache directory that cannot exist: the request still works, with a warning
+    "$BIN/fresh" get "$BASE_URL/posts" --db-dir "$WORK/a-file/db" >"$WORK/memory-only.out" 2>"$WORK/memory-only.err" &&
+        cmp -s "$WORK/memory-only.out" "$WORK/static/posts" && grep -q "caches in memory only" "$WORK/memory-only.err"
+}
+check "an unusable cache directory: fresh get still prints the body, with a warning" cache_is_disposable
+stop_server
+start_raw_server $'SSH-2.0-OpenSSH_9.2\r\n'
+check "a server that does not answer in HTTP: exit 5" expect_failure 5 "$BIN/fresh" get "$BASE_URL/posts" --db-dir "$WORK/bad-db"
 stop_server
 
 echo "$PASSED passed, $FAILED failed"

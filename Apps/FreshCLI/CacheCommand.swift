@@ -37,7 +37,7 @@ struct CacheCommand: AsyncParsableCommand {
             try await FailureReport.run {
                 for entry in try storage.openCacheDatabase().listEntries() {
                     let variant = entry.variantKey.isEmpty ? "" : " [\(entry.variantKey.replacingOccurrences(of: "\n", with: "; "))]"
-                    print(TerminalText.sanitized("\(entry.status) \(ByteCount.format(entry.size)) \(entry.key)\(variant)"))
+                    print(TerminalText.sanitized(RedactedPassword.hidden(in: "\(entry.status) \(ByteCount.format(entry.size)) \(entry.key)\(variant)")))
                 }
             }
         }
@@ -54,7 +54,7 @@ struct CacheCommand: AsyncParsableCommand {
                 let variants = try database.variants(forKey: CacheKey.primary(method: .get, url: target.url))
                 guard !variants.isEmpty else { throw NothingStored(url: target.url) }
                 for entry in variants {
-                    print("\(entry.key)  (\(entry.body.count) body bytes)")
+                    print(TerminalText.sanitized(RedactedPassword.hidden(in: entry.key)) + "  (\(entry.body.count) body bytes)")
                     print("status: \(entry.status.code)")
                     print("requested: \(HTTPDate.format(entry.requestTime)), received: \(HTTPDate.format(entry.responseTime))")
                     print(StoredResponseEvaluation(entry: entry, now: Date()).summary)
@@ -75,7 +75,7 @@ struct CacheCommand: AsyncParsableCommand {
                 let key = CacheKey.primary(method: .get, url: target.url)
                 let count = try database.variants(forKey: key).count
                 try database.removeAll(forKey: key)
-                print("removed \(count) entr\(count == 1 ? "y" : "ies") for \(target.url.absoluteString)")
+                print("removed \(count) entr\(count == 1 ? "y" : "ies") for \(RedactedPassword.hidden(in: target.url.absoluteString))")
             }
         }
     }
@@ -122,5 +122,5 @@ struct CacheCommand: AsyncParsableCommand {
 /// `fresh cache show` of a URL with no stored entry (exit 7).
 struct NothingStored: Error, CustomStringConvertible {
     var url: URL
-    var description: String { "nothing is stored for \(url.absoluteString)" }
+    var description: String { "nothing is stored for \(RedactedPassword.hidden(in: url.absoluteString))" }
 }

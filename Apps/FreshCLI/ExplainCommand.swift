@@ -33,7 +33,8 @@ struct ExplainCommand: AsyncParsableCommand {
                 let (name, value) = try HeaderArgument.parse(header)
                 fields.append(HTTPField(name: name, value: value))
             }
-            let services = try FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+            let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+            services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
             for line in try services.client.explain(url: target.url, headerFields: fields) {
                 print(TerminalText.sanitized(line))
             }

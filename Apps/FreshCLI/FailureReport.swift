@@ -12,7 +12,7 @@ enum FailureReport {
         case TransportError.cancelled: 130
         case TransportError.unreachable, TransportError.timedOut, SyncError.offline: 3
         case SyncError.httpStatus: 4
-        case TransportError.truncated, SyncError.invalidJSON, SyncError.cursorLoop, CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
+        case TransportError.truncated, TransportError.invalidResponse, SyncError.invalidJSON, SyncError.cursorLoop, CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
         case is StorageError, is FileError: 6
         case CacheError.notStored, is NothingStored: 7
         default: 1

@@ -21,6 +21,9 @@ struct GetCommand: AsyncParsableCommand {
             cache-else-load (stored data whatever its age, else download), cache-only (stored data \
             or exit 7; never the network; same as --offline).
 
+            On a terminal the body is printed with control characters escaped, and a binary body \
+            is not printed (exit 6): use -o FILE or a pipe for the exact bytes.
+
             Examples:
               fresh get -v http://127.0.0.1:8080/posts
               fresh get -i -H 'Accept: application/json' http://127.0.0.1:8080/posts?limit=5
@@ -88,14 +91,16 @@ struct GetCommand: AsyncParsableCommand {
     func run() async throws {
         try await FailureReport.run {
             let request = try makeRequest()
-            let services = try FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+            if let output { try ResponsePrinter.checkWritable(output) }
+            let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
             services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
             let client = services.client
             let policy = offline ? .returnCacheDataDontLoad : policy
             let response = try await services.finishing {
                 try await Interruption.cancellingOnSignal { try await client.send(request, policy: policy) }
             }
-            try ResponsePrinter(include: include, json: json, output: output).print(response)
+            try ResponsePrinter(include: include, json: json, output: output,
+                                toTerminal: output == nil && isatty(STDOUT_FILENO) == 1).print(response)
             if verbose { response.decision.explanation.forEach { StandardError.write("fresh: \(TerminalText.sanitized($0))") } }
             if response.decision.isOffline {
                 StandardError.write("fresh: offline: the server could not be reached; showing the stored response (age \(response.decision.currentAge ?? 0) s)")

@@ -7,7 +7,8 @@ struct ParsedURL: ExpressibleByArgument {
 
     init?(argument: String) {
         guard let url = URL(string: argument), let scheme = url.scheme?.lowercased(),
-              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty else { return nil }
+              scheme == "http" || scheme == "https", let host = url.host, !host.isEmpty,
+              url.port.map((1...65535).contains) ?? true else { return nil }
         self.url = url
     }
 

@@ -10,8 +10,21 @@ struct ResponsePrinter {
     var include: Bool
     var json: Bool
     var output: String?
+    /// Standard output is a terminal (and there is no `-o`): the body is printed as text with
+    /// control characters escaped, and a binary body is refused, as curl refuses it.
+    var toTerminal = false
 
     func print(_ response: CachedResponse) throws {
+        let bytes = try rendered(response)
+        if let output {
+            try Self.write(bytes, to: output)
+        } else {
+            FileHandle.standardOutput.write(bytes)
+        }
+    }
+
+    /// The bytes ``print(_:)`` writes.
+    func rendered(_ response: CachedResponse) throws -> Data {
         var bytes = Data()
         if json {
             bytes = try JSONSerialization.data(withJSONObject: jsonObject(response), options: [.sortedKeys, .withoutEscapingSlashes])
@@ -23,12 +36,31 @@ struct ResponsePrinter {
                 for field in response.headerFields { head += "\(field.name.rawName): \(TerminalText.sanitized(field.value))\r\n" }
                 bytes.append(Data((head + "\r\n").utf8))
             }
-            bytes.append(response.body)
+            bytes.append(toTerminal ? try Self.terminalText(response.body) : response.body)
         }
-        if let output {
-            try Self.write(bytes, to: output)
+        return bytes
+    }
+
+    /// A body as a terminal may show it: UTF-8 text without NUL bytes, its line breaks kept and
+    /// every other control character escaped, so a remote body cannot drive the terminal.
+    private static func terminalText(_ body: Data) throws -> Data {
+        guard let text = String(validating: body, as: UTF8.self), !text.unicodeScalars.contains("\0") else {
+            throw FileError.binaryForTerminal(byteCount: body.count)
+        }
+        return Data(TerminalText.sanitized(text, keepingLineBreaks: true).utf8)
+    }
+
+    /// Fails, before any request is sent, when `-o` names a file that cannot be written: a
+    /// missing or read-only directory, a directory, a read-only file.
+    static func checkWritable(_ path: String) throws {
+        func failure(_ code: Int32) -> FileError { .cannotWrite(path, reason: String(cString: strerror(code))) }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue { throw failure(EISDIR) }
+            guard access(path, W_OK) == 0 else { throw failure(errno) }
         } else {
-            FileHandle.standardOutput.write(bytes)
+            let directory = (path as NSString).deletingLastPathComponent
+            guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else { throw failure(errno) }
         }
     }
 

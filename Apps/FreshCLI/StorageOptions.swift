@@ -28,15 +28,15 @@ struct StorageOptions: ParsableArguments {
     }
 }
 
-/// Byte sizes as people type them: `500`, `64K`, `100M`, `2G` (powers of 1024).
+/// Byte sizes as people type them: `500`, `64K`, `1.5M`, `100MB`, `2GiB` (powers of 1024, any
+/// letter case). Anything else (`0x10`, `1e3`, `1BK`, `-5`) is not a size.
 enum ByteCount {
     static func parse(_ text: String) -> Int? {
-        let trimmed = text.trimmingCharacters(in: .whitespaces).uppercased().replacingOccurrences(of: "IB", with: "").replacingOccurrences(of: "B", with: "")
-        let multipliers: [Character: Int] = ["K": 1 << 10, "M": 1 << 20, "G": 1 << 30]
-        let (number, multiplier) = trimmed.last.flatMap { multipliers[$0] }.map { (String(trimmed.dropLast()), $0) } ?? (trimmed, 1)
-        guard let value = Double(number), value.isFinite, value >= 0 else { return nil }
-        let bytes = value * Double(multiplier)
-        return bytes < Double(1 << 50) ? Int(bytes) : nil
+        let size = /\s*(\d+(?:\.\d+)?)\s*(?:([KMGkmg])(?:[iI]?[bB])?|[bB])?\s*/
+        guard let match = text.wholeMatch(of: size), let value = Double(match.1) else { return nil }
+        let exponent = match.2.map { ["K": 10, "M": 20, "G": 30][$0.uppercased()]! } ?? 0
+        let bytes = value * Double(1 << exponent)
+        return bytes < 0x1p50 ? Int(bytes) : nil
     }
 
     static func format(_ bytes: Int) -> String {

@@ -49,9 +49,10 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await FailureReport.run {
-            let services = try FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+            let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+            let items = try services.openItemDatabase()
             services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
-            let sync = PostSync(client: services.client, items: try services.openItemDatabase())
+            let sync = PostSync(client: services.client, items: items)
             let verbose = verbose
             let summary = try await services.finishing {
                 try await Interruption.cancellingOnSignal {

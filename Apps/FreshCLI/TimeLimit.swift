@@ -12,7 +12,8 @@ enum TimeLimit {
         }
     }
 
+    /// Whole milliseconds, rounded up: a limit below one millisecond is one, never none.
     static func duration(_ seconds: Double?) -> Duration? {
-        seconds.map { .milliseconds(Int(($0 * 1000).rounded())) }
+        seconds.map { .milliseconds(Int(($0 * 1000).rounded(.up))) }
     }
 }

@@ -101,7 +101,7 @@ public struct ReaderCommand: AsyncParsableCommand {
         let storedPosts: [Post]
         let refreshURL: URL?
         do {
-            services = try FreshServices(location: StorageLocation.resolve(directory: databaseDirectory))
+            services = FreshServices(location: StorageLocation.resolve(directory: databaseDirectory))
             items = try services.openItemDatabase()
             storedPosts = try items.posts()
             refreshURL = try url.flatMap(Self.httpURL) ?? items.resources().first.flatMap { URL(string: $0) }

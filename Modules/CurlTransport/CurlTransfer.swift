@@ -35,6 +35,8 @@ final class CurlTransfer: Sendable {
         defer { curl_slist_free_all(headerList) }
 
         try check(fresh_curl_set_string(curl, CURLOPT_URL, request.url.absoluteString))
+        _ = fresh_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, sink.errorBuffer)
+        defer { _ = fresh_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, nil) }
         _ = fresh_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = fresh_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
         _ = fresh_curl_set_long(curl, CURLOPT_CONNECTTIMEOUT_MS, connectTimeout.milliseconds)
@@ -88,7 +90,7 @@ final class CurlTransfer: Sendable {
         guard code == CURLE_OK else { throw error(for: code, sink: sink) }
         var status = 0
         _ = fresh_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
-        guard (100...999).contains(status) else { throw TransportError.failed("no HTTP status received") }
+        guard (100...999).contains(status) else { throw TransportError.invalidResponse("no status line") }
         return TransportResponse(status: HTTPResponse.Status(code: status), headerFields: sink.headerFields, body: sink.body)
     }
 
@@ -97,8 +99,16 @@ final class CurlTransfer: Sendable {
     }
 
     private func error(for code: CURLcode, sink: ResponseSink) -> TransportError {
-        let message = String(cString: curl_easy_strerror(code))
+        // libcurl's own sentence for this transfer ("Received HTTP/0.9 when not allowed"), else
+        // the generic one for the code.
+        let detail = String(cString: sink.errorBuffer)
+        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         switch code {
+        case CURLE_UNSUPPORTED_PROTOCOL where ["http", "https"].contains(request.url.scheme?.lowercased()):
+            // The URL's scheme is supported: what was not is the reply (HTTP/0.9, or no HTTP at all).
+            return .invalidResponse(message)
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
+            return .invalidResponse(message)
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
             return .invalidURL(request.url.absoluteString)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY, CURLE_SEND_ERROR:
@@ -121,9 +131,16 @@ private final class ResponseSink: @unchecked Sendable {
     var body = Data()
     var headerFields = HTTPFields()
     var receivedStatus = false
+    /// libcurl writes the message of a failed transfer here (`CURLOPT_ERRORBUFFER`).
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
     init(transfer: CurlTransfer) {
         self.transfer = transfer
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    deinit {
+        errorBuffer.deallocate()
     }
 
     /// Header lines arrive one at a time; a status line starts a new response (after a

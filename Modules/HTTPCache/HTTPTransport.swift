@@ -43,6 +43,9 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case timedOut(Duration)
     /// The body ended before the length the server announced, or the connection closed early.
     case truncated(String)
+    /// What the server sent back is not an HTTP response (an HTTP/0.9 or garbage reply, a
+    /// malformed header line, a body its Content-Encoding cannot decode).
+    case invalidResponse(String)
     /// The caller cancelled the exchange.
     case cancelled
     /// Any other transfer failure, with the library's message.
@@ -54,6 +57,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         case .unreachable(let reason): "cannot reach the server: \(reason)"
         case .timedOut(let limit): "timed out after \(limit.formattedSeconds)"
         case .truncated(let reason): "response cut short: \(reason)"
+        case .invalidResponse(let reason): "the server's reply is not valid HTTP: \(reason)"
         case .cancelled: "cancelled"
         case .failed(let reason): "transfer failed: \(reason)"
         }

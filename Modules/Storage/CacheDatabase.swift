@@ -56,7 +56,7 @@ public final class CacheDatabase: CacheStorage {
             database = try Self.openMigrated(path)
             recoveryWarning = nil
         } catch let error as StorageError {
-            guard case .corrupted(_, let reason) = error else { throw error }
+            guard let reason = Self.rebuildReason(for: error, path: path) else { throw error }
             let aside = Self.unusedAsidePath(for: path, at: now())
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
@@ -68,6 +68,17 @@ public final class CacheDatabase: CacheStorage {
             lookup = try VariantLookup(path: path, busyTimeout: DatabaseFile.defaultBusyTimeout)
         } catch {
             throw DatabaseFile.classify(error, path: path)
+        }
+    }
+
+    /// Why the file at `path` is moved aside and rebuilt: it is damaged, or it exists but cannot
+    /// be opened (no permission, a directory in its place). `nil` when a new file would fail the
+    /// same way, because the directory is the problem.
+    private static func rebuildReason(for error: StorageError, path: String) -> String? {
+        switch error {
+        case .corrupted(_, let reason): reason
+        case .cannotOpen(path, let reason) where FileManager.default.fileExists(atPath: path): reason
+        default: nil
         }
     }
 

@@ -7,21 +7,34 @@ import Storage
 /// libcurl transport and the caching client over them, and the item database on demand.
 public final class FreshServices: Sendable {
     public let location: StorageLocation
-    public let cacheDatabase: CacheDatabase
+    /// The cache file, or `nil` when it could not be opened nor rebuilt: this run then caches in
+    /// memory only (the cache is disposable; a request still works without it).
+    public let cacheDatabase: CacheDatabase?
     public let client: CachingClient
-    /// Things the user should hear about, such as a rebuilt cache database.
+    /// Things the user should hear about, such as a rebuilt cache database or one that could
+    /// not be used.
     public let warnings: [String]
 
-    /// Opens the cache database at `location` (rebuilding it if it is damaged).
+    /// Opens the cache database at `location`, rebuilding it if it is damaged, and falling back
+    /// to a cache in memory (with a warning) when neither works.
     /// - Parameters:
     ///   - cacheCapacity: byte capacity of the cache database.
     ///   - transport: the network; CurlTransport unless a test passes another.
     public init(location: StorageLocation, cacheCapacity: Int = CacheDatabase.defaultCapacity,
-                transport: any HTTPTransport = CurlTransport()) throws {
+                transport: any HTTPTransport = CurlTransport()) {
         self.location = location
-        cacheDatabase = try CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
-        warnings = cacheDatabase.recoveryWarning.map { [$0] } ?? []
-        let storage = TieredCacheStorage(memory: MemoryCacheStorage(capacity: min(cacheCapacity, 8 * 1024 * 1024)), backing: cacheDatabase)
+        let memory = MemoryCacheStorage(capacity: min(cacheCapacity, 8 * 1024 * 1024))
+        let storage: any CacheStorage
+        do {
+            let database = try CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
+            cacheDatabase = database
+            storage = TieredCacheStorage(memory: memory, backing: database)
+            warnings = database.recoveryWarning.map { [$0] } ?? []
+        } catch {
+            cacheDatabase = nil
+            storage = memory
+            warnings = ["the HTTP cache cannot be used (\(ErrorDescription.line(error))); this run caches in memory only"]
+        }
         client = CachingClient(transport: transport, storage: storage)
     }
 
@@ -34,7 +47,7 @@ public final class FreshServices: Sendable {
     /// statistics, the refreshed headers of 304s).
     public func finish() async {
         await client.waitForBackgroundRevalidations()
-        try? cacheDatabase.flush()
+        try? cacheDatabase?.flush()
     }
 
     /// Runs `work`, then ``finish()`` whether it returned or threw: what a failed or interrupted

@@ -96,6 +96,18 @@ struct CurlTransportTests {
         }
     }
 
+    @Test(arguments: ["no status line, only text\r\n", "SSH-2.0-OpenSSH_9.2\r\n"])
+    func aReplyThatIsNotHTTPIsAnInvalidResponse(_ reply: String) async throws {
+        let server = try RawReplyServer(reply: reply)
+        defer { server.stop() }
+        await #expect {
+            try await transport.send(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/posts")!))
+        } throws: { error in
+            guard case TransportError.invalidResponse(let reason) = error else { return false }
+            return reason.contains("HTTP/0.9")
+        }
+    }
+
     @Test(arguments: ["ftp://127.0.0.1/x", "http:///nohost", "file:///etc/passwd"])
     func nonHTTPURLsAreRejected(_ text: String) async throws {
         await #expect {

@@ -18,6 +18,27 @@ struct ArgumentTests {
         #expect(ByteCount.parse("lots") == nil)
         #expect(ByteCount.parse("1e30K") == nil)
         #expect(ByteCount.parse("inf") == nil)
+        #expect(ByteCount.parse("2gib") == 2_147_483_648)
+        #expect(ByteCount.parse("512B") == 512)
+        #expect(ByteCount.parse("0x10") == nil)
+        #expect(ByteCount.parse("1e3") == nil)
+        #expect(ByteCount.parse("1BK") == nil)
+        #expect(ByteCount.parse("5iB") == nil)
+        #expect(ByteCount.parse("1.") == nil)
+        #expect(ByteCount.parse("") == nil)
+    }
+
+    @Test func passwordsInURLsAreHidden() {
+        #expect(RedactedPassword.hidden(in: "200 1.0 KiB GET https://me:s3cr%40t@api.test:8443/a?b=c:d@e")
+                == "200 1.0 KiB GET https://me:***@api.test:8443/a?b=c:d@e")
+        #expect(RedactedPassword.hidden(in: "GET http://me@api.test/") == "GET http://me@api.test/")
+        #expect(RedactedPassword.hidden(in: "GET http://api.test:8080/x") == "GET http://api.test:8080/x")
+    }
+
+    @Test func timeLimitsBelowAMillisecondStayLimits() {
+        #expect(TimeLimit.duration(0.0001) == .milliseconds(1))
+        #expect(TimeLimit.duration(2.5) == .milliseconds(2500))
+        #expect(TimeLimit.duration(nil) == nil)
     }
 
     @Test func headersNeedANameAndAColon() throws {
@@ -44,6 +65,9 @@ struct ArgumentTests {
         #expect(ParsedURL(argument: "not a url") == nil)
         #expect(ParsedURL(argument: "ftp://example.test/file") == nil)
         #expect(ParsedURL(argument: "/relative/path") == nil)
+        #expect(ParsedURL(argument: "http://127.0.0.1:65535/") != nil)
+        #expect(ParsedURL(argument: "http://127.0.0.1:65536/") == nil)
+        #expect(ParsedURL(argument: "http://127.0.0.1:0/") == nil)
     }
 
     @Test func everyFailureHasItsDocumentedExitStatus() {
@@ -52,6 +76,7 @@ struct ArgumentTests {
         #expect(FailureReport.exitCode(for: SyncError.httpStatus(code: 500, url: "u", message: nil)) == 4)
         #expect(FailureReport.exitCode(for: SyncError.invalidJSON(url: "u", detail: "d")) == 5)
         #expect(FailureReport.exitCode(for: TransportError.truncated("cut")) == 5)
+        #expect(FailureReport.exitCode(for: TransportError.invalidResponse("Received HTTP/0.9 when not allowed")) == 5)
         #expect(FailureReport.exitCode(for: StorageError.cannotOpen(path: "p", reason: "r")) == 6)
         #expect(FailureReport.exitCode(for: CacheError.notStored("u")) == 7)
         #expect(FailureReport.exitCode(for: CancellationError()) == 130)
@@ -77,5 +102,7 @@ struct TerminalTextTests {
         #expect(TerminalText.sanitized("ok\u{1B}[2Jgone\u{07}") == "ok\\u{1b}[2Jgone\\u{7}")
         #expect(TerminalText.sanitized("한글 emoji 🎉\tok") == "한글 emoji 🎉\tok")
         #expect(TerminalText.sanitized("line\nbreak\r") == "line\\u{a}break\\u{d}")
+        #expect(TerminalText.sanitized("a\r\nb\nc\rd\u{1B}]0;title\u{7}", keepingLineBreaks: true)
+                == "a\r\nb\nc\\u{d}d\\u{1b}]0;title\\u{7}")
     }
 }

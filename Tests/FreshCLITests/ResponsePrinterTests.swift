@@ -35,6 +35,29 @@ struct ResponsePrinterTests {
         #expect(text.hasSuffix(#"{"ok":true}"#))
     }
 
+    @Test func aTextBodyForATerminalKeepsItsLinesAndLosesItsEscapes() throws {
+        var hostile = response
+        hostile.body = Data("title\r\n\u{1B}]0;owned\u{7}body\n".utf8)
+        let printed = try ResponsePrinter(include: false, json: false, toTerminal: true).rendered(hostile)
+        #expect(String(decoding: printed, as: UTF8.self) == "title\r\n\\u{1b}]0;owned\\u{7}body\n")
+        #expect(try ResponsePrinter(include: false, json: false).rendered(hostile) == hostile.body)
+    }
+
+    @Test(arguments: [Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), Data("a\u{0}b".utf8)])
+    func aBinaryBodyIsNotPrintedToATerminal(body: Data) throws {
+        var binary = response
+        binary.body = body
+        #expect(throws: FileError.self) { try ResponsePrinter(include: true, json: false, toTerminal: true).rendered(binary) }
+        #expect(try ResponsePrinter(include: false, json: false).rendered(binary) == body)
+    }
+
+    @Test func anOutputPathIsCheckedBeforeTheRequest() throws {
+        #expect(throws: FileError.self) { try ResponsePrinter.checkWritable("/nonexistent-dir/out") }
+        #expect(throws: FileError.self) { try ResponsePrinter.checkWritable(NSTemporaryDirectory()) }
+        try ResponsePrinter.checkWritable(NSTemporaryDirectory() + "fresh-printer-\(UUID().uuidString)")
+        try ResponsePrinter.checkWritable("/dev/null")
+    }
+
     @Test func anUnwritablePathSaysWhy() {
         #expect(throws: FileError.self) {
             try ResponsePrinter(include: false, json: false, output: "/nonexistent-dir/out").print(response)

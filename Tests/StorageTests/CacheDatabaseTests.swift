@@ -153,6 +153,23 @@ struct CacheDatabaseTests {
         #expect(leftovers.contains { $0.hasPrefix("cache.sqlite.corrupt-") })
     }
 
+    @Test func aFileThatCannotBeOpenedIsMovedAsideAndRebuilt() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+        let database = try CacheDatabase(path: path)
+        #expect(database.recoveryWarning?.contains("moved it to") == true)
+        try database.store(entry("/a"))
+        #expect(try database.variants(forKey: entry("/a").key).count == 1)
+    }
+
+    @Test func anUnusableDirectoryIsNotMistakenForADamagedFile() throws {
+        let directory = try TemporaryDirectory()
+        try Data().write(to: URL(fileURLWithPath: directory.file("a-file")))
+        #expect(throws: StorageError.self) { try CacheDatabase(path: directory.file("a-file/cache.sqlite")) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a-file"])
+    }
+
     @Test func recoveriesInTheSameSecondEachMoveTheFileAside() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.sqlite")

@@ -51,15 +51,15 @@ final class PythonOrigin {
 
 @Suite("The cache against an origin outside the project (python http.server)")
 struct ForeignOriginTests {
-    func services() throws -> (FreshServices, String) {
+    func services() -> (FreshServices, String) {
         let directory = NSTemporaryDirectory() + "fresh-foreign-" + UUID().uuidString
-        return (try FreshServices(location: StorageLocation(directory: directory)), directory)
+        return (FreshServices(location: StorageLocation(directory: directory)), directory)
     }
 
     @Test func heuristicFreshnessFromLastModifiedThenRevalidationWithIfModifiedSince() async throws {
         let origin = try PythonOrigin()
         try origin.serve("notes.txt", contents: "열 번째 줄 tenth line\n", modifiedAgo: 86_400)
-        let (services, directory) = try services()
+        let (services, directory) = services()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let url = URL(string: "\(origin.baseURL)/notes.txt")!
 
@@ -80,7 +80,7 @@ struct ForeignOriginTests {
     @Test func changedFileReplacesTheStoredResponse() async throws {
         let origin = try PythonOrigin()
         try origin.serve("page.json", contents: #"{"v":1}"#, modifiedAgo: 3_600)
-        let (services, directory) = try services()
+        let (services, directory) = services()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let url = URL(string: "\(origin.baseURL)/page.json")!
         _ = try await services.client.send(TransportRequest(method: .get, url: url))
@@ -92,7 +92,7 @@ struct ForeignOriginTests {
 
     @Test func missingFile404IsStoredHeuristicallyOnlyWithValidFreshness() async throws {
         let origin = try PythonOrigin()
-        let (services, directory) = try services()
+        let (services, directory) = services()
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let missing = try await services.client.send(TransportRequest(method: .get, url: URL(string: "\(origin.baseURL)/nope")!))
         #expect(missing.status == .notFound)

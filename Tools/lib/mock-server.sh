@@ -22,6 +22,25 @@ start_static_server() { # start_static_server DIR: python's http.server, an orig
     BASE_URL="http://127.0.0.1:$(sed -E 's/.* port ([0-9]+).*/\1/' <<<"$line")"
 }
 
+start_raw_server() { # start_raw_server BYTES: answers every connection with BYTES, not HTTP (≤ 60 s)
+    rm -f "$WORK/server.fifo"; mkfifo "$WORK/server.fifo"
+    timeout 60 python3 -u -c '
+import socket, sys
+server = socket.create_server(("127.0.0.1", 0))
+print(server.getsockname()[1])
+while True:
+    connection, _ = server.accept()
+    connection.recv(65536)
+    connection.sendall(sys.argv[1].encode())
+    connection.close()
+' "$1" >"$WORK/server.fifo" 2>>"$WORK/server.log" &
+    SERVER_PID=$!
+    exec 3<"$WORK/server.fifo"
+    local port
+    read -r -t 30 -u 3 port || { echo "the raw server did not start" >&2; exit 1; }
+    BASE_URL="http://127.0.0.1:$port"
+}
+
 stop_server() {
     if [ -n "${SERVER_PID:-}" ]; then
         kill "$SERVER_PID" 2>/dev/null

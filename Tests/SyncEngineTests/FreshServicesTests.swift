@@ -1,0 +1,32 @@
+import Foundation
+import HTTPCache
+import MockServer
+import Storage
+import SyncEngine
+import Testing
+
+@Suite("FreshServices: the cache is disposable")
+struct FreshServicesTests {
+    @Test func anUnusableCacheDirectoryLeavesRequestsWorkingWithAMemoryCache() async throws {
+        let parent = NSTemporaryDirectory() + "fresh-services-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: parent) }
+        let blocker = parent + "/a-file"
+        try Data().write(to: URL(fileURLWithPath: blocker))
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 3, maxAge: 60))
+
+        let services = FreshServices(location: StorageLocation(directory: blocker + "/db"))
+        let request = TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/posts/1")!)
+        let first = try await services.client.send(request)
+        let second = try await services.client.send(request)
+        await services.finish()
+        await server.stop()
+
+        #expect(services.cacheDatabase == nil)
+        #expect(services.warnings.count == 1)
+        #expect(services.warnings.first?.contains("\(blocker) is a file, not a directory") == true)
+        #expect(services.warnings.first?.hasSuffix("this run caches in memory only") == true)
+        #expect(first.status == .ok && first.decision.outcome == .downloaded)
+        #expect(second.decision.outcome == .freshHit)
+    }
+}
