@@ -73,6 +73,18 @@ for round in $(seq "$ROUNDS"); do
     REPORT_INPUTS+=(--swift-dir "$WORK/swift-$round" --hishel-json "$WORK/hishel-$round.json")
 done
 
+# The one-per-sample 100 KB rows once more with the whole suite on one core, so no sample can
+# start on another core than the one before (what that costs is explained in the report).
+if command -v taskset >/dev/null; then
+    step "pinned pass: the one-per-sample 100 KB rows on one core (taskset -c 0)"
+    mkdir -p "$WORK/pinned"
+    (cd "$PACKAGE" && FRESH_BENCH_REVALIDATE_URL="$REVALIDATE_URL" timeout 1200 taskset -c 0 "$SWIFT" package \
+        --allow-writing-to-directory "$WORK/pinned" benchmark run --target HTTPCacheBenchmarks --no-progress \
+        --filter 'fresh\.sqliteHit\.100KB\.isolated' --filter 'urlsession\.returnCacheDataDontLoad\.100KB\.isolated' \
+        --format histogramPercentiles --path "$WORK/pinned" >&2)
+    REPORT_INPUTS+=(--pinned-dir "$WORK/pinned")
+fi
+
 step "report"
 CPU=$(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || uname -m)
 COMMANDS="make bench-cache        # runs Tools/bench-cache.sh, which does:
@@ -82,7 +94,8 @@ Tools/Benchmarks/.build/release/fresh-mock --host 127.0.0.1 --port 0 --max-age 3
 cd Tools/Benchmarks && FRESH_BENCH_REVALIDATE_URL=\$URL/posts/1 swift package --allow-writing-to-directory DIR \\
     benchmark run --target HTTPCacheBenchmarks --no-progress --format histogramPercentiles --path DIR
 python3 Tools/Benchmarks/hishel_bench.py --hit-url \$URL2/posts/1 --revalidate-url \$URL/posts/1
-# the two commands above (benchmark run, hishel_bench.py) once per round, $ROUNDS rounds, then:
+# the two commands above (benchmark run, hishel_bench.py) once per round, $ROUNDS rounds, then
+# the pinned rows: taskset -c 0 swift package … benchmark run --filter '…100KB\.isolated' …, and:
 python3 Tools/Benchmarks/report.py ...   # this table, into docs/performance.md"
 "$PYTHON" "$PACKAGE/report.py" "${REPORT_INPUTS[@]}" --doc "$DOC" \
     --date "$(date -u '+%Y-%m-%d %H:%M UTC')" \

@@ -34,6 +34,7 @@ struct ExplainCommand: AsyncParsableCommand {
                 fields.append(HTTPField(name: name, value: value))
             }
             let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+            if let failure = services.cacheFailure { throw failure } // it was asked about the file
             services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
             for line in try services.client.explain(url: target.url, headerFields: fields) {
                 print(TerminalText.sanitized(line))

@@ -22,7 +22,10 @@ struct GetCommand: AsyncParsableCommand {
             or exit 7; never the network; same as --offline).
 
             On a terminal the body is printed with control characters escaped, and a binary body \
-            is not printed (exit 6): use -o FILE or a pipe for the exact bytes.
+            (one with a NUL byte) is not printed (exit 6): use -o FILE or a pipe for the exact bytes.
+
+            The cache is disposable: a damaged cache file is rebuilt, and when none can be used \
+            the request still runs with a cache in memory (stored-data-only requests exit 6).
 
             Examples:
               fresh get -v http://127.0.0.1:8080/posts
@@ -93,14 +96,27 @@ struct GetCommand: AsyncParsableCommand {
             let request = try makeRequest()
             if let output { try ResponsePrinter.checkWritable(output) }
             let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+            let policy = offline ? .returnCacheDataDontLoad : policy
+            // Stored data only: a cache file that cannot be read is the answer, not an empty cache.
+            if policy == .returnCacheDataDontLoad || CacheControl(fieldValues: request.headerFields[values: .cacheControl]).onlyIfCached,
+               let failure = services.cacheFailure {
+                throw failure
+            }
             services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
             let client = services.client
-            let policy = offline ? .returnCacheDataDontLoad : policy
             let response = try await services.finishing {
                 try await Interruption.cancellingOnSignal { try await client.send(request, policy: policy) }
             }
-            try ResponsePrinter(include: include, json: json, output: output,
-                                toTerminal: output == nil && isatty(STDOUT_FILENO) == 1).print(response)
+            // A body kept off the terminal still lets the lines below be said; its exit status
+            // (6) comes last, after the server's own failures.
+            var bodyRefused = false
+            do {
+                try ResponsePrinter(include: include, json: json, output: output,
+                                    toTerminal: output == nil && isatty(STDOUT_FILENO) == 1).print(response)
+            } catch let refusal as FileError where refusal.isBinaryForTerminal {
+                StandardError.write("fresh: \(refusal)")
+                bodyRefused = true
+            }
             if verbose { response.decision.explanation.forEach { StandardError.write("fresh: \(TerminalText.sanitized($0))") } }
             if response.decision.isOffline {
                 StandardError.write("fresh: offline: the server could not be reached; showing the stored response (age \(response.decision.currentAge ?? 0) s)")
@@ -113,6 +129,7 @@ struct GetCommand: AsyncParsableCommand {
                 StandardError.write("fresh: the server answered \(response.status.code) (--fail)")
                 throw ExitCode(4)
             }
+            if bodyRefused { throw ExitCode(6) }
         }
     }
 

@@ -41,13 +41,12 @@ struct ResponsePrinter {
         return bytes
     }
 
-    /// A body as a terminal may show it: UTF-8 text without NUL bytes, its line breaks kept and
-    /// every other control character escaped, so a remote body cannot drive the terminal.
+    /// A body as a terminal may show it: its line breaks kept and every other control character
+    /// escaped, so a remote body cannot drive the terminal; bytes that are not UTF-8 show as
+    /// U+FFFD. A body with a NUL byte is binary, as curl judges it, and is refused.
     private static func terminalText(_ body: Data) throws -> Data {
-        guard let text = String(validating: body, as: UTF8.self), !text.unicodeScalars.contains("\0") else {
-            throw FileError.binaryForTerminal(byteCount: body.count)
-        }
-        return Data(TerminalText.sanitized(text, keepingLineBreaks: true).utf8)
+        guard !body.contains(0) else { throw FileError.binaryForTerminal(byteCount: body.count) }
+        return Data(TerminalText.sanitized(String(decoding: body, as: UTF8.self), keepingLineBreaks: true).utf8)
     }
 
     /// Fails, before any request is sent, when `-o` names a file that cannot be written: a
@@ -59,8 +58,11 @@ struct ResponsePrinter {
             if isDirectory.boolValue { throw failure(EISDIR) }
             guard access(path, W_OK) == 0 else { throw failure(errno) }
         } else {
-            let directory = (path as NSString).deletingLastPathComponent
-            guard access(directory.isEmpty ? "." : directory, W_OK) == 0 else { throw failure(errno) }
+            let parent = (path as NSString).deletingLastPathComponent
+            var status = stat()
+            guard stat(parent.isEmpty ? "." : parent, &status) == 0 else { throw failure(errno) }
+            guard status.st_mode & S_IFMT == S_IFDIR else { throw failure(ENOTDIR) }
+            guard access(parent.isEmpty ? "." : parent, W_OK | X_OK) == 0 else { throw failure(errno) }
         }
     }
 

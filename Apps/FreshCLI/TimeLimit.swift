@@ -12,8 +12,8 @@ enum TimeLimit {
         }
     }
 
-    /// Whole milliseconds, rounded up: a limit below one millisecond is one, never none.
+    /// Whole milliseconds, at least one: a limit below a millisecond stays a limit.
     static func duration(_ seconds: Double?) -> Duration? {
-        seconds.map { .milliseconds(Int(($0 * 1000).rounded(.up))) }
+        seconds.map { .milliseconds(max(1, Int(($0 * 1000).rounded()))) }
     }
 }

@@ -87,7 +87,11 @@ final class CurlTransfer: Sendable {
         _ = fresh_curl_set_headers(curl, headerList)
 
         let code = curl_easy_perform(curl)
-        guard code == CURLE_OK else { throw error(for: code, sink: sink) }
+        guard code == CURLE_OK else {
+            var requestBytes = 0
+            _ = fresh_curl_get_long(curl, CURLINFO_REQUEST_SIZE, &requestBytes)
+            throw error(for: code, sink: sink, requestSent: requestBytes > 0)
+        }
         var status = 0
         _ = fresh_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
         guard (100...999).contains(status) else { throw TransportError.invalidResponse("no status line") }
@@ -98,14 +102,15 @@ final class CurlTransfer: Sendable {
         guard code == CURLE_OK else { throw TransportError.invalidURL(request.url.absoluteString) }
     }
 
-    private func error(for code: CURLcode, sink: ResponseSink) -> TransportError {
+    private func error(for code: CURLcode, sink: ResponseSink, requestSent: Bool) -> TransportError {
         // libcurl's own sentence for this transfer ("Received HTTP/0.9 when not allowed"), else
         // the generic one for the code.
         let detail = String(cString: sink.errorBuffer)
         let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
         switch code {
-        case CURLE_UNSUPPORTED_PROTOCOL where ["http", "https"].contains(request.url.scheme?.lowercased()):
-            // The URL's scheme is supported: what was not is the reply (HTTP/0.9, or no HTTP at all).
+        case CURLE_UNSUPPORTED_PROTOCOL where requestSent:
+            // The request went out, so what was not supported is the reply (HTTP/0.9, or no
+            // HTTP at all); before sending it is the URL's scheme (or a libcurl without TLS).
             return .invalidResponse(message)
         case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
             return .invalidResponse(message)

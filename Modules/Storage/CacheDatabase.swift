@@ -62,6 +62,7 @@ public final class CacheDatabase: CacheStorage {
                 try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
             }
             database = try Self.openMigrated(path)
+            Self.removeEarlierAsideFiles(of: path, keeping: aside)
             recoveryWarning = "cache database at \(path) was unreadable (\(reason)); moved it to \(aside) and started an empty cache"
         }
         do {
@@ -71,14 +72,19 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
-    /// Why the file at `path` is moved aside and rebuilt: it is damaged, or it exists but cannot
-    /// be opened (no permission, a directory in its place). `nil` when a new file would fail the
-    /// same way, because the directory is the problem.
-    private static func rebuildReason(for error: StorageError, path: String) -> String? {
+    /// Why the file at `path` is moved aside and rebuilt: it is damaged, or it is this user's
+    /// own regular file and still cannot be opened (its permissions were changed, say). `nil`
+    /// otherwise: a directory in its place or a file of another user (a shared `--db-dir`) is
+    /// not ours to move, and when the directory is the problem a new file would fail the same
+    /// way; the caller then runs without the file (see `FreshServices`).
+    static func rebuildReason(for error: StorageError, path: String) -> String? {
         switch error {
-        case .corrupted(_, let reason): reason
-        case .cannotOpen(path, let reason) where FileManager.default.fileExists(atPath: path): reason
-        default: nil
+        case .corrupted(_, let reason): return reason
+        case .cannotOpen(path, let reason):
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else { return nil }
+            return reason
+        default: return nil
         }
     }
 
@@ -95,6 +101,20 @@ public final class CacheDatabase: CacheStorage {
             candidate = "\(base)-\(attempt)"
         }
         return candidate
+    }
+
+    /// Deletes the damaged files earlier recoveries moved aside: only the newest, `kept`, stays
+    /// for inspection, so a file that keeps getting damaged cannot fill the disk with copies.
+    private static func removeEarlierAsideFiles(of path: String, keeping kept: String) {
+        let directory = (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + ".corrupt-"
+        let keptNames = Set(["", "-wal", "-shm"].map { (kept as NSString).lastPathComponent + $0 })
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        where name.hasPrefix(prefix) && !keptNames.contains(name) {
+            let aside = (directory as NSString).appendingPathComponent(name)
+            var status = stat()
+            if lstat(aside, &status) == 0, status.st_mode & S_IFMT == S_IFREG { unlink(aside) }
+        }
     }
 
     private static func openMigrated(_ path: String) throws -> DatabaseQueue {

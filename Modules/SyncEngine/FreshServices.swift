@@ -10,6 +10,9 @@ public final class FreshServices: Sendable {
     /// The cache file, or `nil` when it could not be opened nor rebuilt: this run then caches in
     /// memory only (the cache is disposable; a request still works without it).
     public let cacheDatabase: CacheDatabase?
+    /// Why there is no ``cacheDatabase``. A command that only reads stored data (`--offline`,
+    /// `fresh explain`) fails with it rather than report an empty memory cache.
+    public let cacheFailure: (any Error)?
     public let client: CachingClient
     /// Things the user should hear about, such as a rebuilt cache database or one that could
     /// not be used.
@@ -28,10 +31,12 @@ public final class FreshServices: Sendable {
         do {
             let database = try CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
             cacheDatabase = database
+            cacheFailure = nil
             storage = TieredCacheStorage(memory: memory, backing: database)
             warnings = database.recoveryWarning.map { [$0] } ?? []
         } catch {
             cacheDatabase = nil
+            cacheFailure = error
             storage = memory
             warnings = ["the HTTP cache cannot be used (\(ErrorDescription.line(error))); this run caches in memory only"]
         }

@@ -29,9 +29,15 @@ final class RawReplyServer: @unchecked Sendable {
         Thread.detachNewThread {
             let connection = accept(listener, nil, nil)
             guard connection >= 0 else { return } // stop() closed the listener first
+            var limit = timeval(tv_sec: 5, tv_usec: 0) // a client that never closes cannot keep the thread
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
             var request = [UInt8](repeating: 0, count: 4096)
             _ = recv(connection, &request, request.count, 0)
             _ = Array(reply.utf8).withUnsafeBytes { send(connection, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            // Half-close and read what is left, so unread request bytes cannot turn the close
+            // into a reset that races the reply.
+            shutdown(connection, Int32(SHUT_WR))
+            while recv(connection, &request, request.count, 0) > 0 {}
             close(connection)
         }
     }

@@ -38,6 +38,7 @@ struct ArgumentTests {
     @Test func timeLimitsBelowAMillisecondStayLimits() {
         #expect(TimeLimit.duration(0.0001) == .milliseconds(1))
         #expect(TimeLimit.duration(2.5) == .milliseconds(2500))
+        #expect(TimeLimit.duration(2.007) == .milliseconds(2007))
         #expect(TimeLimit.duration(nil) == nil)
     }
 

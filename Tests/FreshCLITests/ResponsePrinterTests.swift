@@ -43,7 +43,14 @@ struct ResponsePrinterTests {
         #expect(try ResponsePrinter(include: false, json: false).rendered(hostile) == hostile.body)
     }
 
-    @Test(arguments: [Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]), Data("a\u{0}b".utf8)])
+    @Test func aBodyThatIsNotUTF8IsShownWithReplacementCharacters() throws {
+        var latin1 = response
+        latin1.body = Data([0x63, 0x61, 0x66, 0xE9, 0x0A]) // "café\n" in ISO 8859-1
+        let printed = try ResponsePrinter(include: false, json: false, toTerminal: true).rendered(latin1)
+        #expect(String(decoding: printed, as: UTF8.self) == "caf\u{FFFD}\n")
+    }
+
+    @Test(arguments: [Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0x00, 0x00]), Data("a\u{0}b".utf8)])
     func aBinaryBodyIsNotPrintedToATerminal(body: Data) throws {
         var binary = response
         binary.body = body
@@ -54,6 +61,10 @@ struct ResponsePrinterTests {
     @Test func anOutputPathIsCheckedBeforeTheRequest() throws {
         #expect(throws: FileError.self) { try ResponsePrinter.checkWritable("/nonexistent-dir/out") }
         #expect(throws: FileError.self) { try ResponsePrinter.checkWritable(NSTemporaryDirectory()) }
+        let file = NSTemporaryDirectory() + "fresh-printer-\(UUID().uuidString)"
+        try Data().write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        #expect(throws: FileError.self) { try ResponsePrinter.checkWritable(file + "/out") }
         try ResponsePrinter.checkWritable(NSTemporaryDirectory() + "fresh-printer-\(UUID().uuidString)")
         try ResponsePrinter.checkWritable("/dev/null")
     }

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import HTTPCache
 import HTTPTypes
-import Storage
+@testable import Storage
 import Testing
 
 @Suite("Cache database (SQLite)")
@@ -153,14 +153,20 @@ struct CacheDatabaseTests {
         #expect(leftovers.contains { $0.hasPrefix("cache.sqlite.corrupt-") })
     }
 
-    @Test func aFileThatCannotBeOpenedIsMovedAsideAndRebuilt() throws {
+    @Test func onlyTheUsersOwnRegularFileIsRebuiltWhenItCannotBeOpened() throws {
         let directory = try TemporaryDirectory()
-        let path = directory.file("cache.sqlite")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
-        let database = try CacheDatabase(path: path)
-        #expect(database.recoveryWarning?.contains("moved it to") == true)
-        try database.store(entry("/a"))
-        #expect(try database.variants(forKey: entry("/a").key).count == 1)
+        let file = directory.file("cache.sqlite")
+        try Data().write(to: URL(fileURLWithPath: file))
+        let denied = StorageError.cannotOpen(path: file, reason: "Permission denied")
+        #expect(CacheDatabase.rebuildReason(for: denied, path: file) == "Permission denied")
+        #expect(CacheDatabase.rebuildReason(for: .cannotOpen(path: file + ".lock", reason: "x"), path: file) == nil)
+        #expect(CacheDatabase.rebuildReason(for: .failed("database is locked"), path: file) == nil)
+
+        let folder = directory.file("folder.sqlite")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        #expect(CacheDatabase.rebuildReason(for: .cannotOpen(path: folder, reason: "Is a directory"), path: folder) == nil)
+        #expect(throws: StorageError.self) { try CacheDatabase(path: folder) }
+        #expect(FileManager.default.fileExists(atPath: folder))
     }
 
     @Test func anUnusableDirectoryIsNotMistakenForADamagedFile() throws {
@@ -170,17 +176,20 @@ struct CacheDatabaseTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["a-file"])
     }
 
-    @Test func recoveriesInTheSameSecondEachMoveTheFileAside() throws {
+    @Test func recoveriesInTheSameSecondEachMoveTheFileAsideAndOnlyTheLastCopyStays() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.sqlite")
         let instant = Date(timeIntervalSince1970: 1_700_000_000)
-        for _ in 0..<2 {
-            try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: path))
+        var warnings: [String] = []
+        for byte: UInt8 in [0x42, 0x43, 0x44] {
+            try Data(repeating: byte, count: 8192).write(to: URL(fileURLWithPath: path))
             let database = try CacheDatabase(path: path, now: { instant })
-            #expect(database.recoveryWarning != nil)
+            warnings.append(try #require(database.recoveryWarning))
         }
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        #expect(leftovers.filter { $0.hasPrefix("cache.sqlite.corrupt-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") }.count == 2)
+        let asides = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("cache.sqlite.corrupt-") }
+        #expect(asides.count == 1)
+        #expect(warnings.last?.contains(try #require(asides.first)) == true)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: directory.file(try #require(asides.first)))) == Data(repeating: 0x44, count: 8192))
     }
 
     @Test func damagedBodyTableIsFoundWhenOpening() throws {

@@ -30,8 +30,15 @@ server = socket.create_server(("127.0.0.1", 0))
 print(server.getsockname()[1])
 while True:
     connection, _ = server.accept()
+    connection.settimeout(5)
     connection.recv(65536)
     connection.sendall(sys.argv[1].encode())
+    connection.shutdown(socket.SHUT_WR)
+    try:
+        while connection.recv(65536):
+            pass
+    except OSError:
+        pass
     connection.close()
 ' "$1" >"$WORK/server.fifo" 2>>"$WORK/server.log" &
     SERVER_PID=$!

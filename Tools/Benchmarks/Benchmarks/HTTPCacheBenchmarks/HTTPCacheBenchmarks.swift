@@ -11,8 +11,9 @@ import Storage
 
 // Benchmark names are ids; Tools/Benchmarks/report.py gives each its description and target.
 //
-// The HTTP cache measured side by side with Foundation's URLSession / URLCache, one operation
-// per sample. Tools/bench-cache.sh runs this suite together with hishel (python) and writes the
+// The HTTP cache measured side by side with Foundation's URLSession / URLCache: hits in batches
+// of 1000 per sample (and one per sample, as `.isolated` rows), everything else one operation per
+// sample. Tools/bench-cache.sh runs this suite together with hishel (python) and writes the
 // table in docs/performance.md.
 //
 // Network cases talk to fresh-mock over loopback with kept-alive connections. The runner starts a
