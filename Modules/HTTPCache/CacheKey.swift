@@ -57,7 +57,9 @@ public enum CacheKey {
     }
 
     /// The secondary key: the request's values of every field the response's `Vary` names,
-    /// with whitespace normalised. `nil` when `Vary: *`, which never matches (§4.1).
+    /// with whitespace normalised; a field the request lacks is spelled without `=`, since it
+    /// only matches another request that lacks it too, not an empty value. `nil` when
+    /// `Vary: *`, which never matches (§4.1).
     public static func variant(vary: [String], requestFields: HTTPFields) -> String? {
         if vary.isEmpty { return "" }
         let names = vary.flatMap { $0.split(separator: ",") }
@@ -66,6 +68,7 @@ public enum CacheKey {
         if names.contains("*") { return nil }
         return Set(names).sorted().map { name in
             let values = HTTPField.Name(name).map { requestFields[values: $0] } ?? []
+            if values.isEmpty { return name }
             let normalisedValue = values
                 .flatMap { $0.split(separator: ",") }
                 .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }

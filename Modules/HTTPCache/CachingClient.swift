@@ -186,10 +186,7 @@ public final class CachingClient: Sendable {
             guard sentValidators, ConditionalRequest.notModified(network.headerFields, matches: entry) else {
                 throw CacheError.unexpectedNotModified(request.url.absoluteString)
             }
-            var refreshed = entry
-            refreshed.headerFields = StorageRules.updatedFields(stored: entry.headerFields, notModified: network.headerFields)
-            refreshed.requestTime = requestTime
-            refreshed.responseTime = responseTime
+            let refreshed = StorageRules.renewed(entry, notModified: network.headerFields, requestTime: requestTime, responseTime: responseTime)
             var decision = CacheDecision(outcome: .revalidated, requestsSent: 1, bytesSaved: entry.body.count,
                                          reasons: reasons + ["sent \(validatorText(conditional)); origin answered 304 Not Modified"])
             decision.stored = persist(refreshed, decision: &decision, keepingBody: true)
@@ -234,8 +231,11 @@ public final class CachingClient: Sendable {
         decision.bytesReceived = network.body.count
         storage.recordOutcome(CacheOutcome(kind: .miss, bytesSaved: 0, bytesReceived: network.body.count))
         let key = CacheKey.primary(method: request.method, url: request.url)
-        if request.method == .head || network.status == .notModified {
-            decision.notStoredReason = request.method == .head ? "HEAD responses carry no body to store" : "a 304 for the caller's own conditional request"
+        if request.method == .head {
+            decision.notStoredReason = "HEAD responses carry no body to store"
+        } else if network.status == .notModified {
+            decision.notStoredReason = "a 304 for the caller's own conditional request"
+            freshenStoredResponse(for: request, by: network, requestTime: requestTime, responseTime: responseTime, decision: &decision)
         } else if let reason = StorageRules.reasonNotToStore(
             method: request.method, requestCacheControl: requestCC, status: network.status,
             headerFields: network.headerFields, bodyCount: network.body.count, maximumEntrySize: maximumEntrySize
@@ -256,6 +256,20 @@ public final class CachingClient: Sendable {
         }
         return CachedResponse(status: network.status, headerFields: network.headerFields, body: network.body,
                               url: request.url, decision: decision)
+    }
+
+    /// A 304 that answered the caller's own conditional request goes to the caller as it is,
+    /// and still renews the stored response it selects (RFC 9111 §4.3.4).
+    private func freshenStoredResponse(
+        for request: TransportRequest, by network: TransportResponse, requestTime: Date, responseTime: Date,
+        decision: inout CacheDecision
+    ) {
+        guard let entry = try? storedVariant(for: request),
+              ConditionalRequest.notModifiedByCaller(network.headerFields, matches: entry) else { return }
+        let renewed = StorageRules.renewed(entry, notModified: network.headerFields, requestTime: requestTime, responseTime: responseTime)
+        if persist(renewed, decision: &decision, keepingBody: true) {
+            decision.add("it selects the stored response, whose freshness it renews: \(StoredResponseEvaluation(entry: renewed, now: responseTime).summary)")
+        }
     }
 
     /// POST, PUT, PATCH, DELETE and other methods: sent as they are; a non-error response

@@ -28,4 +28,13 @@ public enum ConditionalRequest {
         guard let stored = entry.entityTag else { return false }
         return tag.isWeak ? tag.weaklyMatches(stored) : tag.stronglyMatches(stored)
     }
+
+    /// Whether a 304 to a conditional request the caller built itself selects the stored
+    /// response (§4.3.4). The cache did not choose the validator, so a validator the two share
+    /// must say so: the ETag as above, else an equal Last-Modified, else neither has any.
+    public static func notModifiedByCaller(_ fields: HTTPFields, matches entry: StoredResponse) -> Bool {
+        if fields[.eTag] != nil { return notModified(fields, matches: entry) }
+        if let lastModified = fields[.lastModified] { return lastModified == entry.lastModified }
+        return entry.entityTag == nil && entry.lastModified == nil
+    }
 }

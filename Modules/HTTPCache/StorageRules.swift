@@ -1,3 +1,4 @@
+import Foundation
 import HTTPTypes
 
 /// Whether a response may be stored (RFC 9111 §3), and how a 304 updates a stored one (§4.3.4).
@@ -16,7 +17,9 @@ public enum StorageRules {
         guard understoodStatuses.contains(status.code) else { return "status \(status.code) is not one this cache stores" }
         if requestCacheControl.noStore { return "request has no-store" }
         let cacheControl = CacheControl(fieldValues: headerFields[values: .cacheControl])
-        if cacheControl.noStore { return "response has no-store" }
+        // must-understand beside no-store asks a cache that knows the status code's rules (the
+        // guard above) to store anyway, and any other cache not to (§5.2.2.3).
+        if cacheControl.noStore && !cacheControl.contains("must-understand") { return "response has no-store" }
         if let vary = headerFields[.vary], vary.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) {
             return "Vary: * can never be matched"
         }
@@ -32,6 +35,16 @@ public enum StorageRules {
             return "status \(status.code) needs explicit freshness (max-age or Expires) to be stored"
         }
         return nil
+    }
+
+    /// `entry` renewed by a 304 that selected it: its header fields updated (§4.3.4) and its
+    /// request and response times those of the 304's exchange.
+    public static func renewed(_ entry: StoredResponse, notModified: HTTPFields, requestTime: Date, responseTime: Date) -> StoredResponse {
+        var renewed = entry
+        renewed.headerFields = updatedFields(stored: entry.headerFields, notModified: notModified)
+        renewed.requestTime = requestTime
+        renewed.responseTime = responseTime
+        return renewed
     }
 
     /// Header fields a 304 must not overwrite in the stored response (RFC 9111 §3.2).

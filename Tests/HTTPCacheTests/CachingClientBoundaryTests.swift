@@ -26,6 +26,34 @@ struct CachingClientBoundaryTests {
         #expect(harness.transport.requests.count == 1)
     }
 
+    @Test func a304ToTheCallersOwnConditionalRequestRenewsTheStoredResponse() async throws {
+        let harness = Harness { request in
+            request.headerFields[.ifNoneMatch] == #""v1""# ? response(.notModified, Self.stored) : response(.ok, Self.stored, body: "page")
+        }
+        _ = try await harness.get()
+        harness.clock.advance(600)
+        let own = try await harness.get(headers: ["If-None-Match": #""v1""#])
+        #expect(own.status == .notModified && own.body.isEmpty)
+        let next = try await harness.get()
+        #expect(next.decision.outcome == .freshHit)
+        #expect(next.body == Data("page".utf8))
+        #expect(harness.transport.requests.count == 2)
+    }
+
+    @Test func a304ThatNamesAnotherETagRenewsNothing() async throws {
+        let harness = Harness { request in
+            request.headerFields[.ifNoneMatch] == #""v0""#
+                ? response(.notModified, ["Cache-Control": "max-age=60", "ETag": #""v0""#])
+                : response(.ok, Self.stored, body: "page")
+        }
+        _ = try await harness.get()
+        harness.clock.advance(600)
+        _ = try await harness.get(headers: ["If-None-Match": #""v0""#])
+        let next = try await harness.get()
+        #expect(next.decision.outcome != .freshHit)
+        #expect(harness.transport.requests.count == 3)
+    }
+
     @Test func cacheOnlyNeverSendsAnUnsafeRequest() async throws {
         let harness = Harness { _ in response(.ok) }
         let post = TransportRequest(method: .post, url: URL(string: "http://origin.test/posts")!, body: Data("{}".utf8))

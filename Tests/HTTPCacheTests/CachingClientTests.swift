@@ -62,6 +62,16 @@ struct CachingClientTests {
         #expect(harness.transport.requests.count == 2)
     }
 
+    @Test func mustUnderstandOverridesNoStoreForAStatusThisCacheKnows() async throws {
+        let understood = Harness { _ in response(.ok, ["Cache-Control": "must-understand, no-store, max-age=60"], body: "v") }
+        _ = try await understood.get()
+        #expect(try await understood.get().decision.outcome == .freshHit)
+
+        let unknown = Harness { _ in response(HTTPResponse.Status(code: 299), ["Cache-Control": "must-understand, no-store, max-age=60"]) }
+        let first = try await unknown.get()
+        #expect(first.decision.notStoredReason == "status 299 is not one this cache stores")
+    }
+
     @Test func noCacheIsStoredButAlwaysRevalidated() async throws {
         let harness = Harness { request in
             request.headerFields[.ifNoneMatch] != nil
@@ -109,6 +119,18 @@ struct CachingClientTests {
         _ = try await harness.get(headers: ["Accept": "application/json,  text/plain"])
         let again = try await harness.get(headers: ["Accept": "application/json, text/plain"])
         #expect(again.decision.outcome == .freshHit)
+    }
+
+    @Test func varyTellsAnAbsentFieldFromAnEmptyOne() async throws {
+        let harness = Harness { request in
+            response(.ok, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], body: request.headerFields[.acceptLanguage] ?? "absent")
+        }
+        _ = try await harness.get()
+        let empty = try await harness.get(headers: ["Accept-Language": ""])
+        let absent = try await harness.get()
+        #expect(empty.decision.outcome == .downloaded)
+        #expect(absent.decision.outcome == .freshHit && absent.body == Data("absent".utf8))
+        #expect(harness.transport.requests.count == 2)
     }
 
     @Test func onlyIfCachedGives504WhenNothingIsStored() async throws {
