@@ -6,10 +6,6 @@ enum FileError: Error, CustomStringConvertible {
     /// A body that is not text, kept off the terminal it would garble.
     case binaryForTerminal(byteCount: Int)
 
-    var isBinaryForTerminal: Bool {
-        if case .binaryForTerminal = self { true } else { false }
-    }
-
     var description: String {
         switch self {
         case .cannotRead(let path, let reason): "cannot read the request body file \(path): \(reason)"

@@ -98,10 +98,7 @@ struct GetCommand: AsyncParsableCommand {
             let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
             let policy = offline ? .returnCacheDataDontLoad : policy
             // Stored data only: a cache file that cannot be read is the answer, not an empty cache.
-            if policy == .returnCacheDataDontLoad || CacheControl(fieldValues: request.headerFields[values: .cacheControl]).onlyIfCached,
-               let failure = services.cacheFailure {
-                throw failure
-            }
+            if CachingClient.answersFromStorageOnly(request, policy: policy), let failure = services.cacheFailure { throw failure }
             services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
             let client = services.client
             let response = try await services.finishing {
@@ -113,8 +110,8 @@ struct GetCommand: AsyncParsableCommand {
             do {
                 try ResponsePrinter(include: include, json: json, output: output,
                                     toTerminal: output == nil && isatty(STDOUT_FILENO) == 1).print(response)
-            } catch let refusal as FileError where refusal.isBinaryForTerminal {
-                StandardError.write("fresh: \(refusal)")
+            } catch FileError.binaryForTerminal(let byteCount) {
+                StandardError.write("fresh: \(FileError.binaryForTerminal(byteCount: byteCount))")
                 bodyRefused = true
             }
             if verbose { response.decision.explanation.forEach { StandardError.write("fresh: \(TerminalText.sanitized($0))") } }

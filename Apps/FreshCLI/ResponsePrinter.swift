@@ -58,11 +58,12 @@ struct ResponsePrinter {
             if isDirectory.boolValue { throw failure(EISDIR) }
             guard access(path, W_OK) == 0 else { throw failure(errno) }
         } else {
-            let parent = (path as NSString).deletingLastPathComponent
+            let directory = (path as NSString).deletingLastPathComponent
+            let parent = directory.isEmpty ? "." : directory
             var status = stat()
-            guard stat(parent.isEmpty ? "." : parent, &status) == 0 else { throw failure(errno) }
+            guard stat(parent, &status) == 0 else { throw failure(errno) }
             guard status.st_mode & S_IFMT == S_IFDIR else { throw failure(ENOTDIR) }
-            guard access(parent.isEmpty ? "." : parent, W_OK | X_OK) == 0 else { throw failure(errno) }
+            guard access(parent, W_OK | X_OK) == 0 else { throw failure(errno) }
         }
     }
 

@@ -47,6 +47,12 @@ public final class CachingClient: Sendable {
         throw CacheError.tooManyRedirects(current.url.absoluteString)
     }
 
+    /// Whether ``send(_:policy:)`` answers `request` from storage alone and never reaches the
+    /// network: `returnCacheDataDontLoad`, or a request that says `only-if-cached`.
+    public static func answersFromStorageOnly(_ request: TransportRequest, policy: CachePolicy) -> Bool {
+        policy == .returnCacheDataDontLoad || requestCacheControl(request).onlyIfCached
+    }
+
     /// Waits until every `stale-while-revalidate` refresh started so far has finished.
     /// A command-line program calls this before it exits.
     public func waitForBackgroundRevalidations() async {
@@ -60,7 +66,7 @@ public final class CachingClient: Sendable {
             return ["nothing stored for \(CacheKey.primary(method: .get, url: url)): would download"]
         }
         let evaluation = StoredResponseEvaluation(entry: entry, now: now())
-        let (usable, reason) = evaluation.servesWithoutValidation(request: requestCacheControl(request))
+        let (usable, reason) = evaluation.servesWithoutValidation(request: Self.requestCacheControl(request))
         if usable { return ["would answer from storage: \(reason)"] }
         var lines = [evaluation.summary]
         if evaluation.allowsStaleWhileRevalidate {
@@ -77,8 +83,8 @@ public final class CachingClient: Sendable {
     // MARK: One hop
 
     private func sendOneHop(_ request: TransportRequest, policy: CachePolicy) async throws -> CachedResponse {
-        let requestCC = requestCacheControl(request)
-        let networkForbidden = policy == .returnCacheDataDontLoad || requestCC.onlyIfCached
+        let requestCC = Self.requestCacheControl(request)
+        let networkForbidden = Self.answersFromStorageOnly(request, policy: policy)
         guard request.method == .get || request.method == .head else {
             if policy == .returnCacheDataDontLoad { throw CacheError.notStored(request.url.absoluteString) }
             if requestCC.onlyIfCached {
@@ -344,7 +350,7 @@ public final class CachingClient: Sendable {
                               url: request.url, decision: decision)
     }
 
-    private func requestCacheControl(_ request: TransportRequest) -> CacheControl {
+    private static func requestCacheControl(_ request: TransportRequest) -> CacheControl {
         let values = request.headerFields[values: .cacheControl]
         if values.isEmpty, request.headerFields[values: .pragma].contains(where: { $0.lowercased().contains("no-cache") }) {
             return CacheControl("no-cache")

@@ -55,7 +55,7 @@ public enum StorageRules {
     /// The stored `Age` goes unless the 304 brings its own: it measured the old response's time
     /// in caches upstream, and kept beside the 304's response time it would make the renewed
     /// entry old from the start.
-    public static func updatedFields(stored: HTTPFields, notModified: HTTPFields) -> HTTPFields {
+    private static func updatedFields(stored: HTTPFields, notModified: HTTPFields) -> HTTPFields {
         var result = stored
         let names = Set(notModified.map(\.name)).subtracting(fieldsKeptOn304)
         for name in names {

@@ -54,6 +54,15 @@ struct CachingClientBoundaryTests {
         #expect(harness.transport.requests.count == 3)
     }
 
+    @Test func storageOnlyIsThePolicyOrOnlyIfCached() {
+        let url = URL(string: "http://origin.test/a")!
+        let plain = TransportRequest(method: .get, url: url)
+        let onlyIfCached = TransportRequest(method: .get, url: url, headerFields: [.cacheControl: "max-age=5, only-if-cached"])
+        #expect(CachingClient.answersFromStorageOnly(plain, policy: .returnCacheDataDontLoad))
+        #expect(CachingClient.answersFromStorageOnly(onlyIfCached, policy: .useProtocolCachePolicy))
+        #expect(!CachingClient.answersFromStorageOnly(plain, policy: .returnCacheDataElseLoad))
+    }
+
     @Test func cacheOnlyNeverSendsAnUnsafeRequest() async throws {
         let harness = Harness { _ in response(.ok) }
         let post = TransportRequest(method: .post, url: URL(string: "http://origin.test/posts")!, body: Data("{}".utf8))
