@@ -28,12 +28,13 @@ let package = Package(
     targets: [
         // MARK: Pure modules (no I/O, no C)
         .target(name: "Models", path: "Modules/Models"),
+        .target(name: "HTTPFields", path: "Modules/HTTPFields"),
         .target(
             name: "HTTPCache",
-            dependencies: [.product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["HTTPFields", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/HTTPCache"
         ),
-        .target(name: "Pagination", path: "Modules/Pagination"),
+        .target(name: "Pagination", dependencies: ["HTTPFields"], path: "Modules/Pagination"),
         .target(name: "Fetcher", path: "Modules/Fetcher"),
 
         // MARK: System-library shims
@@ -72,7 +73,7 @@ let package = Package(
         // MARK: Apps (a library with the logic, a thin executable beside it)
         .target(
             name: "FreshCLI",
-            dependencies: ["SyncEngine", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SyncEngine", "HTTPFields", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Apps/FreshCLI"
         ),
         .executableTarget(name: "fresh", dependencies: ["FreshCLI"], path: "Apps/fresh"),
@@ -96,7 +97,8 @@ let package = Package(
 
         // MARK: Tests (one target per module and app)
         .testTarget(name: "ModelsTests", dependencies: ["Models"], path: "Tests/ModelsTests"),
-        .testTarget(name: "HTTPCacheTests", dependencies: ["HTTPCache"], path: "Tests/HTTPCacheTests"),
+        .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"], path: "Tests/HTTPFieldsTests"),
+        .testTarget(name: "HTTPCacheTests", dependencies: ["HTTPCache", "HTTPFields"], path: "Tests/HTTPCacheTests"),
         .testTarget(name: "PaginationTests", dependencies: ["Pagination"], path: "Tests/PaginationTests"),
         .testTarget(name: "FetcherTests", dependencies: ["Fetcher"], path: "Tests/FetcherTests"),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "MockServer"], path: "Tests/CurlTransportTests"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPCache
+import HTTPFields
 import Storage
 import SyncEngine
 

@@ -1,3 +1,5 @@
+import HTTPFields
+
 /// The parsed directives of one or more `Cache-Control` field lines (RFC 9111 §5.2).
 ///
 /// Parsing never fails: unknown directives are kept but ignored, malformed ones are skipped,
@@ -13,7 +15,7 @@ public struct CacheControl: Sendable, Equatable {
     /// Parses every field line of `Cache-Control` (pass them all; order matters for duplicates).
     public init(fieldValues: [String]) {
         for line in fieldValues {
-            for (name, value) in Self.split(line) {
+            for (name, value) in FieldDirectives.parse(line) {
                 if let existing = directives[name] {
                     if existing != value { conflicting.insert(name) }
                 } else {
@@ -86,119 +88,6 @@ public struct CacheControl: Sendable, Equatable {
     public var acceptsStaleWhileRevalidate: Bool {
         !noCache && !contains("max-age") && !contains("min-fresh") && !contains("max-stale")
     }
-
-    // MARK: Parsing
-
-    /// Splits a field value into (name, value) pairs, honouring quoted strings. Reads the
-    /// UTF-8 bytes directly: it runs on every cache lookup.
-    static func split(_ line: String) -> [(String, String?)] {
-        var line = line
-        return line.withUTF8 { bytes in
-            var parser = DirectiveParser(bytes: bytes)
-            return parser.directives()
-        }
-    }
-}
-
-/// The byte-level reader behind ``CacheControl/split(_:)``:
-/// `#( token [ "=" ( token / quoted-string ) ] )` with optional whitespace (RFC 9111 §5.2).
-private struct DirectiveParser {
-    let bytes: UnsafeBufferPointer<UInt8>
-    var index = 0
-
-    init(bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-    }
-
-    mutating func directives() -> [(String, String?)] {
-        var result: [(String, String?)] = []
-        while true {
-            skip { $0 == .space || $0 == .tab || $0 == .comma }
-            guard index < bytes.count else { return result }
-            let name = trimmed(scan { $0 != .equals && $0 != .comma })
-            var value: String?
-            if index < bytes.count, bytes[index] == .equals {
-                index += 1
-                skip { $0 == .space || $0 == .tab }
-                value = index < bytes.count && bytes[index] == .quote ? quotedString() : token()
-            }
-            if isToken(name) { result.append((lowercasedString(name), value)) }
-        }
-    }
-
-    /// A quoted-string with its backslash escapes resolved; anything after the closing quote
-    /// up to the next comma is ignored.
-    private mutating func quotedString() -> String {
-        index += 1
-        var unquoted: [UInt8] = []
-        while index < bytes.count, bytes[index] != .quote {
-            if bytes[index] == .backslash, index + 1 < bytes.count { index += 1 }
-            unquoted.append(bytes[index])
-            index += 1
-        }
-        skip { $0 != .comma }
-        return String(decoding: unquoted, as: UTF8.self)
-    }
-
-    /// An unquoted value up to the next comma, without surrounding whitespace.
-    private mutating func token() -> String {
-        String(decoding: UnsafeBufferPointer(rebasing: bytes[trimmed(scan { $0 != .comma })]), as: UTF8.self)
-    }
-
-    private mutating func skip(while predicate: (UInt8) -> Bool) {
-        while index < bytes.count, predicate(bytes[index]) { index += 1 }
-    }
-
-    private mutating func scan(while predicate: (UInt8) -> Bool) -> Range<Int> {
-        let start = index
-        skip(while: predicate)
-        return start..<index
-    }
-
-    private func trimmed(_ range: Range<Int>) -> Range<Int> {
-        var lower = range.lowerBound
-        var upper = range.upperBound
-        while lower < upper, bytes[lower] == .space || bytes[lower] == .tab { lower += 1 }
-        while upper > lower, bytes[upper - 1] == .space || bytes[upper - 1] == .tab { upper -= 1 }
-        return lower..<upper
-    }
-
-    private func isToken(_ range: Range<Int>) -> Bool {
-        !range.isEmpty && range.allSatisfy { Self.isTokenCharacter(bytes[$0]) }
-    }
-
-    private func lowercasedString(_ range: Range<Int>) -> String {
-        String(unsafeUninitializedCapacity: range.count) { buffer in
-            for (offset, index) in range.enumerated() {
-                let byte = bytes[index]
-                buffer[offset] = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
-            }
-            return range.count
-        }
-    }
-
-    /// tchar (RFC 9110 §5.6.2): visible ASCII except the delimiters.
-    private static func isTokenCharacter(_ byte: UInt8) -> Bool {
-        guard byte > 0x20, byte < 0x7F else { return false }
-        return switch byte {
-        case UInt8(ascii: "("), UInt8(ascii: ")"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "@"),
-             UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: ":"), UInt8(ascii: "\\"), UInt8(ascii: "\""),
-             UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="),
-             UInt8(ascii: "{"), UInt8(ascii: "}"):
-            false
-        default:
-            true
-        }
-    }
-}
-
-private extension UInt8 {
-    static let space = UInt8(ascii: " ")
-    static let tab = UInt8(ascii: "\t")
-    static let comma = UInt8(ascii: ",")
-    static let equals = UInt8(ascii: "=")
-    static let quote = UInt8(ascii: "\"")
-    static let backslash = UInt8(ascii: "\\")
 }
 
 /// `max-stale` with or without a limit.
@@ -248,22 +137,5 @@ public enum DeltaSeconds: Sendable, Equatable {
         case .invalid: 0
         case .seconds(let value): value
         }
-    }
-}
-
-extension String {
-    /// The string without leading and trailing spaces and tabs (the HTTP "OWS").
-    func trimmingWhitespace() -> String {
-        let scalars = unicodeScalars
-        var start = scalars.startIndex
-        var end = scalars.endIndex
-        while start < end, scalars[start] == " " || scalars[start] == "\t" { scalars.formIndex(after: &start) }
-        while end > start {
-            let last = scalars.index(before: end)
-            guard scalars[last] == " " || scalars[last] == "\t" else { break }
-            end = last
-        }
-        if start == scalars.startIndex && end == scalars.endIndex { return self }
-        return String(scalars[start..<end])
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPTypes
 
 /// Builds the cache keys of RFC 9111 §2 and §4.1.
@@ -62,9 +63,7 @@ public enum CacheKey {
     /// `Vary: *`, which never matches (§4.1).
     public static func variant(vary: [String], requestFields: HTTPFields) -> String? {
         if vary.isEmpty { return "" }
-        let names = vary.flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
-            .filter { !$0.isEmpty }
+        let names = FieldList.elements(vary).map { $0.lowercased() }
         if names.contains("*") { return nil }
         return Set(names).sorted().map { name in
             let values = HTTPField.Name(name).map { requestFields[values: $0] } ?? []

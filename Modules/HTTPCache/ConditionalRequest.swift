@@ -1,3 +1,4 @@
+import HTTPFields
 import HTTPTypes
 
 /// Building conditional requests from a stored response and matching 304s to it

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPTypes
 
 /// How long a stored response stays fresh, and why (RFC 9111 §4.2.1).
@@ -59,7 +60,8 @@ public enum CurrentAge {
     /// `corrected_initial_age + resident_time`, in whole seconds.
     public static func of(_ entry: StoredResponse, now: Date) -> Int {
         let fields = entry.headerFields
-        let ageValue = fields.firstValue(for: .age).flatMap { DeltaSeconds(parsing: $0.trimmingWhitespace()).validSeconds } ?? 0
+        // `Age: 7200, 0` (two lines joined by a proxy) counts by its first value (RFC 9111 §5.1).
+        let ageValue = FieldList.first(fields[values: .age]).flatMap { DeltaSeconds(parsing: $0).validSeconds } ?? 0
         let dateValue = fields.firstValue(for: .date).flatMap(HTTPDate.parse) ?? entry.responseTime
         let apparentAge = max(0, entry.responseTime.timeIntervalSince(dateValue))
         let responseDelay = max(0, entry.responseTime.timeIntervalSince(entry.requestTime))

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPTypes
 
 /// Whether a response may be stored (RFC 9111 §3), and how a 304 updates a stored one (§4.3.4).
@@ -20,7 +21,7 @@ public enum StorageRules {
         // must-understand beside no-store asks a cache that knows the status code's rules (the
         // guard above) to store anyway, and any other cache not to (§5.2.2.3).
         if cacheControl.noStore && !cacheControl.contains("must-understand") { return "response has no-store" }
-        if let vary = headerFields[.vary], vary.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == "*" }) {
+        if FieldList.contains("*", in: headerFields[values: .vary]) {
             return "Vary: * can never be matched"
         }
         if let declared = headerFields[.contentLength].flatMap({ Int($0.trimmingWhitespace()) }), declared != bodyCount {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPTypes
 
 /// One stored response (a cache entry, RFC 9111 §3) with everything needed to judge it later.

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCache
+import HTTPFields
 import HTTPTypes
 import Testing
 
@@ -54,6 +55,21 @@ struct FreshnessTests {
     @Test func malformedAgeIsIgnored() {
         let stored = entry(["Date": HTTPDate.format(received), "Age": "soon"])
         #expect(CurrentAge.of(stored, now: received.addingTimeInterval(5)) == 5)
+    }
+
+    /// RFC 9111 §5.1: `Age` sent as a list (two lines joined by a proxy) counts by its first value.
+    @Test func ageSentAsAListCountsByItsFirstValue() {
+        let stored = entry(["Date": HTTPDate.format(received), "Age": "7200, 0", "Cache-Control": "max-age=3600"])
+        #expect(CurrentAge.of(stored, now: received) == 7200)
+        #expect(!StoredResponseEvaluation(entry: stored, now: received).isFresh)
+    }
+
+    /// RFC 9111 §5.3: an `Expires` that is not an HTTP-date means already expired.
+    @Test(arguments: ["Thu 18 Aug 2050 02:01:18 GMT", "Thu, 18-Aug-2050 02:01:18 GMT", "Thu, 18 Aug 2050 2:01:18 GMT", "Fri, 18 Aug 2050 02:01:18 GMT"])
+    func invalidExpiresMeansExpired(_ expires: String) {
+        let lifetime = FreshnessLifetime.of(entry(["Expires": expires, "Date": HTTPDate.format(received)]))
+        #expect(lifetime.seconds == 0)
+        #expect(lifetime.source == .invalidExpires)
     }
 
     @Test func evaluationSaysHowLongItStaysFresh() {

@@ -113,18 +113,4 @@ struct PageURLTests {
     @Test func resourceDropsPositionParameters() {
         #expect(PageURL.resource(of: URL(string: "http://o.test/posts?limit=20&cursor=x")!) == "http://o.test/posts?limit=20")
     }
-
-    @Test func parsesLinkHeaderRelations() {
-        let value = #"<http://o.test/articles?page=3>; rel="next", </articles?page=1>; rel="prev first", <http://o.test/articles?page=9>; rel=last"#
-        let base = URL(string: "http://o.test/articles?page=2")!
-        #expect(LinkHeader.target(of: "next", in: [value], base: base)?.absoluteString == "http://o.test/articles?page=3")
-        #expect(LinkHeader.target(of: "first", in: [value], base: base)?.absoluteString == "http://o.test/articles?page=1")
-        #expect(LinkHeader.target(of: "last", in: [value], base: base)?.absoluteString == "http://o.test/articles?page=9")
-        #expect(LinkHeader.target(of: "NEXT", in: [value], base: base) != nil)
-    }
-
-    @Test func malformedLinksAreSkipped() {
-        #expect(LinkHeader.parse(["<unterminated; rel=next", "garbage", ""]).isEmpty)
-        #expect(LinkHeader.parse([#"<http://o.test/a>; rel="next"; title="a, b", <http://o.test/b>; rel=prev"#]).count == 2)
-    }
 }

@@ -1,0 +1,66 @@
+/// List-based field values (RFC 9110 §5.6.1, the `#rule`): elements separated by commas with
+/// optional whitespace, where a comma inside a quoted string or a `<…>` target does not separate.
+public enum FieldList {
+    /// The elements of every line of a list-based field, in order, without surrounding
+    /// whitespace; empty elements (`a, , b`) are dropped as the grammar asks.
+    public static func elements(_ fieldValues: [String]) -> [String] {
+        fieldValues.flatMap(elements)
+    }
+
+    /// The elements of one field line.
+    public static func elements(_ fieldValue: String) -> [String] {
+        FieldScanner.scanning(fieldValue) { scanner in
+            var elements: [String] = []
+            while true {
+                scanner.skip { $0 == .space || $0 == .tab || $0 == .comma }
+                guard !scanner.isAtEnd else { return elements }
+                let start = scanner.index
+                scanner.skipToListSeparator()
+                let element = scanner.trimmedText(from: start)
+                if !element.isEmpty { elements.append(element) }
+            }
+        }
+    }
+
+    /// The first element of a field that should occur once but arrived as a list, such as
+    /// `Age: 7200, 0` (RFC 9111 §5.1 says to use the first value).
+    public static func first(_ fieldValues: [String]) -> String? {
+        for value in fieldValues {
+            if let first = elements(value).first { return first }
+        }
+        return nil
+    }
+
+    /// Whether the list contains `element`, compared case-insensitively (tokens such as
+    /// `Vary: *` or `Connection: close`).
+    public static func contains(_ element: String, in fieldValues: [String]) -> Bool {
+        elements(fieldValues).contains { $0.caseInsensitiveEquals(element) }
+    }
+}
+
+extension StringProtocol {
+    /// ASCII case-insensitive equality, as HTTP compares tokens.
+    public func caseInsensitiveEquals(_ other: some StringProtocol) -> Bool {
+        utf8.elementsEqual(other.utf8) { lower($0) == lower($1) }
+    }
+
+    /// The text without leading and trailing spaces and tabs (HTTP's optional whitespace).
+    public func trimmingWhitespace() -> String {
+        let string = String(self)
+        let scalars = string.unicodeScalars
+        var start = scalars.startIndex
+        var end = scalars.endIndex
+        while start < end, scalars[start] == " " || scalars[start] == "\t" { scalars.formIndex(after: &start) }
+        while end > start {
+            let last = scalars.index(before: end)
+            guard scalars[last] == " " || scalars[last] == "\t" else { break }
+            end = last
+        }
+        if start == scalars.startIndex && end == scalars.endIndex { return string }
+        return String(scalars[start..<end])
+    }
+}
+
+private func lower(_ byte: UInt8) -> UInt8 {
+    (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
+}
