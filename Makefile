@@ -6,6 +6,8 @@ SWIFT ?= swift
 CONFIGURATION ?= debug
 BIN := .build/$(CONFIGURATION)
 APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config
+# Servers from outside the project that the tests sync against (Tools/peers).
+PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help setup build test unit e2e demo clean
@@ -14,12 +16,15 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
-setup: ## Install the system packages (apt-get; idempotent; root or sudo)
+setup: ## Install the system packages (apt-get) and the Python test peers (pip); idempotent
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 		echo "installing:" $$missing; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else echo "system packages present"; fi
+	@if python3 -c 'import sys; from importlib.metadata import version; sys.exit(any(version(n) != v for n, v in (p.split("==") for p in sys.argv[1:])))' $(PYTHON_PEERS) 2>/dev/null; \
+	then echo "python test peers present"; \
+	else echo "installing:" $(PYTHON_PEERS); python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PEERS); fi
 
 build: setup ## Build the three programs
 	$(SWIFT) build -c $(CONFIGURATION)

@@ -42,10 +42,14 @@ let package = Package(
             name: "CCurl", path: "Modules/CCurl", pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(name: "CWidth", path: "Modules/CWidth"),
         .systemLibrary(
             name: "CNcursesw", path: "Modules/CNcursesw", pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
         ),
+
+        // MARK: Terminal text (display cells, escaping), shared by the two terminal programs
+        .target(name: "TerminalText", dependencies: ["CWidth"], path: "Modules/TerminalText"),
 
         // MARK: Live implementations
         .target(
@@ -56,7 +60,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Models", "HTTPCache",
+                "Models", "HTTPCache", "Pagination",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Modules/Storage"
@@ -73,13 +77,13 @@ let package = Package(
         // MARK: Apps (a library with the logic, a thin executable beside it)
         .target(
             name: "FreshCLI",
-            dependencies: ["SyncEngine", "HTTPFields", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SyncEngine", "HTTPFields", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Apps/FreshCLI"
         ),
         .executableTarget(name: "fresh", dependencies: ["FreshCLI"], path: "Apps/fresh"),
         .target(
             name: "FreshReader",
-            dependencies: ["SyncEngine", "CNcursesw", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SyncEngine", "TerminalText", "CNcursesw", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Apps/FreshReader"
         ),
         .executableTarget(name: "fresh-reader", dependencies: ["FreshReader"], path: "Apps/fresh-reader"),
@@ -103,11 +107,12 @@ let package = Package(
         .testTarget(name: "FetcherTests", dependencies: ["Fetcher"], path: "Tests/FetcherTests"),
         .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "MockServer"], path: "Tests/CurlTransportTests"),
         .testTarget(
-            name: "StorageTests", dependencies: ["Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "StorageTests", dependencies: ["Storage", "Pagination", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/StorageTests"),
-        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "MockServer"], path: "Tests/SyncEngineTests"),
-        .testTarget(name: "FreshCLITests", dependencies: ["FreshCLI"], path: "Tests/FreshCLITests"),
-        .testTarget(name: "FreshReaderTests", dependencies: ["FreshReader"], path: "Tests/FreshReaderTests"),
+        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "MockServer", "Pagination"], path: "Tests/SyncEngineTests"),
+        .testTarget(name: "FreshCLITests", dependencies: ["FreshCLI", "TerminalText"], path: "Tests/FreshCLITests"),
+        .testTarget(name: "FreshReaderTests", dependencies: ["FreshReader", "TerminalText"], path: "Tests/FreshReaderTests"),
+        .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], path: "Tests/TerminalTextTests"),
         .testTarget(
             name: "MockServerTests",
             dependencies: [

@@ -30,17 +30,27 @@ check() { # check "description" command...
     fi
 }
 
-# Fields of the summary line: "synced P pages (N items): R requests sent, A × 200, B × 304,
-# C fresh hits, X body bytes received, Y bytes saved"
+# Fields of `fresh sync --json`: pages, items in the collection, requests, 200s, 304s, fresh hits,
+# body bytes received.
 parse_summary() {
-    read -r PAGES ITEMS REQUESTS OK NOT_MODIFIED HITS RECEIVED < <(
-        sed -E 's/^synced ([0-9]+) pages \(([0-9]+) items\): ([0-9]+) requests sent, ([0-9]+) × 200, ([0-9]+) × 304, ([0-9]+) fresh hits, ([0-9]+) body bytes received.*/\1 \2 \3 \4 \5 \6 \7/' <<<"$1")
+    read -r PAGES ITEMS REQUESTS OK NOT_MODIFIED HITS RECEIVED < <(python3 -c '
+import json, sys
+try:
+    s = json.load(sys.stdin)
+    print(s["pages"], s["totalItems"], s["requests"], s["fullResponses"], s["notModified"], s["freshHits"], s["bytesReceived"])
+except Exception:
+    print("-1 -1 -1 -1 -1 -1 -1")' <<<"$1")
+}
+
+sync_json() { # sync_json DB_DIR URL [flags...] → sets SUMMARY and the parsed fields
+    local db=$1 url=$2; shift 2
+    SUMMARY=$("$BIN/fresh" sync "$url" --db-dir "$db" --json "$@" 2>>"$WORK/fresh.err")
+    echo "      $SUMMARY" | cut -c1-160
+    parse_summary "$SUMMARY"
 }
 
 sync_posts() { # sync_posts DB_DIR → sets SUMMARY and the parsed fields
-    SUMMARY=$("$BIN/fresh" sync "$BASE_URL/posts?limit=20" --db-dir "$1" 2>>"$WORK/fresh.err")
-    echo "      $SUMMARY"
-    parse_summary "$SUMMARY"
+    sync_json "$1" "$BASE_URL/posts?limit=20"
 }
 
 # --- 1. caching server (max-age 60): first sync downloads, second sends nothing -------------
@@ -61,7 +71,7 @@ run_in_parallel() { # four syncs into one new database directory at once
     for i in 1 2 3 4; do
         wait "${pids[$((i - 1))]}"
         local status=$?
-        if [ "$status" -ne 0 ] || ! grep -q "(95 items)" "$WORK/parallel$i.out"; then
+        if [ "$status" -ne 0 ] || ! grep -q ": 5 pages, 95 items" "$WORK/parallel$i.out"; then
             failed=1
             echo "      process $i: exit $status: $(cat "$WORK/parallel$i.out" "$WORK/parallel$i.err" | head -2)"
         fi
@@ -69,6 +79,78 @@ run_in_parallel() { # four syncs into one new database directory at once
     [ "$failed" -eq 0 ]
 }
 check "four fresh processes share one new cache database (no 'database is locked')" run_in_parallel
+check "… and the collection they all synced holds every item once" \
+    test "$("$BIN/fresh" items posts --db-dir "$WORK/shared-db" | wc -l)" -eq 95
+stop_server
+
+# --- 1a. any API shape: several styles, two servers, concurrent syncs, kill -9, rate limits ---
+start_server --max-age 0 --posts 95 --articles 45 --feed-items 33 --exercises 40
+MOCK_URL=$BASE_URL
+sync_json "$WORK/styles-db" "$MOCK_URL/articles?per_page=10"
+check "Link-header pages (bare arrays) are mirrored: 5 pages, 45 items" test "$PAGES" -eq 5 -a "$ITEMS" -eq 45
+sync_json "$WORK/styles-db" "$MOCK_URL/feed" --limit 10
+check "offset pages ending at their total are mirrored: 4 pages, 33 items" test "$PAGES" -eq 4 -a "$ITEMS" -eq 33
+sync_json "$WORK/styles-db" "$MOCK_URL/exercises"
+check "a single document is a one-page collection of 40 items" test "$PAGES" -eq 1 -a "$ITEMS" -eq 40
+styles_listed() {
+    "$BIN/fresh" collections --db-dir "$WORK/styles-db" --json >"$WORK/collections.json" &&
+        python3 -c 'import json,sys; c = {x["name"]: (x["style"], x["items"]) for x in json.load(sys.stdin)}; sys.exit(c != {"articles": ("link", 45), "feed": ("offset", 33), "exercises": ("single", 40)})' <"$WORK/collections.json"
+}
+check "fresh collections lists the three with their styles and counts" styles_listed
+
+concurrent_syncs() { # four processes sync one collection at once against a revalidating server
+    "$BIN/fresh" sync "$MOCK_URL/posts?limit=10" --db-dir "$WORK/concurrent-db" -q || return 1
+    local pids=()
+    for i in 1 2 3 4; do
+        "$BIN/fresh" sync "$MOCK_URL/posts?limit=10" --db-dir "$WORK/concurrent-db" --restart -q 2>"$WORK/concurrent$i.err" &
+        pids+=($!)
+    done
+    local failed=0
+    for pid in "${pids[@]}"; do wait "$pid" || failed=1; done
+    local count
+    count=$("$BIN/fresh" items posts --db-dir "$WORK/concurrent-db" | wc -l)
+    echo "      $count items after four concurrent syncs"
+    [ "$failed" -eq 0 ] && [ "$count" -eq 95 ]
+}
+check "four concurrent syncs of one collection end with every item (95)" concurrent_syncs
+stop_server
+
+start_server --max-age 0 --seed 7 --posts 30
+OTHER_URL=$BASE_URL
+sync_json "$WORK/styles-db" "$OTHER_URL/posts"
+sync_json "$WORK/styles-db" "$MOCK_URL/posts" >/dev/null 2>&1   # the first server is gone: it fails, nothing is lost
+two_apis_apart() {
+    [ "$("$BIN/fresh" items posts --db-dir "$WORK/styles-db" | wc -l)" -eq 30 ] &&
+        [ "$("$BIN/fresh" items articles --db-dir "$WORK/styles-db" | wc -l)" -eq 45 ]
+}
+check "a second API's /posts is a collection of its own; the others stay intact" two_apis_apart
+stop_server
+
+start_server --max-age 0 --posts 95 --fault route=/posts,latency=300
+kill_and_resume() { # kill -9 in the middle of a sync, then sync again
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=10" -v --db-dir "$WORK/killed-db" >/dev/null 2>"$WORK/killed.err" &
+    local pid=$!
+    for _ in $(seq 100); do grep -q "page 3:" "$WORK/killed.err" && break; sleep 0.1; done
+    kill -9 "$pid"
+    wait "$pid" 2>/dev/null
+    sync_json "$WORK/killed-db" "$BASE_URL/posts?limit=10"
+    local resumed
+    resumed=$(python3 -c 'import json,sys; print(json.load(sys.stdin).get("resumedAtPage", -1))' <<<"$SUMMARY")
+    [ "$resumed" -ge 3 ] && [ "$ITEMS" -eq 95 ] && [ "$PAGES" -le 7 ]
+}
+check "kill -9 mid-sync: the next sync resumes at the page it reached and completes (95 items)" kill_and_resume
+stop_server
+
+start_drf_server --items 120 --throttle 4/s
+throttled_to_completion() { # Django REST framework's throttle answers 429 with Retry-After
+    "$BIN/fresh" sync "$BASE_URL/api/limited/posts/?page_size=10" --db-dir "$WORK/throttled-db" --json \
+        >"$WORK/throttled.json" 2>"$WORK/throttled.err" || return 1
+    grep -m1 "429" "$WORK/throttled.err" | sed 's/^/      /'
+    python3 -c 'import json,sys; s = json.load(sys.stdin); sys.exit(not (s["totalItems"] == 120 and s["retries"] >= 1))' <"$WORK/throttled.json"
+}
+check "a rate-limited API (Django REST framework, 4 requests/s) is mirrored by waiting out each 429" throttled_to_completion
+sync_json "$WORK/drf-db" "$BASE_URL/api/cursor/posts/?page_size=25"
+check "Django REST framework's cursor pages (next URLs in the body): 5 pages, 120 items" test "$PAGES" -eq 5 -a "$ITEMS" -eq 120
 stop_server
 
 # --- 1b. Ctrl-C mid-sync: exit 130, whole pages kept, the next sync completes ----------------
@@ -76,7 +158,7 @@ start_server --fault route=/posts,latency=300 --posts 95
 interrupt_sync() {
     "$BIN/fresh" sync "$BASE_URL/posts?limit=20" -v --db-dir "$WORK/interrupted-db" >/dev/null 2>"$WORK/interrupt.err" &
     local pid=$!
-    for _ in $(seq 100); do grep -q "page 0:" "$WORK/interrupt.err" && break; sleep 0.1; done
+    for _ in $(seq 100); do grep -q "page 1:" "$WORK/interrupt.err" && break; sleep 0.1; done
     kill -INT "$pid"
     wait "$pid"
     local status=$?
@@ -85,7 +167,8 @@ interrupt_sync() {
 }
 check "Ctrl-C mid-sync exits 130 with one line" interrupt_sync
 sync_posts "$WORK/interrupted-db"
-check "… and the next sync completes on the kept pages" test "$ITEMS" -eq 95 -a "$PAGES" -eq 5
+check "… and the next sync resumes after the kept pages and completes" \
+    test "$ITEMS" -eq 95 -a "$PAGES" -lt 5 -a "$(python3 -c 'import json,sys; print(json.load(sys.stdin).get("resumedAtPage", -1))' <<<"$SUMMARY")" -ge 1
 stop_server
 
 # --- 2. revalidating server (max-age 0): 304s, then only the changed page -------------------

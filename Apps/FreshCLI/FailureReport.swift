@@ -1,3 +1,4 @@
+import TerminalText
 import ArgumentParser
 import Foundation
 import HTTPCache
@@ -8,13 +9,17 @@ import SyncEngine
 enum FailureReport {
     static func exitCode(for error: any Error) -> Int32 {
         switch error {
+        case let stopped as SyncStopped: exitCode(for: stopped.underlying)
         case is CancellationError: 130
         case TransportError.cancelled: 130
-        case TransportError.unreachable, TransportError.timedOut, SyncError.offline: 3
-        case SyncError.httpStatus: 4
-        case TransportError.truncated, TransportError.invalidResponse, SyncError.invalidJSON, SyncError.cursorLoop, CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
-        case is StorageError, is FileError: 6
+        case TransportError.unreachable, TransportError.timedOut, SyncError.offline, SyncError.gaveUp(_, _, nil): 3
+        case SyncError.httpStatus, SyncError.gaveUp: 4
+        case TransportError.truncated, TransportError.invalidResponse, SyncError.invalidJSON, SyncError.invalidPage,
+             SyncError.duplicateKey, SyncError.loop, SyncError.emptyPages, SyncError.pageTooLarge,
+             CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
+        case is StorageError, is FileError, SyncError.lockUnavailable: 6
         case CacheError.notStored, is NothingStored: 7
+        case SyncError.nameTaken, SyncError.ambiguousCollection, SyncError.unknownCollection: 64
         default: 1
         }
     }
@@ -37,6 +42,7 @@ enum FailureReport {
     private static func line(for error: any Error) -> String {
         switch error {
         case is CancellationError, TransportError.cancelled: "interrupted; everything written before stays written"
+        case let stopped as SyncStopped: stopped.description
         case let error as FileError: error.description
         case let error as NothingStored: error.description
         default: ErrorDescription.line(error)

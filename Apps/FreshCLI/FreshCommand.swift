@@ -17,14 +17,16 @@ public struct FreshCommand: AsyncParsableCommand {
               0   success
               1   unexpected failure
               3   the server could not be reached, or timed out
-              4   the server answered with an error status (sync; get with --fail)
-              5   the response was unusable (invalid JSON, cut short, unexpected 304)
-              6   a database or a file could not be opened or written
+              4   the server answered with an error status (sync, after any retries; get with --fail)
+              5   the response was unusable (invalid JSON, a page that cannot be mirrored, a
+                  pagination loop, cut short, unexpected 304)
+              6   a database or a file could not be opened or written, or is damaged
               7   offline mode and nothing is stored for the URL
-              64  invalid arguments
+              64  invalid arguments (also: an unknown or ambiguous collection name)
               130 interrupted (Ctrl-C)
             """,
-        subcommands: [GetCommand.self, SyncCommand.self, ExplainCommand.self, CacheCommand.self]
+        subcommands: [GetCommand.self, SyncCommand.self, CollectionsCommand.self, ItemsCommand.self, RemoveCommand.self,
+                      CheckCommand.self, ExplainCommand.self, CacheCommand.self]
     )
 
     public init() {}

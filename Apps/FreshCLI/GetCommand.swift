@@ -1,3 +1,4 @@
+import TerminalText
 import ArgumentParser
 import Foundation
 import HTTPCache

@@ -19,6 +19,18 @@ struct StorageOptions: ParsableArguments {
 
     var location: StorageLocation { StorageLocation.resolve(directory: databaseDirectory) }
 
+    /// The item database for commands that only read it: opened read-only when it was found
+    /// damaged (so it can still be read) or its directory cannot be written.
+    func openItemDatabaseForReading() throws -> ItemDatabase {
+        let path = location.itemDatabasePath
+        let directory = (path as NSString).deletingLastPathComponent
+        let marked = FileManager.default.fileExists(atPath: DamageMarker.markerPath(for: path))
+        if FileManager.default.fileExists(atPath: path) && (marked || access(directory, W_OK) != 0) {
+            return try ItemDatabase(path: path, readOnly: true)
+        }
+        return try ItemDatabase(path: path)
+    }
+
     /// The cache database alone, for `fresh cache …`; a damaged file moved aside is reported
     /// on stderr as `fresh get` reports it.
     func openCacheDatabase() throws -> CacheDatabase {

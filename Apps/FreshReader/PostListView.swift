@@ -1,3 +1,4 @@
+import TerminalText
 import Models
 
 /// The post list: a header row, then one row per visible post in three columns (id, title,

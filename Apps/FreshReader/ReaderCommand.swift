@@ -1,3 +1,4 @@
+import TerminalText
 import ArgumentParser
 import Foundation
 import Glibc
@@ -98,13 +99,13 @@ public struct ReaderCommand: AsyncParsableCommand {
     private func read() async throws(ReaderError) {
         let services: FreshServices
         let items: ItemDatabase
+        let collection: CollectionRecord?
         let storedPosts: [Post]
-        let refreshURL: URL?
         do {
             services = FreshServices(location: StorageLocation.resolve(directory: databaseDirectory))
             items = try services.openItemDatabase()
-            storedPosts = try items.posts()
-            refreshURL = try url.flatMap(Self.httpURL) ?? items.resources().first.flatMap { URL(string: $0) }
+            collection = try Self.collection(url: url.flatMap(Self.httpURL), in: items)
+            storedPosts = try collection.map { try CollectionPosts.posts(of: $0.id, in: items) } ?? []
         } catch {
             throw .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
         }
@@ -113,13 +114,23 @@ public struct ReaderCommand: AsyncParsableCommand {
         }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         TerminalLocale.activate()
-        let fetcher = PostsFetcher.make(items: items, sync: PostSync(client: services.client, items: items), url: refreshURL)
-        let session = ReaderSession(items: items, fetcher: fetcher, storedPosts: storedPosts, refreshAtStart: refreshURL != nil)
+        let fetcher = CollectionPosts.make(database: items, client: services.client, collection: collection)
+        let session = ReaderSession(items: items, collectionID: collection?.id, fetcher: fetcher, storedPosts: storedPosts,
+                                    refreshAtStart: collection != nil)
         do {
             try await services.finishing { try await session.run() }
         } catch {
             throw error as? ReaderError ?? .terminal(ErrorDescription.line(error))
         }
+    }
+
+    /// The collection of `url` (created when new), else the first one stored.
+    private static func collection(url: URL?, in items: ItemDatabase) throws -> CollectionRecord? {
+        let collections = try items.collections()
+        guard let url else { return collections.first }
+        let identity = CollectionIdentity.of(url)
+        if let match = collections.first(where: { URL(string: $0.url).map(CollectionIdentity.of) == identity }) { return match }
+        return try items.createCollection(preferredName: CollectionIdentity.defaultName(for: url), url: url.absoluteString)
     }
 
     private static func httpURL(_ text: String) -> URL? {

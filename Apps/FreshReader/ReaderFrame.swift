@@ -1,3 +1,5 @@
+import TerminalText
+
 /// The whole screen for a state: exactly `rows` lines, each fitted to `columns` cells, the
 /// status line last. Pure, so what the user sees is testable without a terminal.
 public enum ReaderFrame {

@@ -1,3 +1,4 @@
+import TerminalText
 import Fetcher
 import Foundation
 import Models
@@ -10,6 +11,8 @@ import SyncEngine
 /// ``TerminalLocale/activate()``.
 struct ReaderSession {
     let items: ItemDatabase
+    /// The collection shown, when there is one.
+    let collectionID: Int64?
     let fetcher: Fetcher<[Post]>
     /// The posts read before the terminal started, shown in the first frame.
     let storedPosts: [Post]
@@ -23,8 +26,11 @@ struct ReaderSession {
         let feeds = [
             Task { for await state in fetcher.states() { inbox.post(.fetch(state)) } },
             Task {
+                guard let collectionID else { return }
                 do {
-                    for try await posts in items.observePosts() { inbox.post(.posts(posts)) }
+                    for try await stored in items.observeItems(in: collectionID) {
+                        inbox.post(.posts(stored.enumerated().map { CollectionPosts.post(from: $0.element, index: $0.offset) }))
+                    }
                 } catch {
                     let failure = FetchFailure(message: "cannot watch the database: \(ErrorDescription.line(error))", isOffline: false)
                     inbox.post(.fetch(FetchState(value: nil, status: .failed(failure))))

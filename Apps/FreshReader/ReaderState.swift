@@ -1,3 +1,4 @@
+import TerminalText
 import Fetcher
 import Foundation
 import Models

@@ -1,3 +1,4 @@
+import TerminalText
 import CNcursesw
 import Glibc
 

@@ -25,8 +25,6 @@ static inline int fresh_a_reverse(void) { return (int)A_REVERSE; }
 static inline int fresh_a_bold(void) { return (int)A_BOLD; }
 static inline int fresh_a_dim(void) { return (int)A_DIM; }
 static inline int fresh_color_pair(int pair) { return (int)COLOR_PAIR(pair); }
-static inline int fresh_wcwidth(wchar_t c) { return wcwidth(c); }
-static inline int fresh_set_locale(void) { return setlocale(LC_ALL, "") != NULL; }
 static inline int fresh_key_resize(void) { return KEY_RESIZE; }
 static inline int fresh_key_up(void) { return KEY_UP; }
 static inline int fresh_key_down(void) { return KEY_DOWN; }

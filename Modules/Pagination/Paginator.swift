@@ -1,15 +1,28 @@
+import Foundation
+
+/// One loaded page: its items and the URL of the next one (`nil` at the end).
+public struct Page<Item: Sendable>: Sendable {
+    public var items: [Item]
+    public var next: URL?
+
+    public init(items: [Item], next: URL?) {
+        self.items = items
+        self.next = next
+    }
+}
+
 /// Walks a paginated collection page by page, one page at a time.
 ///
 /// ``loadNextPage()`` is single-flight: while a page is loading, further calls wait for that
 /// same load instead of starting another, so the same page is never requested twice at once.
 /// A failed load leaves the position unchanged, so the next call retries the same page.
 public actor Paginator<Item: Sendable> {
-    /// Loads the page at a token.
-    public typealias Loader = @Sendable (PageToken) async throws -> Page<Item>
+    /// Loads the page at a URL.
+    public typealias Loader = @Sendable (URL) async throws -> Page<Item>
 
     private let loader: Loader
     private let keepsItems: Bool
-    private var next: PageToken? = .first
+    private var next: URL?
     private var inFlight: Task<Page<Item>, any Error>?
 
     /// Items of every page loaded so far, in order (empty when created with
@@ -20,12 +33,12 @@ public actor Paginator<Item: Sendable> {
     public private(set) var state: LoadState = .idle
 
     /// - Parameters:
-    ///   - token: where to start.
+    ///   - first: the URL of the first page.
     ///   - keepsItems: whether to keep every loaded item in ``items``. A consumer that writes
     ///     each page elsewhere (a sync into a database) passes `false` so memory stays flat.
-    ///   - loader: loads the page at a token.
-    public init(startingAt token: PageToken = .first, keepsItems: Bool = true, loader: @escaping Loader) {
-        self.next = token
+    ///   - loader: loads the page at a URL.
+    public init(startingAt first: URL, keepsItems: Bool = true, loader: @escaping Loader) {
+        self.next = first
         self.keepsItems = keepsItems
         self.loader = loader
     }
@@ -37,8 +50,8 @@ public actor Paginator<Item: Sendable> {
     @discardableResult
     public func loadNextPage() async throws -> Page<Item>? {
         if let inFlight { return try await inFlight.value }
-        guard let token = next else { return nil }
-        let task = Task { [loader] in try await loader(token) }
+        guard let url = next else { return nil }
+        let task = Task { [loader] in try await loader(url) }
         inFlight = task
         state = .loading
         defer { inFlight = nil }

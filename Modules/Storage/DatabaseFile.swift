@@ -29,12 +29,39 @@ enum DatabaseFile {
     /// migrations in separate steps, so two processes creating one database at once could both
     /// try to create the tables. SQLite's own locks are POSIX record locks on the database file,
     /// which the sidecar never touches.
+    ///
+    /// With `readOnly`, nothing is created or migrated: the file must exist with the current
+    /// schema (a reader of a read-only directory).
     static func openPool(
         at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
-        busyTimeout: TimeInterval = defaultBusyTimeout
+        busyTimeout: TimeInterval = defaultBusyTimeout, readOnly: Bool = false
     ) throws -> DatabasePool {
-        try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) {
+        if readOnly { return try openReadOnly(at: path, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) }
+        return try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) {
             try DatabasePool(path: path, configuration: $0)
+        }
+    }
+
+    private static func openReadOnly(
+        at path: String, migrator: DatabaseMigrator, probeTables: [String], busyTimeout: TimeInterval
+    ) throws -> DatabasePool {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StorageError.cannotOpen(path: path, reason: "no such file (nothing has been synced there yet)")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        do {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try pool.read { db in
+                guard try migrator.hasCompletedMigrations(db) else {
+                    throw StorageError.cannotOpen(path: path, reason: "it was written by an older fresh; open it once with write access to upgrade it")
+                }
+                for table in probeTables { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM \(table) LIMIT 1") }
+            }
+            return pool
+        } catch {
+            throw classify(error, path: path)
         }
     }
 

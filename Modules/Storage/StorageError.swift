@@ -4,7 +4,7 @@ import GRDB
 public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The directory or file cannot be created or opened (permissions, missing parent, …).
     case cannotOpen(path: String, reason: String)
-    /// The item database is damaged; it is left untouched for the user to inspect.
+    /// The item database is damaged; nothing more is written to it (see `fresh check`).
     case corrupted(path: String, reason: String)
     /// A read or write failed.
     case failed(String)
@@ -12,7 +12,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open database at \(path): \(reason)"
-        case .corrupted(let path, let reason): "database at \(path) is corrupted (\(reason)); it was left as it is"
+        case .corrupted(let path, let reason):
+            "database at \(path) is damaged (\(reason)); nothing more is written to it: 'fresh check' shows what can be read, 'fresh check --recover' saves it to a new file"
         case .failed(let reason): "database error: \(reason)"
         }
     }

@@ -2,25 +2,57 @@ import Foundation
 import HTTPCache
 import Storage
 
-/// Why a sync stopped. Pages written before the failure stay written.
+/// Why a sync stopped. Pages written before the failure stay written, and the next sync
+/// resumes at the page that failed. Every case names the URL it is about.
 public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The server answered a page with an error status.
+    /// The server answered a page with an error status that is not retried.
     case httpStatus(code: Int, url: String, message: String?)
-    /// A page's body is not the JSON the contract describes.
+    /// Retries ran out, or the server asked for a longer wait than allowed; `status` is the
+    /// last error status, `nil` when the network failed.
+    case gaveUp(url: String, reason: String, status: Int?)
+    /// A page's body is not JSON (or not UTF-8).
     case invalidJSON(url: String, detail: String)
-    /// The origin could not be reached; the cache would have answered, but a sync is a
-    /// conversation with the origin.
+    /// A page is JSON but cannot be mirrored: no items, an item that is not an object, a
+    /// missing or repeated key, a next-page member that is not a URL.
+    case invalidPage(url: String, detail: String)
+    /// A key the pass already saw on an earlier page.
+    case duplicateKey(url: String, key: String, pageIndex: Int, earlierPageIndex: Int)
+    /// The origin could not be reached.
     case offline(url: String, reason: String)
-    /// The server repeated a cursor, which would loop forever.
-    case cursorLoop(cursor: String)
+    /// A page points back to a page this pass already fetched.
+    case loop(url: String, pageIndex: Int)
+    /// Pages kept coming back empty while still pointing onward.
+    case emptyPages(url: String, count: Int)
+    /// A page is larger than the limit.
+    case pageTooLarge(url: String, limit: Int)
+    /// `--name` names a collection of another URL.
+    case nameTaken(name: String, url: String)
+    /// Several collections mirror the URL; `--name` must choose.
+    case ambiguousCollection(url: String, names: [String])
+    /// No collection has that name.
+    case unknownCollection(name: String)
+    /// The lock file of the collection cannot be used.
+    case lockUnavailable(path: String, reason: String)
 
     public var description: String {
         switch self {
         case .httpStatus(let code, let url, let message):
             "server answered \(code) for \(url)" + (message.map { ": \($0)" } ?? "")
-        case .invalidJSON(let url, let detail): "response from \(url) is not valid page JSON: \(detail)"
+        case .gaveUp(let url, let reason, _): "gave up on \(url): \(reason)"
+        case .invalidJSON(let url, let detail): "the page at \(url) is not valid JSON: \(detail)"
+        case .invalidPage(let url, let detail): "the page at \(url) cannot be mirrored: \(detail)"
+        case .duplicateKey(let url, let key, let pageIndex, let earlier):
+            "page \(pageIndex + 1) (\(url)) lists key \(key), which page \(earlier + 1) of this pass already listed: "
+                + "the collection changed while it was read, or the key is not unique (choose one with --key); the next sync starts a new pass"
         case .offline(let url, let reason): "cannot reach the server for \(url): \(reason)"
-        case .cursorLoop(let cursor): "server returned cursor \(cursor) twice; stopping to avoid a loop"
+        case .loop(let url, let pageIndex): "page \(pageIndex + 1) points back to \(url), which this pass already fetched; stopping to avoid a loop"
+        case .emptyPages(let url, let count): "\(count) empty pages in a row still point onward (last \(url)); stopping to avoid a loop"
+        case .pageTooLarge(let url, let limit): "the page at \(url) is larger than \(limit) bytes (--max-page-size)"
+        case .nameTaken(let name, let url): "collection '\(name)' mirrors \(url); choose another --name (or 'fresh rm \(name)')"
+        case .ambiguousCollection(let url, let names):
+            "several collections mirror \(url) (\(names.joined(separator: ", "))); choose one with --name"
+        case .unknownCollection(let name): "no collection is called '\(name)' (see 'fresh collections')"
+        case .lockUnavailable(let path, let reason): "cannot use the lock file \(path): \(reason)"
         }
     }
 }
@@ -39,7 +71,7 @@ public enum ErrorDescription {
 
     public static func isOffline(_ error: any Error) -> Bool {
         switch error {
-        case SyncError.offline: true
+        case SyncError.offline, SyncError.gaveUp(_, _, nil): true
         case TransportError.unreachable, TransportError.timedOut: true
         default: false
         }

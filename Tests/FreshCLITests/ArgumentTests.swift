@@ -1,3 +1,4 @@
+import TerminalText
 import Foundation
 import ArgumentParser
 import HTTPCache

@@ -3,19 +3,22 @@ import Pagination
 import Synchronization
 import Testing
 
-/// Three pages of a fake collection, recording which tokens were asked for.
+/// Three pages of a fake collection, recording which pages were asked for.
 final class ThreePages: Sendable {
-    let asked = Mutex<[PageToken]>([])
+    static let first = URL(string: "http://o.test/p")!
+    static let second = URL(string: "http://o.test/p?cursor=b")!
+    static let third = URL(string: "http://o.test/p?cursor=c")!
+    let asked = Mutex<[URL]>([])
     let failuresLeft = Mutex(0)
 
-    func load(_ token: PageToken) async throws -> Page<Int> {
-        asked.withLock { $0.append(token) }
+    func load(_ url: URL) async throws -> Page<Int> {
+        asked.withLock { $0.append(url) }
         if failuresLeft.withLock({ left in defer { left = max(0, left - 1) }; return left > 0 }) {
             throw URLError(.notConnectedToInternet)
         }
-        switch token {
-        case .first: return Page(items: [1, 2], next: .cursor("b"))
-        case .cursor("b"): return Page(items: [3, 4], next: .cursor("c"))
+        switch url {
+        case Self.first: return Page(items: [1, 2], next: Self.second)
+        case Self.second: return Page(items: [3, 4], next: Self.third)
         default: return Page(items: [5], next: nil)
         }
     }
@@ -25,17 +28,17 @@ final class ThreePages: Sendable {
 struct PaginatorTests {
     @Test func followsCursorsToTheEnd() async throws {
         let source = ThreePages()
-        let paginator = Paginator<Int>(loader: source.load)
+        let paginator = Paginator<Int>(startingAt: ThreePages.first, loader: source.load)
         while try await paginator.loadNextPage() != nil {}
         #expect(await paginator.items == [1, 2, 3, 4, 5])
         #expect(await paginator.state == .endReached)
-        #expect(source.asked.withLock { $0 } == [.first, .cursor("b"), .cursor("c")])
+        #expect(source.asked.withLock { $0 } == [ThreePages.first, ThreePages.second, ThreePages.third])
         #expect(try await paginator.loadNextPage() == nil)
     }
 
     @Test func aPaginatorThatDoesNotKeepItemsStillWalksEveryPage() async throws {
         let source = ThreePages()
-        let paginator = Paginator<Int>(keepsItems: false, loader: source.load)
+        let paginator = Paginator<Int>(startingAt: ThreePages.first, keepsItems: false, loader: source.load)
         var seen: [Int] = []
         while let page = try await paginator.loadNextPage() { seen += page.items }
         #expect(seen == [1, 2, 3, 4, 5])
@@ -45,7 +48,7 @@ struct PaginatorTests {
 
     @Test func cancellingTheCallerCancelsTheLoad() async throws {
         let (started, signalStarted) = AsyncStream.makeStream(of: Void.self)
-        let paginator = Paginator<Int> { _ in
+        let paginator = Paginator<Int>(startingAt: ThreePages.first) { _ in
             signalStarted.yield()
             try await Task.sleep(for: .seconds(3600))
             return Page(items: [1], next: nil)
@@ -59,7 +62,7 @@ struct PaginatorTests {
 
     @Test func concurrentRequestsShareOneLoad() async throws {
         let source = ThreePages()
-        let paginator = Paginator<Int>(loader: source.load)
+        let paginator = Paginator<Int>(startingAt: ThreePages.first, loader: source.load)
         async let first = paginator.loadNextPage()
         async let second = paginator.loadNextPage()
         _ = try await (first, second)
@@ -70,12 +73,12 @@ struct PaginatorTests {
     @Test func failureKeepsThePositionSoTheNextCallRetries() async throws {
         let source = ThreePages()
         source.failuresLeft.withLock { $0 = 1 }
-        let paginator = Paginator<Int>(loader: source.load)
+        let paginator = Paginator<Int>(startingAt: ThreePages.first, loader: source.load)
         await #expect(throws: URLError.self) { try await paginator.loadNextPage() }
         if case .failed = await paginator.state {} else { Issue.record("state should be failed") }
         try await paginator.loadNextPage()
         #expect(await paginator.items == [1, 2])
-        #expect(source.asked.withLock { $0 } == [.first, .first])
+        #expect(source.asked.withLock { $0 } == [ThreePages.first, ThreePages.first])
     }
 
     @Test func prefetchRuleTriggersNearTheEnd() {
@@ -87,7 +90,7 @@ struct PaginatorTests {
 
     @Test func prefetchLoadsOnlyWhenClose() async throws {
         let source = ThreePages()
-        let paginator = Paginator<Int>(loader: source.load)
+        let paginator = Paginator<Int>(startingAt: ThreePages.first, loader: source.load)
         try await paginator.loadNextPage()
         try await paginator.prefetchIfNeeded(visibleIndex: 0, rule: PrefetchRule(threshold: 0))
         #expect(await paginator.pageCount == 1)
@@ -96,21 +99,27 @@ struct PaginatorTests {
     }
 }
 
-@Suite("Page URLs and Link headers")
-struct PageURLTests {
-    @Test func cursorReplacesTheQueryItemAndKeepsOthers() {
+@Suite("Query items and page sizes")
+struct QueryItemsTests {
+    @Test func settingReplacesTheItemAndKeepsOthers() {
         let base = URL(string: "http://o.test/posts?limit=20&lang=ko")!
-        #expect(PageURL.url(base: base, token: .cursor("abc")).absoluteString == "http://o.test/posts?limit=20&lang=ko&cursor=abc")
-        let again = PageURL.url(base: URL(string: "http://o.test/posts?cursor=old&limit=5")!, token: .cursor("new"), limit: 10)
-        #expect(again.absoluteString == "http://o.test/posts?cursor=new&limit=10")
+        #expect(QueryItems.setting("cursor", to: "abc", in: base).absoluteString == "http://o.test/posts?limit=20&lang=ko&cursor=abc")
+        let again = QueryItems.setting("cursor", to: "new", in: URL(string: "http://o.test/posts?cursor=old&limit=5&cursor=x")!)
+        #expect(again.absoluteString == "http://o.test/posts?cursor=new&limit=5")
+        #expect(QueryItems.setting("limit", to: nil, in: base).absoluteString == "http://o.test/posts?lang=ko")
     }
 
-    @Test func cursorsWithPlusAreEncoded() {
-        let url = PageURL.url(base: URL(string: "http://o.test/posts")!, token: .cursor("a+b/c="))
-        #expect(url.absoluteString == "http://o.test/posts?cursor=a%2Bb/c%3D" || url.absoluteString == "http://o.test/posts?cursor=a%2Bb/c=")
+    @Test func plusSignsAreEncoded() {
+        let url = QueryItems.setting("cursor", to: "a+b/c=", in: URL(string: "http://o.test/posts")!)
+        #expect(url.absoluteString.hasPrefix("http://o.test/posts?cursor=a%2Bb/c"))
+        #expect(QueryItems.value(of: "cursor", in: url) == "a+b/c=")
     }
 
-    @Test func resourceDropsPositionParameters() {
-        #expect(PageURL.resource(of: URL(string: "http://o.test/posts?limit=20&cursor=x")!) == "http://o.test/posts?limit=20")
+    @Test func pageSizeGoesToTheParameterTheURLAlreadyHas() {
+        let url = URL(string: "http://o.test/a?per_page=5&page=2")!
+        #expect(PageSize.url(url, size: 50, parameter: nil).absoluteString == "http://o.test/a?per_page=50&page=2")
+        #expect(PageSize.url(URL(string: "http://o.test/a")!, size: 50, parameter: nil).absoluteString == "http://o.test/a?limit=50")
+        #expect(PageSize.url(URL(string: "http://o.test/a")!, size: 50, parameter: "take").absoluteString == "http://o.test/a?take=50")
+        #expect(PageSize.url(url, size: nil, parameter: nil) == url)
     }
 }

@@ -1,29 +1,160 @@
 import Foundation
-import Models
+import GRDB
+import Pagination
 import Storage
 import Testing
 
-@Suite("Item database (SQLite)")
+/// A page body of `items` under "data", as a server would send it.
+func body(_ items: [(Int, String)]) -> String {
+    "{\"data\": [" + items.map { #"{"id": \#($0.0), "title": "\#($0.1)", "extra": {"nested": [1, 2]}}"# }.joined(separator: ", ") + "]}"
+}
+
+/// An item database in a temporary directory with one collection, and page writes in its terms.
+struct Mirror {
+    let directory: TemporaryDirectory
+    let database: ItemDatabase
+    let collection: CollectionRecord
+
+    init() throws {
+        directory = try TemporaryDirectory()
+        database = try ItemDatabase(path: directory.file("data.sqlite"))
+        collection = try database.createCollection(preferredName: "posts", url: "http://o.test/posts")
+    }
+
+    @discardableResult
+    func write(_ index: Int, pass: Int, _ items: [(Int, String)], next: String? = "more", validator: String? = nil) throws -> PageWrite {
+        try database.writePage(index, of: collection.id, pass: pass, url: "http://o.test/posts?page=\(index + 1)", nextURL: next,
+                               validator: validator ?? "v\(index)-\(items.map(\.1).joined())", body: body(items),
+                               items: JSONPath(["data"]), key: JSONPath(["id"]), keys: items.map { .integer($0.0) })
+    }
+
+    func keys() throws -> [ItemKey] {
+        var keys: [ItemKey] = []
+        try database.forEachItem(in: collection.id) { keys.append($0.key) }
+        return keys
+    }
+}
+
+@Suite("Item database: collections, pages, passes (SQLite)")
 struct ItemDatabaseTests {
-    func post(_ id: Int, title: String = "제목 title") -> Post {
-        Post(id: id, title: title, body: "본문 body", author: "민지", updatedAt: Date(timeIntervalSince1970: 1_700_000_000))
+    @Test func aPageIsSplitByKeyAndKeptAsTheServerSentIt() throws {
+        let mirror = try Mirror()
+        let pass = try mirror.database.startPass(of: mirror.collection.id, restart: false).pass
+        let write = try mirror.write(0, pass: pass, [(1, "한국어"), (2, "b")])
+        #expect(write == PageWrite(created: 2, changed: 0))
+        var items: [StoredItem] = []
+        try mirror.database.forEachItem(in: mirror.collection.id) { items.append($0) }
+        #expect(items.map(\.key) == [.integer(1), .integer(2)])
+        #expect(items[0].json == #"{"id":1,"title":"한국어","extra":{"nested":[1,2]}}"#)
+        #expect(try mirror.database.page(0, of: mirror.collection.id)?.itemCount == 2)
     }
 
-    func page(_ index: Int, next: String) -> SyncedPage {
-        SyncedPage(resource: "http://o.test/posts", pageIndex: index, cursor: index == 0 ? nil : "c\(index)", nextCursor: next,
-                   itemCount: 2, syncedAt: Date(timeIntervalSince1970: 1_700_000_000))
+    @Test func rewritingAPageCountsOnlyRealChanges() throws {
+        let mirror = try Mirror()
+        _ = try mirror.write(0, pass: 1, [(1, "a"), (2, "b")])
+        let again = try mirror.write(0, pass: 2, [(1, "a"), (2, "B"), (3, "c")])
+        #expect(again == PageWrite(created: 1, changed: 1))
     }
 
-    @Test func upsertsPostsByIdAndRecordsThePageCursor() throws {
-        let directory = try TemporaryDirectory()
-        let database = try ItemDatabase(path: directory.file("data.sqlite"))
-        try database.savePage([post(1), post(2)], page: page(0, next: "c1"), syncRun: "run-1")
-        try database.savePage([post(2, title: "바뀐 제목"), post(3)], page: page(1, next: "0"), syncRun: "run-1")
-        let posts = try database.posts()
-        #expect(posts.map(\.id) == [1, 2, 3])
-        #expect(posts[1].title == "바뀐 제목")
-        #expect(try database.pages(of: "http://o.test/posts").map(\.nextCursor) == ["c1", "0"])
-        #expect(try database.resources() == ["http://o.test/posts"])
+    @Test func aCompletePassDeletesItemsNoPageListsAndPagesPastTheEnd() throws {
+        let mirror = try Mirror()
+        let id = mirror.collection.id
+        var pass = try mirror.database.startPass(of: id, restart: false).pass
+        try mirror.write(0, pass: pass, [(1, "a"), (2, "b")])
+        try mirror.write(1, pass: pass, [(3, "c")], next: nil)
+        #expect(try mirror.database.finishPass(pass, of: id) == 0)
+        pass = try mirror.database.startPass(of: id, restart: false).pass
+        try mirror.write(0, pass: pass, [(1, "a")], next: nil)
+        #expect(try mirror.database.finishPass(pass, of: id) == 2)
+        #expect(try mirror.keys() == [.integer(1)])
+        #expect(try mirror.database.page(1, of: id) == nil)
+    }
+
+    @Test func unchangedPagesKeepTheirItemsWithoutBeingWritten() throws {
+        let mirror = try Mirror()
+        let id = mirror.collection.id
+        let first = try mirror.database.startPass(of: id, restart: false).pass
+        try mirror.write(0, pass: first, [(1, "a"), (2, "b")])
+        try mirror.write(1, pass: first, [(3, "c")], next: nil)
+        _ = try mirror.database.finishPass(first, of: id)
+        let pass = try mirror.database.startPass(of: id, restart: false).pass
+        try mirror.database.markPageUnchanged(0, of: id, pass: pass)
+        try mirror.write(1, pass: pass, [(3, "c"), (4, "d")], next: nil)
+        #expect(try mirror.database.finishPass(pass, of: id) == 0)
+        #expect(try mirror.keys() == [1, 2, 3, 4].map { ItemKey.integer($0) })
+    }
+
+    @Test func anItemThatMovesToALaterPageIsKeptNotCountedAsNew() throws {
+        let mirror = try Mirror()
+        let id = mirror.collection.id
+        let first = try mirror.database.startPass(of: id, restart: false).pass
+        try mirror.write(0, pass: first, [(1, "a"), (2, "b")])
+        try mirror.write(1, pass: first, [(3, "c")], next: nil)
+        _ = try mirror.database.finishPass(first, of: id)
+        // Item 0 was inserted at the front: 2 slides onto page 1.
+        let pass = try mirror.database.startPass(of: id, restart: false).pass
+        let frontPage = try mirror.write(0, pass: pass, [(0, "z"), (1, "a")])
+        #expect(try mirror.keys() == [0, 1, 3].map { ItemKey.integer($0) }, "2 is set aside while no page lists it")
+        let secondPage = try mirror.write(1, pass: pass, [(2, "b"), (3, "c")], next: nil)
+        #expect(try mirror.database.finishPass(pass, of: id) == 0)
+        #expect(frontPage.created + secondPage.created == 1)
+        #expect(try mirror.keys() == [0, 1, 2, 3].map { ItemKey.integer($0) })
+    }
+
+    @Test func aKeyOnTwoPagesOfOnePassIsRefusedAndNothingIsWritten() throws {
+        let mirror = try Mirror()
+        try mirror.write(0, pass: 1, [(1, "a"), (2, "b")])
+        #expect(throws: DuplicateKey(key: "2", pageIndex: 0)) { try mirror.write(1, pass: 1, [(2, "b"), (3, "c")]) }
+        #expect(try mirror.keys() == [.integer(1), .integer(2)])
+        #expect(try mirror.database.page(1, of: mirror.collection.id) == nil)
+    }
+
+    @Test func integerAndStringKeysAreDifferentItems() throws {
+        let mirror = try Mirror()
+        _ = try mirror.database.writePage(0, of: mirror.collection.id, pass: 1, url: "u", nextURL: nil, validator: nil,
+                                          body: #"[{"id": 1}, {"id": "1"}]"#, items: .root, key: JSONPath(["id"]),
+                                          keys: [.integer(1), .string("1")])
+        #expect(try mirror.keys() == [.integer(1), .string("1")])
+    }
+
+    @Test func anUnfinishedPassResumesAfterItsLastPage() throws {
+        let mirror = try Mirror()
+        let id = mirror.collection.id
+        try mirror.database.setPlan(PaginationPlan(style: .link, items: JSONPath(["data"]), key: JSONPath(["id"]), sizeParameter: nil),
+                                    url: "http://o.test/posts", of: id)
+        let pass = try mirror.database.startPass(of: id, restart: false)
+        try mirror.write(0, pass: pass.pass, [(1, "a")], next: "http://o.test/posts?page=2")
+        try mirror.write(1, pass: pass.pass, [(2, "b")], next: "http://o.test/posts?page=3")
+        let resumed = try mirror.database.startPass(of: id, restart: false)
+        #expect(resumed == PassPosition(pass: pass.pass, isResumed: true, nextPageIndex: 2, nextURL: "http://o.test/posts?page=3",
+                                        fetchedURLs: ["http://o.test/posts?page=1", "http://o.test/posts?page=2"]))
+        #expect(try mirror.database.startPass(of: id, restart: true).pass == pass.pass + 1)
+    }
+
+    @Test func filtersCompareMembersAsText() throws {
+        let mirror = try Mirror()
+        _ = try mirror.database.writePage(0, of: mirror.collection.id, pass: 1, url: "u", nextURL: nil, validator: nil,
+                                          body: #"[{"id": 1, "n": 5, "ok": true, "t": "Swift"}, {"id": 2, "n": "5", "ok": false, "t": "Rust"}]"#,
+                                          items: .root, key: JSONPath(["id"]), keys: [.integer(1), .integer(2)])
+        func matching(_ text: String) throws -> [ItemKey] {
+            var keys: [ItemKey] = []
+            try mirror.database.forEachItem(in: mirror.collection.id, filters: [ItemFilter(parsing: text)!]) { keys.append($0.key) }
+            return keys
+        }
+        #expect(try matching("n=5") == [.integer(1), .integer(2)])
+        #expect(try matching("ok=true") == [.integer(1)])
+        #expect(try matching("t~swi") == [.integer(1)])
+        #expect(try matching("t!=Swift") == [.integer(2)])
+        #expect(try matching("missing=x").isEmpty)
+    }
+
+    @Test func collectionsGetUniqueNamesAndDeleteWithTheirItems() throws {
+        let mirror = try Mirror()
+        let other = try mirror.database.createCollection(preferredName: "posts", url: "http://other.test/posts")
+        #expect(other.name == "posts-2")
+        try mirror.write(0, pass: 1, [(1, "a")])
+        #expect(try mirror.database.deleteCollection(mirror.collection.id) == 1)
+        #expect(try mirror.database.collections().map(\.name) == ["posts-2"])
     }
 
     @Test func severalOpenersOfOneNewFileAllSucceed() async throws {
@@ -31,49 +162,10 @@ struct ItemDatabaseTests {
         let path = directory.file("data.sqlite")
         try await withThrowingTaskGroup(of: Void.self) { group in
             for index in 0..<6 {
-                group.addTask { try ItemDatabase(path: path).savePage([post(index)], page: page(index, next: "0"), syncRun: "run-1") }
+                group.addTask { _ = try ItemDatabase(path: path).createCollection(preferredName: "c\(index)", url: "http://o.test/\(index)") }
             }
             try await group.waitForAll()
         }
-        #expect(try ItemDatabase(path: path).posts().count == 6)
-    }
-
-    @Test func finishingASyncDeletesThePostsItDidNotSee() throws {
-        let directory = try TemporaryDirectory()
-        let database = try ItemDatabase(path: directory.file("data.sqlite"))
-        try database.savePage([post(1), post(2), post(3)], page: page(0, next: "0"), syncRun: "run-1")
-        try database.savePage([post(1), post(3)], page: page(0, next: "0"), syncRun: "run-2")
-        #expect(try database.finishSync(of: "http://o.test/posts", run: "run-2", lastPageIndex: 0) == 1)
-        #expect(try database.posts().map(\.id) == [1, 3])
-    }
-
-    @Test func dataSurvivesReopening() throws {
-        let directory = try TemporaryDirectory()
-        try ItemDatabase(path: directory.file("data.sqlite")).savePage([post(1)], page: page(0, next: "0"), syncRun: "run-1")
-        #expect(try ItemDatabase(path: directory.file("data.sqlite")).posts() == [post(1)])
-    }
-
-    @Test func corruptedItemDatabaseIsReportedAndLeftUntouched() throws {
-        let directory = try TemporaryDirectory()
-        let path = directory.file("data.sqlite")
-        let garbage = Data(repeating: 0x42, count: 8192)
-        try garbage.write(to: URL(fileURLWithPath: path))
-        #expect {
-            try ItemDatabase(path: path)
-        } throws: { error in
-            guard case StorageError.corrupted = error else { return false }
-            return true
-        }
-        #expect(FileManager.default.contents(atPath: path) == garbage)
-    }
-
-    @Test func observationDeliversTheStoredPostsThenEachChange() async throws {
-        let directory = try TemporaryDirectory()
-        let database = try ItemDatabase(path: directory.file("data.sqlite"))
-        try database.savePage([post(1)], page: page(0, next: "0"), syncRun: "run-1")
-        var iterator = database.observePosts().makeAsyncIterator()
-        #expect(try await iterator.next()?.map(\.id) == [1])
-        try database.savePage([post(2)], page: page(1, next: "0"), syncRun: "run-1")
-        #expect(try await iterator.next()?.map(\.id) == [1, 2])
+        #expect(try ItemDatabase(path: path).collections().count == 6)
     }
 }

@@ -1,4 +1,4 @@
-import CNcursesw
+import CWidth
 
 /// Measures text in terminal display cells, the unit a terminal lays text out in: a Latin
 /// letter takes one cell, a Hangul syllable or most emoji take two, a combining mark none.

@@ -1,5 +1,5 @@
 import Testing
-@testable import FreshReader
+import TerminalText
 
 @Suite("Display width")
 struct DisplayWidthTests {
@@ -87,3 +87,10 @@ struct WrapTests {
         #expect(cells.wrapped("aaa    bbb", to: 5) == ["aaa", "bbb"])
     }
 }
+
+/// The real `wcwidth`, measured under a UTF-8 locale switched on once for the whole run
+/// (global initialisers run exactly once, so parallel tests never race on `setlocale`).
+let cells: DisplayWidth = {
+    precondition(TerminalLocale.activate(), "the tests need a UTF-8 locale (C.UTF-8)")
+    return .system
+}()

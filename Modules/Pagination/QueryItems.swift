@@ -1,25 +1,15 @@
 import Foundation
 
-/// Builds page URLs for the pagination styles of the API contract.
-public enum PageURL {
-    /// The URL of `token`'s page: `cursor` or `offset` set in `base`'s query (and `limit`, when
-    /// given), other query items kept. A `.url` token (from a `Link` header) is used as it is.
-    public static func url(base: URL, token: PageToken, limit: Int? = nil) -> URL {
-        var url: URL
-        switch token {
-        case .url(let next): return next
-        case .first: url = base
-        case .cursor(let cursor): url = setting("cursor", to: cursor, in: base)
-        case .offset(let offset): url = setting("offset", to: String(offset), in: base)
-        }
-        if let limit { url = setting("limit", to: String(limit), in: url) }
-        return url
+/// Reading and setting query parameters of page URLs, keeping every other parameter as it is.
+public enum QueryItems {
+    /// The names of `url`'s query items, in order.
+    public static func names(in url: URL) -> [String] {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? []
     }
 
-    /// `url` without its position parameters (`cursor`, `offset`, `page`): the identity of
-    /// the collection, under which its synced pages are recorded.
-    public static func resource(of url: URL) -> String {
-        ["cursor", "offset", "page"].reduce(url) { setting($1, to: nil, in: $0) }.absoluteString
+    /// The value of the first query item called `name`.
+    public static func value(of name: String, in url: URL) -> String? {
+        URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
     }
 
     /// Sets (or, with `nil`, removes) one query item, keeping the others in order.

@@ -1,4 +1,4 @@
-import SyncEngine
+
 
 /// Remote text made safe to draw: nothing in a post can move the cursor, change colours or
 /// upset the column layout.

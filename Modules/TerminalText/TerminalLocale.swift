@@ -1,4 +1,4 @@
-import CNcursesw
+import CWidth
 import Glibc
 
 /// The locale the reader draws in. ncursesw and `wcwidth` only know that a Hangul

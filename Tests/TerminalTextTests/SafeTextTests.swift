@@ -1,5 +1,5 @@
 import Testing
-@testable import FreshReader
+import TerminalText
 
 @Suite("Sanitising remote text")
 struct SafeTextTests {

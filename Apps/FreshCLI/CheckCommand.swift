@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import Storage
+import SyncEngine
+import TerminalText
+
+/// `fresh check`: is the item database damaged, and what can be saved.
+struct CheckCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check the item database for damage; --recover saves what can be read into a new file.",
+        discussion: """
+            A damaged data.sqlite is never written to: syncs refuse it until it checks clean or \
+            is recovered. --recover copies every readable collection and item into a new file, \
+            keeps the damaged one beside it (data.sqlite.damaged-TIME), and puts the new one in \
+            its place; the next sync of each collection reads every page again.
+
+            Exit status: 0 when the file is undamaged (or was recovered), 6 when it is damaged \
+            or cannot be opened.
+            """
+    )
+
+    @Flag(help: "Save what can be read into a new database and use it from now on.")
+    var recover = false
+
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        try await FailureReport.run {
+            let path = storage.location.itemDatabasePath
+            let problems = try MirrorCheck.problems(at: path)
+            if problems == ["ok"] {
+                print("\(path): no damage found")
+                return
+            }
+            for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(TerminalText.sanitized(problem))") }
+            guard recover else {
+                StandardError.write("fresh: the database is damaged; 'fresh check --recover' saves what can be read")
+                throw ExitCode(6)
+            }
+            let recovery = try MirrorCheck.recover(at: path)
+            print("recovered \(Plural.count(recovery.collections, "collection")) and \(Plural.count(recovery.items, "item")) into \(path)"
+                  + (recovery.lostRows > 0 ? "; \(Plural.count(recovery.lostRows, "row")) could not be read" : "")
+                  + "; the damaged file is kept as \(recovery.damagedCopy)")
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import Storage
+import SyncEngine
+import TerminalText
+
+/// `fresh collections`: what the item database mirrors.
+struct CollectionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "collections",
+        abstract: "List the mirrored collections: name, items, pages, style, last sync, size, URL.",
+        discussion: """
+            STATUS says how the last sync ended: "complete", "unfinished" (the next sync \
+            resumes it) or the error that stopped it.
+
+            Example:
+              fresh collections --json | jq '.[].name'
+            """,
+        aliases: ["ls"]
+    )
+
+    @Flag(help: "Print a JSON array instead of the table.")
+    var json = false
+
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        try await FailureReport.run {
+            let database = try storage.openItemDatabaseForReading()
+            let summaries = try database.summaries()
+            if json {
+                let objects = summaries.map(Self.object)
+                FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]))
+                print()
+                return
+            }
+            guard !summaries.isEmpty else {
+                StandardError.write("fresh: no collections yet: 'fresh sync URL' mirrors one")
+                return
+            }
+            let rows = summaries.map { summary in
+                [summary.collection.name, String(summary.itemCount), String(summary.pageCount),
+                 summary.collection.paginationPlan?.style.name ?? "-", Self.lastSync(summary.collection),
+                 Self.status(summary.collection), ByteCount.format(summary.bytes), summary.collection.url]
+            }
+            TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows,
+                            numericColumns: [1, 2])
+        }
+    }
+
+    static func status(_ collection: CollectionRecord) -> String {
+        if let error = collection.lastError { return "failed: \(error)" }
+        if collection.lastCompleteAt == nil && collection.plan == nil { return "never synced" }
+        return collection.passComplete ? "complete" : "unfinished"
+    }
+
+    static func lastSync(_ collection: CollectionRecord) -> String {
+        guard let time = collection.lastSyncAt else { return "-" }
+        let formatter = DateFormatter()
+        formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        return formatter.string(from: Date(timeIntervalSince1970: time))
+    }
+
+    private static func object(_ summary: CollectionSummary) -> [String: Any] {
+        let collection = summary.collection
+        var object: [String: Any] = [
+            "name": collection.name, "url": collection.url, "items": summary.itemCount, "pages": summary.pageCount,
+            "bytes": summary.bytes, "complete": collection.passComplete,
+        ]
+        object["style"] = collection.paginationPlan?.style.name
+        object["itemsPath"] = collection.paginationPlan.map { $0.items.description }
+        object["key"] = collection.paginationPlan?.key.description
+        object["lastSync"] = collection.lastSyncAt.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) }
+        object["lastComplete"] = collection.lastCompleteAt.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) }
+        object["lastError"] = collection.lastError
+        return object
+    }
+}

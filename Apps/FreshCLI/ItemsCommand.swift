@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import Pagination
+import Storage
+import SyncEngine
+
+/// `fresh items NAME`: a collection's items as JSON Lines, a JSON array, or a table.
+struct ItemsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "items",
+        abstract: "Print a collection's items: JSON Lines, a JSON array, or a table.",
+        discussion: """
+            Items come in the server's order, as the JSON it sent (without insignificant \
+            whitespace). The default format is a table on a terminal and JSON Lines (one item \
+            per line) in a pipe.
+
+            --where keeps the items whose member matches: NAME=VALUE (equal as text: 5 \
+            matches the number 5 and the string "5"; true matches the boolean), NAME!=VALUE, \
+            NAME~VALUE (contains, ignoring case). NAME may be a path (user.login). Several \
+            --where must all hold.
+
+            Examples:
+              fresh items posts --limit 3
+              fresh items posts --where 'author=민지' --format json
+              fresh items users --fields login,name --where 'login~kim'
+              fresh items posts | jq -r .title
+            """
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case jsonl, json, table
+    }
+
+    @Argument(help: ArgumentHelp("The collection (see 'fresh collections').", valueName: "name"))
+    var name: String
+
+    @Option(help: ArgumentHelp("jsonl, json or table (default: table on a terminal, else jsonl).", valueName: "format"))
+    var format: Format?
+
+    @Option(help: ArgumentHelp("Table columns, comma-separated member paths (default: the key and a title).", valueName: "a,b"))
+    var fields: String?
+
+    @Option(name: .customLong("where"), help: ArgumentHelp("Keep items whose member matches (repeatable).", valueName: "name=value"),
+            transform: { text in
+                guard let filter = ItemFilter(parsing: text) else { throw ValidationError("--where \(text): use NAME=VALUE, NAME!=VALUE or NAME~VALUE") }
+                return filter
+            })
+    var filters: [ItemFilter] = []
+
+    @Option(help: ArgumentHelp("Print at most this many items.", valueName: "n"))
+    var limit: Int?
+
+    @OptionGroup var storage: StorageOptions
+
+    func validate() throws {
+        if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
+        if let fields, fields.split(separator: ",").contains(where: { JSONPath(parsing: String($0)) == nil }) {
+            throw ValidationError("--fields \(fields): use member paths separated by commas")
+        }
+    }
+
+    func run() async throws {
+        try await FailureReport.run {
+            let database = try storage.openItemDatabaseForReading()
+            guard let collection = try database.collection(named: name) else { throw SyncError.unknownCollection(name: name) }
+            let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
+            let output = BufferedOutput()
+            switch format {
+            case .jsonl:
+                try database.forEachItem(in: collection.id, filters: filters, limit: limit) { output.write($0.json + "\n") }
+            case .json:
+                var first = true
+                output.write("[")
+                try database.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
+                    output.write((first ? "\n" : ",\n") + item.json)
+                    first = false
+                }
+                output.write(first ? "]\n" : "\n]\n")
+            case .table:
+                let columns = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
+                    ?? collection.paginationPlan.map { [$0.key, JSONPath(["title"])] } ?? [JSONPath(["id"]), JSONPath(["title"])]
+                var rows: [[String]] = []
+                try database.forEachItem(in: collection.id, filters: filters, limit: limit ?? 1000) { item in
+                    rows.append(ItemCells.cells(of: item, columns: columns))
+                }
+                output.flush()
+                TextTable.print(header: columns.map { $0.description.uppercased() }, rows: rows)
+            }
+            output.flush()
+        }
+    }
+}
+
+/// Table cells of an item: each member's text (strings as they are, other values as JSON).
+enum ItemCells {
+    static func cells(of item: StoredItem, columns: [JSONPath]) -> [String] {
+        let document = try? JSONDocument(Data(item.json.utf8), recordedDepth: columns.map(\.components.count).max() ?? 1)
+        return columns.map { path in
+            guard let value = document?.value(at: path) else { return "" }
+            return value.string ?? value.rawText
+        }
+    }
+}
+
+/// Stdout written in 64 KiB blocks, so printing 100,000 items is not 100,000 writes.
+final class BufferedOutput {
+    private var buffer = Data()
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import Foundation
+import Storage
+import SyncEngine
+
+/// `fresh rm NAME`: forget a mirrored collection.
+struct RemoveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rm",
+        abstract: "Remove a mirrored collection with all its items.",
+        discussion: "Waits for a sync of the collection that is running. The HTTP cache keeps its pages: syncing the URL again is cheap."
+    )
+
+    @Argument(help: ArgumentHelp("The collection (see 'fresh collections').", valueName: "name"))
+    var name: String
+
+    @OptionGroup var storage: StorageOptions
+
+    func run() async throws {
+        try await FailureReport.run {
+            let database = try ItemDatabase(path: storage.location.itemDatabasePath)
+            guard let collection = try database.collection(named: name), let url = URL(string: collection.url) else {
+                throw SyncError.unknownCollection(name: name)
+            }
+            let lock = try await SyncLock.acquire(identity: CollectionIdentity.of(url), databasePath: database.path) { holder in
+                StandardError.write("fresh: a sync of '\(name)' is running\(holder.map { " (process \($0))" } ?? ""); waiting for it")
+            }
+            let count = try withExtendedLifetime(lock) { try database.deleteCollection(collection.id) }
+            print("removed '\(name)' (\(Plural.count(count, "item")))")
+        }
+    }
+}

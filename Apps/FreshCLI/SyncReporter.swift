@@ -1,0 +1,111 @@
+import TerminalText
+import Foundation
+import HTTPCache
+import Synchronization
+import SyncEngine
+
+/// Says what a sync does on stderr: one line per page with `-v`; else, on a terminal, one
+/// progress line rewritten in place (at most ten times a second) and cleared at the end;
+/// waits, new collections and warnings as lines of their own; nothing at all with `-q`.
+final class SyncReporter: Sendable {
+    enum Mode: Sendable { case quiet, verbose, progress }
+
+    private struct State {
+        var lastSummary: SyncSummary?
+        var lastDraw = Date.distantPast
+        var progressShown = false
+        var warnedAboutHeaders = false
+    }
+
+    private let mode: Mode
+    private let drawsProgress: Bool
+    private let started = Date()
+    private let state = Mutex(State())
+
+    init(mode: Mode, stderrIsTerminal: Bool = isatty(STDERR_FILENO) == 1) {
+        self.mode = mode
+        drawsProgress = mode == .progress && stderrIsTerminal
+    }
+
+    /// The run's totals at its last page.
+    var lastSummary: SyncSummary? { state.withLock { $0.lastSummary } }
+
+    func report(_ event: SyncEvent) {
+        switch event {
+        case .page(let page):
+            state.withLock { $0.lastSummary = page.summary }
+            if mode == .verbose { say(Self.line(page)) } else { drawProgress(page.summary) }
+        case .created(let name):
+            if mode != .quiet { say("new collection '\(TerminalText.sanitized(name))'") }
+        case .plan(let plan):
+            if mode == .verbose { say("pages: \(TerminalText.sanitized(plan))") }
+        case .resumed(let index):
+            if mode != .quiet { say("resuming the unfinished pass at page \(index + 1) (--restart starts over)") }
+        case .waitingForLock(let holder):
+            if mode != .quiet { say("another sync of this collection is running\(holder.map { " (process \($0))" } ?? ""); waiting for it") }
+        case .retrying(let url, let wait, let reason, let attempt, let of):
+            if mode != .quiet {
+                say("\(reason): waiting \(wait.formattedSeconds) before retry \(attempt) of \(of) — \(Self.shown(url))")
+            }
+        case .droppedHeaders(let url):
+            let first = state.withLock { state in defer { state.warnedAboutHeaders = true }; return !state.warnedAboutHeaders }
+            if first && mode != .quiet { say("warning: not sending -H headers to another origin: \(Self.shown(url))") }
+        }
+    }
+
+    /// Clears the progress line.
+    func finish() {
+        let shown = state.withLock { state in defer { state.progressShown = false }; return state.progressShown }
+        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+    }
+
+    // MARK: Lines
+
+    static func line(_ page: PageEvent) -> String {
+        let decision = page.decision
+        let status = page.unchanged ? "unchanged" : "\(page.write.created) new, \(page.write.changed) changed"
+        return "page \(page.index + 1): \(decision.label), \(Plural.count(page.items, "item")) (\(status)), "
+            + "\(Plural.count(decision.bytesReceived, "byte")) — \(shown(page.url))"
+    }
+
+    private static func shown(_ url: URL) -> String {
+        TerminalText.sanitized(CollectionIdentity.withoutCredentials(url).absoluteString)
+    }
+
+    private func say(_ line: String) {
+        finish()
+        StandardError.write("fresh: \(line)")
+    }
+
+    private func drawProgress(_ summary: SyncSummary) {
+        guard drawsProgress else { return }
+        let now = Date()
+        let due = state.withLock { state in
+            guard now.timeIntervalSince(state.lastDraw) >= 0.1 else { return false }
+            state.lastDraw = now
+            state.progressShown = true
+            return true
+        }
+        guard due else { return }
+        let rate = Double(summary.pages) / max(now.timeIntervalSince(started), 0.001)
+        let text = "page \(summary.pages) · \(Plural.count(summary.items, "item")) · \(summary.notModified) × 304 · "
+            + "\(ByteCount.format(summary.bytesReceived)) · \(String(format: "%.0f", rate)) pages/s"
+        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+    }
+}
+
+/// A sync that stopped after writing some pages: the error's line says how far it got and
+/// where the next sync resumes.
+struct SyncStopped: Error, CustomStringConvertible {
+    var underlying: any Error
+    var written: SyncSummary?
+
+    var description: String {
+        let cause = underlying is CancellationError ? "interrupted" : ErrorDescription.line(underlying)
+        guard let written, written.pages > 0, !written.complete else { return cause }
+        if case SyncError.duplicateKey = underlying { return cause }
+        let resume = (written.resumedAtPage ?? 0) + written.pages
+        return "\(cause); \(Plural.count(written.pages, "page")) (\(Plural.count(written.items, "item"))) stored by this run, "
+            + "the next sync resumes at page \(resume + 1)"
+    }
+}

@@ -1,0 +1,139 @@
+import Foundation
+import HTTPFields
+
+/// Works out a collection's ``PaginationPlan`` from its first page: where the items are, which
+/// member keys them, and how the page points to the next one. What the user said (`--paginate`,
+/// `--items`, `--key`) wins; detection fills in the rest.
+public enum PaginationDetector {
+    /// What the user fixed on the command line.
+    public struct Overrides: Sendable, Equatable {
+        public var paginate: PaginateSpec?
+        public var items: JSONPath?
+        public var key: JSONPath?
+
+        public init(paginate: PaginateSpec? = nil, items: JSONPath? = nil, key: JSONPath? = nil) {
+            self.paginate = paginate
+            self.items = items
+            self.key = key
+        }
+    }
+
+    /// The plan for the collection whose first page is `page`.
+    public static func plan(for page: PageResponse, overrides: Overrides = Overrides()) throws(PageError) -> PaginationPlan {
+        let document = page.document
+        let itemsPath = if let path = overrides.items { path } else { try ItemLocator.locate(in: document) }
+        let items = try ItemLocator.array(at: itemsPath, in: document)
+        let key = if let path = overrides.key { path } else { try ItemLocator.key(for: items) }
+        let style: PaginationStyle = if let spec = overrides.paginate {
+            try style(named: spec, page: page)
+        } else {
+            detectedStyle(page)
+        }
+        let sizeParameter = overrides.paginate?.options["size"] ?? PageSize.parameter(in: page.url)
+        return PaginationPlan(style: style, items: itemsPath, key: key, sizeParameter: sizeParameter)
+    }
+
+    // MARK: Detection
+
+    private static func detectedStyle(_ page: PageResponse) -> PaginationStyle {
+        let document = page.document
+        let relations = LinkField.parse(page.linkFields).flatMap(\.relations)
+        if relations.contains(where: { ["next", "last", "prev", "previous", "first"].contains($0) }) { return .link }
+        if let path = nextURLPath(document) { return .nextURL(path: path) }
+        if let (path, parameter) = cursorPath(document) {
+            return .cursor(path: path, parameter: parameter, hasMore: hasMorePath(document))
+        }
+        if let flag = hasMorePath(document) { return .hasMore(flag: flag, parameter: "starting_after") }
+        if let parameter = pageParameter(page) {
+            return .page(parameter: parameter, start: 1, totalPages: totalPagesPath(document), total: totalPath(document))
+        }
+        if let parameter = offsetParameter(page) { return .offset(parameter: parameter, total: totalPath(document)) }
+        return .single
+    }
+
+    private static func nextURLPath(_ document: JSONDocument) -> JSONPath? {
+        KnownFields.firstPath(named: KnownFields.nextURLNames, in: document) { value in
+            switch value.kind {
+            case .null: true
+            case .string: looksLikeURL(value.string ?? "")
+            case .object: value.member("href").map { $0.kind == .null || looksLikeURL($0.string ?? "") } ?? false
+            default: false
+            }
+        }
+    }
+
+    private static func looksLikeURL(_ text: String) -> Bool {
+        text.hasPrefix("/") || text.hasPrefix("?") || text.contains("://")
+    }
+
+    private static func cursorPath(_ document: JSONDocument) -> (JSONPath, String)? {
+        for (name, parameter) in KnownFields.cursorNames {
+            if let path = KnownFields.firstPath(named: [name], in: document, where: { [.string, .number, .null].contains($0.kind) }) {
+                return (path, parameter)
+            }
+        }
+        return nil
+    }
+
+    private static func hasMorePath(_ document: JSONDocument) -> JSONPath? {
+        KnownFields.firstPath(named: KnownFields.hasMoreNames, in: document) { $0.kind == .bool }
+    }
+
+    private static func totalPath(_ document: JSONDocument) -> JSONPath? {
+        KnownFields.firstPath(named: KnownFields.totalNames, in: document) { $0.integer != nil }
+    }
+
+    private static func totalPagesPath(_ document: JSONDocument) -> JSONPath? {
+        KnownFields.firstPath(named: KnownFields.totalPagesNames, in: document) { $0.integer != nil }
+    }
+
+    /// The page-number parameter the URL uses, or `page` when the body numbers its pages.
+    private static func pageParameter(_ page: PageResponse) -> String? {
+        let names = QueryItems.names(in: page.url)
+        if let name = KnownFields.pageParameters.first(where: names.contains) { return name }
+        let numbered = KnownFields.firstPath(named: KnownFields.pageMembers, in: page.document) { $0.integer != nil } != nil
+        return numbered ? "page" : nil
+    }
+
+    /// The offset parameter the URL uses, or the body's own offset member's name.
+    private static func offsetParameter(_ page: PageResponse) -> String? {
+        let names = QueryItems.names(in: page.url)
+        if let name = KnownFields.offsetParameters.first(where: names.contains) { return name }
+        return KnownFields.firstPath(named: KnownFields.offsetParameters, in: page.document) { $0.integer != nil }?.components.last
+    }
+
+    // MARK: A style the user named
+
+    private static func style(named spec: PaginateSpec, page: PageResponse) throws(PageError) -> PaginationStyle {
+        let document = page.document
+        func required(_ path: JSONPath?, _ what: String) throws(PageError) -> JSONPath {
+            guard let path else {
+                throw .styleNotApplicable(style: spec.style, reason: "the first page has no \(what); name it with \(spec.style):path=MEMBER")
+            }
+            return path
+        }
+        switch spec.style {
+        case "link":
+            return .link
+        case "next-url":
+            return .nextURL(path: try required(spec.path("path") ?? nextURLPath(document), "next-page URL member"))
+        case "cursor":
+            let detected = cursorPath(document)
+            let path = try required(spec.path("path") ?? detected?.0, "cursor member")
+            let parameter = spec.options["param"] ?? detected?.1 ?? "cursor"
+            return .cursor(path: path, parameter: parameter, hasMore: spec.path("has-more") ?? hasMorePath(document))
+        case "has-more":
+            let flag = try required(spec.path("path") ?? hasMorePath(document), "has_more member")
+            return .hasMore(flag: flag, parameter: spec.options["param"] ?? "starting_after")
+        case "offset":
+            let parameter = spec.options["param"] ?? offsetParameter(page) ?? "offset"
+            return .offset(parameter: parameter, total: spec.path("total") ?? totalPath(document))
+        case "page":
+            let parameter = spec.options["param"] ?? pageParameter(page) ?? "page"
+            return .page(parameter: parameter, start: spec.options["start"].flatMap { Int($0) } ?? 1,
+                         totalPages: spec.path("total-pages") ?? totalPagesPath(document), total: spec.path("total") ?? totalPath(document))
+        default:
+            return .single
+        }
+    }
+}

@@ -1,0 +1,254 @@
+/// The recursive-descent reader behind ``JSONDocument``: checks RFC 8259 syntax and UTF-8 in
+/// one pass over the bytes and records the values down to a given depth.
+struct JSONParser {
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private var index = 0
+    private let recordedDepth: Int
+    private var nodes: [JSONNode] = []
+
+    init(_ bytes: UnsafeBufferPointer<UInt8>, recordedDepth: Int) {
+        self.bytes = bytes
+        self.recordedDepth = recordedDepth
+    }
+
+    mutating func parseDocument() throws(JSONSyntaxError) -> [JSONNode] {
+        if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
+        skipWhitespace()
+        guard index < bytes.count else { throw error(index == 0 ? "the body is empty" : "no JSON value, only whitespace") }
+        _ = try parseValue(depth: 0, name: nil)
+        skipWhitespace()
+        guard index == bytes.count else { throw error("unexpected text after the JSON value") }
+        return nodes
+    }
+
+    // MARK: Values
+
+    private typealias Name = (start: Int, end: Int, hasEscapes: Bool)
+
+    /// Parses one value; returns its node index, or -1 when it is deeper than recorded.
+    private mutating func parseValue(depth: Int, name: Name?) throws(JSONSyntaxError) -> Int {
+        guard depth <= JSONDocument.maximumNesting else { throw error("nested more than \(JSONDocument.maximumNesting) levels deep") }
+        var nodeIndex = -1
+        if depth <= recordedDepth {
+            nodeIndex = nodes.count
+            var node = JSONNode(kind: .null, start: index, end: index)
+            if let name { (node.nameStart, node.nameEnd, node.nameHasEscapes) = name }
+            nodes.append(node)
+        }
+        let kind: JSONValue.Kind
+        var hasEscapes = false
+        var count = 0
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            kind = .object
+            count = try parseObject(depth: depth, parent: nodeIndex)
+        case UInt8(ascii: "["):
+            kind = .array
+            count = try parseArray(depth: depth, parent: nodeIndex)
+        case UInt8(ascii: "\""):
+            kind = .string
+            hasEscapes = try scanString()
+        case UInt8(ascii: "t"):
+            kind = .bool
+            try literal("true")
+        case UInt8(ascii: "f"):
+            kind = .bool
+            try literal("false")
+        case UInt8(ascii: "n"):
+            kind = .null
+            try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            kind = .number
+            try scanNumber()
+        default:
+            throw error("unexpected \(describe(bytes[index]))")
+        }
+        if nodeIndex >= 0 {
+            nodes[nodeIndex].kind = kind
+            nodes[nodeIndex].end = index
+            nodes[nodeIndex].hasEscapes = hasEscapes
+            nodes[nodeIndex].childCount = count
+        }
+        return nodeIndex
+    }
+
+    private mutating func parseObject(depth: Int, parent: Int) throws(JSONSyntaxError) -> Int {
+        index += 1
+        skipWhitespace()
+        if consume(UInt8(ascii: "}")) { return 0 }
+        var count = 0
+        var previous = -1
+        while true {
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
+            let nameStart = index + 1
+            let nameHasEscapes = try scanString()
+            let name: Name = (nameStart, index - 1, nameHasEscapes)
+            skipWhitespace()
+            guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after a member name") }
+            skipWhitespace()
+            guard index < bytes.count else { throw error("the text ends inside an object") }
+            let child = try parseValue(depth: depth + 1, name: name)
+            link(child, parent: parent, previous: &previous)
+            count += 1
+            skipWhitespace()
+            if consume(UInt8(ascii: ",")) {
+                skipWhitespace()
+                continue
+            }
+            guard consume(UInt8(ascii: "}")) else { throw error(index < bytes.count ? "expected ',' or '}' in an object" : "the text ends inside an object") }
+            return count
+        }
+    }
+
+    private mutating func parseArray(depth: Int, parent: Int) throws(JSONSyntaxError) -> Int {
+        index += 1
+        skipWhitespace()
+        if consume(UInt8(ascii: "]")) { return 0 }
+        var count = 0
+        var previous = -1
+        while true {
+            guard index < bytes.count else { throw error("the text ends inside an array") }
+            let child = try parseValue(depth: depth + 1, name: nil)
+            link(child, parent: parent, previous: &previous)
+            count += 1
+            skipWhitespace()
+            if consume(UInt8(ascii: ",")) {
+                skipWhitespace()
+                continue
+            }
+            guard consume(UInt8(ascii: "]")) else { throw error(index < bytes.count ? "expected ',' or ']' in an array" : "the text ends inside an array") }
+            return count
+        }
+    }
+
+    private mutating func link(_ child: Int, parent: Int, previous: inout Int) {
+        guard child >= 0, parent >= 0 else { return }
+        if previous >= 0 { nodes[previous].nextSibling = child } else { nodes[parent].firstChild = child }
+        previous = child
+    }
+
+    // MARK: Scalars
+
+    /// Moves past a string (the index is on its opening quote); whether it has escapes.
+    private mutating func scanString() throws(JSONSyntaxError) -> Bool {
+        index += 1
+        var hasEscapes = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return hasEscapes
+            }
+            if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                try scanEscape()
+            } else if byte < 0x20 {
+                throw error("a control character (\(describe(byte))) inside a string")
+            } else if byte < 0x80 {
+                index += 1
+            } else {
+                try scanUTF8Sequence()
+            }
+        }
+        throw error("the text ends inside a string")
+    }
+
+    private mutating func scanEscape() throws(JSONSyntaxError) {
+        guard index + 1 < bytes.count else { throw error("the text ends inside a string") }
+        switch bytes[index + 1] {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"), UInt8(ascii: "f"),
+             UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+            index += 2
+        case UInt8(ascii: "u"):
+            guard index + 6 <= bytes.count, (2..<6).allSatisfy({ Self.isHexDigit(bytes[index + $0]) }) else {
+                throw error("a \\u escape needs four hex digits")
+            }
+            index += 6
+        default:
+            throw error("an invalid escape in a string")
+        }
+    }
+
+    /// One multi-byte UTF-8 sequence (RFC 3629): no overlong forms, no surrogates, ≤ U+10FFFF.
+    private mutating func scanUTF8Sequence() throws(JSONSyntaxError) {
+        let lead = bytes[index]
+        let length: Int
+        var secondRange: ClosedRange<UInt8> = 0x80...0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondRange = 0xA0...0xBF
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; secondRange = 0x80...0x9F
+        case 0xF0: length = 4; secondRange = 0x90...0xBF
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; secondRange = 0x80...0x8F
+        default: throw error("invalid UTF-8 (byte 0x\(String(lead, radix: 16, uppercase: true)))")
+        }
+        guard index + length <= bytes.count, secondRange.contains(bytes[index + 1]),
+              (2..<length).allSatisfy({ (0x80...0xBF).contains(bytes[index + $0]) }) else {
+            throw error("invalid UTF-8 (a broken sequence starting with byte 0x\(String(lead, radix: 16, uppercase: true)))")
+        }
+        index += length
+    }
+
+    private mutating func scanNumber() throws(JSONSyntaxError) {
+        _ = consume(UInt8(ascii: "-"))
+        if consume(UInt8(ascii: "0")) {
+            // no leading zeros
+        } else {
+            guard digits() > 0 else { throw error("a number needs digits") }
+        }
+        if consume(UInt8(ascii: ".")) {
+            guard digits() > 0 else { throw error("a number needs digits after '.'") }
+        }
+        if consume(UInt8(ascii: "e")) || consume(UInt8(ascii: "E")) {
+            if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
+            guard digits() > 0 else { throw error("a number needs digits in its exponent") }
+        }
+    }
+
+    private mutating func digits() -> Int {
+        let start = index
+        while index < bytes.count, (0x30...0x39).contains(bytes[index]) { index += 1 }
+        return index - start
+    }
+
+    private mutating func literal(_ word: StaticString) throws(JSONSyntaxError) {
+        let length = word.utf8CodeUnitCount
+        guard index + length <= bytes.count, (0..<length).allSatisfy({ bytes[index + $0] == word.utf8Start[$0] }) else {
+            throw error("unexpected \(describe(bytes[index]))")
+        }
+        index += length
+    }
+
+    // MARK: Helpers
+
+    private mutating func skipWhitespace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func consume(_ byte: UInt8) -> Bool {
+        guard index < bytes.count, bytes[index] == byte else { return false }
+        index += 1
+        return true
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x46).contains(byte) || (0x61...0x66).contains(byte)
+    }
+
+    private func describe(_ byte: UInt8) -> String {
+        (0x21...0x7E).contains(byte) ? "'\(Character(Unicode.Scalar(byte)))'" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    private func error(_ reason: String) -> JSONSyntaxError {
+        let offset = min(index, bytes.count)
+        let line = 1 + bytes[..<offset].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        return JSONSyntaxError(offset: offset, line: line, reason: reason)
+    }
+}

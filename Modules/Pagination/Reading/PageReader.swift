@@ -1,0 +1,96 @@
+import Foundation
+import HTTPFields
+
+extension PaginationPlan {
+    /// Reads one page: its items (each an object with a usable, unique key) and the URL of the
+    /// next page, or why there is none.
+    /// - Parameter typicalSize: the number of items a full page holds when the URL does not say
+    ///   (the first page's count), for the short-page end rule of offset and page styles.
+    public func read(_ page: PageResponse, typicalSize: Int? = nil) throws(PageError) -> PageReading {
+        let items = try ItemLocator.array(at: self.items, in: page.document)
+        let keys = try ItemLocator.keys(of: items, key: key)
+        let size = sizeParameter.flatMap { QueryItems.value(of: $0, in: page.url) }.flatMap { Int($0) } ?? typicalSize
+        let (next, reason) = try nextPage(after: page, items: items, keys: keys, size: size)
+        return PageReading(items: items, keys: keys, next: next, endReason: next == nil ? reason : nil)
+    }
+
+    private func nextPage(after page: PageResponse, items: JSONValue, keys: [ItemKey], size: Int?) throws(PageError) -> (URL?, String) {
+        let document = page.document
+        let count = items.count
+        switch style {
+        case .link:
+            return (LinkField.target(of: "next", in: page.linkFields, base: page.url), "no Link rel=\"next\"")
+        case .nextURL(let path):
+            return try NextURLReading.next(at: path, in: document, relativeTo: page.url)
+        case .cursor(let path, let parameter, let hasMore):
+            if let hasMore, document.value(at: hasMore)?.bool == false { return (nil, "'\(hasMore)' is false") }
+            guard let cursor = document.value(at: path) else { return (nil, "'\(path)' is absent") }
+            let text: String
+            switch cursor.kind {
+            case .string: text = cursor.string ?? ""
+            case .number: text = cursor.rawText
+            case .null: return (nil, "'\(path)' is null")
+            default: return (nil, "'\(path)' is \(cursor.kind.phrase)")
+            }
+            if text.isEmpty || text == "0" { return (nil, "'\(path)' is \"\(text)\"") }
+            return (QueryItems.setting(parameter, to: text, in: page.url), "")
+        case .hasMore(let flag, let parameter):
+            guard let more = document.value(at: flag)?.bool else { return (nil, "'\(flag)' is absent") }
+            guard more else { return (nil, "'\(flag)' is false") }
+            guard let last = keys.last else { return (nil, "an empty page") }
+            return (QueryItems.setting(parameter, to: last.text, in: page.url), "")
+        case .offset(let parameter, let totalPath):
+            let offset = QueryItems.value(of: parameter, in: page.url).flatMap { Int($0) } ?? 0
+            if count == 0 { return (nil, "an empty page") }
+            if let total = total(at: totalPath, in: page), offset + count >= total {
+                return (nil, "offset \(offset) + \(count) items reached the total of \(total)")
+            }
+            if let size, count < size { return (nil, "a short page (\(count) of \(size) items)") }
+            return (QueryItems.setting(parameter, to: String(offset + count), in: page.url), "")
+        case .page(let parameter, let start, let totalPagesPath, let totalPath):
+            let number = QueryItems.value(of: parameter, in: page.url).flatMap { Int($0) } ?? start
+            if count == 0 { return (nil, "an empty page") }
+            let ordinal = number - start + 1
+            if let pages = totalPagesPath.flatMap({ document.value(at: $0)?.integer }), ordinal >= pages {
+                return (nil, "page \(number) is the last of \(pages)")
+            }
+            if let total = total(at: totalPath, in: page), ordinal * (size ?? count) >= total {
+                return (nil, "page \(number) reached the total of \(total) items")
+            }
+            if let size, count < size { return (nil, "a short page (\(count) of \(size) items)") }
+            return (QueryItems.setting(parameter, to: String(number + 1), in: page.url), "")
+        case .single:
+            return (nil, "a single document")
+        }
+    }
+
+    /// The collection size from the body, else from `X-Total-Count`.
+    private func total(at path: JSONPath?, in page: PageResponse) -> Int? {
+        path.flatMap { page.document.value(at: $0)?.integer }
+            ?? page.totalCountField.flatMap { Int($0.trimmingWhitespace()) }
+    }
+}
+
+/// The next-url style's member: a URL (absolute or relative to the page), a link object with
+/// `href`, or the end.
+enum NextURLReading {
+    static func next(at path: JSONPath, in document: JSONDocument, relativeTo base: URL) throws(PageError) -> (URL?, String) {
+        guard var value = document.value(at: path) else { return (nil, "'\(path)' is absent") }
+        if value.kind == .object, let href = value.member("href") { value = href }
+        switch value.kind {
+        case .null: return (nil, "'\(path)' is null")
+        case .string:
+            let text = value.string ?? ""
+            if text.isEmpty { return (nil, "'\(path)' is \"\"") }
+            guard let url = URL(string: text, relativeTo: base)?.absoluteURL,
+                  let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw .invalidNextURL(path: path, value: "\"\(text.prefix(80))\"")
+            }
+            return (url, "")
+        case .bool where value.bool == false:
+            return (nil, "'\(path)' is false")
+        default:
+            throw .invalidNextURL(path: path, value: value.kind.phrase)
+        }
+    }
+}

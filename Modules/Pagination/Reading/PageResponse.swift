@@ -1,0 +1,66 @@
+import Foundation
+
+/// What pagination reads from one page's response: the URL that was requested, the fields
+/// that can carry pagination (`Link`, `X-Total-Count`) and the parsed body.
+public struct PageResponse: Sendable {
+    public var url: URL
+    public var linkFields: [String]
+    public var totalCountField: String?
+    public var document: JSONDocument
+
+    public init(url: URL, linkFields: [String] = [], totalCountField: String? = nil, document: JSONDocument) {
+        self.url = url
+        self.linkFields = linkFields
+        self.totalCountField = totalCountField
+        self.document = document
+    }
+}
+
+/// One page read with a plan: its items, their keys, and the next page's URL or why there is none.
+public struct PageReading: Sendable {
+    /// The array of items.
+    public var items: JSONValue
+    /// The key of each item, in order.
+    public var keys: [ItemKey]
+    /// The next page, or `nil` at the end.
+    public var next: URL?
+    /// Why this page is the last, when it is (`next_cursor is null`, `short page: 7 of 20`, …).
+    public var endReason: String?
+
+    public var itemCount: Int { items.count }
+}
+
+/// Why a page cannot be read. Each case reads as part of one line that names the page's URL.
+public enum PageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No array of items where the plan (or detection) expects one.
+    case noItems(path: JSONPath, found: String, members: [String])
+    /// An item is not an object.
+    case itemNotObject(index: Int, kind: JSONValue.Kind)
+    /// An item has no usable key.
+    case itemWithoutKey(index: Int, key: JSONPath, found: String)
+    /// Two items of one page share a key.
+    case duplicateKey(ItemKey, firstIndex: Int, secondIndex: Int)
+    /// A next-page member holds something that is not a URL.
+    case invalidNextURL(path: JSONPath, value: String)
+    /// The `--paginate` style needs a member the first page does not have.
+    case styleNotApplicable(style: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .noItems(let path, let found, let members):
+            let place = path.isRoot ? "the body" : "'\(path)'"
+            let listing = members.isEmpty ? "" : " (members: \(members.prefix(12).joined(separator: ", "))\(members.count > 12 ? ", …" : ""))"
+            return "no array of items: \(place) is \(found)\(listing); say where the items are with --items PATH"
+        case .itemNotObject(let index, let kind):
+            return "item \(index + 1) is \(kind.phrase), not an object"
+        case .itemWithoutKey(let index, let key, let found):
+            return "item \(index + 1) has no usable key '\(key)' (\(found)); choose the key member with --key FIELD"
+        case .duplicateKey(let key, let first, let second):
+            return "items \(first + 1) and \(second + 1) have the same key \(key); choose a unique key member with --key FIELD"
+        case .invalidNextURL(let path, let value):
+            return "'\(path)' should hold the next page's URL but holds \(value)"
+        case .styleNotApplicable(let style, let reason):
+            return "--paginate \(style): \(reason)"
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GRDB
+
+/// Checks an item database for damage and saves what can still be read into a new file.
+///
+/// The damaged file is never changed: recovery writes `data.sqlite.recovered`, moves the
+/// damaged file aside as `data.sqlite.damaged-<time>` (with its WAL), and puts the recovered
+/// one in its place.
+public enum MirrorCheck {
+    /// What `PRAGMA integrity_check` says: `["ok"]` for an undamaged file.
+    public static func problems(at path: String) throws -> [String] {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StorageError.cannotOpen(path: path, reason: "no such file")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        do {
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let result = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(100)") }
+            if result == ["ok"] { DamageMarker.clear(path) }
+            return result
+        } catch {
+            if StorageError.isDamage(error) { return [DatabaseFile.message(of: error)] }
+            throw DatabaseFile.classify(error, path: path)
+        }
+    }
+
+    /// What a recovery saved and lost.
+    public struct Recovery: Sendable, Equatable {
+        public var collections = 0
+        public var items = 0
+        /// Rows that could not be read.
+        public var lostRows = 0
+        /// Where the damaged file went.
+        public var damagedCopy = ""
+    }
+
+    /// Copies every readable collection and item into a new database and swaps it in.
+    public static func recover(at path: String, now: Date = Date()) throws -> Recovery {
+        let target = path + ".recovered"
+        for suffix in ["", "-wal", "-shm", ".lock"] { try? FileManager.default.removeItem(atPath: target + suffix) }
+        var recovery = Recovery()
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let source = try DatabaseQueue(path: path, configuration: configuration)
+            let destination = try ItemDatabase(path: target)
+            try destination.pool.write { db in
+                // No transaction around the reads: a damaged page makes its commit fail too.
+                try source.inDatabase { from in
+                    recovery.collections = try copyRows(of: "collection", from: from, into: db, lost: &recovery.lostRows)
+                    recovery.items = try copyRows(of: "item", from: from, into: db, lost: &recovery.lostRows)
+                }
+                // Pages are not copied: the next sync of each collection reads every page again
+                // and rewrites its items.
+                try db.execute(sql: "UPDATE collection SET passComplete = 1")
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw DatabaseFile.classify(error, path: path)
+        }
+        let stamp = ISO8601DateFormatter().string(from: now).replacingOccurrences(of: ":", with: "")
+        recovery.damagedCopy = "\(path).damaged-\(stamp)"
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            try FileManager.default.moveItem(atPath: path + suffix, toPath: recovery.damagedCopy + suffix)
+        }
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: target + suffix) {
+            try FileManager.default.moveItem(atPath: target + suffix, toPath: path + suffix)
+        }
+        try? FileManager.default.removeItem(atPath: target + ".lock")
+        DamageMarker.clear(path)
+        return recovery
+    }
+
+    /// Copies the rows of `table` in rowid order, a batch at a time; where a batch cannot be
+    /// read, row by row up to the last rowid, counting the rows that cannot be read. Returns the
+    /// rows copied.
+    private static func copyRows(of table: String, from source: Database, into destination: Database, lost: inout Int) throws -> Int {
+        let columns = try destination.columns(in: table).map(\.name)
+        let list = columns.joined(separator: ", ")
+        let insert = try destination.makeStatement(
+            sql: "INSERT OR IGNORE INTO \(table) (\(list)) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
+        func copy(_ row: Row) throws {
+            try insert.execute(arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
+        }
+        var copied = 0
+        var after: Int64 = 0
+        while true {
+            do {
+                let rows = try Row.fetchAll(source, sql: "SELECT rowid AS readRowID, \(list) FROM \(table) WHERE rowid > ? ORDER BY rowid LIMIT 500",
+                                            arguments: [after])
+                guard let final = rows.last else { return copied }
+                for row in rows { try copy(row) }
+                copied += rows.count
+                after = final["readRowID"]
+            } catch {
+                // The batch after `after` is unreadable: one rowid at a time, up to the last.
+                let last = (try? Int64.fetchOne(source, sql: "SELECT max(rowid) FROM \(table)")) ?? nil
+                for probe in (after + 1)...max(after + 1, last ?? after + 100_000) {
+                    do {
+                        if let row = try Row.fetchOne(source, sql: "SELECT \(list) FROM \(table) WHERE rowid = ?", arguments: [probe]) {
+                            try copy(row)
+                            copied += 1
+                        }
+                    } catch {
+                        lost += 1
+                    }
+                }
+                return copied
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import HTTPCache
+import HTTPFields
+import HTTPTypes
+import Pagination
+import Synchronization
+
+/// A page response ready to be read, or the end of the collection (a 404 past the last page).
+struct FetchedPage: Sendable {
+    var index: Int
+    var url: URL
+    var response: CachedResponse
+    var endsCollection: Bool
+}
+
+/// Fetches pages through the HTTP cache, retrying what the ``RetryPolicy`` allows and saying
+/// each wait.
+struct PageFetcher: Sendable {
+    let client: CachingClient
+    let options: SyncOptions
+    /// The origin `-H` fields may go to.
+    let origin: String
+    let tally: SyncTally
+    let events: @Sendable (SyncEvent) -> Void
+    let sleep: @Sendable (Duration) async throws -> Void
+    let random: @Sendable () -> Double
+
+    /// Fetches page `index` at `url`; `plan` (when known) decides whether an error status
+    /// ends the collection instead.
+    func fetch(_ url: URL, index: Int, plan: PaginationPlan?) async throws -> FetchedPage {
+        var attempt = 0
+        while true {
+            attempt += 1
+            try Task.checkCancellation()
+            let failure: RetryPolicy.Failure
+            do {
+                let response = try await client.send(request(for: url), policy: options.policy)
+                if response.decision.originUnreachable {
+                    tally.update { $0.requests += response.decision.requestsSent }
+                    failure = .transient(response.decision.reasons.first { $0.hasPrefix("origin unreachable") } ?? "origin unreachable")
+                } else if (200..<300).contains(response.status.code) {
+                    tally.update { $0.count(response.decision) }
+                    return FetchedPage(index: index, url: url, response: response, endsCollection: false)
+                } else if plan?.endsCollection(status: response.status.code, pageIndex: index) == true {
+                    tally.update { $0.requests += response.decision.requestsSent }
+                    return FetchedPage(index: index, url: url, response: response, endsCollection: true)
+                } else {
+                    tally.update { $0.requests += response.decision.requestsSent }
+                    guard RetryPolicy.isRetryable(status: response.status.code) else {
+                        throw SyncError.httpStatus(code: response.status.code, url: shown(url), message: ErrorMessage.from(response))
+                    }
+                    failure = .status(response.status.code, retryAfter: response.headerFields[.retryAfter])
+                }
+            } catch let error as TransportError where Self.isTransient(error) {
+                tally.update { $0.requests += 1 }
+                failure = .transient(error.description)
+            }
+            switch options.retry.decide(after: failure, attempt: attempt, random: random()) {
+            case .retry(let wait, let reason):
+                events(.retrying(url: url, after: wait, reason: reason, attempt: attempt, of: options.retry.retries))
+                tally.update {
+                    $0.retries += 1
+                    $0.secondsWaited += Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+                }
+                try await sleep(wait)
+            case .stop(let reason):
+                throw stopError(failure, url: url, reason: reason)
+            }
+        }
+    }
+
+    /// The page request: `Accept: application/json` unless `-H` says otherwise, and the `-H`
+    /// fields only for the collection's own origin (as curl drops them on a redirect elsewhere).
+    private func request(for url: URL) -> TransportRequest {
+        var fields = HTTPFields()
+        if Self.origin(of: url) == origin {
+            fields = options.headerFields
+        } else if !options.headerFields.isEmpty {
+            events(.droppedHeaders(url: url))
+        }
+        if fields[.accept] == nil { fields[.accept] = "application/json" }
+        return TransportRequest(method: .get, url: url, headerFields: fields, timeout: options.timeout)
+    }
+
+    private func stopError(_ failure: RetryPolicy.Failure, url: URL, reason: String) -> SyncError {
+        switch failure {
+        case .status(let code, _): .gaveUp(url: shown(url), reason: reason, status: code)
+        case .transient(let message): .offline(url: shown(url), reason: message)
+        }
+    }
+
+    /// The URL as messages show it (no password).
+    private func shown(_ url: URL) -> String {
+        CollectionIdentity.withoutCredentials(url).absoluteString
+    }
+
+    static func isTransient(_ error: TransportError) -> Bool {
+        switch error {
+        case .unreachable, .timedOut, .truncated, .failed: true
+        case .invalidURL, .invalidResponse, .cancelled: false
+        }
+    }
+
+    /// `scheme://host:port`, lower-cased.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
+    }
+}
+
+/// The message of an error response, for the one-line error: the `message`, `detail` or
+/// `error` member of a JSON body (nested one level), else the start of a text body.
+enum ErrorMessage {
+    static func from(_ response: CachedResponse) -> String? {
+        guard !response.body.isEmpty else { return nil }
+        if let document = try? JSONDocument(response.body) {
+            for path in [["error", "message"], ["message"], ["detail"], ["error_description"], ["error"], ["title"]] {
+                if let text = document.value(at: JSONPath(path))?.string, !text.isEmpty { return String(text.prefix(200)) }
+            }
+            return nil
+        }
+        let text = String(decoding: response.body.prefix(200), as: UTF8.self)
+            .split(whereSeparator: \.isNewline).first.map(String.init)?.trimmingCharacters(in: .whitespaces)
+        return text?.isEmpty == false ? text : nil
+    }
+}

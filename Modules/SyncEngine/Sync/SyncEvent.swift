@@ -1,0 +1,35 @@
+import Foundation
+import HTTPCache
+import Storage
+
+/// What a sync reports while it runs, for `-v`, the progress line and the reader's status.
+public enum SyncEvent: Sendable {
+    /// A new collection was created for the URL.
+    case created(name: String)
+    /// The pages are read this way (detected from the first page, or as stored).
+    case plan(String)
+    /// Another process is syncing the collection; this one waits for it.
+    case waitingForLock(holder: Int32?)
+    /// An unfinished pass continues at this page.
+    case resumed(pageIndex: Int)
+    /// A page was fetched and stored (or found unchanged).
+    case page(PageEvent)
+    /// A failed request is retried after a wait.
+    case retrying(url: URL, after: Duration, reason: String, attempt: Int, of: Int)
+    /// Headers are not sent to a page on another origin.
+    case droppedHeaders(url: URL)
+}
+
+/// One page as `-v` shows it.
+public struct PageEvent: Sendable {
+    public var index: Int
+    public var url: URL
+    public var decision: CacheDecision
+    public var items: Int
+    /// Whether its content was already stored (nothing written).
+    public var unchanged: Bool
+    /// New and changed items (none when unchanged).
+    public var write: PageWrite
+    /// The run's totals so far, for a progress line.
+    public var summary: SyncSummary
+}

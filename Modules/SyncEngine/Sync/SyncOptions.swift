@@ -1,0 +1,36 @@
+import Foundation
+import HTTPCache
+import HTTPTypes
+import Pagination
+
+/// What `fresh sync` was asked to do.
+public struct SyncOptions: Sendable {
+    /// The collection's first page, as the user gave it.
+    public var url: URL
+    /// The collection's name (default: from the URL, see ``CollectionIdentity/defaultName(for:)``).
+    public var name: String?
+    /// What the user fixed: `--paginate`, `--items`, `--key`. Any of them starts a new pass.
+    public var overrides = PaginationDetector.Overrides()
+    /// The page size to ask for (`--limit`), set on the plan's size parameter.
+    public var limit: Int?
+    /// Extra request header fields (`-H`); sent to the collection's origin only, never stored.
+    public var headerFields = HTTPFields()
+    public var policy: CachePolicy = .useProtocolCachePolicy
+    /// Per-request time limit.
+    public var timeout: Duration?
+    public var retry = RetryPolicy()
+    /// The largest page body accepted.
+    public var maximumPageSize = 64 * 1024 * 1024
+    /// Start a new pass even if the last one did not finish (`--restart`).
+    public var restart = false
+    /// How many empty pages in a row may still point onward before the sync stops.
+    public var maximumEmptyPages = 5
+
+    public init(url: URL) {
+        self.url = url
+    }
+
+    var overridesGiven: Bool {
+        overrides.paginate != nil || overrides.items != nil || overrides.key != nil
+    }
+}

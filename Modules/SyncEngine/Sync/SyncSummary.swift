@@ -1,0 +1,77 @@
+import Foundation
+import HTTPCache
+
+/// What one sync did and cost, counted from the cache decisions of its pages and the writes.
+public struct SyncSummary: Sendable, Equatable, Codable {
+    public var collection = ""
+    /// Pages fetched by this run.
+    public var pages = 0
+    /// Items on those pages.
+    public var items = 0
+    /// Items the collection did not have, items whose JSON changed, items deleted at the end of
+    /// the pass because no page lists them any more.
+    public var created = 0
+    public var changed = 0
+    public var removed = 0
+    /// Requests that went over the network (retries included).
+    public var requests = 0
+    /// Pages answered with a full response, with a 304, from a fresh cache entry, or from a
+    /// stale one (a policy or `stale-if-error` allowed it).
+    public var fullResponses = 0
+    public var notModified = 0
+    public var freshHits = 0
+    public var staleServed = 0
+    /// Pages whose content was already stored, so nothing was written for them.
+    public var unchangedPages = 0
+    /// Body bytes received over the network.
+    public var bytesReceived = 0
+    /// Body bytes the cache supplied instead of the network.
+    public var bytesSaved = 0
+    /// Waits before retries, and their total.
+    public var retries = 0
+    public var secondsWaited = 0.0
+    /// Whether this run continued a pass an earlier one had not finished, and from which page.
+    public var resumedAtPage: Int?
+    /// Whether the pass reached the last page (it did unless the run was stopped).
+    public var complete = false
+    /// Why the last page is the last.
+    public var endReason: String?
+    public var seconds = 0.0
+    /// The collection's current item count when the run ended.
+    public var totalItems = 0
+
+    public init() {}
+
+    mutating func count(_ decision: CacheDecision) {
+        pages += 1
+        requests += decision.requestsSent
+        bytesReceived += decision.bytesReceived
+        bytesSaved += decision.bytesSaved
+        switch decision.outcome {
+        case .freshHit: freshHits += 1
+        case .staleServed: staleServed += 1
+        case .revalidated: notModified += 1
+        case .downloaded, .replaced, .bypassed, .unsatisfiable: fullResponses += 1
+        }
+    }
+
+    /// The line `fresh sync` prints:
+    /// `synced posts: 5 pages, 100 items (3 new, 1 changed, 2 removed); 5 requests: 1 × 200, 4 × 304, 0 fresh hits; 4123 bytes received, 53012 bytes saved`.
+    public var line: String {
+        var text = "synced \(collection): \(Plural.count(pages, "page")), \(Plural.count(totalItems, "item")) "
+            + "(\(created) new, \(changed) changed, \(removed) removed); "
+            + "\(Plural.count(requests, "request")): \(fullResponses) × 200, \(notModified) × 304, \(Plural.count(freshHits, "fresh hit"))"
+        if staleServed > 0 { text += ", \(staleServed) stale" }
+        text += "; \(Plural.count(bytesReceived, "byte")) received, \(Plural.count(bytesSaved, "byte")) saved"
+        if retries > 0 { text += "; \(Plural.count(retries, "retry", "retries")) after waiting \(String(format: "%.1f", secondsWaited)) s" }
+        if let resumedAtPage { text += "; resumed at page \(resumedAtPage + 1)" }
+        return text
+    }
+}
+
+/// "1 page", "2 pages".
+public enum Plural {
+    public static func count(_ count: Int, _ singular: String, _ plural: String? = nil) -> String {
+        "\(count) \(count == 1 ? singular : plural ?? singular + "s")"
+    }
+}

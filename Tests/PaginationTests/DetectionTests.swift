@@ -1,0 +1,221 @@
+import Foundation
+import Pagination
+import Testing
+
+/// A page as a server would send it.
+func page(_ url: String, _ body: String, link: String? = nil, totalCount: String? = nil) throws -> PageResponse {
+    PageResponse(url: URL(string: url)!, linkFields: link.map { [$0] } ?? [], totalCountField: totalCount,
+                 document: try JSONDocument(Data(body.utf8)))
+}
+
+func plan(_ page: PageResponse, _ overrides: PaginationDetector.Overrides = .init()) throws -> PaginationPlan {
+    try PaginationDetector.plan(for: page, overrides: overrides)
+}
+
+/// Detection against the envelopes of real APIs' own pagination.
+@Suite("Pagination detection")
+struct DetectionTests {
+    let two = #"[{"id": 1, "title": "a"}, {"id": 2, "title": "b"}]"#
+
+    @Test func djangoRestFrameworkNextURL() throws {
+        let first = try page("http://x.test/api/posts/", #"{"count": 5, "next": "http://x.test/api/posts/?cursor=cD0y", "previous": null, "results": \#(two)}"#)
+        let detected = try plan(first)
+        #expect(detected.style == .nextURL(path: JSONPath(["next"])))
+        #expect(detected.items == JSONPath(["results"]) && detected.key == JSONPath(["id"]))
+        #expect(try detected.read(first).next?.absoluteString == "http://x.test/api/posts/?cursor=cD0y")
+    }
+
+    @Test func githubLinkOverABareArray() throws {
+        let first = try page("http://x.test/repos?per_page=2", two, link: #"<http://x.test/repos?per_page=2&page=2>; rel="next", <http://x.test/repos?per_page=2&page=3>; rel="last""#)
+        let detected = try plan(first)
+        #expect(detected.style == .link && detected.items.isRoot && detected.sizeParameter == "per_page")
+        #expect(try detected.read(first).next?.absoluteString == "http://x.test/repos?per_page=2&page=2")
+        let last = try page("http://x.test/repos?per_page=2&page=3", two, link: #"<http://x.test/repos?per_page=2&page=1>; rel="first""#)
+        #expect(try detected.read(last).endReason == "no Link rel=\"next\"")
+    }
+
+    @Test func stripeHasMoreWithStartingAfter() throws {
+        let first = try page("http://x.test/v1/customers?limit=2", #"{"object": "list", "url": "/v1/customers", "has_more": true, "data": [{"id": "cus_a"}, {"id": "cus_b"}]}"#)
+        let detected = try plan(first)
+        #expect(detected.style == .hasMore(flag: JSONPath(["has_more"]), parameter: "starting_after"))
+        #expect(try detected.read(first).next?.absoluteString == "http://x.test/v1/customers?limit=2&starting_after=cus_b")
+        let last = try page("http://x.test/v1/customers?limit=2&starting_after=cus_b", #"{"has_more": false, "data": [{"id": "cus_c"}]}"#)
+        #expect(try detected.read(last).endReason == "'has_more' is false")
+    }
+
+    @Test func slackCursorInResponseMetadata() throws {
+        let first = try page("http://x.test/users.list", #"{"ok": true, "members": [{"id": "U1"}], "response_metadata": {"next_cursor": "dXNlcjpV"}}"#)
+        let detected = try plan(first)
+        #expect(detected.style == .cursor(path: JSONPath(["response_metadata", "next_cursor"]), parameter: "cursor", hasMore: nil))
+        #expect(detected.items == JSONPath(["members"]))
+        #expect(try detected.read(first).next.map { QueryItems.value(of: "cursor", in: $0) } == "dXNlcjpV")
+        let last = try page("http://x.test/users.list?cursor=dXNlcjpV", #"{"ok": true, "members": [{"id": "U2"}], "response_metadata": {"next_cursor": ""}}"#)
+        #expect(try detected.read(last).next == nil)
+    }
+
+    @Test func googleNextPageToken() throws {
+        let first = try page("http://x.test/v1/items", #"{"kind": "list", "items": [{"id": "a"}], "nextPageToken": "tok2"}"#)
+        let detected = try plan(first)
+        #expect(detected.style == .cursor(path: JSONPath(["nextPageToken"]), parameter: "pageToken", hasMore: nil))
+        let last = try page("http://x.test/v1/items?pageToken=tok2", #"{"kind": "list", "items": [{"id": "b"}]}"#)
+        #expect(try detected.read(last).endReason == "'nextPageToken' is absent")
+    }
+
+    @Test func jsonAPILinksNextRelative() throws {
+        let first = try page("http://x.test/articles", #"{"data": [{"id": "1", "type": "articles"}], "links": {"self": "/articles", "next": "/articles?page%5Bnumber%5D=2"}}"#)
+        let detected = try plan(first)
+        #expect(detected.style == .nextURL(path: JSONPath(["links", "next"])))
+        #expect(try detected.read(first).next?.absoluteString == "http://x.test/articles?page%5Bnumber%5D=2")
+    }
+
+    @Test func halEmbeddedItemsAndLinkObjects() throws {
+        let first = try page("http://x.test/orders", #"{"_links": {"self": {"href": "/orders"}, "next": {"href": "/orders?page=2"}}, "_embedded": {"orders": [{"id": 7}]}, "total": 30}"#)
+        let detected = try plan(first)
+        #expect(detected.style == .nextURL(path: JSONPath(["_links", "next"])))
+        #expect(detected.items == JSONPath(["_embedded", "orders"]))
+        #expect(try detected.read(first).next?.absoluteString == "http://x.test/orders?page=2")
+    }
+
+    @Test func odataNextLink() throws {
+        let first = try page("http://x.test/People", #"{"@odata.context": "x", "value": [{"UserName": "ann"}], "@odata.nextLink": "http://x.test/People?$skiptoken=8"}"#)
+        let detected = try plan(first, .init(key: JSONPath(["UserName"])))
+        #expect(detected.style == .nextURL(path: JSONPath(["@odata.nextLink"])))
+        #expect(detected.items == JSONPath(["value"]))
+    }
+
+    @Test func facebookPrefersTheNextURLOverTheCursors() throws {
+        let first = try page("http://x.test/me/feed", #"{"data": [{"id": "1_2"}], "paging": {"cursors": {"before": "QVFI", "after": "QVFJ"}, "next": "http://x.test/me/feed?after=QVFJ"}}"#)
+        #expect(try plan(first).style == .nextURL(path: JSONPath(["paging", "next"])))
+    }
+
+    @Test func laravelNextPageURL() throws {
+        let first = try page("http://x.test/users", #"{"current_page": 1, "data": \#(two), "last_page": 4, "next_page_url": "http://x.test/users?page=2", "total": 8}"#)
+        #expect(try plan(first).style == .nextURL(path: JSONPath(["next_page_url"])))
+    }
+
+    @Test func offsetWithTotal() throws {
+        let first = try page("http://x.test/feed?limit=2", #"{"items": \#(two), "total": 5, "offset": 0, "limit": 2}"#)
+        let detected = try plan(first)
+        #expect(detected.style == .offset(parameter: "offset", total: JSONPath(["total"])))
+        #expect(try detected.read(first).next?.absoluteString == "http://x.test/feed?limit=2&offset=2")
+        let last = try page("http://x.test/feed?limit=2&offset=4", #"{"items": [{"id": 5}], "total": 5, "offset": 4, "limit": 2}"#)
+        #expect(try detected.read(last).endReason == "offset 4 + 1 items reached the total of 5")
+    }
+
+    @Test func offsetWithoutTotalEndsAtAShortPage() throws {
+        let first = try page("http://x.test/log?skip=0&take=2", two)
+        let detected = try plan(first, .init(paginate: try PaginateSpec(parsing: "offset:size=take")))
+        #expect(detected.style == .offset(parameter: "skip", total: nil) && detected.sizeParameter == "take")
+        let short = try page("http://x.test/log?skip=2&take=2", #"[{"id": 3}]"#)
+        #expect(try detected.read(short).endReason == "a short page (1 of 2 items)")
+        let empty = try page("http://x.test/log?skip=2&take=2", "[]")
+        #expect(try detected.read(empty).endReason == "an empty page")
+    }
+
+    @Test func pageNumbersWithTotalPages() throws {
+        let first = try page("http://x.test/movies", #"{"page": 1, "results": \#(two), "total_pages": 2, "total_results": 4}"#)
+        let detected = try plan(first)
+        #expect(detected.style == .page(parameter: "page", start: 1, totalPages: JSONPath(["total_pages"]), total: JSONPath(["total_results"])))
+        #expect(try detected.read(first).next?.absoluteString == "http://x.test/movies?page=2")
+        let last = try page("http://x.test/movies?page=2", #"{"page": 2, "results": \#(two), "total_pages": 2}"#)
+        #expect(try detected.read(last).endReason == "page 2 is the last of 2")
+    }
+
+    @Test func pageNumbersFromTheURLEndAtA404() throws {
+        let detected = try plan(try page("http://x.test/a?page=1&per_page=2", two))
+        #expect(detected.style == .page(parameter: "page", start: 1, totalPages: nil, total: nil))
+        #expect(detected.endsCollection(status: 404, pageIndex: 3))
+        #expect(!detected.endsCollection(status: 404, pageIndex: 0))
+        #expect(!detected.endsCollection(status: 500, pageIndex: 3))
+    }
+
+    @Test func xTotalCountEndsAPagedArray() throws {
+        let first = try page("http://x.test/a?_page=1&_limit=2", two, totalCount: "4")
+        let detected = try plan(first)
+        #expect(detected.style == .page(parameter: "_page", start: 1, totalPages: nil, total: nil) && detected.sizeParameter == "_limit")
+        let second = try page("http://x.test/a?_page=2&_limit=2", two, totalCount: "4")
+        #expect(try detected.read(second).endReason == "page 2 reached the total of 4 items")
+    }
+
+    @Test func aDocumentHoldingAnArrayIsOnePage() throws {
+        let exercises = try page("http://x.test/exercises", #"{"version": 1, "exercises": [{"id": 1, "name": "squat"}]}"#)
+        let detected = try plan(exercises)
+        #expect(detected.style == .single && detected.items == JSONPath(["exercises"]))
+        #expect(try detected.read(exercises).endReason == "a single document")
+        #expect(try plan(try page("http://x.test/tags", two)).style == .single)
+    }
+
+    @Test func elasticsearchHitsWithUnderscoreIDs() throws {
+        let detected = try plan(try page("http://x.test/_search", #"{"took": 3, "hits": {"total": {"value": 1}, "hits": [{"_id": "a", "_source": {}}]}}"#))
+        #expect(detected.items == JSONPath(["hits", "hits"]) && detected.key == JSONPath(["_id"]))
+    }
+
+    @Test func stringKeysAreFoundAmongTheCandidates() throws {
+        let detected = try plan(try page("http://x.test/u", #"[{"uuid": "9f1c", "name": "a"}, {"uuid": "77aa", "name": "a"}]"#))
+        #expect(detected.key == JSONPath(["uuid"]))
+    }
+}
+
+@Suite("Cursor end conditions")
+struct CursorEndTests {
+    let detected = PaginationPlan(style: .cursor(path: JSONPath(["next_cursor"]), parameter: "cursor", hasMore: JSONPath(["has_more"])),
+                                  items: JSONPath(["data"]), key: JSONPath(["id"]), sizeParameter: "limit")
+
+    @Test(arguments: [
+        (#"{"data": [{"id": 1}], "next_cursor": null}"#, "'next_cursor' is null"),
+        (#"{"data": [{"id": 1}]}"#, "'next_cursor' is absent"),
+        (#"{"data": [{"id": 1}], "next_cursor": ""}"#, "'next_cursor' is \"\""),
+        (#"{"data": [{"id": 1}], "next_cursor": "0"}"#, "'next_cursor' is \"0\""),
+        (#"{"data": [{"id": 1}], "next_cursor": "abc", "has_more": false}"#, "'has_more' is false"),
+    ])
+    func endsWhereRealAPIsEnd(_ body: String, _ reason: String) throws {
+        let reading = try detected.read(try page("http://x.test/p?cursor=a", body))
+        #expect(reading.next == nil && reading.endReason == reason)
+    }
+
+    @Test func continuesWithTheCursorAsAQueryParameter() throws {
+        let reading = try detected.read(try page("http://x.test/p?limit=2&cursor=a", #"{"data": [], "next_cursor": 42}"#))
+        #expect(reading.next?.absoluteString == "http://x.test/p?limit=2&cursor=42")
+    }
+}
+
+@Suite("Items and keys")
+struct ItemCheckTests {
+    let detected = PaginationPlan(style: .single, items: JSONPath(["data"]), key: JSONPath(["id"]), sizeParameter: nil)
+
+    @Test(arguments: [
+        (#"{"data": [{"id": 1}, "x"]}"#, PageError.itemNotObject(index: 1, kind: .string)),
+        (#"{"data": [{"id": 1}, {"name": "b"}]}"#, PageError.itemWithoutKey(index: 1, key: JSONPath(["id"]), found: "absent")),
+        (#"{"data": [{"id": 1.5}]}"#, PageError.itemWithoutKey(index: 0, key: JSONPath(["id"]), found: "the number 1.5")),
+        (#"{"data": [{"id": ""}]}"#, PageError.itemWithoutKey(index: 0, key: JSONPath(["id"]), found: "an empty string")),
+        (#"{"data": [{"id": 7}, {"id": 7}]}"#, PageError.duplicateKey(.integer(7), firstIndex: 0, secondIndex: 1)),
+        (#"{"data": {"id": 7}}"#, PageError.noItems(path: JSONPath(["data"]), found: "an object", members: ["id"])),
+    ])
+    func refusesPagesThatCannotBeMirrored(_ body: String, _ expected: PageError) throws {
+        #expect(throws: expected) { try detected.read(try page("http://x.test/p", body)) }
+    }
+
+    @Test func integerAndStringKeysAreDifferent() throws {
+        let reading = try detected.read(try page("http://x.test/p", #"{"data": [{"id": 1}, {"id": "1"}]}"#))
+        #expect(reading.keys == [.integer(1), .string("1")])
+    }
+
+    @Test func anObjectWithoutAnyArrayIsNoCollection() throws {
+        #expect(throws: PageError.self) { try plan(try page("http://x.test/me", #"{"login": "me", "tags": ["a"]}"#)) }
+    }
+
+    @Test func namingAStyleWithoutItsMemberSaysHowToName() throws {
+        let spec = try PaginateSpec(parsing: "cursor")
+        #expect(throws: PageError.styleNotApplicable(style: "cursor", reason: "the first page has no cursor member; name it with cursor:path=MEMBER")) {
+            try plan(try page("http://x.test/p", #"[{"id": 1}]"#), .init(paginate: spec))
+        }
+        let named = try plan(try page("http://x.test/p", #"{"rows": [{"id": 1}], "meta": {"after": "z"}}"#),
+                             .init(paginate: try PaginateSpec(parsing: "cursor:path=meta.after,param=after")))
+        #expect(named.style == .cursor(path: JSONPath(["meta", "after"]), parameter: "after", hasMore: nil))
+    }
+
+    @Test(arguments: ["spiral", "cursor:bogus=1", "cursor:path", "page:start=one", "next-url:path=a..b"])
+    func refusesBadPaginateSpecs(_ text: String) {
+        #expect(throws: PaginateSpecError.self) { try PaginateSpec(parsing: text) }
+    }
+}

@@ -1,0 +1,252 @@
+import Foundation
+import HTTPCache
+import MockServer
+import Pagination
+import Storage
+import SyncEngine
+import Testing
+
+@Suite("Syncing fresh-mock's collections through the cache into SQLite")
+struct CollectionSyncTests {
+    @Test func firstSyncStoresEveryItemAsSentThenFreshPagesCostNothing() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 35, maxAge: 60))
+        let fixture = try SyncFixture()
+        let first = try await fixture.sync("\(server.baseURL)/posts?limit=10")
+        let second = try await fixture.sync("\(server.baseURL)/posts?limit=10")
+        await server.stop()
+        #expect(first.pages == 4 && first.fullResponses == 4 && first.created == 35 && first.complete)
+        #expect(first.endReason == "'next_cursor' is \"0\"")
+        #expect(second.requests == 0 && second.freshHits == 4 && second.unchangedPages == 4 && second.created == 0)
+        let items = try fixture.items("posts")
+        #expect(items.map(\.key) == (1...35).map { ItemKey.integer($0) })
+        #expect(items[0].json.hasPrefix(#"{"author":"#) && items[0].json.contains(#""updated_at":"#))
+    }
+
+    @Test func revalidatedPagesAreNotRewrittenAndAnEditRewritesOnePage() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 35, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        _ = try await fixture.sync(url)
+        let unchanged = try await fixture.sync(url)
+        #expect(unchanged.notModified == 4 && unchanged.bytesReceived == 0 && unchanged.unchangedPages == 4)
+        let patched = try await fixture.services.client.send(TransportRequest(
+            method: .patch, url: URL(string: "\(server.baseURL)/posts/12")!, headerFields: [.contentType: "application/json"],
+            body: Data(#"{"title":"바뀐 제목"}"#.utf8)))
+        #expect(patched.status == .ok)
+        let edited = try await fixture.sync(url)
+        await server.stop()
+        #expect(edited.fullResponses == 1 && edited.notModified == 3 && edited.changed == 1 && edited.created == 0)
+        let item = try #require(try fixture.items("posts").first { $0.key == .integer(12) })
+        #expect(item.json.contains("바뀐 제목") && item.changedSequence > item.createdSequence)
+    }
+
+    @Test func aCompletePassDeletesWhatTheServerNoLongerLists() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 25, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        _ = try await fixture.sync(url)
+        _ = try await fixture.services.client.send(TransportRequest(method: .delete, url: URL(string: "\(server.baseURL)/posts/5")!))
+        let summary = try await fixture.sync(url)
+        await server.stop()
+        #expect(summary.removed == 1 && summary.totalItems == 24)
+        #expect(try !fixture.items("posts").contains { $0.key == .integer(5) })
+    }
+
+    @Test func linkOffsetAndSingleDocumentCollectionsAreSeparate() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(articleCount: 45, feedCount: 33, exerciseCount: 40))
+        let fixture = try SyncFixture()
+        let articles = try await fixture.sync("\(server.baseURL)/articles?per_page=10")
+        let feed = try await fixture.sync("\(server.baseURL)/feed") { $0.limit = 10 }
+        let exercises = try await fixture.sync("\(server.baseURL)/exercises")
+        await server.stop()
+        #expect(articles.pages == 5 && articles.totalItems == 45 && articles.endReason == "no Link rel=\"next\"")
+        #expect(feed.pages == 4 && feed.totalItems == 33 && feed.endReason == "offset 30 + 3 items reached the total of 33")
+        #expect(exercises.pages == 1 && exercises.totalItems == 40)
+        let styles = try fixture.database.collections().map { "\($0.name) \($0.paginationPlan?.style.name ?? "")" }
+        #expect(styles == ["articles link", "exercises single", "feed offset"])
+        // Keys overlap (1…) across the collections; each keeps its own items.
+        #expect(try fixture.items("articles").count == 45 && fixture.items("feed").count == 33)
+    }
+
+    @Test func twoAPIsWithTheSamePathInOneDirectoryStayApart() async throws {
+        let one = try await RunningMockServer.start(MockServerConfiguration(seed: 1, postCount: 12))
+        let two = try await RunningMockServer.start(MockServerConfiguration(seed: 2, postCount: 20))
+        let fixture = try SyncFixture()
+        _ = try await fixture.sync("\(one.baseURL)/posts")
+        _ = try await fixture.sync("\(two.baseURL)/posts")
+        _ = try await fixture.sync("\(one.baseURL)/posts")
+        await one.stop()
+        await two.stop()
+        #expect(try fixture.database.collections().map(\.name) == ["posts", "posts-2"])
+        #expect(try fixture.items("posts").count == 12 && fixture.items("posts-2").count == 20)
+        #expect(try fixture.items("posts")[0].json != fixture.items("posts-2")[0].json)
+    }
+
+    @Test func concurrentSyncsOfOneCollectionKeepEveryItem() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 200, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=20"
+        _ = try await fixture.sync(url)
+        let summaries = try await withThrowingTaskGroup(of: SyncSummary.self) { group in
+            for _ in 0..<4 { group.addTask { try await fixture.sync(url) } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        await server.stop()
+        #expect(summaries.allSatisfy { $0.complete && $0.totalItems == 200 })
+        #expect(try fixture.items("posts").count == 200)
+    }
+
+    @Test func anInterruptedSyncResumesWhereItStopped() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 50, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = URL(string: "\(server.baseURL)/posts?limit=10")!
+        let engine = fixture.engine
+        let task = Task {
+            try await engine.run(SyncOptions(url: url)) { event in
+                if case .page(let page) = event, page.index == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+            }
+        }
+        await #expect(throws: (any Error).self) { try await task.value }
+        let stored = try fixture.items("posts").count
+        let resumed = try await fixture.sync(url.absoluteString)
+        await server.stop()
+        #expect(stored >= 20 && stored < 50)
+        #expect(resumed.resumedAtPage.map { $0 >= 2 } == true)
+        #expect(resumed.pages < 5 && resumed.totalItems == 50 && resumed.complete)
+    }
+
+    @Test func restartStartsOverFromTheFirstPage() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 30, maxAge: 60))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        _ = try await fixture.sync(url)
+        let again = try await fixture.sync(url) { $0.restart = true }
+        await server.stop()
+        #expect(again.pages == 3 && again.resumedAtPage == nil && again.totalItems == 30)
+    }
+
+    @Test func invalidJSONNamesThePageAndKeepsEveryStoredItem() async throws {
+        let good = try await RunningMockServer.start(MockServerConfiguration(postCount: 35, maxAge: 0))
+        let fixture = try SyncFixture()
+        _ = try await fixture.sync("\(good.baseURL)/posts?limit=10") { $0.name = "posts" }
+        await good.stop()
+        let broken = try await RunningMockServer.start(MockServerConfiguration(postCount: 35, faults: [FaultRule(route: "/posts", failure: .invalidJSON)]))
+        await #expect {
+            try await fixture.sync("\(broken.baseURL)/posts?limit=10")
+        } throws: { error in
+            guard case SyncError.invalidJSON(let url, _) = error else { return false }
+            return url == "\(broken.baseURL)/posts?limit=10"
+        }
+        await broken.stop()
+        #expect(try fixture.items("posts").count == 35)
+    }
+
+    @Test func fiveHundredsAreRetriedWithBackoffThenSucceed() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(
+            postCount: 15, faults: [FaultRule(route: "/posts", failure: .status, status: 502, first: 2)]))
+        let fixture = try SyncFixture()
+        let summary = try await fixture.sync("\(server.baseURL)/posts?limit=10")
+        await server.stop()
+        #expect(summary.retries == 2 && summary.totalItems == 15)
+        #expect(fixture.waits.withLock { $0 } == [.milliseconds(750), .milliseconds(1500)])
+    }
+
+    @Test func retryAfterIsHonouredAndTooLongAWaitStops() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(
+            postCount: 15, faults: [FaultRule(route: "/posts", failure: .status, status: 429, first: 1, retryAfter: 7)]))
+        let fixture = try SyncFixture()
+        let summary = try await fixture.sync("\(server.baseURL)/posts?limit=10")
+        #expect(summary.retries == 1 && fixture.waits.withLock { $0 } == [.seconds(7)])
+        let patient = try await RunningMockServer.start(MockServerConfiguration(
+            postCount: 15, faults: [FaultRule(route: "/posts", failure: .status, status: 503, retryAfter: 300)]))
+        await #expect {
+            try await fixture.sync("\(patient.baseURL)/posts?limit=10") { $0.retry = RetryPolicy(retries: 3, maximumWait: .seconds(60)) }
+        } throws: { error in
+            guard case SyncError.gaveUp(_, let reason, 503) = error else { return false }
+            return reason.contains("asks to wait 300 s, longer than --max-wait 60 s")
+        }
+        await server.stop()
+        await patient.stop()
+    }
+
+    @Test func aClientErrorIsNotRetried() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(faults: [FaultRule(route: "/posts", failure: .status, status: 403)]))
+        let fixture = try SyncFixture()
+        await #expect {
+            try await fixture.sync("\(server.baseURL)/posts")
+        } throws: { error in
+            guard case SyncError.httpStatus(403, _, let message) = error else { return false }
+            return message?.contains("fault injected") == true
+        }
+        await server.stop()
+        #expect(fixture.waits.withLock { $0 }.isEmpty)
+    }
+
+    @Test func anUnreachableServerIsOfflineAfterTheRetriesAndStoredItemsStay() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 15, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        _ = try await fixture.sync(url)
+        await server.stop()
+        await #expect {
+            try await fixture.sync(url)
+        } throws: { error in
+            guard case SyncError.offline = error else { return false }
+            return true
+        }
+        #expect(fixture.waits.withLock { $0 }.count == 3)
+        #expect(try fixture.items("posts").count == 15)
+        #expect(try fixture.database.collection(named: "posts")?.lastError?.hasPrefix("cannot reach the server") == true)
+    }
+
+    @Test func aNameOfAnotherURLIsRefused() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 5, articleCount: 5))
+        let fixture = try SyncFixture()
+        _ = try await fixture.sync("\(server.baseURL)/posts") { $0.name = "mine" }
+        await #expect(throws: SyncError.nameTaken(name: "mine", url: "\(server.baseURL)/posts")) {
+            try await fixture.sync("\(server.baseURL)/articles") { $0.name = "mine" }
+        }
+        await server.stop()
+    }
+
+    @Test func theReaderFetcherShowsStoredItemsAndReportsOffline() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 12, maxAge: 0))
+        let fixture = try SyncFixture()
+        _ = try await fixture.sync("\(server.baseURL)/posts")
+        await server.stop()
+        let fetcher = CollectionPosts.make(database: fixture.database, client: fixture.services.client,
+                                           collection: try fixture.database.collection(named: "posts"), timeout: .seconds(2))
+        await fetcher.refresh()
+        #expect(fetcher.state.value?.count == 12)
+        guard case .failed(let failure) = fetcher.state.status else {
+            Issue.record("expected a failed refresh, got \(fetcher.state.status)")
+            return
+        }
+        #expect(failure.isOffline)
+    }
+}
+
+@Suite("FreshServices writes what a run learned, even when it fails")
+struct FreshServicesFinishingTests {
+    struct Interrupted: Error {}
+
+    @Test func aRevalidationBeforeAFailureReachesTheCacheFile() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 5, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = URL(string: "\(server.baseURL)/posts/1")!
+        _ = try await fixture.services.client.send(TransportRequest(method: .get, url: url))
+        let storedBefore = try #require(try fixture.services.cacheDatabase?.variants(forKey: CacheKey.primary(method: .get, url: url)).first)
+        await #expect(throws: Interrupted.self) {
+            try await fixture.services.finishing {
+                let revalidated = try await fixture.services.client.send(TransportRequest(method: .get, url: url))
+                #expect(revalidated.decision.outcome == .revalidated)
+                throw Interrupted()
+            }
+        }
+        let otherProcess = try CacheDatabase(path: StorageLocation(directory: fixture.directory).cacheDatabasePath)
+        let storedAfter = try #require(try otherProcess.variants(forKey: CacheKey.primary(method: .get, url: url)).first)
+        await server.stop()
+        #expect(storedAfter.responseTime > storedBefore.responseTime)
+        #expect(storedAfter.body == storedBefore.body)
+    }
+}

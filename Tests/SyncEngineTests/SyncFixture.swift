@@ -1,0 +1,55 @@
+import Foundation
+import HTTPCache
+import MockServer
+import Storage
+import SyncEngine
+import Synchronization
+
+/// A temporary data directory and the real services over it (libcurl, the cache and item
+/// databases), removed at the end.
+final class SyncFixture: Sendable {
+    let directory: String
+    let services: FreshServices
+    let database: ItemDatabase
+    /// The waits retries asked for (the fixture's sync does not really sleep).
+    let waits = WaitLog()
+
+    init() throws {
+        directory = NSTemporaryDirectory() + "fresh-sync-tests-" + UUID().uuidString
+        services = FreshServices(location: StorageLocation(directory: directory))
+        database = try services.openItemDatabase()
+    }
+
+    /// A sync whose retries record their wait instead of sleeping.
+    var engine: CollectionSync {
+        CollectionSync(client: services.client, database: database, sleep: { [waits] duration in waits.record(duration) },
+                       random: { 0.5 })
+    }
+
+    func sync(_ url: String, _ configure: (inout SyncOptions) -> Void = { _ in }) async throws -> SyncSummary {
+        var options = SyncOptions(url: URL(string: url)!)
+        configure(&options)
+        return try await engine.run(options)
+    }
+
+    /// The stored items of a collection, as (key, JSON).
+    func items(_ name: String) throws -> [StoredItem] {
+        guard let collection = try database.collection(named: name) else { return [] }
+        var items: [StoredItem] = []
+        try database.forEachItem(in: collection.id) { items.append($0) }
+        return items
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
+
+/// The waits a sync asked for.
+final class WaitLog: Sendable {
+    private let waits = Mutex<[Duration]>([])
+
+    func record(_ wait: Duration) { waits.withLock { $0.append(wait) } }
+
+    func withLock<T>(_ body: ([Duration]) -> T) -> T { waits.withLock { body($0) } }
+}
