@@ -1,10 +1,10 @@
-import TerminalText
 import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPFields
 import Storage
 import SyncEngine
+import TerminalText
 
 /// `fresh cache …`: look into and tidy the HTTP cache database.
 struct CacheCommand: AsyncParsableCommand {

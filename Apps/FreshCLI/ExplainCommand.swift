@@ -1,7 +1,7 @@
-import TerminalText
 import ArgumentParser
 import HTTPTypes
 import SyncEngine
+import TerminalText
 
 /// `fresh explain URL`: what a GET would do now, and why, without sending it.
 struct ExplainCommand: AsyncParsableCommand {

@@ -1,9 +1,9 @@
-import TerminalText
 import ArgumentParser
 import Foundation
 import HTTPCache
 import Storage
 import SyncEngine
+import TerminalText
 
 /// Turns any error into one line on stderr and a documented exit status (see `fresh --help`).
 enum FailureReport {
@@ -14,7 +14,7 @@ enum FailureReport {
         case TransportError.cancelled: 130
         case TransportError.unreachable, TransportError.timedOut, SyncError.offline, SyncError.gaveUp(_, _, nil): 3
         case SyncError.httpStatus, SyncError.gaveUp: 4
-        case TransportError.truncated, TransportError.invalidResponse, SyncError.invalidJSON, SyncError.invalidPage,
+        case TransportError.truncated, TransportError.invalidResponse, SyncError.badReply, SyncError.invalidJSON, SyncError.invalidPage,
              SyncError.duplicateKey, SyncError.loop, SyncError.emptyPages, SyncError.pageTooLarge,
              CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
         case is StorageError, is FileError, SyncError.lockUnavailable: 6

@@ -1,10 +1,10 @@
-import TerminalText
 import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPTypes
 import Storage
 import SyncEngine
+import TerminalText
 
 /// `fresh get URL`: curl-like, through the persistent cache.
 struct GetCommand: AsyncParsableCommand {

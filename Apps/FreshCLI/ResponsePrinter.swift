@@ -1,9 +1,9 @@
-import TerminalText
 import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPTypes
 import SyncEngine
+import TerminalText
 
 /// Prints a response the way `fresh get` was asked to: body only, `-i` head and body, or
 /// `--json`; to stdout or to a file.

@@ -150,7 +150,7 @@ struct SyncCommand: AsyncParsableCommand {
             let database = try services.openItemDatabase()
             if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
             let options = try syncOptions()
-            let sync = CollectionSync(client: services.client, database: database)
+            let sync = CollectionSync(services: services, database: database)
             do {
                 let summary = try await services.finishing {
                     try await Interruption.cancellingOnSignal { try await sync.run(options, events: reporter.report) }

@@ -1,8 +1,9 @@
-import TerminalText
 import Foundation
 import HTTPCache
-import Synchronization
+import Storage
 import SyncEngine
+import Synchronization
+import TerminalText
 
 /// Says what a sync does on stderr: one line per page with `-v`; else, on a terminal, one
 /// progress line rewritten in place (at most ten times a second) and cleared at the end;
@@ -68,8 +69,9 @@ final class SyncReporter: Sendable {
             + "\(Plural.count(decision.bytesReceived, "byte")) — \(shown(page.url))"
     }
 
+    /// Sync URLs never carry credentials (they travel as an Authorization field).
     private static func shown(_ url: URL) -> String {
-        TerminalText.sanitized(CollectionIdentity.withoutCredentials(url).absoluteString)
+        TerminalText.sanitized(url.absoluteString)
     }
 
     private func say(_ line: String) {
@@ -101,11 +103,20 @@ struct SyncStopped: Error, CustomStringConvertible {
     var written: SyncSummary?
 
     var description: String {
-        let cause = underlying is CancellationError ? "interrupted" : ErrorDescription.line(underlying)
+        let cause = Self.isInterruption(underlying) ? "interrupted" : ErrorDescription.line(underlying)
         guard let written, written.pages > 0, !written.complete else { return cause }
-        if case SyncError.duplicateKey = underlying { return cause }
+        let stored = "\(Plural.count(written.pages, "page")) (\(Plural.count(written.items, "item"))) stored by this run"
+        switch underlying {
+        case SyncError.duplicateKey: return cause
+        case StorageError.corrupted: return "\(cause); \(stored) before the damage was found"
+        default: break
+        }
         let resume = (written.resumedAtPage ?? 0) + written.pages
-        return "\(cause); \(Plural.count(written.pages, "page")) (\(Plural.count(written.items, "item"))) stored by this run, "
-            + "the next sync resumes at page \(resume + 1)"
+        return "\(cause); \(stored), the next sync resumes at page \(resume + 1)"
+    }
+
+    /// Ctrl-C, SIGTERM or SIGHUP, however deep it stopped the work.
+    static func isInterruption(_ error: any Error) -> Bool {
+        error is CancellationError || error as? TransportError == .cancelled
     }
 }

@@ -1,6 +1,6 @@
-import TerminalText
 import Foundation
 import Models
+import TerminalText
 
 /// An open post: its title, "by AUTHOR · DATE", a rule, then the body wrapped by display
 /// cells. Produces every line; ``ReaderState`` scrolls over them.

@@ -1,5 +1,5 @@
-import TerminalText
 import Models
+import TerminalText
 
 /// The post list: a header row, then one row per visible post in three columns (id, title,
 /// author) whose edges line up whatever the script, because every cell is measured with

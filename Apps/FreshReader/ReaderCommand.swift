@@ -1,10 +1,10 @@
-import TerminalText
 import ArgumentParser
 import Foundation
 import Glibc
 import Models
 import Storage
 import SyncEngine
+import TerminalText
 
 /// `fresh-reader`: browse the synced posts in the terminal, offline first.
 public struct ReaderCommand: AsyncParsableCommand {
@@ -114,7 +114,7 @@ public struct ReaderCommand: AsyncParsableCommand {
         }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         TerminalLocale.activate()
-        let fetcher = CollectionPosts.make(database: items, client: services.client, collection: collection)
+        let fetcher = CollectionPosts.make(database: items, services: services, collection: collection)
         let session = ReaderSession(items: items, collectionID: collection?.id, fetcher: fetcher, storedPosts: storedPosts,
                                     refreshAtStart: collection != nil)
         do {

@@ -1,9 +1,9 @@
-import TerminalText
 import Fetcher
 import Foundation
 import Models
 import Storage
 import SyncEngine
+import TerminalText
 
 /// One run of the reader, from the first frame to the restored terminal: the UI loop on its
 /// own thread; the Fetcher's states and the database observation feeding its mailbox; one

@@ -1,7 +1,7 @@
-import TerminalText
 import Fetcher
 import Foundation
 import Models
+import TerminalText
 
 /// Everything the reader shows, and how keys and new data change it. A pure state
 /// machine: no ncurses, no database, no clock, so every transition is unit-tested.

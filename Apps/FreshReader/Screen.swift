@@ -1,6 +1,6 @@
-import TerminalText
 import CNcursesw
 import Glibc
+import TerminalText
 
 /// The terminal through ncursesw: started in cbreak mode without echo, keypad keys decoded,
 /// cursor hidden, key reads that give up after ``pollMilliseconds``. Only the UI thread

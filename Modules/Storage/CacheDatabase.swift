@@ -159,7 +159,10 @@ public final class CacheDatabase: CacheStorage {
     /// batch is written now when its oldest refresh has waited ``batchDelay``.
     public func refresh(_ entry: StoredResponse) throws {
         let at = now()
-        let record = CacheEntryRecord(entry, accessedAt: at)
+        var record = CacheEntryRecord(entry, accessedAt: at)
+        // The body stays in its row (the update does not touch it, a read takes it from there):
+        // a sync revalidating a thousand pages within the delay must not hold a thousand bodies.
+        record.body = Data()
         let due = pending.withLock { pending in
             pending.refreshes[VariantID(key: entry.key, variantKey: entry.variantKey)] = record
             let oldest = pending.oldestRefresh ?? at

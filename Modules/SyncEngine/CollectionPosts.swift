@@ -12,7 +12,7 @@ public enum CollectionPosts {
     ///   time (conditionally, so an unchanged page costs a 304): someone who presses "refresh"
     ///   wants the server's answer, and "offline" when it cannot be reached.
     public static func make(
-        database: ItemDatabase, client: CachingClient, collection: CollectionRecord?,
+        database: ItemDatabase, services: FreshServices, collection: CollectionRecord?,
         policy: CachePolicy = .reloadRevalidatingCacheData, timeout: Duration = .seconds(10)
     ) -> Fetcher<[Post]> {
         Fetcher(
@@ -25,7 +25,7 @@ public enum CollectionPosts {
                 options.name = collection.name
                 options.policy = policy
                 options.timeout = timeout
-                _ = try await CollectionSync(client: client, database: database).run(options)
+                _ = try await CollectionSync(services: services, database: database).run(options)
             },
             classify: { error in
                 (error as? FetchFailure) ?? FetchFailure(message: ErrorDescription.line(error), isOffline: ErrorDescription.isOffline(error))

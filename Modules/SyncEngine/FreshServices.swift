@@ -14,6 +14,10 @@ public final class FreshServices: Sendable {
     /// `fresh explain`) fails with it rather than report an empty memory cache.
     public let cacheFailure: (any Error)?
     public let client: CachingClient
+    /// The client a sync fetches pages with: the same cache and network, storing the pages'
+    /// validators without their bodies (see ``PageValidatorStorage``).
+    public let pageClient: CachingClient
+    private let pageStorage: PageValidatorStorage
     /// Things the user should hear about, such as a rebuilt cache database or one that could
     /// not be used.
     public let warnings: [String]
@@ -41,6 +45,8 @@ public final class FreshServices: Sendable {
             warnings = ["the HTTP cache cannot be used (\(ErrorDescription.line(error))); this run caches in memory only"]
         }
         client = CachingClient(transport: transport, storage: storage)
+        pageStorage = PageValidatorStorage(backing: (cacheDatabase as (any CacheStorage)?) ?? storage)
+        pageClient = CachingClient(transport: transport, storage: pageStorage)
     }
 
     /// Opens the item database (the synced posts).
@@ -52,7 +58,14 @@ public final class FreshServices: Sendable {
     /// statistics, the refreshed headers of 304s).
     public func finish() async {
         await client.waitForBackgroundRevalidations()
+        await pageClient.waitForBackgroundRevalidations()
+        drainPageCache()
         try? cacheDatabase?.flush()
+    }
+
+    /// Waits until the page client's cache writes so far are written (see ``PageValidatorStorage``).
+    public func drainPageCache() {
+        pageStorage.drain()
     }
 
     /// Runs `work`, then ``finish()`` whether it returned or threw: what a failed or interrupted

@@ -10,6 +10,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Retries ran out, or the server asked for a longer wait than allowed; `status` is the
     /// last error status, `nil` when the network failed.
     case gaveUp(url: String, reason: String, status: Int?)
+    /// What came back is not HTTP (a garbage reply, a body its encoding cannot decode).
+    case badReply(url: String, reason: String)
     /// A page's body is not JSON (or not UTF-8).
     case invalidJSON(url: String, detail: String)
     /// A page is JSON but cannot be mirrored: no items, an item that is not an object, a
@@ -39,6 +41,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .httpStatus(let code, let url, let message):
             "server answered \(code) for \(url)" + (message.map { ": \($0)" } ?? "")
         case .gaveUp(let url, let reason, _): "gave up on \(url): \(reason)"
+        case .badReply(let url, let reason): "the reply from \(url) is not valid HTTP: \(reason)"
         case .invalidJSON(let url, let detail): "the page at \(url) is not valid JSON: \(detail)"
         case .invalidPage(let url, let detail): "the page at \(url) cannot be mirrored: \(detail)"
         case .duplicateKey(let url, let key, let pageIndex, let earlier):

@@ -1,9 +1,9 @@
-import TerminalText
-import Foundation
 import ArgumentParser
+import Foundation
 import HTTPCache
 import Storage
 import SyncEngine
+import TerminalText
 import Testing
 @testable import FreshCLI
 

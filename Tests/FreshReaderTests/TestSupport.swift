@@ -1,7 +1,7 @@
 import Foundation
 import Models
-@testable import FreshReader
 import TerminalText
+@testable import FreshReader
 
 /// The real `wcwidth`, measured under a UTF-8 locale switched on once for the whole run
 /// (global initialisers run exactly once, so parallel tests never race on `setlocale`).

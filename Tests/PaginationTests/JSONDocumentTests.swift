@@ -73,6 +73,11 @@ struct JSONDocumentTests {
         }
     }
 
+    @Test func compactBytesDropOnlyInsignificantWhitespace() throws {
+        let page = try document("[\n  {\n    \"id\": 1,\n    \"t\": \"a  b\\\" c\",\n    \"n\": 1.50e+2\n  }\n]")
+        #expect(String(decoding: page.root.elements[0].compactBytes, as: UTF8.self) == #"{"id":1,"t":"a  b\" c","n":1.50e+2}"#)
+    }
+
     @Test func pathsParseQuotedNames() {
         #expect(JSONPath(parsing: "links.next")?.components == ["links", "next"])
         #expect(JSONPath(parsing: #""@odata.nextLink""#)?.components == ["@odata.nextLink"])

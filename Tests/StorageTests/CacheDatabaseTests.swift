@@ -196,16 +196,18 @@ struct CacheDatabaseTests {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.sqlite")
         var bodyRootPage = 0
+        var pageSize = 0
         do {
             let database = try CacheDatabase(path: path)
             try database.store(entry("/a"))
             let connection = try GRDB.DatabaseQueue(path: path)
             bodyRootPage = try connection.read { try Int.fetchOne($0, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'cacheBody'") } ?? 0
+            pageSize = try connection.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } ?? 0
         }
         #expect(bodyRootPage > 1)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        try file.seek(toOffset: UInt64((bodyRootPage - 1) * 4096))
-        try file.write(contentsOf: Data(repeating: 0xA5, count: 4096))
+        try file.seek(toOffset: UInt64((bodyRootPage - 1) * pageSize))
+        try file.write(contentsOf: Data(repeating: 0xA5, count: pageSize))
         try file.close()
         let reopened = try CacheDatabase(path: path)
         #expect(reopened.recoveryWarning?.contains("moved it to") == true)

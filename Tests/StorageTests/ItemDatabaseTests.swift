@@ -4,9 +4,9 @@ import Pagination
 import Storage
 import Testing
 
-/// A page body of `items` under "data", as a server would send it.
-func body(_ items: [(Int, String)]) -> String {
-    "{\"data\": [" + items.map { #"{"id": \#($0.0), "title": "\#($0.1)", "extra": {"nested": [1, 2]}}"# }.joined(separator: ", ") + "]}"
+/// Items as a sync hands them to the database: key and compact JSON.
+func items(_ items: [(Int, String)]) -> [(key: ItemKey, json: Data)] {
+    items.map { (key: .integer($0.0), json: Data(#"{"id":\#($0.0),"title":"\#($0.1)","extra":{"nested":[1,2]}}"#.utf8)) }
 }
 
 /// An item database in a temporary directory with one collection, and page writes in its terms.
@@ -22,10 +22,14 @@ struct Mirror {
     }
 
     @discardableResult
-    func write(_ index: Int, pass: Int, _ items: [(Int, String)], next: String? = "more", validator: String? = nil) throws -> PageWrite {
-        try database.writePage(index, of: collection.id, pass: pass, url: "http://o.test/posts?page=\(index + 1)", nextURL: next,
-                               validator: validator ?? "v\(index)-\(items.map(\.1).joined())", body: body(items),
-                               items: JSONPath(["data"]), key: JSONPath(["id"]), keys: items.map { .integer($0.0) })
+    func write(_ index: Int, pass: Int, _ contents: [(Int, String)], next: String? = "more") throws -> PageWrite {
+        try database.writePages([PageContent(index: index, url: "http://o.test/posts?page=\(index + 1)", nextURL: next,
+                                             validator: "v\(index)-\(contents.map(\.1).joined())", items: items(contents))],
+                                of: collection.id, pass: pass)[0]
+    }
+
+    func unchanged(_ index: Int, pass: Int) throws {
+        _ = try database.writePages([PageContent(index: index, url: "u", nextURL: nil, validator: nil, items: nil)], of: collection.id, pass: pass)
     }
 
     func keys() throws -> [ItemKey] {
@@ -37,7 +41,7 @@ struct Mirror {
 
 @Suite("Item database: collections, pages, passes (SQLite)")
 struct ItemDatabaseTests {
-    @Test func aPageIsSplitByKeyAndKeptAsTheServerSentIt() throws {
+    @Test func aPageIsStoredItemByItemInOrder() throws {
         let mirror = try Mirror()
         let pass = try mirror.database.startPass(of: mirror.collection.id, restart: false).pass
         let write = try mirror.write(0, pass: pass, [(1, "한국어"), (2, "b")])
@@ -78,7 +82,7 @@ struct ItemDatabaseTests {
         try mirror.write(1, pass: first, [(3, "c")], next: nil)
         _ = try mirror.database.finishPass(first, of: id)
         let pass = try mirror.database.startPass(of: id, restart: false).pass
-        try mirror.database.markPageUnchanged(0, of: id, pass: pass)
+        try mirror.unchanged(0, pass: pass)
         try mirror.write(1, pass: pass, [(3, "c"), (4, "d")], next: nil)
         #expect(try mirror.database.finishPass(pass, of: id) == 0)
         #expect(try mirror.keys() == [1, 2, 3, 4].map { ItemKey.integer($0) })
@@ -104,16 +108,16 @@ struct ItemDatabaseTests {
     @Test func aKeyOnTwoPagesOfOnePassIsRefusedAndNothingIsWritten() throws {
         let mirror = try Mirror()
         try mirror.write(0, pass: 1, [(1, "a"), (2, "b")])
-        #expect(throws: DuplicateKey(key: "2", pageIndex: 0)) { try mirror.write(1, pass: 1, [(2, "b"), (3, "c")]) }
+        #expect(throws: DuplicateKey(key: "2", pageIndex: 0, foundOnPage: 1, written: [])) { try mirror.write(1, pass: 1, [(2, "b"), (3, "c")]) }
         #expect(try mirror.keys() == [.integer(1), .integer(2)])
         #expect(try mirror.database.page(1, of: mirror.collection.id) == nil)
     }
 
     @Test func integerAndStringKeysAreDifferentItems() throws {
         let mirror = try Mirror()
-        _ = try mirror.database.writePage(0, of: mirror.collection.id, pass: 1, url: "u", nextURL: nil, validator: nil,
-                                          body: #"[{"id": 1}, {"id": "1"}]"#, items: .root, key: JSONPath(["id"]),
-                                          keys: [.integer(1), .string("1")])
+        _ = try mirror.database.writePages([PageContent(index: 0, url: "u", nextURL: nil, validator: nil,
+                                                        items: [(.integer(1), Data(#"{"id":1}"#.utf8)), (.string("1"), Data(#"{"id":"1"}"#.utf8))])],
+                                           of: mirror.collection.id, pass: 1)
         #expect(try mirror.keys() == [.integer(1), .string("1")])
     }
 
@@ -133,9 +137,9 @@ struct ItemDatabaseTests {
 
     @Test func filtersCompareMembersAsText() throws {
         let mirror = try Mirror()
-        _ = try mirror.database.writePage(0, of: mirror.collection.id, pass: 1, url: "u", nextURL: nil, validator: nil,
-                                          body: #"[{"id": 1, "n": 5, "ok": true, "t": "Swift"}, {"id": 2, "n": "5", "ok": false, "t": "Rust"}]"#,
-                                          items: .root, key: JSONPath(["id"]), keys: [.integer(1), .integer(2)])
+        _ = try mirror.database.writePages([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: [
+            (.integer(1), Data(#"{"id":1,"n":5,"ok":true,"t":"Swift"}"#.utf8)), (.integer(2), Data(#"{"id":2,"n":"5","ok":false,"t":"Rust"}"#.utf8)),
+        ])], of: mirror.collection.id, pass: 1)
         func matching(_ text: String) throws -> [ItemKey] {
             var keys: [ItemKey] = []
             try mirror.database.forEachItem(in: mirror.collection.id, filters: [ItemFilter(parsing: text)!]) { keys.append($0.key) }

@@ -27,22 +27,24 @@ struct MirrorDamageTests {
         let path = directory.file("data.sqlite")
         let database = try ItemDatabase(path: path)
         let collection = try database.createCollection(preferredName: "big", url: "http://o.test/big")
-        let items = (1...3000).map { #"{"id": \#($0), "text": "\#(String(repeating: "x", count: 200))"}"# }
-        _ = try database.writePage(0, of: collection.id, pass: 1, url: "u", nextURL: nil, validator: nil,
-                                   body: "[" + items.joined(separator: ",") + "]", items: .root, key: JSONPath(["id"]),
-                                   keys: (1...3000).map { .integer($0) })
+        let items = (1...3000).map { (key: ItemKey.integer($0), json: Data(#"{"id":\#($0),"text":"\#(String(repeating: "x", count: 200))"}"#.utf8)) }
+        _ = try database.writePages([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: items)], of: collection.id, pass: 1)
         try DatabaseQueue(path: path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
-        // Overwrite pages in the middle of the file (the item table's leaves) with zeros.
+        // Overwrite the page at the middle of the item table's rows with zeros.
+        let (page, pageSize) = try DatabaseQueue(path: path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'item'") ?? 0,
+             try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+        }
+        let fileSize = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-        let size = try handle.seekToEnd()
-        try handle.seek(toOffset: size / 2)
-        handle.write(Data(repeating: 0, count: 4096 * 8))
+        try handle.seek(toOffset: UInt64(max(page, fileSize / pageSize / 2)) * UInt64(pageSize))
+        handle.write(Data(repeating: 0, count: pageSize))
         try handle.close()
 
         #expect(try MirrorCheck.problems(at: path) != ["ok"])
         #expect(throws: StorageError.self) {
-            _ = try database.writePage(1, of: collection.id, pass: 1, url: "u2", nextURL: nil, validator: nil,
-                                       body: #"[{"id": 99999}]"#, items: .root, key: JSONPath(["id"]), keys: [.integer(99999)])
+            _ = try database.writePages([PageContent(index: 1, url: "u2", nextURL: nil, validator: nil,
+                                                     items: [(.integer(99999), Data(#"{"id":99999}"#.utf8))])], of: collection.id, pass: 1)
             try database.forEachItem(in: collection.id) { _ in }
         }
         #expect {

@@ -214,7 +214,7 @@ struct CollectionSyncTests {
         let fixture = try SyncFixture()
         _ = try await fixture.sync("\(server.baseURL)/posts")
         await server.stop()
-        let fetcher = CollectionPosts.make(database: fixture.database, client: fixture.services.client,
+        let fetcher = CollectionPosts.make(database: fixture.database, services: fixture.services,
                                            collection: try fixture.database.collection(named: "posts"), timeout: .seconds(2))
         await fetcher.refresh()
         #expect(fetcher.state.value?.count == 12)

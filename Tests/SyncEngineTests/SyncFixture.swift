@@ -22,7 +22,7 @@ final class SyncFixture: Sendable {
 
     /// A sync whose retries record their wait instead of sleeping.
     var engine: CollectionSync {
-        CollectionSync(client: services.client, database: database, sleep: { [waits] duration in waits.record(duration) },
+        CollectionSync(services: services, database: database, sleep: { [waits] duration in waits.record(duration) },
                        random: { 0.5 })
     }
 

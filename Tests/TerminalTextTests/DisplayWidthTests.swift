@@ -1,5 +1,5 @@
-import Testing
 import TerminalText
+import Testing
 
 @Suite("Display width")
 struct DisplayWidthTests {

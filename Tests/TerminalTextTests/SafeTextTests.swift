@@ -1,5 +1,5 @@
-import Testing
 import TerminalText
+import Testing
 
 @Suite("Sanitising remote text")
 struct SafeTextTests {

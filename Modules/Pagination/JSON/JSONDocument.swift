@@ -17,17 +17,20 @@ public struct JSONDocument: Sendable {
     /// The text as received.
     public let bytes: Data
     let nodes: [JSONNode]
+    /// Whether whitespace stands anywhere between the root value's tokens (a pretty-printed
+    /// body); without any, every value's text is already compact.
+    let hasInnerWhitespace: Bool
 
     /// Parses and checks `bytes`: JSON syntax (RFC 8259) and UTF-8. A leading byte order mark
     /// is skipped.
     /// - Parameter recordedDepth: how deep values are recorded (see ``recordedDepth``).
     public init(_ bytes: Data, recordedDepth: Int = JSONDocument.recordedDepth) throws(JSONSyntaxError) {
         self.bytes = bytes
-        let parsed = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Result<[JSONNode], JSONSyntaxError> in
+        let parsed = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Result<([JSONNode], Bool), JSONSyntaxError> in
             var parser = JSONParser(buffer.bindMemory(to: UInt8.self), recordedDepth: recordedDepth)
-            return Result { () throws(JSONSyntaxError) in try parser.parseDocument() }
+            return Result { () throws(JSONSyntaxError) in (try parser.parseDocument(), parser.hasInnerWhitespace) }
         }
-        nodes = try parsed.get()
+        (nodes, hasInnerWhitespace) = try parsed.get()
     }
 
     /// The top-level value.

@@ -5,6 +5,8 @@ struct JSONParser {
     private var index = 0
     private let recordedDepth: Int
     private var nodes: [JSONNode] = []
+    /// Whether any whitespace stands between the tokens of the root value (not around it).
+    private(set) var hasInnerWhitespace = false
 
     init(_ bytes: UnsafeBufferPointer<UInt8>, recordedDepth: Int) {
         self.bytes = bytes
@@ -13,10 +15,10 @@ struct JSONParser {
 
     mutating func parseDocument() throws(JSONSyntaxError) -> [JSONNode] {
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
-        skipWhitespace()
+        skipWhitespace(inside: false)
         guard index < bytes.count else { throw error(index == 0 ? "the body is empty" : "no JSON value, only whitespace") }
         _ = try parseValue(depth: 0, name: nil)
-        skipWhitespace()
+        skipWhitespace(inside: false)
         guard index == bytes.count else { throw error("unexpected text after the JSON value") }
         return nodes
     }
@@ -223,7 +225,9 @@ struct JSONParser {
 
     // MARK: Helpers
 
-    private mutating func skipWhitespace() {
+    private mutating func skipWhitespace(inside: Bool = true) {
+        let start = index
+        defer { if inside && index > start { hasInnerWhitespace = true } }
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x09, 0x0A, 0x0D: index += 1

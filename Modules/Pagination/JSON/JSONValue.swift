@@ -119,3 +119,35 @@ public struct JSONValue: Sendable {
         }
     }
 }
+
+extension JSONValue {
+    /// The value's UTF-8 text without insignificant whitespace (a pretty-printed item on one
+    /// line): every byte of every token kept as the document has it, numbers and escapes included.
+    public var compactBytes: Data {
+        let node = document.nodes[index]
+        return document.bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Data in
+            let slice = UnsafeRawBufferPointer(rebasing: buffer[node.start..<node.end])
+            guard document.hasInnerWhitespace else { return Data(slice) }
+            var compact = Data(count: slice.count)
+            let length = compact.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) -> Int in
+                var written = 0
+                var inString = false
+                var escaped = false
+                for byte in slice {
+                    if inString {
+                        if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                    } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                        continue
+                    } else if byte == UInt8(ascii: "\"") {
+                        inString = true
+                    }
+                    output[written] = byte
+                    written += 1
+                }
+                return written
+            }
+            compact.count = length
+            return compact
+        }
+    }
+}

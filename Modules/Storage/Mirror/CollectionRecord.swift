@@ -80,9 +80,15 @@ public struct DuplicateKey: Error, Sendable, Equatable {
     public var key: String
     /// The page of this pass that already lists it.
     public var pageIndex: Int
+    /// The page that lists it again (nothing of it was written).
+    public var foundOnPage: Int
+    /// What the pages written before it changed.
+    public var written: [PageWrite]
 
-    public init(key: String, pageIndex: Int) {
+    public init(key: String, pageIndex: Int, foundOnPage: Int, written: [PageWrite]) {
         self.key = key
         self.pageIndex = pageIndex
+        self.foundOnPage = foundOnPage
+        self.written = written
     }
 }

@@ -56,6 +56,14 @@ extension ItemDatabase {
         }
     }
 
+    /// Every stored page record of a collection, by index.
+    public func pages(of collectionID: Int64) throws -> [Int: PageRecord] {
+        try read { db in
+            let records = try PageRecord.fetchAll(db, sql: "SELECT * FROM page WHERE collectionID = ?", arguments: [collectionID])
+            return Dictionary(records.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
     /// The stored record of page `index`.
     public func page(_ index: Int, of collectionID: Int64) throws -> PageRecord? {
         try read { db in
@@ -63,63 +71,38 @@ extension ItemDatabase {
         }
     }
 
-    /// Records that page `index` was fetched in `pass` with the content already stored: one
-    /// small update, no item written.
-    public func markPageUnchanged(_ index: Int, of collectionID: Int64, pass: Int, now: Date = Date()) throws {
-        try write { db in
-            try db.execute(sql: "UPDATE page SET pass = ?, fetchedAt = ? WHERE collectionID = ? AND pageIndex = ?",
-                           arguments: [pass, now.timeIntervalSince1970, collectionID, index])
+    /// Writes pages of one pass in one transaction, in order. A page whose ``PageContent/items``
+    /// are `nil` had its content stored already: only its pass is recorded. Otherwise its items
+    /// are upserted by key (an item whose JSON did not change keeps its change number), the
+    /// items it no longer lists are set aside until the pass ends, and its record is replaced.
+    /// - Returns: what each page changed.
+    /// - Throws: ``DuplicateKey`` when a page lists a key another page of this pass already
+    ///   listed; the pages before it are written, that page and the rest are not.
+    public func writePages(_ pages: [PageContent], of collectionID: Int64, pass: Int, now: Date = Date()) throws -> [PageWrite] {
+        var duplicate: DuplicateKey?
+        let written = try write { db in
+            var written: [PageWrite] = []
+            for page in pages {
+                if let items = page.items, let found = try PageWriter.listedBefore(items, page: page.index, of: collectionID, pass: pass, db: db) {
+                    duplicate = DuplicateKey(key: found.key, pageIndex: found.pageIndex, foundOnPage: page.index, written: written)
+                    break
+                }
+                written.append(try write(page, of: collectionID, pass: pass, now: now, db: db))
+            }
+            return written
         }
+        checkpointer.committed(bytes: pages.prefix(written.count).reduce(0) { total, page in total + (page.items?.reduce(0) { $0 + $1.json.count } ?? 0) })
+        if let duplicate { throw duplicate }
+        return written
     }
 
-    /// Writes a page whose content changed, in one transaction: its items (split out of `body`
-    /// by SQLite at `items`, keyed at `key`; items whose JSON did not change keep their change
-    /// number), the items it no longer lists set aside until the pass ends, and its record.
-    /// - Throws: ``DuplicateKey`` when another page of this pass already listed one of `keys`;
-    ///   nothing is written then.
-    public func writePage(
-        _ index: Int, of collectionID: Int64, pass: Int, url: String, nextURL: String?, validator: String?,
-        body: String, items: JSONPath, key: JSONPath, keys: [ItemKey], now: Date = Date()
-    ) throws -> PageWrite {
-        let keyList = ItemKeyList.json(keys)
-        return try write { db in
-            if let duplicate = try Row.fetchOne(db, sql: """
-                SELECT i.key, i.pageIndex FROM json_each(?) k
-                JOIN item i ON i.collectionID = ? AND i.key = k.value
-                JOIN page p ON p.collectionID = i.collectionID AND p.pageIndex = i.pageIndex
-                WHERE i.pageIndex >= 0 AND i.pageIndex != ? AND p.pass = ? AND p.contentPass = i.pass
-                LIMIT 1
-                """, arguments: [keyList, collectionID, index, pass]) {
-                let keyValue: DatabaseValue = duplicate["key"]
-                throw DuplicateKey(key: keyValue.description, pageIndex: duplicate["pageIndex"])
-            }
-            let sequence = try Int.fetchOne(db, sql: """
-                UPDATE collection SET changeSequence = changeSequence + 1 WHERE id = ? RETURNING changeSequence
-                """, arguments: [collectionID]) ?? 0
-            let outcomes = try Row.fetchAll(db.cachedStatement(sql: """
-                INSERT INTO item (collectionID, key, pageIndex, position, json, pass, createdSequence, changedSequence)
-                SELECT ?1, json_extract(value, ?2), ?3, key, value, ?4, ?5, ?5 FROM json_each(?6, ?7) WHERE true
-                ON CONFLICT (collectionID, key) DO UPDATE SET
-                    pageIndex = excluded.pageIndex, position = excluded.position, pass = excluded.pass,
-                    changedSequence = CASE WHEN item.json = excluded.json THEN item.changedSequence ELSE excluded.changedSequence END,
-                    json = excluded.json
-                RETURNING createdSequence = ?5 AS created, changedSequence = ?5 AS changed
-                """), arguments: [collectionID, key.sqlitePath, index, pass, sequence, body, items.sqlitePath])
-            try db.cachedStatement(sql: "UPDATE item SET pageIndex = -1 WHERE collectionID = ? AND pageIndex = ? AND pass != ?")
-                .execute(arguments: [collectionID, index, pass])
-            try db.cachedStatement(sql: """
-                INSERT INTO page (collectionID, pageIndex, url, nextURL, itemCount, validator, pass, contentPass, fetchedAt)
-                VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8)
-                ON CONFLICT (collectionID, pageIndex) DO UPDATE SET url = excluded.url, nextURL = excluded.nextURL,
-                    itemCount = excluded.itemCount, validator = excluded.validator, pass = excluded.pass,
-                    contentPass = excluded.contentPass, fetchedAt = excluded.fetchedAt
-                """).execute(arguments: [collectionID, index, url, nextURL, keys.count, validator, pass, now.timeIntervalSince1970])
-            var result = PageWrite()
-            for outcome in outcomes {
-                if outcome["created"] as Bool { result.created += 1 } else if outcome["changed"] as Bool { result.changed += 1 }
-            }
-            return result
+    private func write(_ page: PageContent, of collectionID: Int64, pass: Int, now: Date, db: Database) throws -> PageWrite {
+        guard let items = page.items else {
+            try db.cachedStatement(sql: "UPDATE page SET pass = ?, fetchedAt = ? WHERE collectionID = ? AND pageIndex = ?")
+                .execute(arguments: [pass, now.timeIntervalSince1970, collectionID, page.index])
+            return PageWrite()
         }
+        return try PageWriter.write(page, items: items, of: collectionID, pass: pass, now: now, db: db)
     }
 
     /// Gives up the current pass without deleting anything: the next sync starts a new one.
@@ -131,44 +114,36 @@ extension ItemDatabase {
     /// and the pages beyond the last. Returns how many items were deleted.
     public func finishPass(_ pass: Int, of collectionID: Int64, now: Date = Date()) throws -> Int {
         try write { db in
-            try db.execute(sql: """
-                DELETE FROM item WHERE collectionID = ?1 AND (pageIndex < 0 OR NOT EXISTS (
-                    SELECT 1 FROM page p WHERE p.collectionID = item.collectionID AND p.pageIndex = item.pageIndex
-                    AND p.pass = ?2 AND p.contentPass = item.pass))
-                """, arguments: [collectionID, pass])
-            let removed = db.changesCount
             try db.execute(sql: "DELETE FROM page WHERE collectionID = ? AND pass != ?", arguments: [collectionID, pass])
+            let removed = try db.changesCount == 0
+                ? PassEnd.deleteSetAsideAndPastTheEnd(of: collectionID, db: db)
+                : PassEnd.deleteUnlisted(of: collectionID, db: db)
             try db.execute(sql: "UPDATE collection SET passComplete = 1, lastCompleteAt = ? WHERE id = ? AND pass = ?",
                            arguments: [now.timeIntervalSince1970, collectionID, pass])
             return removed
         }
     }
+
 }
 
-/// Item keys as a JSON array for SQLite's `json_each`: integers as numbers, strings quoted.
-enum ItemKeyList {
-    static func json(_ keys: [ItemKey]) -> String {
-        var text = "["
-        for (index, key) in keys.enumerated() {
-            if index > 0 { text += "," }
-            switch key {
-            case .integer(let value): text += String(value)
-            case .string(let value): text += quoted(value)
-            }
-        }
-        return text + "]"
+/// The deletions that end a complete pass. A rewritten page sets its leftovers aside (-1) at
+/// once, so what remains to delete is set aside, or on pages the pass did not reach.
+enum PassEnd {
+    /// When no page was dropped: the set-aside items and any past the last page, two index
+    /// ranges rather than a walk over every item.
+    static func deleteSetAsideAndPastTheEnd(of collectionID: Int64, db: Database) throws -> Int {
+        let last = try Int.fetchOne(db, sql: "SELECT max(pageIndex) FROM page WHERE collectionID = ?", arguments: [collectionID]) ?? -1
+        try db.execute(sql: "DELETE FROM item WHERE collectionID = ? AND pageIndex < 0", arguments: [collectionID])
+        let setAside = db.changesCount
+        try db.execute(sql: "DELETE FROM item WHERE collectionID = ? AND pageIndex > ?", arguments: [collectionID, last])
+        return setAside + db.changesCount
     }
 
-    private static func quoted(_ value: String) -> String {
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
+    /// When pages were dropped: every item on a page that no longer exists.
+    static func deleteUnlisted(of collectionID: Int64, db: Database) throws -> Int {
+        try db.execute(sql: """
+            DELETE FROM item WHERE collectionID = ?1 AND pageIndex NOT IN (SELECT pageIndex FROM page WHERE collectionID = ?1)
+            """, arguments: [collectionID])
+        return db.changesCount
     }
 }

@@ -16,13 +16,15 @@ import Pagination
 public final class ItemDatabase: Sendable {
     public let path: String
     let pool: DatabasePool
+    let checkpointer: Checkpointer
 
     /// Opens (creating if needed) the item database at `path`, migrating an older schema.
     /// - Parameter readOnly: open without writing anything (no migration, no new file), for a
     ///   reader of a read-only directory.
     public init(path: String, readOnly: Bool = false) throws {
         self.path = path
-        try DamageMarker.refuseIfMarked(path)
+        if !readOnly { try DamageMarker.refuseIfMarked(path) }
+        checkpointer = Checkpointer(path: path)
         pool = try DatabaseFile.openPool(at: path, durability: .normal, migrator: ItemSchema.migrator,
                                          probeTables: ["collection", "page", "item"], readOnly: readOnly)
     }
@@ -32,8 +34,6 @@ public final class ItemDatabase: Sendable {
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
             return try pool.write(updates)
-        } catch let error as DuplicateKey {
-            throw error
         } catch {
             throw failure(error)
         }

@@ -49,6 +49,12 @@ public enum CollectionIdentity {
         components.password = nil
         return components.url ?? url
     }
+
+    /// The `Authorization: Basic …` value of the user name and password in `url`, if it has any.
+    public static func basicAuthorization(in url: URL) -> String? {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let user = components.user else { return nil }
+        return "Basic " + Data("\(user):\(components.password ?? "")".utf8).base64EncodedString()
+    }
 }
 
 extension String {

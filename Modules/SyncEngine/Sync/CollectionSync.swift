@@ -16,7 +16,7 @@ import Synchronization
 /// deletes the items no page listed. Syncs of one collection, from any processes, run one at a
 /// time (``SyncLock``).
 public struct CollectionSync: Sendable {
-    private let client: CachingClient
+    private let services: FreshServices
     private let database: ItemDatabase
     private let sleep: @Sendable (Duration) async throws -> Void
     private let random: @Sendable () -> Double
@@ -24,12 +24,15 @@ public struct CollectionSync: Sendable {
     /// - Parameters:
     ///   - sleep: how retries wait (tests pass one that returns at once).
     ///   - random: the jitter source of backoffs, in 0..<1.
+    /// - Parameters:
+    ///   - services: the page client (``FreshServices/pageClient``) fetches; its cache writes are
+    ///     waited for when a run ends.
     public init(
-        client: CachingClient, database: ItemDatabase,
+        services: FreshServices, database: ItemDatabase,
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
-        self.client = client
+        self.services = services
         self.database = database
         self.sleep = sleep
         self.random = random
@@ -37,8 +40,15 @@ public struct CollectionSync: Sendable {
 
     /// Runs one sync. `events` hears about each page, wait and decision as they happen; the
     /// ``SyncSummary`` of every page event is the run so far (what an interrupted run wrote).
-    public func run(_ options: SyncOptions, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async throws -> SyncSummary {
+    public func run(_ given: SyncOptions, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async throws -> SyncSummary {
         let started = Date()
+        // A user name and password in the URL travel as an Authorization field, so no URL that
+        // is requested, stored or shown carries them.
+        var options = given
+        if let authorization = CollectionIdentity.basicAuthorization(in: given.url), options.headerFields[.authorization] == nil {
+            options.headerFields[.authorization] = authorization
+        }
+        options.url = CollectionIdentity.withoutCredentials(given.url)
         let lock = try await SyncLock.acquire(identity: CollectionIdentity.of(options.url), databasePath: database.path) {
             events(.waitingForLock(holder: $0))
         }
@@ -47,8 +57,9 @@ public struct CollectionSync: Sendable {
         let tally = SyncTally()
         tally.update { $0.collection = collection.name }
         let run = SyncRun(collection: collection, isNew: isNew, options: options, database: database, tally: tally, events: events,
-                          fetcher: PageFetcher(client: client, options: options, origin: PageFetcher.origin(of: options.url),
+                          fetcher: PageFetcher(client: services.pageClient, options: options, origin: PageFetcher.origin(of: options.url),
                                                tally: tally, events: events, sleep: sleep, random: random))
+        defer { services.drainPageCache() }
         do {
             try await run.pass()
             try database.recordSyncEnd(of: collection.id, error: nil)
@@ -69,7 +80,9 @@ public struct CollectionSync: Sendable {
     }
 }
 
-/// One run over one collection: the pass, page by page.
+/// One run over one collection: the pass, page by page, in two stages that overlap: a task
+/// fetches and reads the pages in order (each request goes out as soon as the page before it
+/// says where it is), the run writes them, several per transaction when it falls behind.
 private struct SyncRun: Sendable {
     let collection: CollectionRecord
     /// Whether the collection was created for this run (it is announced once its first page reads).
@@ -80,108 +93,158 @@ private struct SyncRun: Sendable {
     let events: @Sendable (SyncEvent) -> Void
     let fetcher: PageFetcher
 
+    /// How many read pages may wait for the writer.
+    static let queueCapacity = 8
+    /// How many page requests may be in flight when the last pass's chain of pages says where
+    /// the next ones are (see ``Lookahead``).
+    static let lookaheadDepth = 4
+
     /// The first page's URL with the page size asked for.
     var firstURL: URL {
         PageSize.url(options.url, size: options.limit,
                      parameter: options.overrides.paginate?.options["size"] ?? collection.paginationPlan?.sizeParameter)
     }
 
+    /// What the fetching stage hands the writer.
+    enum Queued: Sendable {
+        case page(FetchedPage, Step)
+        /// The pass reached its last page, for this reason.
+        case end(String?)
+    }
+
     func pass() async throws {
-        let storedURL = CollectionIdentity.withoutCredentials(firstURL).absoluteString
-        let replan = options.overridesGiven || collection.url != storedURL || collection.plan == nil
+        let replan = options.overridesGiven || collection.url != firstURL.absoluteString || collection.plan == nil
         if replan && collection.plan != nil { try database.resetPlan(of: collection.id) }
         let position = try database.startPass(of: collection.id, restart: options.restart || replan)
-        var plan = replan ? nil : collection.paginationPlan
+        let plan = replan ? nil : collection.paginationPlan
         if let plan { events(.plan(plan.style.summary)) }
-        var url = firstURL
+        var start = Cursor(url: firstURL, index: position.nextPageIndex, seen: Set(position.fetchedURLs))
         if position.isResumed {
             tally.update { $0.resumedAtPage = position.nextPageIndex }
             events(.resumed(pageIndex: position.nextPageIndex))
             guard let next = position.nextURL.flatMap(URL.init(string:)) else {
                 return try finish(pass: position.pass, reason: "the pass had reached the last page")
             }
-            url = next
+            start.url = next
         }
-        var seen = Set(position.fetchedURLs)
-        seen.insert(CollectionIdentity.withoutCredentials(url).absoluteString)
-        var index = position.nextPageIndex
-        var typicalSize = index > 0 ? try database.page(0, of: collection.id)?.itemCount : nil
-        var emptyRun = 0
-        let slot = PrefetchSlot()
-        slot.start { [fetcher, plan, url, index] in try await fetcher.fetch(url, index: index, plan: plan) }
-        try await withTaskCancellationHandler {
-            while let fetched = try await slot.take() {
-                try Task.checkCancellation()
-                guard !fetched.endsCollection else {
-                    return try finish(pass: position.pass, reason: "page \(index + 1) answered 404: past the last page")
-                }
-                let stored = try database.page(index, of: collection.id)
-                let step = try step(fetched, stored: stored, plan: &plan, typicalSize: typicalSize)
-                if let next = step.next {
-                    let shown = CollectionIdentity.withoutCredentials(next).absoluteString
-                    guard seen.insert(shown).inserted else { throw SyncError.loop(url: shown, pageIndex: index + 1) }
-                    try Task.checkCancellation()
-                    slot.start { [fetcher, plan, index] in try await fetcher.fetch(next, index: index + 1, plan: plan) }
-                }
-                try record(step, fetched: fetched, pass: position.pass, plan: plan)
-                if index == 0, step.itemCount > 0 { typicalSize = step.itemCount }
-                emptyRun = step.itemCount == 0 && step.next != nil ? emptyRun + 1 : 0
-                if emptyRun >= options.maximumEmptyPages {
-                    throw SyncError.emptyPages(url: CollectionIdentity.withoutCredentials(fetched.url).absoluteString, count: emptyRun)
-                }
-                guard step.next != nil else { return try finish(pass: position.pass, reason: step.endReason) }
-                index += 1
+        let chain = try database.pages(of: collection.id)
+        if position.isResumed { start.typicalSize = chain[0]?.itemCount }
+        start.seen.insert(start.url.absoluteString)
+        let queue = PageQueue<Queued>(capacity: Self.queueCapacity)
+        let producer = Task { [self, start] in
+            do {
+                try await produce(from: start, plan: plan, chain: chain, into: queue)
+            } catch {
+                await queue.fail(error)
             }
-        } onCancel: {
-            slot.cancel()
+        }
+        defer { producer.cancel() }
+        do {
+            try await withTaskCancellationHandler {
+                try await consume(queue, pass: position.pass)
+            } onCancel: {
+                producer.cancel()
+            }
+        } catch {
+            await queue.close()
+            throw error
         }
     }
 
-    // MARK: One page
+    // MARK: Fetching and reading
 
-    /// What one page says: its next page, and either that its stored content is current or the
-    /// reading to write.
-    private struct Step {
+    /// Where the fetching stage is.
+    struct Cursor: Sendable {
+        var url: URL
+        var index: Int
+        /// Every page URL of this pass so far (a repeat would loop).
+        var seen: Set<String>
+        /// Items on a full page when the URL does not say (the first page's count).
+        var typicalSize: Int?
+        var emptyRun = 0
+    }
+
+    private func produce(from start: Cursor, plan initialPlan: PaginationPlan?, chain: [Int: PageRecord], into queue: PageQueue<Queued>) async throws {
+        var cursor = start
+        var plan = initialPlan
+        let lookahead = Lookahead(fetcher: fetcher, chain: chain, depth: Self.lookaheadDepth)
+        defer { lookahead.cancelAll() }
+        while true {
+            try Task.checkCancellation()
+            // No guessing once the server has asked to slow down.
+            let guessing = plan != nil && tally.update { $0.retries == 0 }
+            var fetched = try await lookahead.take(cursor.index, url: cursor.url, plan: plan, guessing: guessing)
+            guard !fetched.endsCollection else {
+                return await queue.put(.end("page \(cursor.index + 1) answered \(fetched.response.status.code): past the last page"))
+            }
+            let stored = lookahead.stored(cursor.index)
+            if fetched.isFromStorage, !isCurrent(fetched, stored: stored, plan: plan) {
+                // The cache holds only this page's validators, and the items stored are not that
+                // content (a sync stopped between the two): the body is needed again.
+                tally.update { $0.requests += fetched.response.decision.requestsSent }
+                fetched = try await fetcher.fetch(cursor.url, index: cursor.index, plan: plan, policy: .reloadIgnoringLocalCacheData)
+            }
+            tally.update { $0.count(fetched.response.decision, storedLength: fetched.storedLength) }
+            let step = try step(fetched, stored: stored, plan: &plan, typicalSize: cursor.typicalSize)
+            if cursor.index == 0, step.itemCount > 0 { cursor.typicalSize = step.itemCount }
+            cursor.emptyRun = step.itemCount == 0 && step.next != nil ? cursor.emptyRun + 1 : 0
+            if cursor.emptyRun >= options.maximumEmptyPages {
+                throw SyncError.emptyPages(url: fetched.url.absoluteString, count: cursor.emptyRun)
+            }
+            if let next = step.next, !cursor.seen.insert(next.absoluteString).inserted {
+                throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index + 1)
+            }
+            await queue.put(.page(fetched, step))
+            guard let next = step.next else { return await queue.put(.end(step.endReason)) }
+            cursor.url = next
+            cursor.index += 1
+        }
+    }
+
+    /// What one page says: its next page, and either that its stored content is current
+    /// (`items` is `nil`) or its items to write.
+    struct Step: Sendable {
         var next: URL?
         var endReason: String?
         var itemCount: Int
         var validator: String
-        var reading: PageReading?
+        var items: [(key: ItemKey, json: Data)]?
+    }
+
+    /// Whether the items stored for the page are the content of `fetched`.
+    private func isCurrent(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) -> Bool {
+        guard let stored, plan != nil, stored.url == fetched.url.absoluteString else { return false }
+        return stored.validator == ContentValidator.of(headerFields: fetched.response.headerFields, body: fetched.response.body)
     }
 
     private func step(_ fetched: FetchedPage, stored: PageRecord?, plan: inout PaginationPlan?, typicalSize: Int?) throws -> Step {
         let response = fetched.response
-        let shownURL = CollectionIdentity.withoutCredentials(fetched.url).absoluteString
+        let url = fetched.url.absoluteString
         let validator = ContentValidator.of(headerFields: response.headerFields, body: response.body)
-        if let stored, plan != nil, stored.url == shownURL, stored.validator == validator {
+        if let stored, isCurrent(fetched, stored: stored, plan: plan) {
             return Step(next: stored.nextURL.flatMap(URL.init(string:)), endReason: stored.nextURL == nil ? "the last page, unchanged" : nil,
-                        itemCount: stored.itemCount, validator: validator, reading: nil)
+                        itemCount: stored.itemCount, validator: validator, items: nil)
         }
         guard response.body.count <= options.maximumPageSize else {
-            throw SyncError.pageTooLarge(url: shownURL, limit: options.maximumPageSize)
+            throw SyncError.pageTooLarge(url: url, limit: options.maximumPageSize)
         }
-        let page = try parse(fetched, depth: plan?.recordedDepth ?? JSONDocument.recordedDepth)
+        var page = try parse(fetched, depth: plan?.recordedDepth ?? JSONDocument.recordedDepth)
         do {
             if plan == nil {
                 var detected = try PaginationDetector.plan(for: page, overrides: options.overrides)
                 if detected.sizeParameter == nil, options.limit != nil { detected.sizeParameter = PageSize.parameter(in: firstURL) }
-                try database.setPlan(detected, url: CollectionIdentity.withoutCredentials(firstURL).absoluteString, of: collection.id)
+                try database.setPlan(detected, url: firstURL.absoluteString, of: collection.id)
                 if isNew { events(.created(name: collection.name)) }
                 events(.plan(detected.style.summary))
                 plan = detected
-                if detected.recordedDepth > JSONDocument.recordedDepth {
-                    return try read(try parse(fetched, depth: detected.recordedDepth), plan: detected, typicalSize: typicalSize, validator: validator)
-                }
+                if detected.recordedDepth > JSONDocument.recordedDepth { page = try parse(fetched, depth: detected.recordedDepth) }
             }
-            return try read(page, plan: plan!, typicalSize: typicalSize, validator: validator)
+            let reading = try plan!.read(page, typicalSize: typicalSize)
+            let items = zip(reading.keys, reading.items.elements).map { (key: $0, json: $1.compactBytes) }
+            return Step(next: reading.next, endReason: reading.endReason, itemCount: reading.itemCount, validator: validator, items: items)
         } catch let error as PageError {
-            throw SyncError.invalidPage(url: shownURL, detail: error.description)
+            throw SyncError.invalidPage(url: url, detail: error.description)
         }
-    }
-
-    private func read(_ page: PageResponse, plan: PaginationPlan, typicalSize: Int?, validator: String) throws(PageError) -> Step {
-        let reading = try plan.read(page, typicalSize: typicalSize)
-        return Step(next: reading.next, endReason: reading.endReason, itemCount: reading.itemCount, validator: validator, reading: reading)
     }
 
     private func parse(_ fetched: FetchedPage, depth: Int) throws -> PageResponse {
@@ -191,36 +254,56 @@ private struct SyncRun: Sendable {
             return PageResponse(url: fetched.url, linkFields: response.headerFields[values: .link],
                                 totalCountField: response.headerFields[.xTotalCount], document: document)
         } catch {
-            throw SyncError.invalidJSON(url: CollectionIdentity.withoutCredentials(fetched.url).absoluteString, detail: error.description)
+            throw SyncError.invalidJSON(url: fetched.url.absoluteString, detail: error.description)
         }
     }
 
-    /// Writes the page (or records it unchanged) and reports it.
-    private func record(_ step: Step, fetched: FetchedPage, pass: Int, plan: PaginationPlan?) throws {
-        let shownURL = CollectionIdentity.withoutCredentials(fetched.url).absoluteString
-        var write = PageWrite()
-        if let reading = step.reading, let plan {
-            do {
-                write = try database.writePage(
-                    fetched.index, of: collection.id, pass: pass, url: shownURL,
-                    nextURL: step.next.map { CollectionIdentity.withoutCredentials($0).absoluteString }, validator: step.validator,
-                    body: String(decoding: fetched.response.body, as: UTF8.self), items: plan.items, key: plan.key, keys: reading.keys)
-            } catch let duplicate as DuplicateKey {
-                try database.abandonPass(of: collection.id)
-                throw SyncError.duplicateKey(url: shownURL, key: duplicate.key, pageIndex: fetched.index, earlierPageIndex: duplicate.pageIndex)
+    // MARK: Writing
+
+    /// Writes what the fetching stage read, batch by batch, until the last page or an error.
+    private func consume(_ queue: PageQueue<Queued>, pass: Int) async throws {
+        while true {
+            let batch = try await queue.takeAll()
+            var pages: [(FetchedPage, Step)] = []
+            var end: String??
+            for element in batch {
+                switch element {
+                case .page(let fetched, let step): pages.append((fetched, step))
+                case .end(let reason): end = .some(reason)
+                }
             }
-        } else {
-            try database.markPageUnchanged(fetched.index, of: collection.id, pass: pass)
+            try write(pages, pass: pass)
+            if let reason = end { return try finish(pass: pass, reason: reason) }
         }
-        let summary = tally.update { summary in
-            summary.items += step.itemCount
-            summary.created += write.created
-            summary.changed += write.changed
-            if step.reading == nil { summary.unchangedPages += 1 }
-            return summary
+    }
+
+    private func write(_ pages: [(FetchedPage, Step)], pass: Int) throws {
+        let contents = pages.map { fetched, step in
+            PageContent(index: fetched.index, url: fetched.url.absoluteString, nextURL: step.next?.absoluteString,
+                        validator: step.validator, items: step.items)
         }
-        events(.page(PageEvent(index: fetched.index, url: fetched.url, decision: fetched.response.decision, items: step.itemCount,
-                               unchanged: step.reading == nil, write: write, summary: summary)))
+        let writes: [PageWrite]
+        var failure: (any Error)?
+        do {
+            writes = try database.writePages(contents, of: collection.id, pass: pass)
+        } catch let duplicate as DuplicateKey {
+            writes = duplicate.written
+            try database.abandonPass(of: collection.id)
+            failure = SyncError.duplicateKey(url: contents[writes.count].url, key: duplicate.key, pageIndex: duplicate.foundOnPage,
+                                             earlierPageIndex: duplicate.pageIndex)
+        }
+        for ((fetched, step), write) in zip(pages, writes) {
+            let summary = tally.update { summary in
+                summary.items += step.itemCount
+                summary.created += write.created
+                summary.changed += write.changed
+                if step.items == nil { summary.unchangedPages += 1 }
+                return summary
+            }
+            events(.page(PageEvent(index: fetched.index, url: fetched.url, decision: fetched.response.decision, items: step.itemCount,
+                                   unchanged: step.items == nil, write: write, summary: summary)))
+        }
+        if let failure { throw failure }
     }
 
     private func finish(pass: Int, reason: String?) throws {

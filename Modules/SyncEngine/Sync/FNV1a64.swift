@@ -1,11 +1,15 @@
+import Foundation
+
 /// The 64-bit FNV-1a hash as 16 hex digits: a cheap, stable digest for file names and page
 /// content (not for security).
 enum FNV1a64 {
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    static func hex(_ bytes: some ContiguousBytes) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01B3
+        bytes.withUnsafeBytes { buffer in
+            for byte in buffer {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
         }
         let digits = String(hash, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits

@@ -11,10 +11,25 @@ struct FetchedPage: Sendable {
     var url: URL
     var response: CachedResponse
     var endsCollection: Bool
+
+    /// Whether the cache answered (fresh, revalidated or stale): the body is then only what
+    /// ``PageValidatorStorage`` kept, which is nothing.
+    var isFromStorage: Bool {
+        switch response.decision.outcome {
+        case .freshHit, .revalidated, .staleServed: true
+        case .downloaded, .replaced, .bypassed, .unsatisfiable: false
+        }
+    }
+
+    /// The length of the body a response from the cache stands for.
+    var storedLength: Int? {
+        response.headerFields[PageValidatorStorage.lengthField].flatMap { Int($0) }
+    }
 }
 
 /// Fetches pages through the HTTP cache, retrying what the ``RetryPolicy`` allows and saying
-/// each wait.
+/// each wait. Requests that failed are counted here; the page that came back is counted by
+/// the caller, once it knows it keeps it.
 struct PageFetcher: Sendable {
     let client: CachingClient
     let options: SyncOptions
@@ -27,19 +42,19 @@ struct PageFetcher: Sendable {
 
     /// Fetches page `index` at `url`; `plan` (when known) decides whether an error status
     /// ends the collection instead.
-    func fetch(_ url: URL, index: Int, plan: PaginationPlan?) async throws -> FetchedPage {
+    /// - Parameter retrying: `false` for a single attempt (a guess; see ``Lookahead``).
+    func fetch(_ url: URL, index: Int, plan: PaginationPlan?, policy: CachePolicy? = nil, retrying: Bool = true) async throws -> FetchedPage {
         var attempt = 0
         while true {
             attempt += 1
             try Task.checkCancellation()
             let failure: RetryPolicy.Failure
             do {
-                let response = try await client.send(request(for: url), policy: options.policy)
+                let response = try await client.send(request(for: url), policy: policy ?? options.policy)
                 if response.decision.originUnreachable {
                     tally.update { $0.requests += response.decision.requestsSent }
                     failure = .transient(response.decision.reasons.first { $0.hasPrefix("origin unreachable") } ?? "origin unreachable")
                 } else if (200..<300).contains(response.status.code) {
-                    tally.update { $0.count(response.decision) }
                     return FetchedPage(index: index, url: url, response: response, endsCollection: false)
                 } else if plan?.endsCollection(status: response.status.code, pageIndex: index) == true {
                     tally.update { $0.requests += response.decision.requestsSent }
@@ -47,15 +62,18 @@ struct PageFetcher: Sendable {
                 } else {
                     tally.update { $0.requests += response.decision.requestsSent }
                     guard RetryPolicy.isRetryable(status: response.status.code) else {
-                        throw SyncError.httpStatus(code: response.status.code, url: shown(url), message: ErrorMessage.from(response))
+                        throw SyncError.httpStatus(code: response.status.code, url: url.absoluteString, message: ErrorMessage.from(response))
                     }
                     failure = .status(response.status.code, retryAfter: response.headerFields[.retryAfter])
                 }
             } catch let error as TransportError where Self.isTransient(error) {
                 tally.update { $0.requests += 1 }
                 failure = .transient(error.description)
+            } catch TransportError.invalidResponse(let reason) {
+                throw SyncError.badReply(url: url.absoluteString, reason: reason)
             }
-            switch options.retry.decide(after: failure, attempt: attempt, random: random()) {
+            let retry = retrying ? options.retry : RetryPolicy(retries: 0)
+            switch retry.decide(after: failure, attempt: attempt, random: random()) {
             case .retry(let wait, let reason):
                 events(.retrying(url: url, after: wait, reason: reason, attempt: attempt, of: options.retry.retries))
                 tally.update {
@@ -84,15 +102,11 @@ struct PageFetcher: Sendable {
 
     private func stopError(_ failure: RetryPolicy.Failure, url: URL, reason: String) -> SyncError {
         switch failure {
-        case .status(let code, _): .gaveUp(url: shown(url), reason: reason, status: code)
-        case .transient(let message): .offline(url: shown(url), reason: message)
+        case .status(let code, _): .gaveUp(url: url.absoluteString, reason: reason, status: code)
+        case .transient(let message): .offline(url: url.absoluteString, reason: message)
         }
     }
 
-    /// The URL as messages show it (no password).
-    private func shown(_ url: URL) -> String {
-        CollectionIdentity.withoutCredentials(url).absoluteString
-    }
 
     static func isTransient(_ error: TransportError) -> Bool {
         switch error {

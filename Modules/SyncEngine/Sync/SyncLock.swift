@@ -28,7 +28,7 @@ public final class SyncLock: Sendable {
         let directory = databasePath + ".locks"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                  attributes: [.posixPermissions: 0o700])
-        let path = "\(directory)/\(FNV1a64.hex(identity.utf8)).lock"
+        let path = "\(directory)/\(FNV1a64.hex(Array(identity.utf8))).lock"
         let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             throw SyncError.lockUnavailable(path: path, reason: String(cString: strerror(errno)))

@@ -42,11 +42,13 @@ public struct SyncSummary: Sendable, Equatable, Codable {
 
     public init() {}
 
-    mutating func count(_ decision: CacheDecision) {
+    /// Counts one page's decision; `storedLength` is the length of the body a response from
+    /// the cache stood for (the sync's cache keeps validators, not bodies).
+    mutating func count(_ decision: CacheDecision, storedLength: Int?) {
         pages += 1
         requests += decision.requestsSent
         bytesReceived += decision.bytesReceived
-        bytesSaved += decision.bytesSaved
+        if decision.bytesReceived == 0 { bytesSaved += storedLength ?? decision.bytesSaved }
         switch decision.outcome {
         case .freshHit: freshHits += 1
         case .staleServed: staleServed += 1

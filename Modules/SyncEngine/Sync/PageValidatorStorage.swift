@@ -1,0 +1,77 @@
+import Dispatch
+import Foundation
+import HTTPCache
+import HTTPTypes
+
+/// The HTTP cache as a sync uses it: its pages' responses are stored with their validators
+/// and freshness but without their bodies, which the mirror holds already (as items). A sync
+/// of 100,000 items then writes its 50 MB once, not twice, and a 304 or a fresh hit still
+/// costs nothing beyond the page's record.
+///
+/// The entries live under keys of their own (`sync GET …`), so `fresh get` never mistakes
+/// one for a response it could serve. Each carries the body's digest and length as fields,
+/// so a fresh hit still tells which content it stands for (see ``ContentValidator``).
+///
+/// Stores are written on a queue of their own, in order, so the next page's request does not
+/// wait for the cache file; ``drain()`` waits for them (a sync asks each page once, so nothing
+/// reads an entry before it is written).
+public final class PageValidatorStorage: CacheStorage {
+    /// The digest (FNV-1a, 64 bits) of the body the entry stood for.
+    public static let digestField = HTTPField.Name("Fresh-Body-Digest")!
+    /// The length of that body.
+    public static let lengthField = HTTPField.Name("Fresh-Body-Length")!
+
+    private let backing: any CacheStorage
+    private let writes = DispatchQueue(label: "fresh.page-validators")
+
+    public init(backing: any CacheStorage) {
+        self.backing = backing
+    }
+
+    /// Waits until every store so far is written.
+    public func drain() {
+        writes.sync {}
+    }
+
+    public func variants(forKey key: String) throws -> [StoredResponse] {
+        try backing.variants(forKey: Self.key(key)).map { entry in
+            var entry = entry
+            entry.key = key
+            return entry
+        }
+    }
+
+    public func store(_ entry: StoredResponse) throws {
+        var stored = entry
+        stored.key = Self.key(entry.key)
+        if !entry.body.isEmpty || entry.headerFields[Self.lengthField] == nil {
+            // An ETag identifies the content already (see ``ContentValidator``).
+            stored.headerFields[Self.digestField] = entry.headerFields[.eTag] == nil ? FNV1a64.hex(entry.body) : nil
+            stored.headerFields[Self.lengthField] = String(entry.body.count)
+        }
+        stored.body = Data()
+        // Best effort, as every cache write: a failure costs a full download next time.
+        writes.async { [backing, stored] in try? backing.store(stored) }
+    }
+
+    public func refresh(_ entry: StoredResponse) throws {
+        var stored = entry
+        stored.key = Self.key(entry.key)
+        stored.body = Data()
+        try backing.refresh(stored)
+    }
+
+    public func removeAll(forKey key: String) throws {
+        try backing.removeAll(forKey: Self.key(key))
+    }
+
+    public func recordAccess(key: String, variantKey: String) {
+        backing.recordAccess(key: Self.key(key), variantKey: variantKey)
+    }
+
+    public func recordOutcome(_ outcome: CacheOutcome) {
+        backing.recordOutcome(outcome)
+    }
+
+    private static func key(_ key: String) -> String { "sync " + key }
+}
