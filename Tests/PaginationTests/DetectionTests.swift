@@ -137,6 +137,15 @@ struct DetectionTests {
         #expect(try detected.read(second).endReason == "page 2 reached the total of 4 items")
     }
 
+    @Test func aBareArrayAskedForWithAPageSizeIsPaged() throws {
+        let pages = try plan(try page("http://x.test/items?per_page=2", two))
+        #expect(pages.style == .page(parameter: "page", start: 1, totalPages: nil, total: nil))
+        #expect(try pages.read(try page("http://x.test/items?per_page=2", two)).next?.absoluteString == "http://x.test/items?per_page=2&page=2")
+        #expect(try pages.read(try page("http://x.test/items?per_page=2&page=3", #"[{"id": 5}]"#)).endReason == "a short page (1 of 2 items)")
+        #expect(try plan(try page("http://x.test/items?limit=2", two)).style == .offset(parameter: "offset", total: nil))
+        #expect(try plan(try page("http://x.test/items?take=2", two)).style == .offset(parameter: "skip", total: nil))
+    }
+
     @Test func aDocumentHoldingAnArrayIsOnePage() throws {
         let exercises = try page("http://x.test/exercises", #"{"version": 1, "exercises": [{"id": 1, "name": "squat"}]}"#)
         let detected = try plan(exercises)

@@ -48,7 +48,20 @@ public enum PaginationDetector {
             return .page(parameter: parameter, start: 1, totalPages: totalPagesPath(document), total: totalPath(document))
         }
         if let parameter = offsetParameter(page) { return .offset(parameter: parameter, total: totalPath(document)) }
-        return .single
+        return sizedArrayStyle(page) ?? .single
+    }
+
+    /// A bare array asked for with a page size and no other hint pages the way its size
+    /// parameter suggests: by page number for `per_page`, `page_size`, …; by offset for `limit`,
+    /// `take`, …. A page shorter than the size (or a 404, or an empty page) then ends it.
+    private static func sizedArrayStyle(_ page: PageResponse) -> PaginationStyle? {
+        guard page.document.root.kind == .array, let size = PageSize.parameter(in: page.url) else { return nil }
+        switch size {
+        case "per_page", "page_size", "pageSize", "perPage", "size", "per-page", "pagesize":
+            return .page(parameter: "page", start: 1, totalPages: nil, total: nil)
+        case "take": return .offset(parameter: "skip", total: nil)
+        default: return .offset(parameter: "offset", total: nil)
+        }
     }
 
     private static func nextURLPath(_ document: JSONDocument) -> JSONPath? {
