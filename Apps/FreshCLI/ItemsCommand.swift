@@ -77,8 +77,8 @@ struct ItemsCommand: AsyncParsableCommand {
                 }
                 output.write(first ? "]\n" : "\n]\n")
             case .table:
-                let columns = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
-                    ?? collection.paginationPlan.map { [$0.key, JSONPath(["title"])] } ?? [JSONPath(["id"]), JSONPath(["title"])]
+                let columns = try fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
+                    ?? Self.defaultColumns(collection, sample: database.firstItemJSON(in: collection.id))
                 var rows: [[String]] = []
                 try database.forEachItem(in: collection.id, filters: filters, limit: limit ?? 1000) { item in
                     rows.append(ItemCells.cells(of: item, columns: columns))
@@ -88,6 +88,14 @@ struct ItemsCommand: AsyncParsableCommand {
             }
             output.flush()
         }
+    }
+}
+
+extension ItemsCommand {
+    /// The key, then the title and second line a list shows (see ``ItemFields``).
+    static func defaultColumns(_ collection: CollectionRecord, sample: String?) -> [JSONPath] {
+        let shown = ItemFields.choose(for: sample)
+        return [collection.paginationPlan?.key ?? JSONPath(["id"])] + shown.title + shown.subtitle
     }
 }
 

@@ -250,3 +250,29 @@ struct FreshServicesFinishingTests {
         #expect(storedAfter.body == storedBefore.body)
     }
 }
+
+@Suite("Syncing a page at a time, and choosing what rows show")
+struct PageAtATimeTests {
+    @Test func aRunLimitedToOnePageLeavesThePassToResume() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 25, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        let first = try await fixture.sync(url) { $0.maximumPages = 1 }
+        #expect(first.pages == 1 && !first.complete && first.totalItems == 10)
+        let second = try await fixture.sync(url) { $0.maximumPages = 1 }
+        #expect(second.resumedAtPage == 1 && second.pages == 1 && second.totalItems == 20)
+        let rest = try await fixture.sync(url)
+        await server.stop()
+        #expect(rest.complete && rest.totalItems == 25 && rest.pages == 1)
+    }
+
+    @Test func rowsShowATitleAndWhoOrWhen() {
+        let post = ItemFields.choose(for: #"{"id":1,"title":"t","author":"a","updated_at":"2024"}"#)
+        #expect(post == RowFields(title: [JSONPath(["title"])], subtitle: [JSONPath(["author"])]))
+        let user = ItemFields.choose(for: #"{"login":"kim","user":{"login":"x"},"created_at":"2024"}"#)
+        #expect(user == RowFields(title: [JSONPath(["login"])], subtitle: [JSONPath(["user", "login"])]))
+        let chosen = ItemFields.choose(for: #"{"id":1,"title":"t"}"#, title: JSONPath(["id"]))
+        #expect(chosen.title == [JSONPath(["id"])])
+        #expect(ItemFields.choose(for: nil) == RowFields(title: [], subtitle: []))
+    }
+}

@@ -76,6 +76,7 @@ extension ItemDatabase {
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ?", arguments: [collectionID]) ?? 0
             try db.execute(sql: "DELETE FROM item WHERE collectionID = ?", arguments: [collectionID])
             try db.execute(sql: "DELETE FROM page WHERE collectionID = ?", arguments: [collectionID])
+            try db.execute(sql: "DELETE FROM itemText WHERE collectionID = ?", arguments: [collectionID])
             try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [collectionID])
             return count
         }

@@ -14,14 +14,7 @@ public struct StoredItem: Sendable, Equatable {
     public var changedSequence: Int
 
     init(row: Row) {
-        let keyValue: DatabaseValue = row["key"]
-        switch keyValue.storage {
-        case .int64(let value): key = .integer(Int(value))
-        case .string(let value): key = .string(value)
-        case .double(let value): key = .string(String(value))
-        case .blob(let data): key = .string(String(decoding: data, as: UTF8.self))
-        case .null: key = .string("")
-        }
+        key = ItemKey(databaseValue: row["key"])
         json = row["json"]
         pageIndex = row["pageIndex"]
         position = row["position"]

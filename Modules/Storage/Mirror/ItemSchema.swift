@@ -48,6 +48,9 @@ enum ItemSchema {
     ///   no longer lists, kept until the pass ends in case a later page lists it.
     /// - The sequences number the page writes of a collection, so a reader can tell which items
     ///   are new or changed since it last looked.
+    /// - `itemText` is the full-text index of the items' string values, brought up to date by
+    ///   whoever searches (see `ItemDatabase.updateSearchIndex`), not by the sync, so a sync
+    ///   pays nothing for it; `itemTextState` says up to which page write it is current.
     private static func createCollections(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE collection (
@@ -89,6 +92,12 @@ enum ItemSchema {
                 UNIQUE (collectionID, key)
             );
             CREATE INDEX itemOrder ON item(collectionID, pageIndex, position);
+            CREATE VIRTUAL TABLE itemText USING fts5(text, collectionID UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+            CREATE TABLE itemTextState (
+                collectionID INTEGER PRIMARY KEY REFERENCES collection(id) ON DELETE CASCADE,
+                sequence INTEGER NOT NULL,
+                itemCount INTEGER NOT NULL
+            );
             """)
     }
 

@@ -110,6 +110,8 @@ private struct SyncRun: Sendable {
         case page(FetchedPage, Step)
         /// The pass reached its last page, for this reason.
         case end(String?)
+        /// The run fetched as many pages as it was allowed; the pass goes on next time.
+        case pause
     }
 
     func pass() async throws {
@@ -196,6 +198,7 @@ private struct SyncRun: Sendable {
             }
             await queue.put(.page(fetched, step))
             guard let next = step.next else { return await queue.put(.end(step.endReason)) }
+            if let maximum = options.maximumPages, cursor.index + 1 - start.index >= maximum { return await queue.put(.pause) }
             cursor.url = next
             cursor.index += 1
         }
@@ -266,14 +269,17 @@ private struct SyncRun: Sendable {
             let batch = try await queue.takeAll()
             var pages: [(FetchedPage, Step)] = []
             var end: String??
+            var paused = false
             for element in batch {
                 switch element {
                 case .page(let fetched, let step): pages.append((fetched, step))
                 case .end(let reason): end = .some(reason)
+                case .pause: paused = true
                 }
             }
             try write(pages, pass: pass)
             if let reason = end { return try finish(pass: pass, reason: reason) }
+            if paused { return }
         }
     }
 

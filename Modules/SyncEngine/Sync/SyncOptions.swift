@@ -25,6 +25,9 @@ public struct SyncOptions: Sendable {
     public var restart = false
     /// How many empty pages in a row may still point onward before the sync stops.
     public var maximumEmptyPages = 5
+    /// Stop after this many pages, leaving the pass to be resumed (a reader loading the next
+    /// page as its user scrolls); `nil` for the whole collection.
+    public var maximumPages: Int?
 
     public init(url: URL) {
         self.url = url

@@ -1,0 +1,90 @@
+import Foundation
+import Pagination
+import Storage
+import Testing
+
+@Suite("Item database: windows, search, change checks")
+struct ItemWindowTests {
+    let fields = RowFields(title: [JSONPath(["title"]), JSONPath(["name"])], subtitle: [JSONPath(["author"])])
+
+    /// A collection of `count` items over pages of ten: titles "Post N", every third by 민지.
+    func mirror(_ count: Int) throws -> Mirror {
+        let mirror = try Mirror()
+        let pages = stride(from: 0, to: count, by: 10).map { start in
+            PageContent(index: start / 10, url: "u\(start)", nextURL: nil, validator: nil, items: (start..<min(start + 10, count)).map { n in
+                (key: ItemKey.integer(n + 1), json: Data(#"{"id":\#(n + 1),"title":"Post \#(n + 1)","author":"\#(n % 3 == 0 ? "민지" : "Kim")","body":"word\#(n) caching"}"#.utf8))
+            })
+        }
+        _ = try mirror.database.writePages(pages, of: mirror.collection.id, pass: 1)
+        return mirror
+    }
+
+    @Test func windowsReadForwardBackwardAndByOffset() throws {
+        let mirror = try mirror(35)
+        let id = mirror.collection.id
+        let first = try mirror.database.rows(in: id, from: nil, limit: 3, fields: fields)
+        #expect(first.map(\.title) == ["Post 1", "Post 2", "Post 3"])
+        #expect(first.map(\.subtitle) == ["민지", "Kim", "Kim"])
+        let after = try mirror.database.rows(in: id, from: ItemPosition(pageIndex: 0, position: 9), limit: 3, fields: fields)
+        #expect(after.map(\.key) == [.integer(10), .integer(11), .integer(12)])
+        let before = try mirror.database.rows(in: id, before: ItemPosition(pageIndex: 1, position: 2), limit: 4, fields: fields)
+        #expect(before.map(\.key) == [9, 10, 11, 12].map { ItemKey.integer($0) })
+        let last = try mirror.database.rows(in: id, atOffset: 33, limit: 5, fields: fields)
+        #expect(last.map(\.key) == [.integer(34), .integer(35)])
+        #expect(try mirror.database.ordinal(of: ItemPosition(pageIndex: 2, position: 4), in: id) == 24)
+        #expect(try mirror.database.item(id: first[1].id)?.json.contains("Post 2") == true)
+    }
+
+    @Test func titlesFallBackAlongThePathsAndSkipObjects() throws {
+        let mirror = try Mirror()
+        _ = try mirror.database.writePages([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: [
+            (.integer(1), Data(#"{"id":1,"name":"named"}"#.utf8)),
+            (.integer(2), Data(#"{"id":2,"title":{"nested":true},"name":"fallback"}"#.utf8)),
+            (.integer(3), Data(#"{"id":3,"title":7}"#.utf8)),
+        ])], of: mirror.collection.id, pass: 1)
+        let rows = try mirror.database.rows(in: mirror.collection.id, from: nil, limit: 5, fields: fields)
+        #expect(rows.map(\.title) == ["named", "fallback", "7"])
+    }
+
+    @Test(arguments: [true, false])
+    func searchFindsWordsForwardAndBackwardAndWraps(_ indexed: Bool) throws {
+        let mirror = try mirror(30)
+        let id = mirror.collection.id
+        if indexed { #expect(try mirror.database.updateSearchIndex(of: id)) }
+        let first = try mirror.database.firstMatch(of: "민지", in: id, after: nil, indexed: indexed, fields: fields)
+        #expect(first?.key == .integer(1))
+        let next = try mirror.database.firstMatch(of: "민지", in: id, after: first?.at, indexed: indexed, fields: fields)
+        #expect(next?.key == .integer(4))
+        let wrapped = try mirror.database.firstMatch(of: "민지", in: id, after: ItemPosition(pageIndex: 2, position: 9), indexed: indexed, fields: fields)
+        #expect(wrapped?.key == .integer(1))
+        let previous = try mirror.database.firstMatch(of: "민지", in: id, after: next?.at, backward: true, indexed: indexed, fields: fields)
+        #expect(previous?.key == .integer(1))
+        #expect(try mirror.database.matchCount(of: "민지", in: id, indexed: indexed) == 10)
+        #expect(try mirror.database.matchCount(of: "nothing-like-it", in: id, indexed: indexed) == 0)
+    }
+
+    @Test func theSearchIndexFollowsChangesAndIgnoresQueryOperators() throws {
+        let mirror = try mirror(10)
+        let id = mirror.collection.id
+        try mirror.database.updateSearchIndex(of: id)
+        #expect(try !mirror.database.updateSearchIndex(of: id), "nothing changed, nothing done")
+        _ = try mirror.database.writePages([PageContent(index: 0, url: "u0", nextURL: nil, validator: nil, items: [
+            (.integer(1), Data(#"{"id":1,"title":"Fresh title about SQLite"}"#.utf8)),
+        ])], of: id, pass: 2)
+        _ = try mirror.database.finishPass(2, of: id)
+        #expect(try mirror.database.updateSearchIndex(of: id))
+        #expect(try mirror.database.matchCount(of: "sqli", in: id) == 1, "the last word is a prefix")
+        #expect(try mirror.database.matchCount(of: "caching", in: id) == 0, "the other items are gone")
+        #expect(try mirror.database.matchCount(of: #"title" OR "x"#, in: id) == 0)
+    }
+
+    @Test func aWatcherSeesOtherConnectionsWrite() throws {
+        let mirror = try mirror(5)
+        let watcher = try ChangeWatcher(database: mirror.database)
+        #expect(try !watcher.hasChanged())
+        let other = try ItemDatabase(path: mirror.database.path)
+        _ = try other.createCollection(preferredName: "more", url: "http://o.test/more")
+        #expect(try watcher.hasChanged())
+        #expect(try !watcher.hasChanged())
+    }
+}
