@@ -16,11 +16,15 @@ struct AdminRoutes: Sendable {
     let faults: FaultInjector
     /// The fault settings `/_admin/reset` restores.
     let initialFaults: FaultInjector.Settings
+    /// The routes a fault rule may name.
+    let routes: RouteTable
+    /// Whatever else `/_admin/reset` restores (the rate limiter's window).
+    let reset: @Sendable () -> Void
 
     /// Dispatches a request already matched to an admin route.
     func respond(to request: APIRequest) throws(APIError) -> Reply {
         var reply: Reply
-        switch (request.endpoint, request.method) {
+        switch (request.route, request.method) {
         case (.stats, _):
             reply = Reply(json: log.statistics)
         case (.journal, _):
@@ -28,6 +32,11 @@ struct AdminRoutes: Sendable {
             reply = Reply(json: log.journal(last: limit))
         case (.faults, .put):
             let update = try JSONBody.decode(FaultsUpdate.self, from: request.body)
+            for (index, rule) in update.rules.enumerated() {
+                if let problem = routes.problem(withFaultRoute: rule.route) {
+                    throw .invalidField(name: "rules.\(index).route", message: problem)
+                }
+            }
             faults.replace(with: .init(seed: update.seed ?? initialFaults.seed, rules: update.rules))
             reply = Reply(json: faults.settings)
         case (.faults, .delete):
@@ -39,11 +48,12 @@ struct AdminRoutes: Sendable {
             store.reset()
             faults.replace(with: initialFaults)
             log.clear()
+            reset()
             reply = Reply(json: ["status": "reset"])
         default:
             let steps = try request.query.integer("n", default: 1, in: 1...Self.maxTickSteps)
-            let summary = try store.write(.posts) { (data: inout MockData) throws(APIError) in
-                TickSimulator.run(steps: steps, on: &data, at: .nowInWholeSeconds)
+            let summary = try store.write(.collection(ItemCollection.postsName)) { (data: inout MockData, now: Date) throws(APIError) in
+                TickSimulator.run(steps: steps, on: &data, at: now)
             }
             reply = Reply(json: summary)
         }

@@ -8,15 +8,47 @@ import Foundation
 /// The first line on stdout is the base URL (flushed at once), so scripts can start it with
 /// `--port 0` and read where it listens.
 public struct FreshMockCommand: AsyncParsableCommand {
+    /// The version `--version` prints and `/openapi.json` states.
+    public static let version = "1.1.0"
+
     public static let configuration = CommandConfiguration(
         commandName: "fresh-mock",
-        abstract: "Mock API server with seeded data, real HTTP validators, pagination, faults and statistics.",
+        abstract: "Mock API server: seeded or your own data, every common pagination style, real HTTP validators, faults, a rate limit.",
         discussion: """
             Prints the base URL (e.g. http://127.0.0.1:43127) as the first line on stdout, then serves \
-            until SIGINT or SIGTERM. Routes: /posts, /posts/{id}, /articles, /feed, /exercises, \
-            /openapi.json and /_admin/{stats,journal,faults,reset,tick}. See docs/mock-server.md.
-            """
+            until SIGINT or SIGTERM. Each request is logged as one line on stderr (--quiet turns it off):
+              TIME METHOD PATH?QUERY STATUS BYTES CONDITION DURATION [fault="…"]
+            where CONDITION is the validator header that decided and whether it matched \
+            (If-None-Match:matched) or -.
+
+            Seeded routes: /posts (cursor pages, next_cursor "0" at the end), /posts/{id}, /users and \
+            /users/{id} (string ids), /articles (Link header), /feed (offset/limit with total), /exercises.
+            With --data FILE.json (a json-server db.json: {"NAME": [{"id": …}, …], …}) each NAME is \
+            served instead: GET|POST /NAME, GET|PUT|PATCH|DELETE /NAME/{id}.
+            Every collection (posts, users, or yours) in every pagination style: /styles/STYLE/NAME
+            \(FreshMockCommand.styleTable)
+            Also: /styles (the styles and their URLs), /openapi.json, /_admin/{stats,journal,faults,reset,tick}. \
+            See docs/mock-server.md.
+
+            Exit status:
+              0   stopped by SIGINT or SIGTERM
+              1   unexpected failure
+              64  invalid arguments (a bad flag value, --fault, --rate-limit)
+              65  the --data file is not an object of arrays of objects with distinct keys
+              66  the --data file cannot be read
+              68  --host is not a name or address of this machine
+              69  cannot listen: the port is in use or needs privileges
+            """,
+        version: "fresh-mock \(version)"
     )
+
+    /// One line per style for `--help`: name, shape, end condition.
+    static var styleTable: String {
+        let width = PaginationStyle.allCases.map(\.rawValue.count).max() ?? 0
+        return PaginationStyle.allCases.map { style in
+            "  " + style.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  ends with " + style.endCondition
+        }.joined(separator: "\n")
+    }
 
     // MARK: Listening
 
@@ -40,8 +72,24 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Option(name: .customLong("feed-items"), help: "Number of seeded feed entries.")
     var feedItems = 250
 
+    @Option(help: "Number of seeded users (string ids).")
+    var users = 60
+
     @Option(help: "Number of exercises in /exercises (2500 is about 1 MB).")
     var exercises = 2_500
+
+    @Option(
+        name: .customLong("data"),
+        help: ArgumentHelp("Serve the collections of a json-server style db.json instead of the seeded data.", valueName: "file"))
+    var dataFile: String?
+
+    @Option(help: ArgumentHelp("The member of each --data item that holds its key (integers or strings).", valueName: "field"))
+    var key = "id"
+
+    @Option(help: ArgumentHelp(
+        "Pagination style of GET /NAME (/posts, /articles, /feed keep theirs): \(PaginationStyle.allCases.map(\.rawValue).joined(separator: ", ")).",
+        valueName: "style"))
+    var style: PaginationStyle = .link
 
     // MARK: Caching headers
 
@@ -84,6 +132,28 @@ public struct FreshMockCommand: AsyncParsableCommand {
     var journalSize = 200
 
     @Option(
+        name: .customLong("rate-limit"),
+        help: ArgumentHelp(
+            "Allow N API requests per sliding window, answer the rest 429 with Retry-After.",
+            discussion: "N/WINDOW, WINDOW = [count]unit with unit ms, s, m (min), h: 10/min, 5/2s, 1000/1h.",
+            valueName: "N/window"),
+        transform: { spec in
+            do { return try RateLimit(spec: spec) } catch { throw ValidationError("--rate-limit \(spec): \(error)") }
+        }
+    )
+    var rateLimit: RateLimit?
+
+    @Option(
+        name: .customLong("retry-after"),
+        help: ArgumentHelp("Form of Retry-After in 429 and 503 answers: seconds or http-date.", valueName: "form"))
+    var retryAfter: RetryAfterFormat = .seconds
+
+    // MARK: Output
+
+    @Flag(help: "No request log on stderr.")
+    var quiet = false
+
+    @Option(
         name: .customLong("fault"),
         help: ArgumentHelp(
             "Inject a fault (repeatable): key=value pairs separated by commas.",
@@ -106,15 +176,18 @@ public struct FreshMockCommand: AsyncParsableCommand {
     /// Rejects impossible values before anything starts (exit status 64).
     public func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-        guard posts >= 0, articles >= 0, feedItems >= 0, exercises >= 0 else {
+        guard posts >= 0, articles >= 0, feedItems >= 0, users >= 0, exercises >= 0 else {
             throw ValidationError("collection sizes must not be negative")
         }
         guard maxAge >= 0 else { throw ValidationError("--max-age must not be negative") }
         guard maxBody > 0, journalSize > 0 else { throw ValidationError("--max-body and --journal-size must be positive") }
+        guard !key.isEmpty else { throw ValidationError("--key must not be empty") }
     }
 
     /// Starts the server, prints its base URL as the first stdout line, serves until SIGINT or SIGTERM.
     public func run() async throws {
+        // A closed stderr or stdout must not end the server.
+        signal(SIGPIPE, SIG_IGN)
         let server = try await RunningMockServer.start(configuration, shutdownSignals: [.sigint, .sigterm])
         // Unbuffered, so a script reading the first line gets it at once.
         FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))
@@ -125,21 +198,17 @@ public struct FreshMockCommand: AsyncParsableCommand {
     var configuration: MockServerConfiguration {
         MockServerConfiguration(
             host: host, port: port, seed: seed, postCount: posts, articleCount: articles, feedCount: feedItems,
-            exerciseCount: exercises, maxAge: maxAge, noCache: noCache, noStore: noStore, isPrivate: isPrivate,
+            userCount: users, exerciseCount: exercises, dataFile: dataFile, keyField: key, defaultStyle: style,
+            maxAge: maxAge, noCache: noCache, noStore: noStore, isPrivate: isPrivate,
             staleWhileRevalidate: staleWhileRevalidate, staleIfError: staleIfError, weakETags: weakETags,
             unstableETag: unstableETag, ignoreConditionals: ignoreConditionals, requireIfMatch: requireIfMatch,
-            maxBodyBytes: maxBody, journalCapacity: journalSize, faults: faults
+            maxBodyBytes: maxBody, journalCapacity: journalSize, faults: faults, rateLimit: rateLimit,
+            retryAfterFormat: retryAfter, accessLog: quiet ? .off : .standardError
         )
     }
 }
 
-// MARK: - Entry point
+// MARK: - Arguments
 
-extension FreshMockCommand {
-    /// Parses the process arguments and runs the server; the whole of `fresh-mock`'s `main.swift`.
-    ///
-    /// (Called from an async function so the asynchronous `main()` overload is the one chosen.)
-    public static func runFromCommandLine() async {
-        await main()
-    }
-}
+extension PaginationStyle: ExpressibleByArgument {}
+extension RetryAfterFormat: ExpressibleByArgument {}

@@ -1,7 +1,12 @@
 // MARK: - Dataset
 
-/// The independently changing parts of ``MockData``; a write to one drops only its cached
-/// representations.
-enum Dataset: Hashable, Sendable, CaseIterable {
-    case posts, articles, feed, exercises, documentation
+/// The independently changing parts of ``MockData``; a write to one invalidates only the
+/// representations built from it.
+enum Dataset: Hashable, Sendable {
+    /// One collection, by name.
+    case collection(String)
+    /// The `/exercises` document.
+    case exercises
+    /// `/openapi.json` and `/styles`, which depend only on the configuration.
+    case documentation
 }

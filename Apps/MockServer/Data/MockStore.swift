@@ -1,15 +1,18 @@
-import Models
+import Foundation
 import Synchronization
 
 // MARK: - MockStore
 
 /// The server's state: the data, and the encoded representations of it.
 ///
-/// Representations are cached by key (route plus canonical query) together with the generation
-/// of their dataset; a write bumps the generation, so only the representations built from the
-/// changed dataset are rebuilt, and they get new validators only if their bytes differ.
+/// Representations are kept by key (route plus canonical query) with the generation of their
+/// dataset. A write bumps the generation, so a representation built from the changed dataset is
+/// built again on its next request; if its bytes came out the same, the kept one (with its
+/// validators, compressed body and `Last-Modified`) is used as it was. So every validator
+/// changes exactly when the bytes it describes change, and only the pages a write touched are
+/// encoded again.
 final class MockStore: Sendable {
-    private struct CachedRepresentation {
+    private struct Entry {
         var generation: Int
         var representation: Representation
     }
@@ -17,15 +20,32 @@ final class MockStore: Sendable {
     private struct State {
         var data: MockData
         var generations: [Dataset: Int] = [:]
-        var cache: [Dataset: [String: CachedRepresentation]] = [:]
+        /// When each dataset was last written (a reset counts as a write to all of them).
+        var lastWrite: [Dataset: Date] = [:]
+        var resetAt: Date?
+        /// Every representation built, current or not: the previous state of a page is what a
+        /// rebuilt one is compared with.
+        var entries: [Dataset: [String: Entry]] = [:]
+
+        func generation(of dataset: Dataset) -> Int {
+            generations[dataset, default: 0]
+        }
+
+        func lastChange(of dataset: Dataset) -> Date? {
+            switch (lastWrite[dataset], resetAt) {
+            case (let write?, let reset?): max(write, reset)
+            case (let write, let reset): write ?? reset
+            }
+        }
     }
 
-    private let seed: SeedData
+    private let initial: MockData
     private let state: Mutex<State>
 
-    init(seed: SeedData) {
-        self.seed = seed
-        self.state = Mutex(State(data: MockData(seed: seed)))
+    /// A store that serves `data` and returns to it on ``reset()``.
+    init(data: MockData) {
+        self.initial = data
+        self.state = Mutex(State(data: data))
     }
 
     // MARK: Reading
@@ -35,24 +55,27 @@ final class MockStore: Sendable {
         state.withLock { $0.data }
     }
 
-    /// The cached representation for `key`, or a new one built from a snapshot of the data.
+    /// The current representation for `key`: the kept one while `dataset` is unchanged, else a
+    /// new one built from a snapshot of the data (and the kept one again when its bytes match).
     ///
     /// `build` runs outside the lock; its result is kept only if the dataset did not change meanwhile.
     func representation<Failure: Error>(
-        of dataset: Dataset, key: String, build: (MockData) throws(Failure) -> Representation
+        of dataset: Dataset, key: String, build: (MockData) throws(Failure) -> RepresentationContent
     ) throws(Failure) -> Representation {
-        let (hit, snapshot, generation) = state.withLock { state in
-            let generation = state.generations[dataset, default: 0]
-            let hit = state.cache[dataset]?[key].flatMap { $0.generation == generation ? $0.representation : nil }
-            return (hit, state.data, generation)
+        let (kept, snapshot, generation, lastChange) = state.withLock { state in
+            (state.entries[dataset]?[key], state.data, state.generation(of: dataset), state.lastChange(of: dataset))
         }
-        if let hit { return hit }
-        let representation = try build(snapshot)
+        if let kept, kept.generation == generation { return kept.representation }
+        let content = try build(snapshot)
+        let representation: Representation
+        if let previous = kept?.representation, previous.entityTag == Representation.entityTag(of: content) {
+            representation = previous
+        } else {
+            representation = Representation(content, lastModified: content.changed.date(lastWrite: lastChange))
+        }
         state.withLock { state in
-            if state.generations[dataset, default: 0] == generation {
-                state.cache[dataset, default: [:]][key] = CachedRepresentation(
-                    generation: generation, representation: representation
-                )
+            if state.generation(of: dataset) == generation {
+                state.entries[dataset, default: [:]][key] = Entry(generation: generation, representation: representation)
             }
         }
         return representation
@@ -60,25 +83,28 @@ final class MockStore: Sendable {
 
     // MARK: Writing
 
-    /// Runs `change` on the data under the lock and invalidates the cached representations of
-    /// `dataset`; the change is atomic with respect to every other request.
-    func write<Result: Sendable>(_ dataset: Dataset, _ change: (inout MockData) throws(APIError) -> Result) throws(APIError) -> Result {
+    /// Runs `change` on the data under the lock, stamped `date`, and marks the representations of
+    /// `dataset` for rebuilding; the change is atomic with respect to every other request.
+    func write<Result: Sendable>(
+        _ dataset: Dataset, at date: Date = .nowInWholeSeconds,
+        _ change: (inout MockData, Date) throws(APIError) -> Result
+    ) throws(APIError) -> Result {
         try state.withLock { (state: inout State) throws(APIError) -> Result in
-            let result = try change(&state.data)
+            let result = try change(&state.data, date)
             state.generations[dataset, default: 0] += 1
-            state.cache[dataset] = nil
+            state.lastWrite[dataset] = max(state.lastWrite[dataset] ?? date, date)
             return result
         }
     }
 
-    /// Back to the seeded state.
-    func reset() {
+    /// Back to the data the server started with.
+    func reset(at date: Date = .nowInWholeSeconds) {
         state.withLock { state in
-            state.data = MockData(seed: seed)
-            for dataset in Dataset.allCases {
+            state.data = initial
+            for dataset in Set(state.entries.keys).union(state.generations.keys) {
                 state.generations[dataset, default: 0] += 1
             }
-            state.cache = [:]
+            state.resetAt = date
         }
     }
 }

@@ -14,16 +14,21 @@ struct SeedData: Sendable {
     var posts: [Post]
     var articles: [Article]
     var feed: [FeedItem]
+    var users: [User]
     var exercises: ExerciseDatabase
     /// Seed of the simulated changes of `/_admin/tick`.
     var tickSeed: UInt64
+    /// Seed of the string keys made up for created items.
+    var keySeed: UInt64
 
-    init(seed: UInt64, postCount: Int, articleCount: Int, feedCount: Int, exerciseCount: Int) {
+    init(seed: UInt64, postCount: Int, articleCount: Int, feedCount: Int, userCount: Int, exerciseCount: Int) {
         posts = Self.posts(seed: seed ^ 0x0000_0000_0050_5354, count: postCount)
         articles = Self.articles(seed: seed ^ 0x0000_0000_4152_5443, count: articleCount)
         feed = Self.feed(seed: seed ^ 0x0000_0000_4645_4544, count: feedCount)
+        users = Self.users(seed: seed ^ 0x0000_0000_5553_4552, count: userCount)
         exercises = Self.exercises(seed: seed ^ 0x0000_0000_4558_4552, count: exerciseCount)
         tickSeed = seed ^ 0x0000_0000_5449_434B
+        keySeed = seed ^ 0x0000_0000_004B_4559
     }
 
     // MARK: Collections
@@ -59,6 +64,22 @@ struct SeedData: Sendable {
         let kinds = ["post", "comment", "like", "follow", "announcement"]
         return (0..<count).map { index in
             FeedItem(id: index + 1, kind: text.pick(kinds), text: text.paragraph(sentences: 1))
+        }
+    }
+
+    /// Users with distinct random string ids (`usr_` and eight base-36 characters), joined an
+    /// hour apart; their id order is unrelated to that.
+    static func users(seed: UInt64, count: Int) -> [User] {
+        var text = TextGenerator(seed: seed)
+        var keys = SplitMix64(seed: seed ^ 0x5EED)
+        var taken = Set<String>()
+        return (0..<count).map { index in
+            var id: String
+            repeat { id = "usr_" + ItemCollection.randomText(length: 8, using: &keys) } while !taken.insert(id).inserted
+            return User(
+                id: id, name: text.author(), bio: text.paragraph(sentences: 1),
+                joinedAt: epoch.addingTimeInterval(TimeInterval((index + 1) * 3600))
+            )
         }
     }
 

@@ -18,26 +18,34 @@ enum TickSimulator {
     /// Applies `steps` changes to `data`, stamped `date`.
     static func run(steps: Int, on data: inout MockData, at date: Date) -> TickSummary {
         var summary = TickSummary()
-        for _ in 0..<steps {
-            var text = TextGenerator(seed: data.tickRandom.next())
-            let roll = text.number(below: 100)
-            let existing = data.posts.posts
-            if roll < 60, !existing.isEmpty {
-                var post = existing[text.number(below: existing.count)]
-                post.title = text.title()
-                post.body = text.body()
-                post.updatedAt = date
-                _ = data.posts.update(post)
-                summary.edited.append(post.id)
-            } else if roll < 85 || existing.isEmpty {
-                let post = data.posts.create(NewPost(title: text.title(), body: text.body(), author: text.author()), at: date)
-                summary.created.append(post.id)
-            } else {
-                let id = existing[text.number(below: existing.count)].id
-                _ = data.posts.delete(id: id, at: date)
-                summary.deleted.append(id)
+        var random = data.tickRandom
+        _ = data.withCollection(ItemCollection.postsName) { posts in
+            for _ in 0..<steps {
+                step(on: &posts, text: TextGenerator(seed: random.next()), at: date, into: &summary)
             }
         }
+        data.tickRandom = random
         return summary
+    }
+
+    /// One change: edit (60 %), create (25 %) or delete (15 %).
+    private static func step(on posts: inout ItemCollection, text: TextGenerator, at date: Date, into summary: inout TickSummary) {
+        var text = text
+        let roll = text.number(below: 100)
+        let count = posts.count
+        if roll < 60, count > 0, var post = posts.items[text.number(below: count)].post {
+            post.title = text.title()
+            post.body = text.body()
+            post.updatedAt = date
+            _ = posts.update(post)
+            summary.edited.append(post.id)
+        } else if roll < 85 || count == 0 {
+            let post = posts.create(NewPost(title: text.title(), body: text.body(), author: text.author()), at: date)
+            summary.created.append(post.id)
+        } else {
+            let key = posts.items[text.number(below: count)].key
+            _ = posts.remove(key)
+            if case .integer(let id) = key { summary.deleted.append(id) }
+        }
     }
 }

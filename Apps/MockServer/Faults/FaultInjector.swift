@@ -41,12 +41,12 @@ final class FaultInjector: Sendable {
         state.withLock { $0 = State(settings: settings) }
     }
 
-    /// Decides the faults of one request to `endpoint`: latencies add up, the first failing rule wins.
-    func decide(for endpoint: Endpoint) -> FaultDecision? {
+    /// Decides the faults of one request to the route `template`: latencies add up, the first failing rule wins.
+    func decide(for template: String) -> FaultDecision? {
         state.withLock { state in
             var decision = FaultDecision()
             var matched = false
-            for (index, rule) in state.settings.rules.enumerated() where rule.route == nil || rule.route == endpoint.rawValue {
+            for (index, rule) in state.settings.rules.enumerated() where rule.route == nil || rule.route == template {
                 state.matches[index] += 1
                 if let first = rule.first, state.matches[index] > first { continue }
                 matched = true

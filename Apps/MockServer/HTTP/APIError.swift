@@ -16,14 +16,18 @@ enum APIError: Error, Equatable, Sendable {
     case notFound(String)
     /// The route exists but not for this method.
     case methodNotAllowed(allowed: [HTTPRequest.Method])
-    /// `If-Match` / `If-Unmodified-Since` did not hold.
-    case preconditionFailed(String)
+    /// `If-Match` / `If-Unmodified-Since` (the header named) did not hold.
+    case preconditionFailed(header: HTTPField.Name, message: String)
+    /// A created item's key is taken.
+    case conflict(String)
     /// The body is larger than the configured limit.
     case payloadTooLarge(limit: Int)
     /// `--require-if-match` and the write carried no `If-Match`.
     case preconditionRequired
-    /// An injected failure with an arbitrary status.
-    case injected(status: Int, retryAfter: Int?)
+    /// An injected failure with an arbitrary status; `retryAfter` is the formatted header value.
+    case injected(status: Int, retryAfter: String?)
+    /// More requests than `--rate-limit` allows; `retryAfter` is the formatted header value.
+    case rateLimited(message: String, retryAfter: String)
     /// The bytes are not an HTTP/1.1 request at all (the parser gave up).
     case malformedRequest(String)
     /// The request's header section is larger than the parser accepts.
@@ -39,6 +43,8 @@ enum APIError: Error, Equatable, Sendable {
         case .notFound: .notFound
         case .methodNotAllowed: .methodNotAllowed
         case .preconditionFailed: .preconditionFailed
+        case .conflict: .conflict
+        case .rateLimited: .tooManyRequests
         case .payloadTooLarge: .contentTooLarge
         case .preconditionRequired: .preconditionRequired
         case .injected(let status, _): .init(code: status)
@@ -61,8 +67,12 @@ enum APIError: Error, Equatable, Sendable {
                 code: "method_not_allowed",
                 message: "allowed methods: \(allowed.map(\.rawValue).joined(separator: ", "))"
             )
-        case .preconditionFailed(let message):
+        case .preconditionFailed(_, let message):
             APIErrorBody(code: "precondition_failed", message: message)
+        case .conflict(let message):
+            APIErrorBody(code: "conflict", message: message)
+        case .rateLimited(let message, _):
+            APIErrorBody(code: "rate_limited", message: message)
         case .payloadTooLarge(let limit):
             APIErrorBody(code: "payload_too_large", message: "request body exceeds \(limit) bytes")
         case .preconditionRequired:
@@ -82,8 +92,8 @@ enum APIError: Error, Equatable, Sendable {
         switch self {
         case .methodNotAllowed(let allowed):
             fields[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
-        case .injected(_, let retryAfter?):
-            fields[.retryAfter] = String(retryAfter)
+        case .injected(_, let retryAfter?), .rateLimited(_, let retryAfter):
+            fields[.retryAfter] = retryAfter
         default:
             break
         }

@@ -18,7 +18,7 @@ enum JSONBody {
         } catch let DecodingError.typeMismatch(expected, context) {
             throw .invalidField(name: fieldName(context.codingPath), message: "expected \(describe(expected))")
         } catch let DecodingError.valueNotFound(expected, context) {
-            throw .invalidField(name: fieldName(context.codingPath), message: "expected \(describe(expected)), got null")
+            throw .invalidField(name: fieldName(context.codingPath), message: "must be \(describe(expected)), not null")
         } catch let DecodingError.dataCorrupted(context) where !context.codingPath.isEmpty {
             throw .invalidField(name: fieldName(context.codingPath), message: context.debugDescription)
         } catch {
@@ -26,12 +26,20 @@ enum JSONBody {
         }
     }
 
-    /// Rejects an empty or blank text field.
+    /// Rejects a text field with nothing but spaces, tabs and line breaks (or nothing at all).
+    ///
+    /// The rule is exactly ``textPattern``, which `/openapi.json` states, so that the document
+    /// and the server agree on every string, whatever a regular expression engine counts as
+    /// white space.
     static func requireText(_ value: String, field: String) throws(APIError) {
-        if value.allSatisfy(\.isWhitespace) {
-            throw .invalidField(name: field, message: "must not be empty")
+        let blank: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A]
+        if value.utf8.allSatisfy(blank.contains) {
+            throw .invalidField(name: field, message: "must contain a character other than spaces, tabs and line breaks")
         }
     }
+
+    /// The JSON Schema `pattern` of a text field: some character other than space, tab, CR, LF.
+    static let textPattern = "[^ \\t\\r\\n]"
 
     private static func fieldName(_ path: [any CodingKey]) -> String {
         path.isEmpty ? "(body)" : path.map(\.stringValue).joined(separator: ".")

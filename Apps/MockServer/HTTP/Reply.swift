@@ -14,6 +14,8 @@ struct Reply: Sendable {
     var body: ByteBuffer
     /// For a 304: the size of the body the client already had and did not need again.
     var bytesSaved: Int = 0
+    /// The validator header that decided the answer, if one did.
+    var condition: ConditionalOutcome?
 
     init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: ByteBuffer = ByteBuffer()) {
         self.status = status
@@ -31,6 +33,9 @@ struct Reply: Sendable {
     init(error: APIError) {
         self.init(status: error.status, json: error.body, headers: error.headers)
         self.headers[.cacheControl] = CachePolicy.adminHeaderValue
+        if case .preconditionFailed(let header, _) = error {
+            self.condition = ConditionalOutcome(header: header, result: .unmatched)
+        }
     }
 
     /// The media type of every body this server sends.

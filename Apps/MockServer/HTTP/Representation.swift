@@ -61,23 +61,40 @@ struct Representation: Sendable {
     /// The validator of the resource's state: the identity encoding's tag.
     var entityTag: EntityTag { identity.entityTag }
 
-    /// Encodes `value` with the contract encoder, compresses it, and derives the validators.
-    init(encoding value: some Encodable, lastModified: Date, extraHeaders: HTTPFields = [:]) {
-        let data = APIJSON.encode(value)
+    /// The representation of `content`, compressed when worth it, with its validators.
+    init(_ content: RepresentationContent, lastModified: Date) {
+        let data = content.body
         let seconds = lastModified.timeIntervalSince1970.rounded(.down)
         self.lastModified = Date(timeIntervalSince1970: seconds)
         self.lastModifiedHeader = HTTPDate.format(self.lastModified)
-        let identityTag = EntityTag(hashing: data)
+        let identityTag = Self.entityTag(of: content)
         var body = ByteBuffer(bytes: data)
         self.identity = Encoded(body: body, entityTag: identityTag, contentEncoding: nil,
-                                extraHeaders: extraHeaders, lastModifiedHeader: lastModifiedHeader)
+                                extraHeaders: content.headers, lastModifiedHeader: lastModifiedHeader)
         if data.count >= Self.minimumCompressedSize, let compressed = try? body.compress(with: .gzip()),
            compressed.readableBytes < data.count {
             self.gzip = Encoded(body: compressed, entityTag: EntityTag(opaque: identityTag.opaque + "-gzip"),
-                                contentEncoding: "gzip", extraHeaders: extraHeaders, lastModifiedHeader: lastModifiedHeader)
+                                contentEncoding: "gzip", extraHeaders: content.headers, lastModifiedHeader: lastModifiedHeader)
         } else {
             self.gzip = nil
         }
+    }
+
+    /// The representation of `content` when the time of its last change is exactly known
+    /// (single items, documents that never change).
+    init(exactly content: RepresentationContent) {
+        self.init(content, lastModified: content.changed.date(lastWrite: nil))
+    }
+
+    /// The strong validator of `content`: the FNV-1a hash of its body bytes and of the headers
+    /// that belong to it (a page's `Link` is part of what the page says).
+    static func entityTag(of content: RepresentationContent) -> EntityTag {
+        guard !content.headers.isEmpty else { return EntityTag(hashing: content.body) }
+        var bytes = content.body
+        for field in content.headers {
+            bytes.append(contentsOf: Array("\n\(field.name.canonicalName): \(field.value)".utf8))
+        }
+        return EntityTag(hashing: bytes)
     }
 
     /// The encoding to send for a request that prefers `coding`.

@@ -46,7 +46,8 @@ final class Validators: Sendable {
     /// appends `Cache-Control` and `Vary`.
     func reply(to headers: HTTPFields, with representation: Representation) -> Reply {
         let encoded = representation.encoded(as: ContentCoding.preferred(acceptEncoding: headers[.acceptEncoding]))
-        let notModified = !ignoreConditionals && isNotModified(headers, encoded: encoded, lastModified: representation.lastModified)
+        let condition = evaluate(headers, encoded: encoded, lastModified: representation.lastModified)
+        let notModified = condition?.result == .matched
         // A 304 repeats the validators and caching headers but carries no body or body headers.
         var fields = notModified ? encoded.notModifiedHeaders : encoded.headers
         if weakETags || unstableETag {
@@ -54,47 +55,55 @@ final class Validators: Sendable {
         }
         fields.append(cacheControl)
         fields.append(Self.vary)
-        if notModified {
-            var reply = Reply(status: .notModified, headers: fields)
-            reply.bytesSaved = encoded.body.readableBytes
-            return reply
-        }
-        return Reply(status: .ok, headers: fields, body: encoded.body)
+        var reply = notModified ? Reply(status: .notModified, headers: fields) : Reply(status: .ok, headers: fields, body: encoded.body)
+        if notModified { reply.bytesSaved = encoded.body.readableBytes }
+        reply.condition = condition
+        return reply
     }
 
-    /// If-None-Match (weak comparison) wins; If-Modified-Since counts only without it.
-    private func isNotModified(_ headers: HTTPFields, encoded: Representation.Encoded, lastModified: Date) -> Bool {
+    /// If-None-Match (weak comparison) wins; If-Modified-Since counts only without it. `nil`
+    /// when the request has neither (or an unparseable date).
+    private func evaluate(_ headers: HTTPFields, encoded: Representation.Encoded, lastModified: Date) -> ConditionalOutcome? {
+        let header: HTTPField.Name
+        let matched: Bool
         if let ifNoneMatch = headers[.ifNoneMatch] {
+            header = .ifNoneMatch
             // The usual revalidation echoes the one tag it was sent: no parsing needed.
-            if ifNoneMatch == encoded.entityTagHeader { return true }
-            return EntityTagCondition(headerValue: ifNoneMatch)?.matchesWeakly(encoded.entityTag) ?? false
+            matched = ifNoneMatch == encoded.entityTagHeader
+                || EntityTagCondition(headerValue: ifNoneMatch)?.matchesWeakly(encoded.entityTag) == true
+        } else if let ifModifiedSince = headers[.ifModifiedSince], let date = HTTPDate.parse(ifModifiedSince) {
+            header = .ifModifiedSince
+            matched = lastModified <= date
+        } else {
+            return nil
         }
-        if let ifModifiedSince = headers[.ifModifiedSince], let date = HTTPDate.parse(ifModifiedSince) {
-            return lastModified <= date
-        }
-        return false
+        return ConditionalOutcome(header: header, result: ignoreConditionals ? .ignored : matched ? .matched : .unmatched)
     }
 
     // MARK: Writing
 
     /// Checks If-Match (strong comparison) and If-Unmodified-Since before a write to a resource
-    /// whose current state is `current` (`nil` when it does not exist).
-    func checkWritePreconditions(_ headers: HTTPFields, current: Representation?, required: Bool) throws(APIError) {
+    /// whose current state is `current` (`nil` when it does not exist); returns the header that
+    /// held, if any.
+    func checkWritePreconditions(
+        _ headers: HTTPFields, current: Representation?, required: Bool
+    ) throws(APIError) -> ConditionalOutcome? {
         if let ifMatch = headers[.ifMatch] {
             guard let condition = EntityTagCondition(headerValue: ifMatch) else {
-                throw .preconditionFailed("If-Match is not a list of entity tags")
+                throw .preconditionFailed(header: .ifMatch, message: "If-Match is not a list of entity tags")
             }
             guard let current, current.stronglyMatches(condition) else {
-                throw .preconditionFailed("If-Match does not match the current entity tag")
+                throw .preconditionFailed(header: .ifMatch, message: "If-Match does not match the current entity tag")
             }
-            return
+            return ConditionalOutcome(header: .ifMatch, result: .matched)
         }
         if let ifUnmodifiedSince = headers[.ifUnmodifiedSince], let date = HTTPDate.parse(ifUnmodifiedSince) {
             guard let current, current.lastModified <= date else {
-                throw .preconditionFailed("the resource changed after If-Unmodified-Since")
+                throw .preconditionFailed(header: .ifUnmodifiedSince, message: "the resource changed after If-Unmodified-Since")
             }
-            return
+            return ConditionalOutcome(header: .ifUnmodifiedSince, result: .matched)
         }
         if required { throw .preconditionRequired }
+        return nil
     }
 }

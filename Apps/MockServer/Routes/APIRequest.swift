@@ -8,8 +8,8 @@ import NIOCore
 /// and the body, already collected within the size limit.
 struct APIRequest: Sendable {
     var method: HTTPRequest.Method
-    var endpoint: Endpoint
-    /// The raw `{id}` segment of `/posts/{id}`.
+    var route: Route
+    /// The `{id}` segment of an item route, percent-decoded.
     var pathID: String?
     var query: QueryParameters
     var headers: HTTPFields
@@ -22,17 +22,17 @@ struct APIRequest: Sendable {
     ///
     /// `localAuthority` is evaluated only for a request without `Host`.
     init(
-        _ request: Request, route match: (endpoint: Endpoint, id: String?)?, maxBodyBytes: Int,
+        _ request: Request, route match: (route: Route, id: String?)?, maxBodyBytes: Int,
         localAuthority: @autoclosure () -> String?
     ) async throws(APIError) {
-        guard let (endpoint, pathID) = match else {
+        guard let (route, pathID) = match else {
             throw .notFound("no route for \(request.uri.path)")
         }
-        guard endpoint.methods.contains(request.method) else {
-            throw .methodNotAllowed(allowed: endpoint.methods)
+        guard route.methods.contains(request.method) else {
+            throw .methodNotAllowed(allowed: route.methods)
         }
         self.method = request.method
-        self.endpoint = endpoint
+        self.route = route
         self.pathID = pathID
         self.query = try QueryParameters(query: request.uri.query)
         self.headers = request.headers
@@ -55,12 +55,17 @@ struct APIRequest: Sendable {
         }
     }
 
-    /// The `{id}` of `/posts/{id}` as a positive integer, or 404 (an id that cannot exist).
-    func postID() throws(APIError) -> Int {
-        guard let pathID, let id = Int(pathID), id > 0 else {
-            throw .notFound("no post with id '\(pathID ?? "")'")
+    /// The `{id}` of an item route as a key of `collection`: an integer for integer keys (404
+    /// when it is not one, since no such item can exist), the text itself for string keys.
+    func itemKey(in collection: ItemCollection) throws(APIError) -> ItemKey {
+        let segment = pathID ?? ""
+        switch collection.keyKind {
+        case .string:
+            return .string(segment)
+        case .integer:
+            guard let value = Int(segment) else { throw .notFound("no item of \(collection.name) with id '\(segment)'") }
+            return .integer(value)
         }
-        return id
     }
 
     /// Whether the request carries any validator header (If-None-Match, If-Modified-Since,

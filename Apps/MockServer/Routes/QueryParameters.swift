@@ -3,13 +3,18 @@ import Foundation
 // MARK: - QueryParameters
 
 /// The decoded query string of a request, with typed, validated accessors that throw
-/// ``APIError/invalidQuery(name:message:)`` instead of guessing.
+/// ``APIError/invalidQuery(name:message:)`` instead of guessing: a parameter the route reads
+/// may be absent, but not empty (`limit=`) and not repeated (`limit=1&limit=2`). Parameters no
+/// route reads are ignored.
 struct QueryParameters: Sendable {
     private var values: [String: String]
+    /// Names given more than once.
+    private var repeated: Set<String> = []
 
     /// Parses `a=1&b=2`; a value with broken percent-encoding (`%zz`) is an error.
     init(query: String?) throws(APIError) {
         var values: [String: String] = [:]
+        var repeated: Set<String> = []
         for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let rawName = parts[0]
@@ -20,9 +25,10 @@ struct QueryParameters: Sendable {
             guard let value = Self.decoded(rawValue) else {
                 throw .invalidQuery(name: name, message: "invalid percent-encoding in '\(Self.plusAsSpace(rawValue))'")
             }
-            values[name] = value
+            if values.updateValue(value, forKey: name) != nil { repeated.insert(name) }
         }
         self.values = values
+        self.repeated = repeated
     }
 
     /// `component` with `+` as space and percent-escapes decoded; `nil` when an escape is broken.
@@ -39,15 +45,18 @@ struct QueryParameters: Sendable {
         String(component).replacingOccurrences(of: "+", with: " ")
     }
 
-    /// The raw value of `name`; an empty value counts as absent.
-    subscript(name: String) -> String? {
-        guard let value = values[name], !value.isEmpty else { return nil }
+    /// The value of `name`, `nil` when absent.
+    /// - Throws: 400 when it is empty or given more than once.
+    func text(_ name: String) throws(APIError) -> String? {
+        guard let value = values[name] else { return nil }
+        guard !repeated.contains(name) else { throw .invalidQuery(name: name, message: "is given more than once") }
+        guard !value.isEmpty else { throw .invalidQuery(name: name, message: "is empty; leave it out instead") }
         return value
     }
 
     /// The integer value of `name` within `range`, `defaultValue` when absent.
     func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(APIError) -> Int {
-        guard let raw = self[name] else { return defaultValue }
+        guard let raw = try text(name) else { return defaultValue }
         guard let value = Int(raw), range.contains(value) else {
             throw .invalidQuery(
                 name: name,
@@ -55,5 +64,13 @@ struct QueryParameters: Sendable {
             )
         }
         return value
+    }
+
+    /// The integer value of a page parameter of kind `.integer`.
+    func integer(_ parameter: PageParameter) throws(APIError) -> Int {
+        guard case .integer(let range, let defaultValue) = parameter.kind else {
+            preconditionFailure("\(parameter.name) is not an integer parameter")
+        }
+        return try integer(parameter.name, default: defaultValue, in: range)
     }
 }

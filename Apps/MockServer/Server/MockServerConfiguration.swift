@@ -1,7 +1,7 @@
 // MARK: - MockServerConfiguration
 
-/// Everything that shapes a mock server run: where it listens, what data it seeds, what its
-/// caching headers say, and how it misbehaves. The command-line flags of `fresh-mock` map
+/// Everything that shapes a mock server run: where it listens, what data it serves, what its
+/// caching headers say, how it misbehaves, and what it logs. The command-line flags of `fresh-mock` map
 /// one-to-one onto these properties; tests build one directly.
 public struct MockServerConfiguration: Sendable {
     // MARK: Listening
@@ -21,8 +21,19 @@ public struct MockServerConfiguration: Sendable {
     public var articleCount: Int
     /// Number of seeded feed entries.
     public var feedCount: Int
+    /// Number of seeded users (string ids).
+    public var userCount: Int
     /// Number of exercises in the `/exercises` document (2,500 ≈ 1 MB).
     public var exerciseCount: Int
+
+    // MARK: Your own data
+
+    /// A json-server style `db.json` to serve instead of the seeded data (`--data`).
+    public var dataFile: String?
+    /// The member of each item of `dataFile` that holds its key (`--key`).
+    public var keyField: String
+    /// The pagination style of `GET /NAME` (`--style`); `/posts`, `/articles` and `/feed` keep theirs.
+    public var defaultStyle: PaginationStyle
 
     // MARK: Caching headers
 
@@ -58,6 +69,15 @@ public struct MockServerConfiguration: Sendable {
     public var journalCapacity: Int
     /// Faults injected from the start (also settable at run time through `/_admin/faults`).
     public var faults: [FaultRule]
+    /// Requests allowed per window on the API routes (`--rate-limit`); `nil` for no limit.
+    public var rateLimit: RateLimit?
+    /// The form of `Retry-After` in 429 and 503 answers.
+    public var retryAfterFormat: RetryAfterFormat
+
+    // MARK: Request log
+
+    /// Where the one-line-per-request log goes (`off` unless set; the command sets standard error).
+    public var accessLog: AccessLogDestination
 
     /// A configuration with every default; tests usually change one or two properties.
     public init(
@@ -67,7 +87,11 @@ public struct MockServerConfiguration: Sendable {
         postCount: Int = 100,
         articleCount: Int = 95,
         feedCount: Int = 250,
+        userCount: Int = 60,
         exerciseCount: Int = 2_500,
+        dataFile: String? = nil,
+        keyField: String = "id",
+        defaultStyle: PaginationStyle = .link,
         maxAge: Int = 60,
         noCache: Bool = false,
         noStore: Bool = false,
@@ -80,7 +104,10 @@ public struct MockServerConfiguration: Sendable {
         requireIfMatch: Bool = false,
         maxBodyBytes: Int = 64 * 1024,
         journalCapacity: Int = 200,
-        faults: [FaultRule] = []
+        faults: [FaultRule] = [],
+        rateLimit: RateLimit? = nil,
+        retryAfterFormat: RetryAfterFormat = .seconds,
+        accessLog: AccessLogDestination = .off
     ) {
         self.host = host
         self.port = port
@@ -88,7 +115,11 @@ public struct MockServerConfiguration: Sendable {
         self.postCount = postCount
         self.articleCount = articleCount
         self.feedCount = feedCount
+        self.userCount = userCount
         self.exerciseCount = exerciseCount
+        self.dataFile = dataFile
+        self.keyField = keyField
+        self.defaultStyle = defaultStyle
         self.maxAge = maxAge
         self.noCache = noCache
         self.noStore = noStore
@@ -102,6 +133,9 @@ public struct MockServerConfiguration: Sendable {
         self.maxBodyBytes = maxBodyBytes
         self.journalCapacity = journalCapacity
         self.faults = faults
+        self.rateLimit = rateLimit
+        self.retryAfterFormat = retryAfterFormat
+        self.accessLog = accessLog
     }
 
     // MARK: Derived
@@ -118,7 +152,14 @@ public struct MockServerConfiguration: Sendable {
     var seedData: SeedData {
         SeedData(
             seed: seed, postCount: postCount, articleCount: articleCount,
-            feedCount: feedCount, exerciseCount: exerciseCount
+            feedCount: feedCount, userCount: userCount, exerciseCount: exerciseCount
         )
+    }
+
+    /// The data to serve: the `--data` file's collections, or the seeded data.
+    /// - Throws: ``DataFileError`` when the file cannot be read or is not an object of arrays.
+    func loadData() throws(DataFileError) -> MockData {
+        guard let dataFile else { return MockData(seed: seedData) }
+        return MockData(collections: try DataFile.load(path: dataFile, keyField: keyField), seed: seed)
     }
 }

@@ -22,19 +22,25 @@ public final class RunningMockServer: Sendable {
     private let serviceGroup: ServiceGroup
     private let runTask: Task<Void, any Error>
     private let log: RequestLog
+    private let accessLog: AccessLog?
 
-    private init(baseURL: String, port: Int, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>, log: RequestLog) {
+    private init(
+        baseURL: String, port: Int, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>, log: RequestLog,
+        accessLog: AccessLog?
+    ) {
         self.baseURL = baseURL
         self.port = port
         self.serviceGroup = serviceGroup
         self.runTask = runTask
         self.log = log
+        self.accessLog = accessLog
     }
 
     // MARK: Lifecycle
 
     /// Starts a server and returns once it accepts connections.
-    /// - Throws: the bind error when the address is unavailable.
+    /// - Throws: ``DataFileError`` when the `--data` file cannot be served, ``MockServerError``
+    ///   when a fault names an unknown route or the address cannot be bound.
     public static func start(_ configuration: MockServerConfiguration) async throws -> RunningMockServer {
         try await start(configuration, shutdownSignals: [])
     }
@@ -42,8 +48,14 @@ public final class RunningMockServer: Sendable {
     /// Starts a server that also shuts down gracefully on `shutdownSignals` (the command uses SIGINT, SIGTERM).
     static func start(_ configuration: MockServerConfiguration, shutdownSignals: [UnixSignal]) async throws -> RunningMockServer {
         var logger = Logger(label: "fresh-mock")
-        logger.logLevel = .warning
-        let responder = MockResponder(configuration: configuration)
+        logger.logLevel = .critical  // failures reach the caller as errors; the request log says the rest
+        let data = try configuration.loadData()
+        let routes = RouteTable(seeded: configuration.dataFile == nil, collectionNames: Array(data.collections.keys))
+        for rule in configuration.faults {
+            if let problem = routes.problem(withFaultRoute: rule.route) { throw MockServerError.unknownFaultRoute(problem) }
+        }
+        let accessLog = AccessLog(configuration.accessLog)
+        let responder = MockResponder(configuration: configuration, data: data, routes: routes, accessLog: accessLog)
         let (boundPorts, portContinuation) = AsyncStream<Int>.makeStream()
         let application = Application(
             responder: responder,
@@ -69,13 +81,17 @@ public final class RunningMockServer: Sendable {
         }
         var ports = boundPorts.makeAsyncIterator()
         guard let port = await ports.next() else {
-            try await runTask.value
+            accessLog?.close()
+            do { try await runTask.value } catch {
+                throw MockServerError.binding(error, host: configuration.host, port: configuration.port)
+            }
             throw MockServerError.stoppedBeforeListening
         }
         let host = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
         let authority = host.contains(":") ? "[\(host)]" : host
         return RunningMockServer(
-            baseURL: "http://\(authority):\(port)", port: port, serviceGroup: serviceGroup, runTask: runTask, log: responder.log
+            baseURL: "http://\(authority):\(port)", port: port, serviceGroup: serviceGroup, runTask: runTask, log: responder.log,
+            accessLog: accessLog
         )
     }
 
@@ -83,11 +99,13 @@ public final class RunningMockServer: Sendable {
     public func stop() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = try? await runTask.value
+        accessLog?.close()
     }
 
-    /// Waits until the server stops (after ``stop()`` or a shutdown signal).
+    /// Waits until the server stops (after ``stop()`` or a shutdown signal), its request log written.
     /// - Throws: the error that brought the server down, if it did not stop cleanly.
     public func waitUntilStopped() async throws {
+        defer { accessLog?.close() }
         try await runTask.value
     }
 
