@@ -52,7 +52,10 @@ struct PostsPaginationTests {
         }
     }
 
-    @Test(arguments: ["limit=-1", "limit=abc", "limit=0", "limit=101", "cursor=%zz", "cursor=garbage", "cursor=0"])
+    @Test(arguments: [
+        "limit=-1", "limit=abc", "limit=0", "limit=101", "cursor=%zz", "cursor=garbage", "cursor=0", "limit=", "limit=5&limit=6",
+        "cursor=&limit=5",
+    ])
     func badQueryValuesGetA400WithAJSONErrorBody(query: String) async throws {
         try await withMockServer { _, client in
             let response = try await client.get("/posts?\(query)")
