@@ -24,6 +24,7 @@ struct DataFileLoadingTests {
         (#"{"posts": [{"id": 1}, {"id": "b"}]}"#, "db.json: posts[1].id is a string, but the ones before it are integers"),
         (#"{"posts": [{"id": 1}, {"id": 2}, {"id": 1}]}"#, #"db.json: posts[2] has the same "id" as posts[0]: 1"#),
         (#"{"tags": [{"id": "a"}, {"id": "a"}]}"#, #"db.json: tags[1] has the same "id" as tags[0]: a"#),
+        (#"{"tags": [{"id": ""}]}"#, "db.json: tags[0].id is an empty string (a key is part of a URL path)"),
         (#"{"styles": []}"#, #"db.json: "styles" cannot be a collection name: /styles is one of the server's own routes"#),
         (#"{"my posts": []}"#, #"db.json: "my posts" cannot be a collection name"#),
     ])
@@ -132,6 +133,8 @@ struct DataFileServingTests {
             #expect(taken.status == .conflict && taken.errorCode == "conflict")
             let wrongKind = try await client.send(.post, "/books", json: #"{"id":"seven"}"#)
             #expect(wrongKind.status == .badRequest && wrongKind.errorMessage?.contains("'id'") == true)
+            let emptyKey = try await client.send(.post, "/tags", json: #"{"id":""}"#)
+            #expect(emptyKey.status == .badRequest && emptyKey.errorMessage?.contains("non-empty string") == true)
             let notAnObject = try await client.send(.post, "/books", json: #"[1]"#)
             #expect(notAnObject.status == .badRequest)
         }

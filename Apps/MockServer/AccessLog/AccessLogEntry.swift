@@ -34,7 +34,7 @@ struct AccessLogEntry: Sendable, Equatable {
     /// The line, without a line break.
     var line: String {
         var fields = [Self.timestamp(time), Self.printable(method), Self.printable(target), String(status), String(bodyBytes)]
-        fields.append(condition.map { "\($0.header.canonicalName):\($0.result.rawValue)" } ?? "-")
+        fields.append(condition.map { "\($0.header.rawName):\($0.result.rawValue)" } ?? "-")
         fields.append(String(format: "%.2fms", duration.seconds * 1000))
         if let fault { fields.append("fault=\"\(fault)\"") }
         return fields.joined(separator: " ")

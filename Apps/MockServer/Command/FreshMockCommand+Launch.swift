@@ -10,36 +10,39 @@ extension FreshMockCommand {
     /// with the exit status `fresh-mock --help` documents: no usage dump for a failure at run
     /// time, no framework error text.
     public static func launch(_ arguments: [String]? = nil) async -> Never {
-        var command: any ParsableCommand
         do {
-            command = try parseAsRoot(arguments)
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success { exit(withError: error) }  // --help, --version
-            writeToStandardError("fresh-mock: \(argumentMessage(for: error)) (see 'fresh-mock --help')")
-            exit(withError: code)
-        }
-        do {
+            var command = try parseAsRoot(arguments)
             if var server = command as? FreshMockCommand {
                 try await server.run()
             } else {
-                try command.run()
+                try command.run()  // --help and --version end up here, as errors that exit 0
             }
             exit()
+        } catch let error as DataFileError {
+            fail(error.description, status: error.isUnreadable ? 66 : 65)
+        } catch let error as MockServerError {
+            fail(error.description, status: exitStatus(for: error))
         } catch {
-            writeToStandardError("fresh-mock: \(error)")
-            exit(withError: ExitCode(exitStatus(for: error)))
+            let code = exitCode(for: error)
+            if code == .success { exit(withError: error) }
+            let hint = code == .validationFailure ? " (see 'fresh-mock --help')" : ""
+            fail(argumentMessage(for: error) + hint, status: code.rawValue)
         }
     }
 
-    /// The documented exit status of a failure after the arguments were accepted.
-    static func exitStatus(for error: any Error) -> Int32 {
+    /// Prints `fresh-mock: message` on stderr and exits with `status`.
+    private static func fail(_ message: String, status: Int32) -> Never {
+        FileHandle.standardError.write(Data("fresh-mock: \(message)\n".utf8))
+        exit(withError: ExitCode(status))
+    }
+
+    /// The documented exit status of a server that could not start.
+    static func exitStatus(for error: MockServerError) -> Int32 {
         switch error {
-        case let error as DataFileError: error.isUnreadable ? 66 : 65
-        case MockServerError.unknownFaultRoute: 64
-        case MockServerError.stoppedBeforeListening: 1
-        case let error as MockServerError: error.isHostProblem ? 68 : 69
-        default: 1
+        case .unknownFaultRoute: 64
+        case .stoppedBeforeListening: 1
+        case .unknownHost, .hostNotLocal: 68
+        case .portInUse, .portNotPermitted, .cannotListen: 69
         }
     }
 
@@ -48,9 +51,5 @@ extension FreshMockCommand {
         let first = fullMessage(for: error).split(whereSeparator: \.isNewline)
             .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? "\(error)"
         return first.hasPrefix("Error: ") ? String(first.dropFirst(7)) : first
-    }
-
-    private static func writeToStandardError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -138,7 +138,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
             discussion: "N/WINDOW, WINDOW = [count]unit with unit ms, s, m (min), h: 10/min, 5/2s, 1000/1h.",
             valueName: "N/window"),
         transform: { spec in
-            do { return try RateLimit(spec: spec) } catch { throw ValidationError("--rate-limit \(spec): \(error)") }
+            do { return try RateLimit(spec: spec) } catch { throw ValidationError("\(error)") }
         }
     )
     var rateLimit: RateLimit?
@@ -163,7 +163,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
             valueName: "spec"
         ),
         transform: { spec in
-            do { return try FaultRule(spec: spec) } catch { throw ValidationError("--fault \(spec): \(error)") }
+            do { return try FaultRule(spec: spec) } catch { throw ValidationError("\(error)") }
         }
     )
     var faults: [FaultRule] = []

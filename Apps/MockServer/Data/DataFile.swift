@@ -46,7 +46,7 @@ enum DataFile {
         do {
             document = try JSONDecoder().decode(JSONValue.self, from: bytes)
         } catch {
-            throw .notJSON(path: path, detail: detail(error))
+            throw .notJSON(path: path, detail: parseProblem(in: bytes))
         }
         guard let members = document.objectMembers else {
             throw .notAnObject(path: path, found: document.kindDescription)
@@ -79,6 +79,10 @@ enum DataFile {
             guard let key = rawKey.itemKey else {
                 throw .invalidKey(path: path, collection: name, index: index, keyField: keyField,
                                   problem: "is \(rawKey.kindDescription), not an integer or a string")
+            }
+            guard key != .string("") else {
+                throw .invalidKey(path: path, collection: name, index: index, keyField: keyField,
+                                  problem: "is an empty string (a key is part of a URL path)")
             }
             let itemKind: ItemCollection.KeyKind = if case .integer = key { .integer } else { .string }
             if let kind, kind != itemKind {
@@ -124,12 +128,22 @@ enum DataFile {
         return nsError.localizedDescription
     }
 
-    /// Where and why the JSON parser gave up ("unexpected character 'x' around line 2, column 5").
-    private static func detail(_ error: any Error) -> String {
-        guard case DecodingError.dataCorrupted(let context) = error else { return "the JSON is not valid" }
-        var underlying = context.underlyingError.map { ($0 as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "" } ?? ""
-        if underlying.isEmpty { underlying = context.debugDescription }
-        let trimmed = underlying.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
-        return trimmed.prefix(1).lowercased() + trimmed.dropFirst()
+    /// Where and why the JSON parser gave up ("invalid value around line 3, column 12"):
+    /// JSONSerialization's message, its character offset turned into a line and a column.
+    private static func parseProblem(in bytes: Data) -> String {
+        let message: String
+        do {
+            _ = try JSONSerialization.jsonObject(with: bytes, options: [.fragmentsAllowed])
+            return "the JSON is not valid"
+        } catch {
+            message = ((error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String) ?? "the JSON is not valid"
+        }
+        let trimmed = message.trimmingCharacters(in: CharacterSet(charactersIn: ". "))
+        let lowered = trimmed.prefix(1).lowercased() + trimmed.dropFirst()
+        guard let match = lowered.firstMatch(of: /(.*) around character (\d+)/), let offset = Int(match.2) else { return lowered }
+        let prefix = bytes.prefix(offset)
+        let line = prefix.count { $0 == UInt8(ascii: "\n") } + 1
+        let column = offset - (prefix.lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0) + 1
+        return "\(match.1) around line \(line), column \(column)"
     }
 }

@@ -81,13 +81,18 @@ struct OpenAPIDocument {
         case .item(let name):
             let kind = collections[name]?.keyKind ?? .integer
             return ["name": "id", "in": "path", "required": true, "description": "Key of an item of \(name)",
-                    "schema": ["type": kind.rawValue]]
+                    "schema": Self.keySchema(kind)]
         default:
             return nil
         }
     }
 
     // MARK: Item schemas
+
+    /// The schema of a key: an integer, or a non-empty string.
+    static func keySchema(_ kind: ItemCollection.KeyKind) -> [String: Any] {
+        kind == .integer ? ["type": "integer"] : ["type": "string", "minLength": 1]
+    }
 
     /// The schema name of the items of `collection`.
     func itemSchemaName(_ collection: String) -> String {
@@ -107,7 +112,7 @@ struct OpenAPIDocument {
             schemas[itemSchemaName(name)] = [
                 "type": "object",
                 "description": "An item of \(name): any JSON object; \(collection.keyField) is its key.",
-                "properties": [collection.keyField: ["type": collection.keyKind.rawValue]],
+                "properties": [collection.keyField: Self.keySchema(collection.keyKind)],
                 "required": [collection.keyField],
             ]
         }

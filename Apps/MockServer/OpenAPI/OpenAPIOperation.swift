@@ -171,6 +171,6 @@ struct OpenAPIOperation {
     /// A created item: any object; its key, when given, of the collection's kind.
     private static func newItemSchema(_ key: (keyField: String, keyKind: ItemCollection.KeyKind)?) -> [String: Any] {
         guard let key else { return ["type": "object"] }
-        return ["type": "object", "properties": [key.keyField: ["type": key.keyKind.rawValue]]]
+        return ["type": "object", "properties": [key.keyField: OpenAPIDocument.keySchema(key.keyKind)]]
     }
 }

@@ -23,7 +23,7 @@ struct CollectionRoutes: Sendable {
                 var members = body
                 let key: ItemKey
                 if let given = members[collection.keyField] {
-                    guard let givenKey = given.itemKey, collection.accepts(givenKey) else {
+                    guard let givenKey = given.itemKey, collection.accepts(givenKey), givenKey != .string("") else {
                         throw .invalidField(name: collection.keyField, message: "must be \(Self.describe(collection.keyKind))")
                     }
                     key = givenKey
@@ -85,6 +85,6 @@ struct CollectionRoutes: Sendable {
     }
 
     private static func describe(_ kind: ItemCollection.KeyKind) -> String {
-        kind == .integer ? "an integer" : "a string"
+        kind == .integer ? "an integer" : "a non-empty string"
     }
 }

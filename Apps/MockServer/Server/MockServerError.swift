@@ -50,10 +50,7 @@ public enum MockServerError: Error, Equatable, CustomStringConvertible, Sendable
     /// The error binding `host:port` failed with, as one of these cases.
     static func binding(_ error: any Error, host: String, port: Int) -> MockServerError {
         if let error = error as? MockServerError { return error }
-        if let error = error as? SocketAddressError {
-            if case .unknown = error { return .unknownHost(host: host) }
-            return .cannotListen(host: host, port: port, reason: "\(error)")
-        }
+        if error is SocketAddressError.UnknownHost { return .unknownHost(host: host) }
         if let error = error as? IOError {
             switch error.errnoCode {
             case EADDRINUSE: return .portInUse(host: host, port: port)
