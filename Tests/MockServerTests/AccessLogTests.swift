@@ -51,13 +51,6 @@ struct AccessLogTests {
         #expect(fields[1][4] == "0" && Int(fields[0][4]) ?? 0 > 100)
         #expect(lines.all.last?.hasSuffix(#"fault="status 503""#) == true)
     }
-
-    @Test func inProcessServersLogNothingUnlessAsked() async throws {
-        try await withMockServer { server, _ in
-            #expect(MockServerConfiguration().accessLog.isOff)
-            _ = server
-        }
-    }
 }
 
 extension AccessLogDestination {

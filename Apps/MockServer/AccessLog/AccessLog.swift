@@ -33,11 +33,12 @@ final class AccessLog: Sendable {
 
     /// A log writing to `destination`; `nil` for `.off`.
     init?(_ destination: AccessLogDestination) {
-        let write: @Sendable (String) -> Void
+        let write: @Sendable ([UInt8]) -> Void
         switch destination {
         case .off: return nil
         case .standardError: write = Self.writeToStandardError
-        case .lines(let handle): write = { chunk in chunk.split(separator: "\n").forEach { handle(String($0)) } }
+        case .lines(let handle):
+            write = { chunk in chunk.split(separator: UInt8(ascii: "\n")).forEach { handle(String(decoding: $0, as: UTF8.self)) } }
         }
         let thread = Thread { [self] in self.drain(into: write) }
         thread.name = "fresh-mock access log"
@@ -70,19 +71,20 @@ final class AccessLog: Sendable {
 
     // MARK: The writer thread
 
-    private func drain(into write: @Sendable (String) -> Void) {
+    private func drain(into write: @Sendable ([UInt8]) -> Void) {
+        var chunk: [UInt8] = []
         while true {
             wakeUp.wait()
             let (entries, dropped, closing) = pending.withLock { pending in
                 defer { pending.entries.removeAll(keepingCapacity: true); pending.dropped = 0 }
                 return (pending.entries, pending.dropped, pending.closing)
             }
-            var chunk = ""
+            chunk.removeAll(keepingCapacity: true)
             for entry in entries {
-                chunk += entry.line
-                chunk += "\n"
+                entry.append(to: &chunk)
+                chunk.append(UInt8(ascii: "\n"))
             }
-            if dropped > 0 { chunk += "(\(dropped) request log lines dropped: the log could not keep up)\n" }
+            if dropped > 0 { chunk += Array("(\(dropped) request log lines dropped: the log could not keep up)\n".utf8) }
             if !chunk.isEmpty { write(chunk) }
             if closing {
                 finished.signal()
@@ -92,8 +94,8 @@ final class AccessLog: Sendable {
     }
 
     /// Writes `chunk` to file descriptor 2, retrying short writes; gives up on errors (a closed stderr).
-    private static func writeToStandardError(_ chunk: String) {
-        var bytes = Array(chunk.utf8)[...]
+    private static func writeToStandardError(_ chunk: [UInt8]) {
+        var bytes = chunk[...]
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
             if written < 0 && errno == EINTR { continue }

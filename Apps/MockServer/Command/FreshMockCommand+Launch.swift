@@ -12,7 +12,7 @@ extension FreshMockCommand {
     public static func launch(_ arguments: [String]? = nil) async -> Never {
         do {
             var command = try parseAsRoot(arguments)
-            if var server = command as? FreshMockCommand {
+            if let server = command as? FreshMockCommand {
                 try await server.run()
             } else {
                 try command.run()  // --help and --version end up here, as errors that exit 0

@@ -86,9 +86,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The member of each --data item that holds its key (integers or strings).", valueName: "field"))
     var key = "id"
 
-    @Option(help: ArgumentHelp(
-        "Pagination style of GET /NAME (/posts, /articles, /feed keep theirs): \(PaginationStyle.allCases.map(\.rawValue).joined(separator: ", ")).",
-        valueName: "style"))
+    @Option(help: ArgumentHelp("Pagination style of GET /NAME (/posts, /articles and /feed keep theirs).", valueName: "style"))
     var style: PaginationStyle = .link
 
     // MARK: Caching headers
@@ -122,7 +120,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Flag(name: .customLong("ignore-conditionals"), help: "Misbehave: ignore If-None-Match / If-Modified-Since.")
     var ignoreConditionals = false
 
-    @Flag(name: .customLong("require-if-match"), help: "Answer 428 to writes on /posts/{id} without If-Match.")
+    @Flag(name: .customLong("require-if-match"), help: "Answer 428 to PUT, PATCH and DELETE of an item without If-Match.")
     var requireIfMatch = false
 
     @Option(name: .customLong("max-body"), help: "Largest accepted request body in bytes (larger gets 413).")

@@ -33,8 +33,7 @@ enum DataFile {
         } catch {
             throw .unreadable(path: path, reason: reason(error))
         }
-        let wholeSeconds = Date(timeIntervalSince1970: modified.timeIntervalSince1970.rounded(.down))
-        return try collections(in: bytes, path: path, keyField: keyField, modified: wholeSeconds)
+        return try collections(in: bytes, path: path, keyField: keyField, modified: modified.inWholeSeconds)
     }
 
     /// The collections of `bytes` (the contents of the file `path`).

@@ -9,9 +9,9 @@ import NIOCore
 /// One encoded resource state: the exact body bytes, in every content coding worth sending,
 /// and the validators derived from them.
 ///
-/// Built once per (route, canonical query) and kept by ``MockStore`` until the underlying
-/// collection changes, so a 304 or a repeated 200 costs no JSON encoding, compression, hashing
-/// or header formatting.
+/// Built once per (route, canonical query) from a ``RepresentationContent`` and kept by
+/// ``MockStore`` until a write changes its bytes, so a 304 or a repeated 200 costs no JSON
+/// encoding, compression, hashing or header formatting.
 struct Representation: Sendable {
     /// Bodies smaller than this are always sent as they are: gzip would save too little.
     static let minimumCompressedSize = 1024
@@ -64,8 +64,7 @@ struct Representation: Sendable {
     /// The representation of `content`, compressed when worth it, with its validators.
     init(_ content: RepresentationContent, lastModified: Date) {
         let data = content.body
-        let seconds = lastModified.timeIntervalSince1970.rounded(.down)
-        self.lastModified = Date(timeIntervalSince1970: seconds)
+        self.lastModified = lastModified.inWholeSeconds
         self.lastModifiedHeader = HTTPDate.format(self.lastModified)
         let identityTag = Self.entityTag(of: content)
         var body = ByteBuffer(bytes: data)

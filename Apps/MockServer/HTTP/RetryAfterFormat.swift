@@ -16,8 +16,13 @@ public enum RetryAfterFormat: String, Sendable, CaseIterable {
         case .seconds:
             String(Self.wholeSeconds(wait))
         case .httpDate:
-            HTTPDate.format(Date(timeIntervalSince1970: (now.timeIntervalSince1970 + wait.seconds).rounded(.up)))
+            HTTPDate.format(Self.moment(after: wait, from: now))
         }
+    }
+
+    /// `now + wait`, rounded up to a whole second: by then the wait is surely over.
+    static func moment(after wait: Duration, from now: Date) -> Date {
+        Date(timeIntervalSince1970: (now.timeIntervalSince1970 + wait.seconds).rounded(.up))
     }
 
     /// `wait` in whole seconds, rounded up.

@@ -21,21 +21,9 @@ struct JSONObject: Encodable {
         case let array as [Any]:
             var container = encoder.unkeyedContainer()
             for element in array { try container.encode(JSONObject(element)) }
-        case let string as String:
+        case let scalar as any Encodable:  // strings, booleans, integers, numbers
             var container = encoder.singleValueContainer()
-            try container.encode(string)
-        case let bool as Bool:
-            var container = encoder.singleValueContainer()
-            try container.encode(bool)
-        case let integer as Int:
-            var container = encoder.singleValueContainer()
-            try container.encode(integer)
-        case let integer as UInt64:
-            var container = encoder.singleValueContainer()
-            try container.encode(integer)
-        case let number as Double:
-            var container = encoder.singleValueContainer()
-            try container.encode(number)
+            try container.encode(scalar)
         default:
             throw EncodingError.invalidValue(value, .init(codingPath: encoder.codingPath, debugDescription: "not JSON"))
         }

@@ -48,7 +48,7 @@ final class RateLimiter: Sendable {
 
     /// Whole seconds since 1970 of `now + duration`, rounded up.
     private static func epochSeconds(_ now: Date, plus duration: Duration) -> String {
-        String(Int((now.timeIntervalSince1970 + duration.seconds).rounded(.up)))
+        String(Int(RetryAfterFormat.moment(after: duration, from: now).timeIntervalSince1970))
     }
 }
 

@@ -68,6 +68,12 @@ struct APIRequest: Sendable {
         }
     }
 
+    /// `http://HOST:PORT` as the client addressed the server, which absolute links start with;
+    /// "" (relative links) when the request names no address at all.
+    var origin: String {
+        authority.map { "http://\($0)" } ?? ""
+    }
+
     /// Whether the request carries any validator header (If-None-Match, If-Modified-Since,
     /// If-Match, If-Unmodified-Since).
     var isConditional: Bool {

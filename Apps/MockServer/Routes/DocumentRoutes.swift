@@ -25,7 +25,7 @@ struct DocumentRoutes: Sendable {
                 return RepresentationContent(encoding: exercises, changed: .exactly(SeedData.epoch))
             }
         case .styleIndex:
-            let origin = request.authority.map { "http://\($0)" } ?? ""
+            let origin = request.origin
             representation = store.representation(of: .documentation, key: "\(origin)/styles") { _ in
                 RepresentationContent(
                     encoding: StyleIndex(origin: origin, collections: styledCollections, defaultStyle: defaultStyle),

@@ -22,7 +22,7 @@ struct PageRoutes: Sendable {
         }
         let query = try PageQuery(style.paging, query: request.query, keyKind: keyKind)
         // Pages with absolute links depend on the address the client used; relative links only without one.
-        let origin = style.carriesURLs ? request.authority.map { "http://\($0)" } ?? "" : ""
+        let origin = style.carriesURLs ? request.origin : ""
         let path = request.route.template
         let representation = try store.representation(of: .collection(name), key: "\(origin)\(path)?\(query.canonical)") {
             data throws(APIError) in
