@@ -17,6 +17,14 @@ final class MockStore: Sendable {
         var representation: Representation
     }
 
+    /// What a look-up under the lock found.
+    private enum Lookup {
+        /// The kept representation, built from the current data.
+        case current(Representation)
+        /// What building a new one needs: the kept entry, a snapshot, its generation, the last write.
+        case stale(Entry?, MockData, Int, Date?)
+    }
+
     private struct State {
         var data: MockData
         var generations: [Dataset: Int] = [:]
@@ -62,10 +70,18 @@ final class MockStore: Sendable {
     func representation<Failure: Error>(
         of dataset: Dataset, key: String, build: (MockData) throws(Failure) -> RepresentationContent
     ) throws(Failure) -> Representation {
-        let (kept, snapshot, generation, lastChange) = state.withLock { state in
-            (state.entries[dataset]?[key], state.data, state.generation(of: dataset), state.lastChange(of: dataset))
+        // The common case, a kept representation of unchanged data, copies nothing but it.
+        let lookup = state.withLock { state -> Lookup in
+            let kept = state.entries[dataset]?[key]
+            let generation = state.generation(of: dataset)
+            if let kept, kept.generation == generation { return .current(kept.representation) }
+            return .stale(kept, state.data, generation, state.lastChange(of: dataset))
         }
-        if let kept, kept.generation == generation { return kept.representation }
+        let (kept, snapshot, generation, lastChange): (Entry?, MockData, Int, Date?)
+        switch lookup {
+        case .current(let representation): return representation
+        case .stale(let entry, let data, let current, let lastWrite): (kept, snapshot, generation, lastChange) = (entry, data, current, lastWrite)
+        }
         let content = try build(snapshot)
         let representation: Representation
         if let previous = kept?.representation, previous.entityTag == Representation.entityTag(of: content) {

@@ -26,9 +26,12 @@ final class FaultInjector: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Whether any rule is set: most runs have none, and then a request takes no lock here.
+    private let hasRules: Atomic<Bool>
 
     init(settings: Settings) {
         self.state = Mutex(State(settings: settings))
+        self.hasRules = Atomic(!settings.rules.isEmpty)
     }
 
     /// The active rules and seed.
@@ -38,12 +41,17 @@ final class FaultInjector: Sendable {
 
     /// Replaces the rules and restarts the seeded sequence and the `first` counters.
     func replace(with settings: Settings) {
-        state.withLock { $0 = State(settings: settings) }
+        state.withLock { state in
+            state = State(settings: settings)
+            hasRules.store(!settings.rules.isEmpty, ordering: .relaxed)
+        }
     }
 
     /// Decides the faults of one request to the route `template`: latencies add up, the first failing rule wins.
-    func decide(for template: String) -> FaultDecision? {
-        state.withLock { state in
+    func decide(for template: @autoclosure () -> String) -> FaultDecision? {
+        guard hasRules.load(ordering: .relaxed) else { return nil }
+        let template = template()
+        return state.withLock { state in
             var decision = FaultDecision()
             var matched = false
             for (index, rule) in state.settings.rules.enumerated() where rule.route == nil || rule.route == template {
