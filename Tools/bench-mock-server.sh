@@ -422,6 +422,10 @@ target met = req/s ≥ 0.5 × its nginx's, p99 ≤ 2 × its nginx's, and no erro
 bytes/response = bytes wrk read per response (headers included), which shows the 304 runs got 304s.
 CPU idle before = how idle the machine was in the second before each run (both servers idle then);
 below ${QUIET_IDLE} % other work was competing for the CPUs and that round's figures are less reliable.
+hummingbird-floor is the framework's own ceiling for this page: where fresh-mock-quiet is near 1.0 × the
+floor, the mock's own work (routing, validators, statistics, journal) costs next to nothing and what is left
+against nginx is the per-request cost of HummingbirdCore and NIO; fresh-mock against fresh-mock-quiet is the
+cost of the request log.
 
 What keeps fresh-mock's answers cheap (\`Apps/MockServer\`): each representation's encoded body,
 ETag, \`Last-Modified\` and its own headers are built once and kept by \`MockStore\` until a write
