@@ -10,7 +10,7 @@ APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tm
 PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help setup build test unit e2e demo clean
+.PHONY: help setup build test unit e2e demo api-check clean
 .PHONY: bench bench-mock bench-cache
 
 help: ## List the targets
@@ -39,6 +39,9 @@ e2e: build ## End-to-end: mock server, sync, cache, offline, reader in tmux
 
 demo: build ## Mock server, a sync, then the reader (q quits)
 	Tools/demo.sh $(BIN)
+
+api-check: build ## fresh-mock's /openapi.json: valid OpenAPI 3.1, and schemathesis finds nothing (venv in .build; API_CHECK_EXAMPLES=50)
+	Tools/api-check.sh $(BIN)
 
 bench: bench-mock bench-cache ## Every benchmark (bench-mock, bench-cache)
 

@@ -1,4 +1,4 @@
 // fresh-mock: the mock API server. All logic lives in the MockServer library.
 import MockServer
 
-await FreshMockCommand.runFromCommandLine()
+await FreshMockCommand.launch()

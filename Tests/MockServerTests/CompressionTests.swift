@@ -59,7 +59,8 @@ struct CompressionTests {
     }
 
     @Test func ifMatchAcceptsTheTagOfEitherEncoding() throws {
-        let representation = Representation(encoding: Array(repeating: "x", count: 2000), lastModified: SeedData.epoch)
+        let representation = Representation(exactly: RepresentationContent(
+            encoding: Array(repeating: "x", count: 2000), changed: .exactly(SeedData.epoch)))
         let gzip = try #require(representation.gzip)
         for tag in [representation.identity.entityTagHeader, gzip.entityTagHeader] {
             #expect(representation.stronglyMatches(try #require(EntityTagCondition(headerValue: tag))))

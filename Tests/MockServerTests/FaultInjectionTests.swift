@@ -106,12 +106,28 @@ struct FaultInjectionTests {
         }
     }
 
+    @Test func aFaultOnARouteTheServerDoesNotHaveStopsTheStart() async throws {
+        await #expect(throws: MockServerError.self) {
+            let server = try await RunningMockServer.start(MockServerConfiguration(faults: [FaultRule(route: "/missing")]))
+            await server.stop()
+        }
+    }
+
+    @Test func faultsReachStyledAndStringKeyedRoutes() async throws {
+        let rule = FaultRule(route: "/styles/has-more/users", failure: .status, status: 502)
+        try await withMockServer(MockServerConfiguration(faults: [rule])) { _, client in
+            let faulted = try await client.get("/styles/has-more/users")
+            #expect(faulted.status == .badGateway)
+            #expect(try await client.get("/styles/has-more/posts").status == .ok)
+        }
+    }
+
     @Test func specStringsParseIntoRules() throws {
         let rule = try FaultRule(spec: "route=/posts/{id},latency=100,jitter=50,status=429,rate=0.25,first=3,retry-after=2")
         #expect(rule == FaultRule(route: "/posts/{id}", latencyMilliseconds: 100, jitterMilliseconds: 50, failure: .status,
                                   status: 429, rate: 0.25, first: 3, retryAfter: 2))
         #expect(try FaultRule(spec: "failure=close").failure == .close)
-        #expect(throws: FaultSpecError.self) { try FaultRule(spec: "route=/missing") }
+        #expect(throws: FaultSpecError.self) { try FaultRule(spec: "route=posts") }
         #expect(throws: FaultSpecError.self) { try FaultRule(spec: "latency=fast") }
         #expect(throws: FaultSpecError.self) { try FaultRule(spec: "colour=red") }
     }

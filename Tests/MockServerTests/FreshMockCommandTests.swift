@@ -21,14 +21,31 @@ struct FreshMockCommandTests {
         #expect(configuration.faults == [FaultRule(route: "/posts", failure: .status, status: 503, first: 2)])
     }
 
+    @Test func dataStyleRateLimitAndLogFlagsMapOntoTheConfiguration() throws {
+        let configuration = try FreshMockCommand.parse([
+            "--users", "7", "--data", "db.json", "--key", "slug", "--style", "has-more", "--rate-limit", "5/2s",
+            "--retry-after", "http-date", "--quiet",
+        ]).configuration
+        #expect(configuration.userCount == 7 && configuration.dataFile == "db.json" && configuration.keyField == "slug")
+        #expect(configuration.defaultStyle == .hasMore && configuration.retryAfterFormat == .httpDate)
+        #expect(configuration.rateLimit == RateLimit(requests: 5, window: .seconds(2)))
+        #expect(configuration.accessLog.isOff)
+        #expect(!(try FreshMockCommand.parse([]).configuration.accessLog.isOff))
+    }
+
     @Test func defaultsMatchTheDocumentedOnes() throws {
         let configuration = try FreshMockCommand.parse([]).configuration
         #expect(configuration.host == "127.0.0.1" && configuration.port == 8080 && configuration.seed == 42)
         #expect(configuration.postCount == 100 && configuration.maxAge == 60)
         #expect(configuration.cachePolicy.headerValue == "max-age=60")
+        #expect(configuration.defaultStyle == .link && configuration.rateLimit == nil && configuration.retryAfterFormat == .seconds)
+        #expect(MockServerConfiguration().accessLog.isOff)  // in-process servers log nothing unless asked
     }
 
-    @Test(arguments: [["--port", "70000"], ["--posts", "-1"], ["--fault", "status=99"], ["--max-age", "-5"]])
+    @Test(arguments: [
+        ["--port", "70000"], ["--posts", "-1"], ["--fault", "status=99"], ["--max-age", "-5"], ["--key", ""],
+        ["--rate-limit", "0/s"], ["--style", "pages"], ["--retry-after", "never"],
+    ])
     func invalidFlagsFailBeforeStarting(arguments: [String]) {
         #expect(throws: (any Error).self) { try FreshMockCommand.parse(arguments) }
     }

@@ -60,6 +60,30 @@ struct PostWriteTests {
         }
     }
 
+    @Test(arguments: [
+        (#"{"title":null}"#, "field 'title': must be a string, not null"),
+        (#"{"author":"a","body":null}"#, "field 'body': must be a string, not null"),
+        ("{}", "a patch needs at least one of title, body, author"),
+        (#"{"colour":"red"}"#, "a patch needs at least one of title, body, author"),
+        (#"{"title":" \t\r\n"}"#, "field 'title': must contain a character other than spaces, tabs and line breaks"),
+    ])
+    func patchesTheDocumentForbidsGetA400SayingWhy(body: String, message: String) async throws {
+        try await withMockServer { _, client in
+            let response = try await client.send(.patch, "/posts/1", json: body)
+            #expect(response.status == .badRequest)
+            #expect(response.errorMessage?.contains(message) == true, "\(response.errorMessage ?? "")")
+        }
+    }
+
+    @Test func anyTextWithACharacterBesidesSpacesTabsAndLineBreaksIsATitle() async throws {
+        try await withMockServer { _, client in
+            for title in ["\u{3000}", "\u{85}", "x", " 가 "] {
+                let response = try await client.send(.patch, "/posts/1", json: #"{"title":"\#(title)"}"#)
+                #expect(response.status == .ok, "\(title.unicodeScalars.map(\.value))")
+            }
+        }
+    }
+
     @Test func nonJSONBodyGetsA400() async throws {
         try await withMockServer { _, client in
             let response = try await client.send(.post, "/posts", json: "{not json")

@@ -52,7 +52,10 @@ struct PostsPaginationTests {
         }
     }
 
-    @Test(arguments: ["limit=-1", "limit=abc", "limit=0", "limit=101", "cursor=%zz", "cursor=garbage", "cursor=0"])
+    @Test(arguments: [
+        "limit=-1", "limit=abc", "limit=0", "limit=101", "cursor=%zz", "cursor=garbage", "cursor=0", "limit=", "limit=5&limit=6",
+        "cursor=&limit=5",
+    ])
     func badQueryValuesGetA400WithAJSONErrorBody(query: String) async throws {
         try await withMockServer { _, client in
             let response = try await client.get("/posts?\(query)")
@@ -63,9 +66,22 @@ struct PostsPaginationTests {
         }
     }
 
-    @Test func cursorsAreOpaqueBase64URLOfTheLastID() throws {
-        let cursor = PostCursor(afterID: 40)
-        #expect(!cursor.encoded.contains("40"))
-        #expect(try PostCursor(encoded: cursor.encoded) == cursor)
+    @Test(arguments: [ItemKey.integer(40), .integer(41), .integer(-7), .integer(Int.max), .string("usr_k3j9"), .string("é 한글")])
+    func cursorsAreOpaqueAndRoundTrip(key: ItemKey) throws {
+        let kind: ItemCollection.KeyKind = if case .integer = key { .integer } else { .string }
+        for direction in [KeysetCursor.Direction.after, .before] {
+            let cursor = KeysetCursor(direction, key)
+            #expect(cursor.encoded.wholeMatch(of: try Regex(KeysetCursor.pattern(for: kind))) != nil)
+            #expect(!cursor.encoded.contains(key.text))
+            #expect(try KeysetCursor(encoded: cursor.encoded, keyKind: kind) == cursor)
+        }
+    }
+
+    @Test func consecutiveIntegerCursorsLookUnrelatedAndMalformedOnesAreRejected() {
+        #expect(KeysetCursor(.after, .integer(40)).encoded.dropFirst(8) != KeysetCursor(.after, .integer(41)).encoded.dropFirst(8))
+        for bad in ["", "x0000000000000000", "a00", "a000000000000000g", "A0000000000000000"] {
+            #expect(throws: APIError.self) { try KeysetCursor(encoded: bad, keyKind: .integer) }
+        }
+        #expect(throws: APIError.self) { try KeysetCursor(encoded: "a0", keyKind: .string) }
     }
 }

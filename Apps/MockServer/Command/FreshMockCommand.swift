@@ -1,0 +1,212 @@
+import ArgumentParser
+import Foundation
+
+// MARK: - FreshMockCommand
+
+/// `fresh-mock`: runs the mock API until SIGINT or SIGTERM.
+///
+/// The first line on stdout is the base URL (flushed at once), so scripts can start it with
+/// `--port 0` and read where it listens.
+public struct FreshMockCommand: AsyncParsableCommand {
+    /// The version `--version` prints and `/openapi.json` states.
+    public static let version = "1.1.0"
+
+    public static let configuration = CommandConfiguration(
+        commandName: "fresh-mock",
+        abstract: "Mock API server: seeded or your own data, every common pagination style, real HTTP validators, faults, a rate limit.",
+        discussion: """
+            Prints the base URL (e.g. http://127.0.0.1:43127) as the first line on stdout, then serves \
+            until SIGINT or SIGTERM. Each request is logged as one line on stderr (--quiet turns it off):
+              TIME METHOD PATH?QUERY STATUS BYTES CONDITION DURATION [fault="…"]
+            where CONDITION is the validator header that decided and whether it matched \
+            (If-None-Match:matched) or -.
+
+            Seeded routes: /posts (cursor pages, next_cursor "0" at the end), /posts/{id}, /users and \
+            /users/{id} (string ids), /articles (Link header), /feed (offset/limit with total), /exercises.
+            With --data FILE.json (a json-server db.json: {"NAME": [{"id": …}, …], …}) each NAME is \
+            served instead: GET|POST /NAME, GET|PUT|PATCH|DELETE /NAME/{id}.
+            Every collection (posts, users, or yours) in every pagination style: /styles/STYLE/NAME
+            \(FreshMockCommand.styleTable)
+            Also: /styles (the styles and their URLs), /openapi.json, /_admin/{stats,journal,faults,reset,tick}. \
+            See docs/mock-server.md.
+
+            Exit status:
+              0   stopped by SIGINT or SIGTERM
+              1   unexpected failure
+              64  invalid arguments (a bad flag value, --fault, --rate-limit)
+              65  the --data file is not an object of arrays of objects with distinct keys
+              66  the --data file cannot be read
+              68  --host is not a name or address of this machine
+              69  cannot listen: the port is in use or needs privileges
+            """,
+        version: "fresh-mock \(version)"
+    )
+
+    /// One line per style for `--help`: name, shape, end condition.
+    static var styleTable: String {
+        let width = PaginationStyle.allCases.map(\.rawValue.count).max() ?? 0
+        return PaginationStyle.allCases.map { style in
+            "  " + style.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  ends with " + style.endCondition
+        }.joined(separator: "\n")
+    }
+
+    // MARK: Listening
+
+    @Option(help: "Interface to bind. Loopback unless you mean to expose it.")
+    var host = "127.0.0.1"
+
+    @Option(help: "TCP port; 0 picks a free one (read it from the first line of stdout).")
+    var port = 8080
+
+    // MARK: Data
+
+    @Option(help: "Seed of all generated data and of fault draws.")
+    var seed: UInt64 = 42
+
+    @Option(help: "Number of seeded posts.")
+    var posts = 100
+
+    @Option(help: "Number of seeded articles.")
+    var articles = 95
+
+    @Option(name: .customLong("feed-items"), help: "Number of seeded feed entries.")
+    var feedItems = 250
+
+    @Option(help: "Number of seeded users (string ids).")
+    var users = 60
+
+    @Option(help: "Number of exercises in /exercises (2500 is about 1 MB).")
+    var exercises = 2_500
+
+    @Option(
+        name: .customLong("data"),
+        help: ArgumentHelp("Serve the collections of a json-server style db.json instead of the seeded data.", valueName: "file"))
+    var dataFile: String?
+
+    @Option(help: ArgumentHelp("The member of each --data item that holds its key (integers or strings).", valueName: "field"))
+    var key = "id"
+
+    @Option(help: ArgumentHelp("Pagination style of GET /NAME (/posts, /articles and /feed keep theirs).", valueName: "style"))
+    var style: PaginationStyle = .link
+
+    // MARK: Caching headers
+
+    @Option(name: .customLong("max-age"), help: "Cache-Control max-age in seconds.")
+    var maxAge = 60
+
+    @Flag(name: .customLong("no-cache"), help: "Add no-cache: clients must revalidate before each reuse.")
+    var noCache = false
+
+    @Flag(name: .customLong("no-store"), help: "Send Cache-Control: no-store instead.")
+    var noStore = false
+
+    @Flag(name: .customLong("private"), help: "Add private.")
+    var isPrivate = false
+
+    @Option(name: .customLong("stale-while-revalidate"), help: "Add stale-while-revalidate=N.")
+    var staleWhileRevalidate: Int?
+
+    @Option(name: .customLong("stale-if-error"), help: "Add stale-if-error=N.")
+    var staleIfError: Int?
+
+    @Flag(name: .customLong("weak-etags"), help: "Send weak entity tags (W/\"…\").")
+    var weakETags = false
+
+    // MARK: Misbehaviour and writes
+
+    @Flag(name: .customLong("unstable-etag"), help: "Misbehave: a different ETag on every response.")
+    var unstableETag = false
+
+    @Flag(name: .customLong("ignore-conditionals"), help: "Misbehave: ignore If-None-Match / If-Modified-Since.")
+    var ignoreConditionals = false
+
+    @Flag(name: .customLong("require-if-match"), help: "Answer 428 to PUT, PATCH and DELETE of an item without If-Match.")
+    var requireIfMatch = false
+
+    @Option(name: .customLong("max-body"), help: "Largest accepted request body in bytes (larger gets 413).")
+    var maxBody = 64 * 1024
+
+    @Option(name: .customLong("journal-size"), help: "How many requests /_admin/journal keeps.")
+    var journalSize = 200
+
+    @Option(
+        name: .customLong("rate-limit"),
+        help: ArgumentHelp(
+            "Allow N API requests per sliding window, answer the rest 429 with Retry-After.",
+            discussion: "N/WINDOW, WINDOW = [count]unit with unit ms, s, m (min), h: 10/min, 5/2s, 1000/1h.",
+            valueName: "N/window"),
+        transform: { spec in
+            do { return try RateLimit(spec: spec) } catch { throw ValidationError("\(error)") }
+        }
+    )
+    var rateLimit: RateLimit?
+
+    @Option(
+        name: .customLong("retry-after"),
+        help: ArgumentHelp("Form of Retry-After in 429 and 503 answers: seconds or http-date.", valueName: "form"))
+    var retryAfter: RetryAfterFormat = .seconds
+
+    // MARK: Output
+
+    @Flag(help: "No request log on stderr.")
+    var quiet = false
+
+    @Option(
+        name: .customLong("fault"),
+        help: ArgumentHelp(
+            "Inject a fault (repeatable): key=value pairs separated by commas.",
+            discussion: "Keys: route (/posts, /posts/{id}, …; default all API routes), latency, jitter (ms), "
+                + "status, failure (status|truncate|close|invalid_json), rate (0…1), first (N), retry-after (s). "
+                + "Example: --fault route=/posts,status=503,rate=0.3",
+            valueName: "spec"
+        ),
+        transform: { spec in
+            do { return try FaultRule(spec: spec) } catch { throw ValidationError("\(error)") }
+        }
+    )
+    var faults: [FaultRule] = []
+
+    /// Creates the command with every flag at its default (ArgumentParser fills them in).
+    public init() {}
+
+    // MARK: Running
+
+    /// Rejects impossible values before anything starts (exit status 64).
+    public func validate() throws {
+        guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
+        guard posts >= 0, articles >= 0, feedItems >= 0, users >= 0, exercises >= 0 else {
+            throw ValidationError("collection sizes must not be negative")
+        }
+        guard maxAge >= 0 else { throw ValidationError("--max-age must not be negative") }
+        guard maxBody > 0, journalSize > 0 else { throw ValidationError("--max-body and --journal-size must be positive") }
+        guard !key.isEmpty else { throw ValidationError("--key must not be empty") }
+    }
+
+    /// Starts the server, prints its base URL as the first stdout line, serves until SIGINT or SIGTERM.
+    public func run() async throws {
+        // A closed stderr or stdout must not end the server.
+        signal(SIGPIPE, SIG_IGN)
+        let server = try await RunningMockServer.start(configuration, shutdownSignals: [.sigint, .sigterm])
+        // Unbuffered, so a script reading the first line gets it at once.
+        FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))
+        try await server.waitUntilStopped()
+    }
+
+    /// The server configuration the flags describe.
+    var configuration: MockServerConfiguration {
+        MockServerConfiguration(
+            host: host, port: port, seed: seed, postCount: posts, articleCount: articles, feedCount: feedItems,
+            userCount: users, exerciseCount: exercises, dataFile: dataFile, keyField: key, defaultStyle: style,
+            maxAge: maxAge, noCache: noCache, noStore: noStore, isPrivate: isPrivate,
+            staleWhileRevalidate: staleWhileRevalidate, staleIfError: staleIfError, weakETags: weakETags,
+            unstableETag: unstableETag, ignoreConditionals: ignoreConditionals, requireIfMatch: requireIfMatch,
+            maxBodyBytes: maxBody, journalCapacity: journalSize, faults: faults, rateLimit: rateLimit,
+            retryAfterFormat: retryAfter, accessLog: quiet ? .off : .standardError
+        )
+    }
+}
+
+// MARK: - Arguments
+
+extension PaginationStyle: ExpressibleByArgument {}
+extension RetryAfterFormat: ExpressibleByArgument {}

@@ -1,0 +1,135 @@
+import Foundation
+
+// MARK: - ItemCollection
+
+/// One collection the API serves (`posts`, `users`, or one array of a `--data` file): items in
+/// ascending key order, so that keyset pages ("the items after key K") are a binary search away
+/// and stay correct while items are created and deleted.
+struct ItemCollection: Sendable {
+    /// Whether the collection's keys are integers or strings (never both).
+    enum KeyKind: String, Sendable, Equatable {
+        case integer, string
+    }
+
+    /// The collection's name, its URL path segment (`/NAME`, `/NAME/{id}`).
+    let name: String
+    /// The member of each item that holds its key (`id` unless `--key` says otherwise).
+    let keyField: String
+    /// The kind of every key in the collection.
+    let keyKind: KeyKind
+    /// The prefix of string keys the server makes up for created items (`usr_`).
+    let generatedKeyPrefix: String
+    /// The `Last-Modified` of a page with no items: when the collection's data came to be.
+    let baseline: Date
+    /// Every item, ascending by key.
+    private(set) var items: [StoredItem]
+    /// The integer key the next created item gets: never one that was already used.
+    private var nextInteger: Int
+
+    /// A collection of `items` (in any order; their keys must be distinct and of `keyKind`).
+    init(name: String, keyField: String, keyKind: KeyKind, items: [StoredItem], baseline: Date, generatedKeyPrefix: String = "") {
+        self.name = name
+        self.keyField = keyField
+        self.keyKind = keyKind
+        self.items = items.sorted { $0.key < $1.key }
+        self.baseline = baseline
+        self.generatedKeyPrefix = generatedKeyPrefix
+        let largest = self.items.compactMap { if case .integer(let value) = $0.key { value } else { nil } }.max() ?? 0
+        self.nextInteger = largest + 1
+    }
+
+    // MARK: Reading
+
+    /// The number of items.
+    var count: Int { items.count }
+
+    /// The item with `key`, if there is one.
+    func item(_ key: ItemKey) -> StoredItem? {
+        index(of: key).map { items[$0] }
+    }
+
+    /// The index of the item with `key`, if there is one.
+    func index(of key: ItemKey) -> Int? {
+        let index = firstIndex(notBelow: key)
+        return index < items.count && items[index].key == key ? index : nil
+    }
+
+    /// The index of the first item whose key is greater than `key` (`count` when none is).
+    func firstIndex(after key: ItemKey) -> Int {
+        partition { $0 <= key }
+    }
+
+    /// The index of the first item whose key is `key` or greater (`count` when none is).
+    func firstIndex(notBelow key: ItemKey) -> Int {
+        partition { $0 < key }
+    }
+
+    /// Binary search: the index of the first item for which `isBefore` is false.
+    private func partition(_ isBefore: (ItemKey) -> Bool) -> Int {
+        var low = 0
+        var high = items.count
+        while low < high {
+            let middle = (low + high) / 2
+            if isBefore(items[middle].key) { low = middle + 1 } else { high = middle }
+        }
+        return low
+    }
+
+    /// Whether `key` is of this collection's kind.
+    func accepts(_ key: ItemKey) -> Bool {
+        switch (key, keyKind) {
+        case (.integer, .integer), (.string, .string): true
+        default: false
+        }
+    }
+
+    // MARK: Writing
+
+    /// Adds `item`; `false` (and no change) when its key is taken.
+    mutating func insert(_ item: StoredItem) -> Bool {
+        let index = firstIndex(notBelow: item.key)
+        guard index == items.count || items[index].key != item.key else { return false }
+        items.insert(item, at: index)
+        if case .integer(let value) = item.key { nextInteger = max(nextInteger, value + 1) }
+        return true
+    }
+
+    /// Replaces the item with `item.key`; `false` when there is none.
+    mutating func replace(_ item: StoredItem) -> Bool {
+        guard let index = index(of: item.key) else { return false }
+        items[index] = item
+        return true
+    }
+
+    /// Removes the item with `key` and returns it; `nil` when there is none.
+    mutating func remove(_ key: ItemKey) -> StoredItem? {
+        guard let index = index(of: key) else { return nil }
+        return items.remove(at: index)
+    }
+
+    /// A key no item has had: the next integer, or the prefix and eight random base-36
+    /// characters drawn from `random` (seeded, so a run repeats).
+    mutating func makeKey(using random: inout SplitMix64) -> ItemKey {
+        switch keyKind {
+        case .integer:
+            return .integer(makeIntegerKey())
+        case .string:
+            while true {
+                let key = ItemKey.string(generatedKeyPrefix + Self.randomText(length: 8, using: &random))
+                if index(of: key) == nil { return key }
+            }
+        }
+    }
+
+    /// The next integer key, never one already used (even by a deleted item).
+    mutating func makeIntegerKey() -> Int {
+        defer { nextInteger += 1 }
+        return nextInteger
+    }
+
+    /// `length` characters from `0-9a-z`.
+    static func randomText(length: Int, using random: inout SplitMix64) -> String {
+        let alphabet = Array("0123456789abcdefghijklmnopqrstuvwxyz")
+        return String((0..<length).map { _ in alphabet[random.next(below: alphabet.count)] })
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Synchronization
+
+// MARK: - MockStore
+
+/// The server's state: the data, and the encoded representations of it.
+///
+/// Representations are kept by key (route plus canonical query) with the generation of their
+/// dataset. A write bumps the generation, so a representation built from the changed dataset is
+/// built again on its next request; if its bytes came out the same, the kept one (with its
+/// validators, compressed body and `Last-Modified`) is used as it was. So every validator
+/// changes exactly when the bytes it describes change, and only the pages a write touched are
+/// encoded again.
+final class MockStore: Sendable {
+    private struct Entry {
+        var generation: Int
+        var representation: Representation
+    }
+
+    /// What a look-up under the lock found.
+    private enum Lookup {
+        /// The kept representation, built from the current data.
+        case current(Representation)
+        /// What building a new one needs: the kept entry, a snapshot, its generation, the last write.
+        case stale(Entry?, MockData, Int, Date?)
+    }
+
+    private struct State {
+        var data: MockData
+        var generations: [Dataset: Int] = [:]
+        /// When each dataset was last written (a reset counts as a write to all of them).
+        var lastWrite: [Dataset: Date] = [:]
+        var resetAt: Date?
+        /// Every representation built, current or not: the previous state of a page is what a
+        /// rebuilt one is compared with.
+        var entries: [Dataset: [String: Entry]] = [:]
+
+        func generation(of dataset: Dataset) -> Int {
+            generations[dataset, default: 0]
+        }
+
+        func lastChange(of dataset: Dataset) -> Date? {
+            switch (lastWrite[dataset], resetAt) {
+            case (let write?, let reset?): max(write, reset)
+            case (let write, let reset): write ?? reset
+            }
+        }
+    }
+
+    private let initial: MockData
+    private let state: Mutex<State>
+
+    /// A store that serves `data` and returns to it on ``reset()``.
+    init(data: MockData) {
+        self.initial = data
+        self.state = Mutex(State(data: data))
+    }
+
+    // MARK: Reading
+
+    /// The current data (a cheap copy-on-write snapshot).
+    var data: MockData {
+        state.withLock { $0.data }
+    }
+
+    /// The current representation for `key`: the kept one while `dataset` is unchanged, else a
+    /// new one built from a snapshot of the data (and the kept one again when its bytes match).
+    ///
+    /// `build` runs outside the lock; its result is kept only if the dataset did not change meanwhile.
+    func representation<Failure: Error>(
+        of dataset: Dataset, key: String, build: (MockData) throws(Failure) -> RepresentationContent
+    ) throws(Failure) -> Representation {
+        // The common case, a kept representation of unchanged data, copies nothing but it.
+        let lookup = state.withLock { state -> Lookup in
+            let kept = state.entries[dataset]?[key]
+            let generation = state.generation(of: dataset)
+            if let kept, kept.generation == generation { return .current(kept.representation) }
+            return .stale(kept, state.data, generation, state.lastChange(of: dataset))
+        }
+        let (kept, snapshot, generation, lastChange): (Entry?, MockData, Int, Date?)
+        switch lookup {
+        case .current(let representation): return representation
+        case .stale(let entry, let data, let current, let lastWrite): (kept, snapshot, generation, lastChange) = (entry, data, current, lastWrite)
+        }
+        let content = try build(snapshot)
+        let representation: Representation
+        if let previous = kept?.representation, previous.entityTag == Representation.entityTag(of: content) {
+            representation = previous
+        } else {
+            representation = Representation(content, lastModified: content.changed.date(lastWrite: lastChange))
+        }
+        state.withLock { state in
+            if state.generation(of: dataset) == generation {
+                state.entries[dataset, default: [:]][key] = Entry(generation: generation, representation: representation)
+            }
+        }
+        return representation
+    }
+
+    // MARK: Writing
+
+    /// Runs `change` on the data under the lock, stamped `date`, and marks the representations of
+    /// `dataset` for rebuilding; the change is atomic with respect to every other request.
+    func write<Result: Sendable>(
+        _ dataset: Dataset, at date: Date = .nowInWholeSeconds,
+        _ change: (inout MockData, Date) throws(APIError) -> Result
+    ) throws(APIError) -> Result {
+        try state.withLock { (state: inout State) throws(APIError) -> Result in
+            let result = try change(&state.data, date)
+            state.generations[dataset, default: 0] += 1
+            state.lastWrite[dataset] = max(state.lastWrite[dataset] ?? date, date)
+            return result
+        }
+    }
+
+    /// Back to the data the server started with.
+    func reset(at date: Date = .nowInWholeSeconds) {
+        state.withLock { state in
+            state.data = initial
+            for dataset in Set(state.entries.keys).union(state.generations.keys) {
+                state.generations[dataset, default: 0] += 1
+            }
+            state.resetAt = date
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import HTTPTypes
+import Models
+import CompressNIO
+import NIOCore
+
+// MARK: - Representation
+
+/// One encoded resource state: the exact body bytes, in every content coding worth sending,
+/// and the validators derived from them.
+///
+/// Built once per (route, canonical query) from a ``RepresentationContent`` and kept by
+/// ``MockStore`` until a write changes its bytes, so a 304 or a repeated 200 costs no JSON
+/// encoding, compression, hashing or header formatting.
+struct Representation: Sendable {
+    /// Bodies smaller than this are always sent as they are: gzip would save too little.
+    static let minimumCompressedSize = 1024
+
+    /// The body in one content coding, with its own validator and prepared headers.
+    struct Encoded: Sendable {
+        /// The bytes sent.
+        let body: ByteBuffer
+        /// The strong validator of these bytes.
+        let entityTag: EntityTag
+        /// The header form of ``entityTag`` (`"…"`), formatted once.
+        let entityTagHeader: String
+        /// The headers of a 200 but the server-wide ones: the representation's extra headers,
+        /// `Content-Type`, `Content-Encoding`, `ETag` and `Last-Modified`.
+        let headers: HTTPFields
+        /// The same for a 304, which carries no body headers.
+        let notModifiedHeaders: HTTPFields
+
+        init(body: ByteBuffer, entityTag: EntityTag, contentEncoding: String?, extraHeaders: HTTPFields, lastModifiedHeader: String) {
+            self.body = body
+            self.entityTag = entityTag
+            self.entityTagHeader = entityTag.headerValue
+            var notModified = extraHeaders
+            notModified[.eTag] = entityTagHeader
+            notModified[.lastModified] = lastModifiedHeader
+            self.notModifiedHeaders = notModified
+            var headers = extraHeaders
+            headers[.contentType] = Reply.jsonContentType
+            if let contentEncoding { headers[.contentEncoding] = contentEncoding }
+            headers[.eTag] = entityTagHeader
+            headers[.lastModified] = lastModifiedHeader
+            self.headers = headers
+        }
+    }
+
+    /// The JSON as it is.
+    let identity: Encoded
+    /// The JSON gzip-compressed, for bodies of at least ``minimumCompressedSize`` that shrink.
+    /// Its entity tag is the identity tag with `-gzip` appended: a different content coding is
+    /// a different representation and must not share a strong validator (RFC 9110 §8.8.3).
+    let gzip: Encoded?
+    /// The newest modification time of anything in the representation (whole seconds).
+    let lastModified: Date
+    /// The `Last-Modified` header value, formatted once.
+    let lastModifiedHeader: String
+
+    /// The validator of the resource's state: the identity encoding's tag.
+    var entityTag: EntityTag { identity.entityTag }
+
+    /// The representation of `content`, compressed when worth it, with its validators.
+    init(_ content: RepresentationContent, lastModified: Date) {
+        let data = content.body
+        self.lastModified = lastModified.inWholeSeconds
+        self.lastModifiedHeader = HTTPDate.format(self.lastModified)
+        let identityTag = Self.entityTag(of: content)
+        var body = ByteBuffer(bytes: data)
+        self.identity = Encoded(body: body, entityTag: identityTag, contentEncoding: nil,
+                                extraHeaders: content.headers, lastModifiedHeader: lastModifiedHeader)
+        if data.count >= Self.minimumCompressedSize, let compressed = try? body.compress(with: .gzip()),
+           compressed.readableBytes < data.count {
+            self.gzip = Encoded(body: compressed, entityTag: EntityTag(opaque: identityTag.opaque + "-gzip"),
+                                contentEncoding: "gzip", extraHeaders: content.headers, lastModifiedHeader: lastModifiedHeader)
+        } else {
+            self.gzip = nil
+        }
+    }
+
+    /// The representation of `content` when the time of its last change is exactly known
+    /// (single items, documents that never change).
+    init(exactly content: RepresentationContent) {
+        self.init(content, lastModified: content.changed.date(lastWrite: nil))
+    }
+
+    /// The strong validator of `content`: the FNV-1a hash of its body bytes and of the headers
+    /// that belong to it (a page's `Link` is part of what the page says).
+    static func entityTag(of content: RepresentationContent) -> EntityTag {
+        guard !content.headers.isEmpty else { return EntityTag(hashing: content.body) }
+        var bytes = content.body
+        for field in content.headers {
+            bytes.append(contentsOf: Array("\n\(field.name.canonicalName): \(field.value)".utf8))
+        }
+        return EntityTag(hashing: bytes)
+    }
+
+    /// The encoding to send for a request that prefers `coding`.
+    func encoded(as coding: ContentCoding) -> Encoded {
+        coding == .gzip ? gzip ?? identity : identity
+    }
+
+    /// Whether `condition` names this state in any of its encodings, under strong comparison (If-Match).
+    func stronglyMatches(_ condition: EntityTagCondition) -> Bool {
+        condition.matchesStrongly(identity.entityTag) || gzip.map { condition.matchesStrongly($0.entityTag) } == true
+    }
+}
+
+// MARK: - APIJSON
+
+/// The contract encoder applied to this server's own values.
+enum APIJSON {
+    /// The JSON bytes of `value`.
+    ///
+    /// Everything this server encodes is a plain struct of strings, integers, dates and arrays,
+    /// for which `JSONEncoder` cannot fail; a failure would be a programming error.
+    static func encode(_ value: some Encodable) -> Data {
+        do {
+            return try JSONEncoder.api().encode(value)
+        } catch {
+            preconditionFailure("encoding \(type(of: value)) failed: \(error)")
+        }
+    }
+}

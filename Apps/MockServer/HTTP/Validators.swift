@@ -1,0 +1,109 @@
+import Foundation
+import HTTPTypes
+import Synchronization
+
+// MARK: - Validators
+
+/// Turns a ``Representation`` into a 200 or a 304 for a GET, and checks write preconditions,
+/// following RFC 9110 §13.2.2 (If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since)
+/// and the configured misbehaviours.
+final class Validators: Sendable {
+    /// `Cache-Control` of every representation, formatted once.
+    private let cacheControl: HTTPField
+    /// `Vary` of every representation.
+    private static let vary = HTTPField(name: .vary, value: "Accept-Encoding")
+    private let weakETags: Bool
+    private let unstableETag: Bool
+    private let ignoreConditionals: Bool
+    /// Responses sent so far, mixed into the entity tag by `--unstable-etag`.
+    private let responseCounter = Atomic<Int>(0)
+
+    init(configuration: MockServerConfiguration) {
+        self.cacheControl = HTTPField(name: .cacheControl, value: configuration.cachePolicy.headerValue)
+        self.weakETags = configuration.weakETags
+        self.unstableETag = configuration.unstableETag
+        self.ignoreConditionals = configuration.ignoreConditionals
+    }
+
+    // MARK: Reading
+
+    /// `tag` as sent (weak or unstable when configured).
+    func sentTag(for tag: EntityTag) -> EntityTag {
+        var tag = tag
+        tag.isWeak = weakETags
+        if unstableETag {
+            let count = responseCounter.wrappingAdd(1, ordering: .relaxed).newValue
+            tag.opaque += "-\(count)"
+        }
+        return tag
+    }
+
+    /// The 200 with the representation, or a 304 when the request's validators still match.
+    ///
+    /// The body is gzip-compressed when the request's `Accept-Encoding` allows it and the
+    /// representation has a compressed form; the validators compared are those of the encoding
+    /// chosen. Starts from the headers the encoding prepared once, so the common reply only
+    /// appends `Cache-Control` and `Vary`.
+    func reply(to headers: HTTPFields, with representation: Representation) -> Reply {
+        let encoded = representation.encoded(as: ContentCoding.preferred(acceptEncoding: headers[.acceptEncoding]))
+        let condition = evaluate(headers, encoded: encoded, lastModified: representation.lastModified)
+        let notModified = condition?.result == .matched
+        // A 304 repeats the validators and caching headers but carries no body or body headers.
+        var fields = notModified ? encoded.notModifiedHeaders : encoded.headers
+        if weakETags || unstableETag {
+            fields[.eTag] = sentTag(for: encoded.entityTag).headerValue
+        }
+        fields.append(cacheControl)
+        fields.append(Self.vary)
+        var reply = notModified ? Reply(status: .notModified, headers: fields) : Reply(status: .ok, headers: fields, body: encoded.body)
+        if notModified { reply.bytesSaved = encoded.body.readableBytes }
+        reply.condition = condition
+        return reply
+    }
+
+    /// If-None-Match (weak comparison) wins; If-Modified-Since counts only without it. `nil`
+    /// when the request has neither (or an unparseable date).
+    private func evaluate(_ headers: HTTPFields, encoded: Representation.Encoded, lastModified: Date) -> ConditionalOutcome? {
+        let header: HTTPField.Name
+        let matched: Bool
+        if let ifNoneMatch = headers[.ifNoneMatch] {
+            header = .ifNoneMatch
+            // The usual revalidation echoes the one tag it was sent: no parsing needed.
+            matched = ifNoneMatch == encoded.entityTagHeader
+                || EntityTagCondition(headerValue: ifNoneMatch)?.matchesWeakly(encoded.entityTag) == true
+        } else if let ifModifiedSince = headers[.ifModifiedSince], let date = HTTPDate.parse(ifModifiedSince) {
+            header = .ifModifiedSince
+            matched = lastModified <= date
+        } else {
+            return nil
+        }
+        return ConditionalOutcome(header: header, result: ignoreConditionals ? .ignored : matched ? .matched : .unmatched)
+    }
+
+    // MARK: Writing
+
+    /// Checks If-Match (strong comparison) and If-Unmodified-Since before a write to a resource
+    /// whose current state is `current` (`nil` when it does not exist); returns the header that
+    /// held, if any.
+    func checkWritePreconditions(
+        _ headers: HTTPFields, current: Representation?, required: Bool
+    ) throws(APIError) -> ConditionalOutcome? {
+        if let ifMatch = headers[.ifMatch] {
+            guard let condition = EntityTagCondition(headerValue: ifMatch) else {
+                throw .preconditionFailed(header: .ifMatch, message: "If-Match is not a list of entity tags")
+            }
+            guard let current, current.stronglyMatches(condition) else {
+                throw .preconditionFailed(header: .ifMatch, message: "If-Match does not match the current entity tag")
+            }
+            return ConditionalOutcome(header: .ifMatch, result: .matched)
+        }
+        if let ifUnmodifiedSince = headers[.ifUnmodifiedSince], let date = HTTPDate.parse(ifUnmodifiedSince) {
+            guard let current, current.lastModified <= date else {
+                throw .preconditionFailed(header: .ifUnmodifiedSince, message: "the resource changed after If-Unmodified-Since")
+            }
+            return ConditionalOutcome(header: .ifUnmodifiedSince, result: .matched)
+        }
+        if required { throw .preconditionRequired }
+        return nil
+    }
+}

@@ -1,0 +1,176 @@
+import HTTPTypes
+
+// MARK: - OpenAPIOperation
+
+/// The OpenAPI description of one operation (route and method): summary, parameters, request
+/// body, success response and the error statuses it can answer.
+struct OpenAPIOperation {
+    var summary: String
+    var parameters: [[String: Any]] = []
+    var requestBody: [String: Any]?
+    var success: [String: Any]
+    var errors: [String]
+
+    /// Statuses any API operation may answer besides its own: a rate limit or an injected fault.
+    private static let limits = ["429", "503"]
+
+    init(route: Route, method: HTTPRequest.Method, document: OpenAPIDocument) {
+        let readErrors = ["304", "400"] + Self.limits
+        let writeErrors = ["400", "404", "412", "413", "428"] + Self.limits
+        switch (route, method) {
+        // MARK: Pages
+        case (.posts, .get), (.articles, _), (.feed, _), (.collection, .get), (.styled, _):
+            let (style, name) = route.pagedCollection(defaultStyle: document.defaultStyle) ?? (.link, "")
+            summary = Self.pageSummary(route, style: style, collection: name)
+            parameters = PageParameter.parameters(of: style.paging).map { Self.parameter($0, keyKind: document.collections[name]?.keyKind) }
+            success = ["200": OpenAPIPageSchema.response(style, items: OpenAPISchemas.ref(document.itemSchemaName(name)),
+                                                         totalCount: route == .articles)]
+            errors = readErrors + (style == .page404 ? ["404"] : [])
+
+        // MARK: Posts
+        case (.posts, _):
+            summary = "Create a post; 201 with Location and ETag"
+            requestBody = Self.jsonBody(OpenAPISchemas.ref("NewPost"))
+            success = ["201": OpenAPISchemas.json("Post", "Created")]
+            errors = ["400", "413"] + Self.limits
+        case (.post, .get):
+            summary = "One post"
+            success = ["200": OpenAPISchemas.json("Post")]
+            errors = ["304", "404"] + Self.limits
+        case (.post, .put):
+            summary = "Replace a post (honours If-Match)"
+            requestBody = Self.jsonBody(OpenAPISchemas.ref("NewPost"))
+            success = ["200": OpenAPISchemas.json("Post")]
+            errors = writeErrors
+        case (.post, .patch):
+            summary = "Change some fields of a post (honours If-Match); a field cannot be null"
+            requestBody = Self.jsonBody(OpenAPISchemas.ref("PostPatch"))
+            success = ["200": OpenAPISchemas.json("Post")]
+            errors = writeErrors
+        case (.post, _):
+            summary = "Delete a post (honours If-Match)"
+            success = ["204": ["description": "Deleted"]]
+            errors = ["404", "412", "428"] + Self.limits
+
+        // MARK: Items of any collection
+        case (.collection(let name), _):
+            let key = document.collections[name]
+            summary = "Create an item of \(name): any JSON object; \(key?.keyField ?? "id") is drawn when absent; 201 with Location and ETag"
+            requestBody = Self.jsonBody(Self.newItemSchema(key))
+            success = ["201": OpenAPISchemas.json(document.itemSchemaName(name), "Created")]
+            errors = ["400", "409", "413"] + Self.limits
+        case (.item(let name), .get):
+            summary = "One item of \(name)"
+            success = ["200": OpenAPISchemas.json(document.itemSchemaName(name))]
+            errors = ["304", "404"] + Self.limits
+        case (.item(let name), .put):
+            summary = "Replace an item of \(name) with any JSON object (honours If-Match); its key stays"
+            requestBody = Self.jsonBody(["type": "object"])
+            success = ["200": OpenAPISchemas.json(document.itemSchemaName(name))]
+            errors = writeErrors
+        case (.item(let name), .patch):
+            summary = "Change members of an item of \(name) (honours If-Match): application/json replaces the members "
+                + "given, application/merge-patch+json merges (RFC 7396: null removes); its key stays"
+            requestBody = ["required": true, "content": [
+                "application/json": ["schema": ["type": "object"]],
+                CollectionRoutes.mergePatchType: ["schema": ["type": "object"]],
+            ]]
+            success = ["200": OpenAPISchemas.json(document.itemSchemaName(name))]
+            errors = writeErrors
+        case (.item(let name), _):
+            summary = "Delete an item of \(name) (honours If-Match)"
+            success = ["204": ["description": "Deleted"]]
+            errors = ["404", "412", "428"] + Self.limits
+
+        // MARK: Documents
+        case (.exercises, _):
+            summary = "The whole exercise database (about 1 MB)"
+            success = ["200": OpenAPISchemas.json("ExerciseDatabase")]
+            errors = ["304"] + Self.limits
+        case (.styleIndex, _):
+            summary = "Every pagination style: its page shape, how to ask for the next page, its end condition and its URLs"
+            success = ["200": OpenAPISchemas.json("StyleIndex")]
+            errors = ["304"] + Self.limits
+        case (.openAPI, _):
+            summary = "This document"
+            success = ["200": ["description": "OpenAPI 3.1 document", "content": ["application/json": ["schema": ["type": "object"]]]]]
+            errors = ["304"] + Self.limits
+
+        // MARK: Admin
+        case (.stats, _):
+            summary = "Request statistics"
+            success = ["200": OpenAPISchemas.json("Statistics")]
+            errors = []
+        case (.journal, _):
+            summary = "The last requests, oldest first"
+            parameters = [Self.integerParameter("limit", 1...AdminRoutes.maxJournalLimit, 50, "How many entries")]
+            success = ["200": ["description": "OK", "content": ["application/json": ["schema": [
+                "type": "array", "items": OpenAPISchemas.ref("JournalEntry")]]]]]
+            errors = ["400"]
+        case (.faults, .put):
+            summary = "Replace the fault rules"
+            requestBody = Self.jsonBody(OpenAPISchemas.faultSettings(routes: document.routes))
+            success = ["200": OpenAPISchemas.json("FaultSettings")]
+            errors = ["400", "413"]
+        case (.faults, .delete):
+            summary = "Remove every fault rule"
+            success = ["200": OpenAPISchemas.json("FaultSettings")]
+            errors = []
+        case (.faults, _):
+            summary = "The active fault rules"
+            success = ["200": OpenAPISchemas.json("FaultSettings")]
+            errors = []
+        case (.reset, _):
+            summary = "Back to the data the server started with; clears faults set at run time, stats, journal and the rate limit window"
+            success = ["200": OpenAPISchemas.json("ResetStatus")]
+            errors = []
+        default:
+            summary = "Simulate n edits, new posts and deletions on /posts"
+            parameters = [Self.integerParameter("n", 1...AdminRoutes.maxTickSteps, 1, "Number of changes")]
+            success = ["200": OpenAPISchemas.json("TickSummary")]
+            errors = ["400"]
+        }
+    }
+
+    // MARK: Building blocks
+
+    private static func pageSummary(_ route: Route, style: PaginationStyle, collection: String) -> String {
+        let base = "\(collection) in the \(style.rawValue) style: \(style.shape); next page: \(style.nextPage); last page: \(style.endCondition)"
+        switch route {
+        case .articles: return base + "; X-Total-Count"
+        case .collection: return base + " (--style)"
+        default: return base
+        }
+    }
+
+    /// A query parameter of a page.
+    private static func parameter(_ parameter: PageParameter, keyKind: ItemCollection.KeyKind?) -> [String: Any] {
+        switch parameter.kind {
+        case .integer(let range, let defaultValue):
+            return integerParameter(parameter.name, range, defaultValue, parameter.summary)
+        case .cursor:
+            return ["name": parameter.name, "in": "query", "required": false, "description": parameter.summary,
+                    "schema": ["type": "string", "pattern": KeysetCursor.pattern(for: keyKind ?? .integer)]]
+        case .key:
+            let schema: [String: Any] = keyKind == .string
+                ? ["type": "string", "minLength": 1]
+                : ["type": "integer", "minimum": Int.min, "maximum": Int.max]
+            return ["name": parameter.name, "in": "query", "required": false, "description": parameter.summary, "schema": schema]
+        }
+    }
+
+    private static func integerParameter(_ name: String, _ range: ClosedRange<Int>, _ defaultValue: Int, _ summary: String) -> [String: Any] {
+        ["name": name, "in": "query", "required": false, "description": summary,
+         "schema": ["type": "integer", "minimum": range.lowerBound, "maximum": range.upperBound, "default": defaultValue]]
+    }
+
+    private static func jsonBody(_ schema: [String: Any]) -> [String: Any] {
+        ["required": true, "content": ["application/json": ["schema": schema]]]
+    }
+
+    /// A created item: any object; its key, when given, of the collection's kind.
+    private static func newItemSchema(_ key: (keyField: String, keyKind: ItemCollection.KeyKind)?) -> [String: Any] {
+        guard let key else { return ["type": "object"] }
+        return ["type": "object", "properties": [key.keyField: OpenAPIDocument.keySchema(key.keyKind)]]
+    }
+}

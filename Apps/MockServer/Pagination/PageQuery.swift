@@ -1,0 +1,53 @@
+// MARK: - PageQuery
+
+/// The page a request asks for, parsed from its query by the style's parameters.
+enum PageQuery: Equatable, Sendable {
+    /// `page` (from 1) and `per_page`.
+    case pageNumber(page: Int, perPage: Int)
+    /// `offset` (from 0) and `limit`.
+    case offset(offset: Int, limit: Int)
+    /// A keyset cursor (`nil`: the first page) and `limit`.
+    case cursor(KeysetCursor?, limit: Int)
+    /// The key the page starts after (`nil`: the first page) and `limit`.
+    case startingAfter(ItemKey?, limit: Int)
+
+    /// Parses the parameters of `paging` for a collection with `keyKind` keys.
+    init(_ paging: PaginationStyle.Paging, query: QueryParameters, keyKind: ItemCollection.KeyKind) throws(APIError) {
+        switch paging {
+        case .pageNumber:
+            self = .pageNumber(page: try query.integer(.page), perPage: try query.integer(.perPage))
+        case .offset:
+            self = .offset(offset: try query.integer(.offset), limit: try query.integer(.limit))
+        case .cursor:
+            let limit = try query.integer(.limit)
+            let cursor = try query.text(PageParameter.cursor.name).map { (raw) throws(APIError) in
+                try KeysetCursor(encoded: raw, keyKind: keyKind)
+            }
+            self = .cursor(cursor, limit: limit)
+        case .startingAfter:
+            let limit = try query.integer(.limit)
+            let name = PageParameter.startingAfter.name
+            let key = try query.text(name).map { (raw) throws(APIError) -> ItemKey in
+                switch keyKind {
+                case .string: return .string(raw)
+                case .integer:
+                    guard let value = Int(raw) else { throw .invalidQuery(name: name, message: "'\(raw)' is not an integer key") }
+                    return .integer(value)
+                }
+            }
+            self = .startingAfter(key, limit: limit)
+        }
+    }
+
+    /// The canonical query: equal for requests that ask for the same page, so it keys the kept
+    /// representation (`after=40&limit=20`).
+    var canonical: String {
+        switch self {
+        case .pageNumber(let page, let perPage): "page=\(page)&per_page=\(perPage)"
+        case .offset(let offset, let limit): "offset=\(offset)&limit=\(limit)"
+        case .cursor(nil, let limit), .startingAfter(nil, let limit): "limit=\(limit)"
+        case .cursor(let cursor?, let limit): "cursor=\(cursor.encoded)&limit=\(limit)"
+        case .startingAfter(let key?, let limit): "after=\(key.pathSegment)&limit=\(limit)"
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+
+// MARK: - QueryParameters
+
+/// The decoded query string of a request, with typed, validated accessors that throw
+/// ``APIError/invalidQuery(name:message:)`` instead of guessing: a parameter the route reads
+/// may be absent, but not empty (`limit=`) and not repeated (`limit=1&limit=2`). Parameters no
+/// route reads are ignored.
+struct QueryParameters: Sendable {
+    private var values: [String: String]
+    /// Names given more than once.
+    private var repeated: Set<String> = []
+
+    /// Parses `a=1&b=2`; a value with broken percent-encoding (`%zz`) is an error.
+    init(query: String?) throws(APIError) {
+        var values: [String: String] = [:]
+        var repeated: Set<String> = []
+        for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let rawName = parts[0]
+            let rawValue = parts.count > 1 ? parts[1] : ""
+            guard let name = Self.decoded(rawName) else {
+                throw .invalidQuery(name: Self.plusAsSpace(rawName), message: "invalid percent-encoding in the name")
+            }
+            guard let value = Self.decoded(rawValue) else {
+                throw .invalidQuery(name: name, message: "invalid percent-encoding in '\(Self.plusAsSpace(rawValue))'")
+            }
+            if values.updateValue(value, forKey: name) != nil { repeated.insert(name) }
+        }
+        self.values = values
+        self.repeated = repeated
+    }
+
+    /// `component` with `+` as space and percent-escapes decoded; `nil` when an escape is broken.
+    ///
+    /// Most components (`limit=20`) have neither, and skip Foundation's decoding altogether.
+    private static func decoded(_ component: Substring) -> String? {
+        let needsDecoding = component.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+        guard needsDecoding else { return String(component) }
+        return plusAsSpace(component).removingPercentEncoding
+    }
+
+    /// `component` with every `+` replaced by a space (form encoding).
+    private static func plusAsSpace(_ component: Substring) -> String {
+        String(component).replacingOccurrences(of: "+", with: " ")
+    }
+
+    /// The value of `name`, `nil` when absent.
+    /// - Throws: 400 when it is empty or given more than once.
+    func text(_ name: String) throws(APIError) -> String? {
+        guard let value = values[name] else { return nil }
+        guard !repeated.contains(name) else { throw .invalidQuery(name: name, message: "is given more than once") }
+        guard !value.isEmpty else { throw .invalidQuery(name: name, message: "is empty; leave it out instead") }
+        return value
+    }
+
+    /// The integer value of `name` within `range`, `defaultValue` when absent.
+    func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(APIError) -> Int {
+        guard let raw = try text(name) else { return defaultValue }
+        guard let value = Int(raw), range.contains(value) else {
+            throw .invalidQuery(
+                name: name,
+                message: "'\(raw)' is not an integer between \(range.lowerBound) and \(range.upperBound)"
+            )
+        }
+        return value
+    }
+
+    /// The integer value of a page parameter of kind `.integer`.
+    func integer(_ parameter: PageParameter) throws(APIError) -> Int {
+        guard case .integer(let range, let defaultValue) = parameter.kind else {
+            preconditionFailure("\(parameter.name) is not an integer parameter")
+        }
+        return try integer(parameter.name, default: defaultValue, in: range)
+    }
+}

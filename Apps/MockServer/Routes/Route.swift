@@ -1,0 +1,88 @@
+import HTTPTypes
+
+// MARK: - Route
+
+/// Every kind of route the server answers. Its ``template`` names it in the per-route
+/// statistics, in fault rules and in `/openapi.json`.
+enum Route: Hashable, Sendable {
+    // MARK: Seeded data
+    /// `/posts`: cursor pages (the `cursor-zero` style) and `POST`.
+    case posts
+    /// `/posts/{id}`: one post, read and written against the post schema.
+    case post
+    /// `/articles`: the `link` style plus `X-Total-Count`.
+    case articles
+    /// `/feed`: the `offset-total` style.
+    case feed
+    /// `/exercises`: one large document.
+    case exercises
+
+    // MARK: Any collection
+    /// `/NAME`: the collection in the default style (`--style`), and `POST`.
+    case collection(String)
+    /// `/NAME/{id}`: one item of any JSON object shape.
+    case item(String)
+    /// `/styles/STYLE/NAME`: the collection in one pagination style.
+    case styled(PaginationStyle, String)
+
+    // MARK: Documents
+    /// `/styles`: every style, its end condition and its URLs.
+    case styleIndex
+    /// `/openapi.json`.
+    case openAPI
+
+    // MARK: Admin
+    case stats, journal, faults, reset, tick
+
+    /// The path template: `/posts/{id}`, `/users`, `/styles/has-more/users`.
+    var template: String {
+        switch self {
+        case .posts: "/posts"
+        case .post: "/posts/{id}"
+        case .articles: "/articles"
+        case .feed: "/feed"
+        case .exercises: "/exercises"
+        case .collection(let name): "/\(name)"
+        case .item(let name): "/\(name)/{id}"
+        case .styled(let style, let name): "/styles/\(style.rawValue)/\(name)"
+        case .styleIndex: "/styles"
+        case .openAPI: "/openapi.json"
+        case .stats: "/_admin/stats"
+        case .journal: "/_admin/journal"
+        case .faults: "/_admin/faults"
+        case .reset: "/_admin/reset"
+        case .tick: "/_admin/tick"
+        }
+    }
+
+    /// The methods the route accepts (what `Allow` lists on a 405); GET routes accept HEAD too.
+    var methods: [HTTPRequest.Method] {
+        switch self {
+        case .posts, .collection: [.get, .head, .post]
+        case .post, .item: [.get, .head, .put, .patch, .delete]
+        case .articles, .feed, .exercises, .styled, .styleIndex, .openAPI, .stats, .journal: [.get, .head]
+        case .faults: [.get, .head, .put, .delete]
+        case .reset, .tick: [.post]
+        }
+    }
+
+    /// Whether the route steers the server rather than serving API data (never faulted or rate limited).
+    var isAdmin: Bool {
+        switch self {
+        case .stats, .journal, .faults, .reset, .tick: true
+        default: false
+        }
+    }
+
+    /// The collection a paged route serves, and the style it serves it in (`defaultStyle` for `/NAME`).
+    func pagedCollection(defaultStyle: PaginationStyle) -> (style: PaginationStyle, collection: String)? {
+        switch self {
+        case .posts: (.cursorZero, ItemCollection.postsName)
+        case .articles: (.link, "articles")
+        case .feed: (.offsetTotal, "feed")
+        case .collection(let name): (defaultStyle, name)
+        case .styled(let style, let name): (style, name)
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+
+// MARK: - RouteTable
+
+/// The routes one server answers, which depend on its data: the seeded routes, or the
+/// collections of a `--data` file. Matches request paths to routes, and knows every template
+/// (for fault rules and `/openapi.json`).
+struct RouteTable: Sendable {
+    /// Every route, in the order `/openapi.json` lists them.
+    let routes: [Route]
+    /// The collections served in every style at `/styles/STYLE/NAME`.
+    let styledCollections: [String]
+    /// Routes without an `{id}`, by path.
+    private let fixedPaths: [String: Route]
+    /// Item routes by the collection segment in front of the `{id}`.
+    private let itemRoutes: [String: Route]
+    /// The routes by template.
+    private let byTemplate: [String: Route]
+
+    /// The routes of the seeded data (`seeded`), or of the collections `collectionNames` of a `--data` file.
+    init(seeded: Bool, collectionNames: [String]) {
+        var routes: [Route] = []
+        let styled: [String]
+        if seeded {
+            routes += [.posts, .post, .collection("users"), .item("users"), .articles, .feed, .exercises]
+            styled = [ItemCollection.postsName, "users"]
+        } else {
+            let names = collectionNames.sorted()
+            routes += names.flatMap { [Route.collection($0), .item($0)] }
+            styled = names
+        }
+        routes.append(.styleIndex)
+        routes += PaginationStyle.allCases.flatMap { style in styled.map { Route.styled(style, $0) } }
+        routes.append(.openAPI)
+        routes += [.stats, .journal, .faults, .reset]
+        if seeded { routes.append(.tick) }
+        self.routes = routes
+        self.styledCollections = styled
+        var fixedPaths: [String: Route] = [:]
+        var itemRoutes: [String: Route] = [:]
+        for route in routes {
+            switch route {
+            case .post: itemRoutes[ItemCollection.postsName] = route
+            case .item(let name): itemRoutes[name] = route
+            default: fixedPaths[route.template] = route
+            }
+        }
+        self.fixedPaths = fixedPaths
+        self.itemRoutes = itemRoutes
+        self.byTemplate = Dictionary(uniqueKeysWithValues: routes.map { ($0.template, $0) })
+    }
+
+    // MARK: Matching
+
+    /// The route of `path` and, for an item route, its `{id}` segment percent-decoded; `nil` for
+    /// unknown paths. One trailing slash is ignored.
+    func match(_ path: String) -> (route: Route, id: String?)? {
+        let trimmed = path.utf8.count > 1 && path.utf8.last == UInt8(ascii: "/") ? String(path.dropLast()) : path
+        if let route = fixedPaths[trimmed] {
+            return (route, nil)
+        }
+        let segments = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        guard segments.count == 3, segments[0].isEmpty, !segments[2].isEmpty,
+              let route = itemRoutes[String(segments[1])] else { return nil }
+        let raw = String(segments[2])
+        guard raw.contains("%") else { return (route, raw) }
+        guard let decoded = raw.removingPercentEncoding else { return nil }
+        return (route, decoded)
+    }
+
+    /// The route whose template is `template`.
+    func route(template: String) -> Route? {
+        byTemplate[template]
+    }
+
+    /// Why a fault rule's `route` cannot be used (`nil` when it can): it must be the template
+    /// of an API route of this server.
+    func problem(withFaultRoute template: String?) -> String? {
+        guard let template else { return nil }
+        guard let route = route(template: template), !route.isAdmin else {
+            let examples = routes.filter { !$0.isAdmin }.prefix(3).map(\.template).joined(separator: ", ")
+            return "'\(template)' is not an API route template of this server (such as \(examples))"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+// MARK: - MockResponder
+
+/// The Hummingbird responder of the mock server: applies the rate limit and faults, dispatches
+/// to the route handlers, turns every error into a JSON error response, and records statistics,
+/// journal and request log.
+struct MockResponder: HTTPResponder {
+    typealias Context = MockRequestContext
+
+    let routes: RouteTable
+    let pages: PageRoutes
+    let posts: PostsRoutes
+    let collections: CollectionRoutes
+    let documents: DocumentRoutes
+    let admin: AdminRoutes
+    let faults: FaultInjector
+    let rateLimiter: RateLimiter?
+    let retryAfterFormat: RetryAfterFormat
+    let log: RequestLog
+    let accessLog: AccessLog?
+    let maxBodyBytes: Int
+
+    /// Builds every component from the configuration, serving `data`.
+    init(configuration: MockServerConfiguration, data: MockData, routes: RouteTable, accessLog: AccessLog?) {
+        let store = MockStore(data: data)
+        let validators = Validators(configuration: configuration)
+        let initialFaults = FaultInjector.Settings(seed: configuration.seed, rules: configuration.faults)
+        let items = ItemResponder(store: store, validators: validators, requireIfMatch: configuration.requireIfMatch)
+        let rateLimiter = configuration.rateLimit.map { RateLimiter(limit: $0, retryAfterFormat: configuration.retryAfterFormat) }
+        self.routes = routes
+        self.faults = FaultInjector(settings: initialFaults)
+        self.rateLimiter = rateLimiter
+        self.retryAfterFormat = configuration.retryAfterFormat
+        self.log = RequestLog(capacity: configuration.journalCapacity)
+        self.accessLog = accessLog
+        self.pages = PageRoutes(
+            store: store, validators: validators, defaultStyle: configuration.defaultStyle,
+            keyKinds: data.collections.mapValues(\.keyKind))
+        self.posts = PostsRoutes(items: items)
+        self.collections = CollectionRoutes(items: items)
+        self.documents = DocumentRoutes(
+            store: store, validators: validators,
+            openAPI: OpenAPIDocument(routes: routes, data: data, configuration: configuration).content,
+            styledCollections: routes.styledCollections, defaultStyle: configuration.defaultStyle)
+        self.admin = AdminRoutes(
+            store: store, log: log, faults: faults, initialFaults: initialFaults, routes: routes,
+            reset: { rateLimiter?.clear() })
+        self.maxBodyBytes = configuration.maxBodyBytes
+    }
+
+    // MARK: Responding
+
+    func respond(to request: Request, context: MockRequestContext) async throws -> Response {
+        let started = accessLog == nil ? nil : ContinuousClock.now
+        let match = routes.match(request.uri.path)
+        let route = match?.route
+        let isAPI = route?.isAdmin != true
+        let (limitHeaders, refusal) = isAPI ? rateLimiter?.admit() ?? ([:], nil) : ([:], nil)
+        let decision = refusal == nil && isAPI ? route.flatMap { faults.decide(for: $0.template) } : nil
+        if let decision, decision.delayMilliseconds > 0 {
+            try await Task.sleep(for: .milliseconds(decision.delayMilliseconds))
+        }
+        var reply: Reply
+        if let refusal {
+            reply = Reply(error: refusal)
+        } else if let decision, decision.failure == .status {
+            let retryAfter = decision.retryAfter.map { retryAfterFormat.value(after: .seconds($0), from: Date()) }
+            reply = Reply(error: .injected(status: decision.status, retryAfter: retryAfter))
+        } else {
+            reply = await handle(request, route: match, context: context)
+        }
+        reply.headers.append(contentsOf: limitHeaders)
+        let (response, bodyBytes) = reply.response(isHead: request.method == .head, bodyFault: decision?.failure)
+        let entry = JournalEntry(
+            sequence: 0, method: request.method.rawValue, url: request.uri.string,
+            conditionalHeaders: Self.conditionalHeaders(of: request.headers),
+            status: reply.status.code, bodyBytes: bodyBytes, fault: decision?.summary
+        )
+        log.record(
+            entry, route: "\(request.method.rawValue) \(route?.template ?? "(unmatched)")",
+            isConditional: !entry.conditionalHeaders.isEmpty, bytesSaved: reply.bytesSaved
+        )
+        if let accessLog, let started {
+            accessLog.record(AccessLogEntry(
+                time: Date(), method: entry.method, target: entry.url, status: entry.status, bodyBytes: bodyBytes,
+                condition: reply.condition, duration: ContinuousClock.now - started, fault: entry.fault))
+        }
+        return response
+    }
+
+    /// The handler's reply, or the JSON error reply of whatever went wrong.
+    private func handle(_ request: Request, route: (route: Route, id: String?)?, context: MockRequestContext) async -> Reply {
+        do throws(APIError) {
+            let request = try await APIRequest(request, route: route, maxBodyBytes: maxBodyBytes, localAuthority: context.localAuthority)
+            switch (request.route, request.method) {
+            case (.posts, .post), (.post, _):
+                return try posts.respond(to: request)
+            case (.collection(let name), .post), (.item(let name), _):
+                return try collections.respond(to: request, collection: name)
+            case (.posts, _), (.articles, _), (.feed, _), (.styled, _), (.collection, _):
+                return try pages.respond(to: request)
+            case (.exercises, _), (.openAPI, _), (.styleIndex, _):
+                return try documents.respond(to: request)
+            case (.stats, _), (.journal, _), (.faults, _), (.reset, _), (.tick, _):
+                return try admin.respond(to: request)
+            }
+        } catch {
+            return Reply(error: error)
+        }
+    }
+
+    /// The validator headers of a request, by lowercase name.
+    private static func conditionalHeaders(of headers: HTTPFields) -> [String: String] {
+        var found: [String: String] = [:]
+        for name in [HTTPField.Name.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince] {
+            if let value = headers[name] { found[name.canonicalName] = value }
+        }
+        return found
+    }
+}
