@@ -90,7 +90,7 @@ let package = Package(
         .target(
             name: "MockServer",
             dependencies: [
-                "Models",
+                "Models", "HTTPFields",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CompressNIO", package: "compress-nio"),
@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", .product(name: "HummingbirdTesting", package: "hummingbird"),
+                "MockServer", "HTTPFields", .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "CompressNIO", package: "compress-nio"),
             ],
             path: "Tests/MockServerTests"

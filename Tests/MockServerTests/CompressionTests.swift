@@ -1,5 +1,6 @@
 import CompressNIO
 import Foundation
+import HTTPFields
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
@@ -63,8 +64,8 @@ struct CompressionTests {
             encoding: Array(repeating: "x", count: 2000), changed: .exactly(SeedData.epoch)))
         let gzip = try #require(representation.gzip)
         for tag in [representation.identity.entityTagHeader, gzip.entityTagHeader] {
-            #expect(representation.stronglyMatches(try #require(EntityTagCondition(headerValue: tag))))
+            #expect(representation.stronglyMatches(try #require(EntityTagList(fieldValue: tag))))
         }
-        #expect(!representation.stronglyMatches(try #require(EntityTagCondition(headerValue: "\"other\""))))
+        #expect(!representation.stronglyMatches(try #require(EntityTagList(fieldValue: "\"other\""))))
     }
 }

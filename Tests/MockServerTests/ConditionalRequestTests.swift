@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPTypes
 import HummingbirdTesting
 import Models
@@ -97,12 +98,12 @@ struct ConditionalRequestTests {
     }
 
     @Test func entityTagListsParseWithWeakTagsAndRejectGarbage() {
-        #expect(EntityTagCondition(headerValue: "*") == .any)
-        #expect(EntityTagCondition(headerValue: #" "a" , W/"b""#)
-            == .tags([EntityTag(opaque: "a"), EntityTag(opaque: "b", isWeak: true)]))
-        #expect(EntityTagCondition(headerValue: "abc") == nil)
-        #expect(EntityTag(opaque: "x", isWeak: true).weaklyMatches(EntityTag(opaque: "x")))
-        #expect(!EntityTag(opaque: "x", isWeak: true).stronglyMatches(EntityTag(opaque: "x")))
+        #expect(EntityTagList(fieldValue: "*") == .any)
+        #expect(EntityTagList(fieldValue: #" "a" , W/"b""#)
+            == .tags([EntityTag(opaqueTag: "a"), EntityTag(opaqueTag: "b", isWeak: true)]))
+        #expect(EntityTagList(fieldValue: "abc") == nil)
+        #expect(EntityTag(opaqueTag: "x", isWeak: true).weaklyMatches(EntityTag(opaqueTag: "x")))
+        #expect(!EntityTag(opaqueTag: "x", isWeak: true).stronglyMatches(EntityTag(opaqueTag: "x")))
     }
 
     @Test func httpDatesRoundTripAsIMFFixdate() {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPTypes
 import HummingbirdTesting
 import Testing

@@ -1,3 +1,5 @@
+import HTTPFields
+
 // MARK: - FaultRule from a command-line spec
 
 extension FaultRule {
@@ -11,7 +13,7 @@ extension FaultRule {
         self.init()
         var failureGiven = false
         for pair in spec.split(separator: ",") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhitespace }
+            let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhitespace() }
             guard parts.count == 2 else { throw FaultSpecError("'\(pair)' is not key=value") }
             let (key, value) = (parts[0], parts[1])
             func integer() throws(FaultSpecError) -> Int {

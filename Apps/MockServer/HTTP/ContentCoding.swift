@@ -1,3 +1,5 @@
+import HTTPFields
+
 // MARK: - ContentCoding
 
 /// The content codings this server can send (RFC 9110 §8.4.1), and the choice among them that
@@ -12,9 +14,9 @@ enum ContentCoding: Sendable, Equatable {
         guard let acceptEncoding else { return .identity }
         var gzipWeight: Double?
         var wildcardWeight: Double?
-        for member in acceptEncoding.split(separator: ",") {
+        for member in FieldList.elements(acceptEncoding) {
             let parameters = member.split(separator: ";")
-            guard let name = parameters.first.map({ String($0).trimmingWhitespace.lowercased() }), !name.isEmpty else { continue }
+            guard let name = parameters.first.map({ String($0).trimmingWhitespace().lowercased() }), !name.isEmpty else { continue }
             let weight = parameters.dropFirst().lazy.compactMap(Self.weight(of:)).first ?? 1
             switch name {
             case "gzip", "x-gzip": gzipWeight = max(gzipWeight ?? 0, weight)
@@ -28,8 +30,8 @@ enum ContentCoding: Sendable, Equatable {
     /// The value of a `q=` parameter, clamped to 0…1; `nil` for other or malformed parameters.
     private static func weight(of parameter: Substring) -> Double? {
         let pair = parameter.split(separator: "=", maxSplits: 1)
-        guard pair.count == 2, String(pair[0]).trimmingWhitespace.lowercased() == "q",
-              let value = Double(String(pair[1]).trimmingWhitespace), value.isFinite else { return nil }
+        guard pair.count == 2, String(pair[0]).trimmingWhitespace().lowercased() == "q",
+              let value = Double(String(pair[1]).trimmingWhitespace()), value.isFinite else { return nil }
         return min(max(value, 0), 1)
     }
 }

@@ -1,7 +1,8 @@
+import CompressNIO
 import Foundation
+import HTTPFields
 import HTTPTypes
 import Models
-import CompressNIO
 import NIOCore
 
 // MARK: - Representation
@@ -33,7 +34,7 @@ struct Representation: Sendable {
         init(body: ByteBuffer, entityTag: EntityTag, contentEncoding: String?, extraHeaders: HTTPFields, lastModifiedHeader: String) {
             self.body = body
             self.entityTag = entityTag
-            self.entityTagHeader = entityTag.headerValue
+            self.entityTagHeader = entityTag.description
             var notModified = extraHeaders
             notModified[.eTag] = entityTagHeader
             notModified[.lastModified] = lastModifiedHeader
@@ -72,7 +73,7 @@ struct Representation: Sendable {
                                 extraHeaders: content.headers, lastModifiedHeader: lastModifiedHeader)
         if data.count >= Self.minimumCompressedSize, let compressed = try? body.compress(with: .gzip()),
            compressed.readableBytes < data.count {
-            self.gzip = Encoded(body: compressed, entityTag: EntityTag(opaque: identityTag.opaque + "-gzip"),
+            self.gzip = Encoded(body: compressed, entityTag: EntityTag(opaqueTag: identityTag.opaqueTag + "-gzip"),
                                 contentEncoding: "gzip", extraHeaders: content.headers, lastModifiedHeader: lastModifiedHeader)
         } else {
             self.gzip = nil
@@ -102,8 +103,8 @@ struct Representation: Sendable {
     }
 
     /// Whether `condition` names this state in any of its encodings, under strong comparison (If-Match).
-    func stronglyMatches(_ condition: EntityTagCondition) -> Bool {
-        condition.matchesStrongly(identity.entityTag) || gzip.map { condition.matchesStrongly($0.entityTag) } == true
+    func stronglyMatches(_ condition: EntityTagList) -> Bool {
+        condition.stronglyMatches(identity.entityTag) || gzip.map { condition.stronglyMatches($0.entityTag) } == true
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 
 // MARK: - RetryAfterFormat
 

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPTypes
 import Synchronization
 
@@ -33,7 +34,7 @@ final class Validators: Sendable {
         tag.isWeak = weakETags
         if unstableETag {
             let count = responseCounter.wrappingAdd(1, ordering: .relaxed).newValue
-            tag.opaque += "-\(count)"
+            tag.opaqueTag += "-\(count)"
         }
         return tag
     }
@@ -51,7 +52,7 @@ final class Validators: Sendable {
         // A 304 repeats the validators and caching headers but carries no body or body headers.
         var fields = notModified ? encoded.notModifiedHeaders : encoded.headers
         if weakETags || unstableETag {
-            fields[.eTag] = sentTag(for: encoded.entityTag).headerValue
+            fields[.eTag] = sentTag(for: encoded.entityTag).description
         }
         fields.append(cacheControl)
         fields.append(Self.vary)
@@ -70,7 +71,7 @@ final class Validators: Sendable {
             header = .ifNoneMatch
             // The usual revalidation echoes the one tag it was sent: no parsing needed.
             matched = ifNoneMatch == encoded.entityTagHeader
-                || EntityTagCondition(headerValue: ifNoneMatch)?.matchesWeakly(encoded.entityTag) == true
+                || EntityTagList(fieldValue: ifNoneMatch)?.weaklyMatches(encoded.entityTag) == true
         } else if let ifModifiedSince = headers[.ifModifiedSince], let date = HTTPDate.parse(ifModifiedSince) {
             header = .ifModifiedSince
             matched = lastModified <= date
@@ -89,7 +90,7 @@ final class Validators: Sendable {
         _ headers: HTTPFields, current: Representation?, required: Bool
     ) throws(APIError) -> ConditionalOutcome? {
         if let ifMatch = headers[.ifMatch] {
-            guard let condition = EntityTagCondition(headerValue: ifMatch) else {
+            guard let condition = EntityTagList(fieldValue: ifMatch) else {
                 throw .preconditionFailed(header: .ifMatch, message: "If-Match is not a list of entity tags")
             }
             guard let current, current.stronglyMatches(condition) else {

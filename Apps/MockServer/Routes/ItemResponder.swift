@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPTypes
 
 // MARK: - ItemResponder
@@ -116,7 +117,7 @@ struct ItemResponder: Sendable {
         let representation = Representation(exactly: Self.content(of: item))
         var fields = HTTPFields()
         fields[.contentType] = Reply.jsonContentType
-        fields[.eTag] = validators.sentTag(for: representation.entityTag).headerValue
+        fields[.eTag] = validators.sentTag(for: representation.entityTag).description
         fields[.lastModified] = representation.lastModifiedHeader
         return Reply(status: status, headers: fields, body: representation.identity.body)
     }

@@ -1,0 +1,18 @@
+import Foundation
+import HTTPFields
+
+// MARK: - Entity tags of this server's bodies
+
+extension EntityTag {
+    /// The strong tag of `bytes`: their FNV-1a 64-bit hash as 16 hex digits.
+    init(hashing bytes: some Sequence<UInt8>) {
+        self.init(opaqueTag: FNV1a64.hexDigest(of: bytes))
+    }
+}
+
+extension Date {
+    /// The current time truncated to whole seconds, the resolution of HTTP dates.
+    static var nowInWholeSeconds: Date {
+        Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
+    }
+}
