@@ -4,6 +4,7 @@ import MockServer
 import Pagination
 import Storage
 import SyncEngine
+import Synchronization
 import Testing
 
 @Suite("Syncing fresh-mock's collections through the cache into SQLite")
@@ -274,5 +275,25 @@ struct PageAtATimeTests {
         let chosen = ItemFields.choose(for: #"{"id":1,"title":"t"}"#, title: JSONPath(["id"]))
         #expect(chosen.title == [JSONPath(["id"])])
         #expect(ItemFields.choose(for: nil) == RowFields(title: [], subtitle: []))
+    }
+}
+
+@Suite("Refreshing the pages on screen first")
+struct FirstPagesTests {
+    @Test func theGivenPagesAreRevalidatedFirstAndNotAskedForTwice() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 50, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        _ = try await fixture.sync(url)
+        _ = try await fixture.services.client.send(TransportRequest(
+            method: .patch, url: URL(string: "\(server.baseURL)/posts/33")!, headerFields: [.contentType: "application/json"],
+            body: Data(#"{"title":"바뀐 제목"}"#.utf8)))
+        let pages = Mutex<[Int]>([])
+        let summary = try await fixture.engine.run({ var options = SyncOptions(url: URL(string: url)!); options.firstPages = [3, 2]; return options }()) { event in
+            if case .page(let page) = event { pages.withLock { $0.append(page.index) } }
+        }
+        await server.stop()
+        #expect(pages.withLock { $0 } == [3, 2, 0, 1, 4])
+        #expect(summary.requests == 5 && summary.changed == 1 && summary.fullResponses == 1 && summary.complete)
     }
 }

@@ -132,10 +132,14 @@ private struct SyncRun: Sendable {
         let chain = try database.pages(of: collection.id)
         if position.isResumed { start.typicalSize = chain[0]?.itemCount }
         start.seen.insert(start.url.absoluteString)
+        var refreshed: [Int: (url: String, next: URL?)] = [:]
+        if let plan, !position.isResumed {
+            refreshed = try await refreshFirst(options.firstPages.compactMap { chain[$0] }, plan: plan, pass: position.pass)
+        }
         let queue = PageQueue<Queued>(capacity: Self.queueCapacity)
         let producer = Task { [self, start] in
             do {
-                try await produce(from: start, plan: plan, chain: chain, into: queue)
+                try await produce(from: start, plan: plan, chain: chain, refreshed: refreshed, into: queue)
             } catch {
                 await queue.fail(error)
             }
@@ -153,6 +157,27 @@ private struct SyncRun: Sendable {
         }
     }
 
+    /// Revalidates the given stored pages and writes those that changed, before the walk;
+    /// returns what each says (its URL and next page), so the walk does not ask again.
+    private func refreshFirst(_ pages: [PageRecord], plan: PaginationPlan, pass: Int) async throws -> [Int: (url: String, next: URL?)] {
+        var refreshed: [Int: (url: String, next: URL?)] = [:]
+        for record in pages {
+            guard let url = URL(string: record.url) else { continue }
+            var plan: PaginationPlan? = plan
+            var fetched = try await fetcher.fetch(url, index: record.pageIndex, plan: plan)
+            guard !fetched.endsCollection else { continue }
+            if fetched.isFromStorage, !isCurrent(fetched, stored: record, plan: plan) {
+                tally.update { $0.requests += fetched.response.decision.requestsSent }
+                fetched = try await fetcher.fetch(url, index: record.pageIndex, plan: plan, policy: .reloadIgnoringLocalCacheData)
+            }
+            tally.update { $0.count(fetched.response.decision, storedLength: fetched.storedLength) }
+            let step = try step(fetched, stored: record, plan: &plan, typicalSize: nil)
+            try write([(fetched, step)], pass: pass)
+            refreshed[record.pageIndex] = (record.url, step.next)
+        }
+        return refreshed
+    }
+
     // MARK: Fetching and reading
 
     /// Where the fetching stage is.
@@ -166,13 +191,26 @@ private struct SyncRun: Sendable {
         var emptyRun = 0
     }
 
-    private func produce(from start: Cursor, plan initialPlan: PaginationPlan?, chain: [Int: PageRecord], into queue: PageQueue<Queued>) async throws {
+    private func produce(
+        from start: Cursor, plan initialPlan: PaginationPlan?, chain: [Int: PageRecord],
+        refreshed: [Int: (url: String, next: URL?)], into queue: PageQueue<Queued>
+    ) async throws {
         var cursor = start
         var plan = initialPlan
         let lookahead = Lookahead(fetcher: fetcher, chain: chain, depth: Self.lookaheadDepth)
         defer { lookahead.cancelAll() }
         while true {
             try Task.checkCancellation()
+            if let done = refreshed[cursor.index], done.url == cursor.url.absoluteString {
+                // Revalidated and written before the walk: only its next page is needed.
+                guard let next = done.next else { return await queue.put(.end("the last page, refreshed first")) }
+                guard cursor.seen.insert(next.absoluteString).inserted else {
+                    throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index + 1)
+                }
+                cursor.url = next
+                cursor.index += 1
+                continue
+            }
             // No guessing once the server has asked to slow down.
             let guessing = plan != nil && tally.update { $0.retries == 0 }
             var fetched = try await lookahead.take(cursor.index, url: cursor.url, plan: plan, guessing: guessing)

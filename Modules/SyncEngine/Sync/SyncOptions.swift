@@ -28,6 +28,10 @@ public struct SyncOptions: Sendable {
     /// Stop after this many pages, leaving the pass to be resumed (a reader loading the next
     /// page as its user scrolls); `nil` for the whole collection.
     public var maximumPages: Int?
+    /// Stored pages to revalidate before the walk from the first page (the pages a reader has
+    /// on screen when its user refreshes), by index. Each is requested with the URL it was
+    /// stored with and written only if its content changed; the walk then finds it current.
+    public var firstPages: [Int] = []
 
     public init(url: URL) {
         self.url = url
