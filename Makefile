@@ -50,7 +50,7 @@ bench-mock: setup ## fresh-mock vs nginx under wrk (release; BENCH_DURATION=10 B
 
 bench-sync: setup ## fresh sync vs curl vs dlt, 100,000 items (release; BENCH_ROUNDS=3; writes docs/performance.md)
 	python3 -m pip install --quiet --disable-pip-version-check "dlt[duckdb]==1.31.0"
-	$(SWIFT) build -c release --product fresh --product fresh-mock
+	$(SWIFT) build -c release
 	python3 Tools/bench/sync_bench.py --bin .build/release --rounds $${BENCH_ROUNDS:-3} --write docs/performance.md
 
 bench-cache: setup ## HTTP cache vs URLSession/URLCache vs hishel (release; BENCH_ROUNDS=3; writes docs/performance.md)
