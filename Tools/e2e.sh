@@ -141,6 +141,25 @@ kill_and_resume() { # kill -9 in the middle of a sync, then sync again
 check "kill -9 mid-sync: the next sync resumes at the page it reached and completes (95 items)" kill_and_resume
 stop_server
 
+start_server --max-age 0 --posts 60 --rate-limit 3/2s
+mock_rate_limited() { # fresh-mock's own limiter: 3 requests per 2 s, 429 with the exact Retry-After
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=6" --db-dir "$WORK/limited-db" --json >"$WORK/limited.json" 2>"$WORK/limited.err" || return 1
+    grep -m1 "429" "$WORK/limited.err" | sed 's/^/      /'
+    python3 -c 'import json,sys; s = json.load(sys.stdin); sys.exit(not (s["totalItems"] == 60 and s["retries"] >= 2))' <"$WORK/limited.json"
+}
+check "a server that allows 3 requests per 2 s is mirrored to the end by waiting for each Retry-After" mock_rate_limited
+full_disk() { # a file-size limit stops SQLite mid-sync: one line, exit 6, whole pages kept, then the rest
+    (ulimit -f 800; trap '' XFSZ; "$BIN/fresh" sync "$BASE_URL/posts?limit=6" --db-dir "$WORK/full-db" -q 2>"$WORK/full.err")
+    local status=$?
+    echo "      exit $status: $(head -c 160 "$WORK/full.err")"
+    [ "$status" -eq 6 ] && [ "$(wc -l <"$WORK/full.err")" -eq 1 ] &&
+        "$BIN/fresh" check --db-dir "$WORK/full-db" >/dev/null &&
+        "$BIN/fresh" sync "$BASE_URL/posts?limit=6" --db-dir "$WORK/full-db" -q &&
+        [ "$("$BIN/fresh" items posts --db-dir "$WORK/full-db" | wc -l)" -eq 60 ]
+}
+check "a full disk mid-sync: exit 6 with one line, the file undamaged, the next sync completes (60 items)" full_disk
+stop_server
+
 start_drf_server --items 120 --throttle 4/s
 throttled_to_completion() { # Django REST framework's throttle answers 429 with Retry-After
     "$BIN/fresh" sync "$BASE_URL/api/limited/posts/?page_size=10" --db-dir "$WORK/throttled-db" --json \

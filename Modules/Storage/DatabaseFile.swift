@@ -141,6 +141,9 @@ enum DatabaseFile {
         if let error = error as? DatabaseError, error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_PERM {
             return .cannotOpen(path: path, reason: message(of: error))
         }
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR {
+            return .cannotWrite(path: path, reason: message(of: error))
+        }
         return .failed(message(of: error))
     }
 

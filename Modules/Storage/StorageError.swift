@@ -6,6 +6,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     case cannotOpen(path: String, reason: String)
     /// The item database is damaged; nothing more is written to it (see `fresh check`).
     case corrupted(path: String, reason: String)
+    /// Writing failed for lack of room or an I/O error (a full disk, a file-size limit); what
+    /// was committed before stays.
+    case cannotWrite(path: String, reason: String)
     /// A read or write failed.
     case failed(String)
 
@@ -14,6 +17,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .cannotOpen(let path, let reason): "cannot open database at \(path): \(reason)"
         case .corrupted(let path, let reason):
             "database at \(path) is damaged (\(reason)); nothing more is written to it: 'fresh check' shows what can be read, 'fresh check --recover' saves it to a new file"
+        case .cannotWrite(let path, let reason): "cannot write to the database at \(path): \(reason) (is the disk full?)"
         case .failed(let reason): "database error: \(reason)"
         }
     }
