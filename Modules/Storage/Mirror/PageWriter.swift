@@ -118,15 +118,6 @@ private func upsertEach(
     sqlite3_reset(statement)
 }
 
-extension ItemKey {
-    /// The key as SQLite stores it: an integer or a text value (never converted into each other).
-    var databaseValue: DatabaseValue {
-        switch self {
-        case .integer(let value): value.databaseValue
-        case .string(let value): value.databaseValue
-        }
-    }
-}
 
 /// Item keys as a JSON array for SQLite's `json_each`: integers as numbers, strings quoted.
 enum KeyList {
