@@ -95,7 +95,7 @@ public final class CachingClient: Sendable {
         // The caller's own conditional request goes to the origin as it is, unless the network
         // is off limits: then it is answered from storage like any other request.
         if ConditionalRequest.carriesOwnConditions(request), !networkForbidden {
-            return try await download(request, policy: policy, requestCC: requestCC,
+            return try await download(request, requestCC: requestCC,
                                       outcome: .bypassed, reasons: ["request carries its own conditional headers"])
         }
         if policy.ignoresStoredData {
@@ -104,7 +104,7 @@ public final class CachingClient: Sendable {
                 outgoing.headerFields[.cacheControl] = "no-cache"
                 outgoing.headerFields[.pragma] = "no-cache"
             }
-            return try await download(outgoing, policy: policy, requestCC: requestCC,
+            return try await download(outgoing, requestCC: requestCC,
                                       outcome: .bypassed, reasons: ["policy \(policy.rawValue) ignores stored data"])
         }
         let entry: StoredResponse?
@@ -120,7 +120,7 @@ public final class CachingClient: Sendable {
             if requestCC.onlyIfCached {
                 return unsatisfiable(request, reason: "only-if-cached and nothing is stored")
             }
-            return try await download(request, policy: policy, requestCC: requestCC, outcome: .downloaded,
+            return try await download(request, requestCC: requestCC, outcome: .downloaded,
                                       reasons: lookupReasons + ["nothing stored for this URL and its Vary headers"])
         }
         let evaluation = StoredResponseEvaluation(entry: entry, now: now())
@@ -190,7 +190,14 @@ public final class CachingClient: Sendable {
         }
         if network.status == .notModified {
             guard sentValidators, ConditionalRequest.notModified(network.headerFields, matches: entry) else {
-                throw CacheError.unexpectedNotModified(request.url.absoluteString)
+                // The origin changed its validator on the 304, or answered 304 to a request
+                // without one: the stored response cannot be chosen, so ask again for the whole.
+                var retried = try await download(request, requestCC: requestCC, outcome: .replaced, reasons: reasons + [
+                    "sent \(sentValidators ? validatorText(conditional) : "no validators"); origin answered 304 Not Modified, "
+                        + "which matches nothing stored: retried once without conditions",
+                ])
+                retried.decision.requestsSent += 1
+                return retried
             }
             let refreshed = StorageRules.renewed(entry, notModified: network.headerFields, requestTime: requestTime, responseTime: responseTime)
             var decision = CacheDecision(outcome: .revalidated, requestsSent: 1, bytesSaved: entry.body.count,
@@ -214,16 +221,22 @@ public final class CachingClient: Sendable {
         return response
     }
 
-    /// An unconditional GET; the response is stored when the rules allow.
+    /// An unconditional GET; the response is stored when the rules allow. A 304 to it (no
+    /// validator was sent) is asked once more; a second one fails the request.
     private func download(
-        _ request: TransportRequest, policy: CachePolicy, requestCC: CacheControl,
-        outcome: CacheDecision.Outcome, reasons: [String]
+        _ request: TransportRequest, requestCC: CacheControl, outcome: CacheDecision.Outcome, reasons: [String],
+        retryingNotModified: Bool = true
     ) async throws -> CachedResponse {
         let requestTime = now()
         let network = try await transport.send(request)
         let responseTime = now()
         if network.status == .notModified && !ConditionalRequest.carriesOwnConditions(request) {
-            throw CacheError.unexpectedNotModified(request.url.absoluteString)
+            guard retryingNotModified else { throw CacheError.unexpectedNotModified(request.url.absoluteString) }
+            var retried = try await download(request, requestCC: requestCC, outcome: outcome, reasons: reasons + [
+                "origin answered 304 Not Modified to a request without validators: retried once",
+            ], retryingNotModified: false)
+            retried.decision.requestsSent += 1
+            return retried
         }
         return finishDownload(request, network: network, requestTime: requestTime, responseTime: responseTime,
                               requestCC: requestCC, decision: CacheDecision(outcome: outcome, requestsSent: 1, reasons: reasons))
@@ -251,7 +264,8 @@ public final class CachingClient: Sendable {
         } else if let variantKey = CacheKey.variant(vary: network.headerFields[values: .vary], requestFields: request.headerFields) {
             let entry = StoredResponse(
                 key: key, variantKey: variantKey, url: request.url, method: .get, status: network.status,
-                headerFields: network.headerFields, body: network.body, requestTime: requestTime, responseTime: responseTime)
+                headerFields: HopByHopFields.removed(from: network.headerFields), body: network.body,
+                requestTime: requestTime, responseTime: responseTime)
             decision.stored = persist(entry, decision: &decision)
             if decision.stored {
                 let evaluation = StoredResponseEvaluation(entry: entry, now: responseTime)

@@ -5,10 +5,13 @@ import HTTPTypes
 /// (RFC 9111 §4.3.1, §4.3.4).
 public enum ConditionalRequest {
     /// `If-None-Match` from the stored ETag and `If-Modified-Since` from the stored
-    /// Last-Modified; empty when the stored response has no validator.
+    /// Last-Modified; empty when the stored response has no validator. The ETag goes back as
+    /// the server wrote it, so a server that sends unquoted tags recognises its own.
     public static func validators(of entry: StoredResponse) -> [HTTPField] {
         var fields: [HTTPField] = []
-        if let tag = entry.entityTag { fields.append(HTTPField(name: .ifNoneMatch, value: tag.description)) }
+        if entry.entityTag != nil, let tag = entry.headerFields.firstValue(for: .eTag) {
+            fields.append(HTTPField(name: .ifNoneMatch, value: tag.trimmingWhitespace()))
+        }
         if let lastModified = entry.lastModified { fields.append(HTTPField(name: .ifModifiedSince, value: lastModified)) }
         return fields
     }
@@ -25,7 +28,7 @@ public enum ConditionalRequest {
     /// a weak one weakly; a 304 with an ETag never selects a response stored without one; a
     /// 304 without an ETag selects the response that was validated.
     public static func notModified(_ fields: HTTPFields, matches entry: StoredResponse) -> Bool {
-        guard let tag = fields.firstValue(for: .eTag).flatMap(EntityTag.init) else { return true }
+        guard let tag = fields.firstValue(for: .eTag).flatMap(EntityTag.lenient) else { return true }
         guard let stored = entry.entityTag else { return false }
         return tag.isWeak ? tag.weaklyMatches(stored) : tag.stronglyMatches(stored)
     }

@@ -4,8 +4,9 @@ import HTTPTypes
 
 /// Whether a response may be stored (RFC 9111 §3), and how a 304 updates a stored one (§4.3.4).
 public enum StorageRules {
-    /// Final status codes this cache understands. Others (including 206, which needs range
-    /// support) are never stored.
+    /// Final status codes whose rules this cache knows. A response with another final status is
+    /// stored only with explicit freshness (RFC 9111 §3), and never when it says
+    /// `must-understand`; 206 is never stored (it needs range support this cache lacks).
     static let understoodStatuses: Set<Int> = Set(200...205).union([300, 301, 302, 303, 307, 308])
         .union(400...418).union([421, 422, 425, 426, 428, 429, 431, 451]).union(500...505)
 
@@ -15,9 +16,12 @@ public enum StorageRules {
         status: HTTPResponse.Status, headerFields: HTTPFields, bodyCount: Int, maximumEntrySize: Int
     ) -> String? {
         guard method == .get else { return "only GET responses are stored (this was \(method.rawValue))" }
-        guard understoodStatuses.contains(status.code) else { return "status \(status.code) is not one this cache stores" }
-        if requestCacheControl.noStore { return "request has no-store" }
         let cacheControl = CacheControl(fieldValues: headerFields[values: .cacheControl])
+        let understood = understoodStatuses.contains(status.code)
+        guard (200...599).contains(status.code), status.code != 206, understood || !cacheControl.contains("must-understand") else {
+            return "status \(status.code) is not one this cache stores"
+        }
+        if requestCacheControl.noStore { return "request has no-store" }
         // must-understand beside no-store asks a cache that knows the status code's rules (the
         // guard above) to store anyway, and any other cache not to (§5.2.2.3).
         if cacheControl.noStore && !cacheControl.contains("must-understand") { return "response has no-store" }
@@ -42,7 +46,7 @@ public enum StorageRules {
     /// request and response times those of the 304's exchange.
     public static func renewed(_ entry: StoredResponse, notModified: HTTPFields, requestTime: Date, responseTime: Date) -> StoredResponse {
         var renewed = entry
-        renewed.headerFields = updatedFields(stored: entry.headerFields, notModified: notModified)
+        renewed.headerFields = updatedFields(stored: entry.headerFields, notModified: HopByHopFields.removed(from: notModified))
         renewed.requestTime = requestTime
         renewed.responseTime = responseTime
         return renewed

@@ -39,9 +39,10 @@ public struct StoredResponse: Sendable, Equatable {
         CacheControl(fieldValues: headerFields[values: .cacheControl])
     }
 
-    /// The stored strong or weak validator, if the response had one.
+    /// The stored strong or weak validator, if the response had one (an unquoted `ETag: abc`
+    /// counts, as clients such as curl count it).
     public var entityTag: EntityTag? {
-        headerFields.firstValue(for: .eTag).flatMap(EntityTag.init)
+        headerFields.firstValue(for: .eTag).flatMap(EntityTag.lenient)
     }
 
     /// The stored `Last-Modified` value, verbatim.

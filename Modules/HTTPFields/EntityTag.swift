@@ -19,9 +19,20 @@ public struct EntityTag: Sendable, Hashable, CustomStringConvertible {
         if isWeak { bytes = bytes.dropFirst(2) }
         guard bytes.count >= 2, bytes.first == .quote, bytes.last == .quote else { return nil }
         let inner = bytes.dropFirst().dropLast()
-        // etagc: "!" / %x23-7E / obs-text (no space, quote, control or DEL)
-        guard inner.allSatisfy({ $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 }) else { return nil }
+        guard inner.allSatisfy(isEntityTagCharacter) else { return nil }
         self.init(opaqueTag: String(Substring(inner)), isWeak: isWeak)
+    }
+
+    /// Parses an `ETag` field as a client meets it: an entity tag, or else the unquoted form
+    /// some servers send (`ETag: abc`, `W/abc`), read as the tag those characters would quote.
+    /// `nil` for an empty value, or one with a space, quote or control character.
+    public static func lenient(_ text: some StringProtocol) -> EntityTag? {
+        if let tag = EntityTag(text) { return tag }
+        var bytes = Substring(text.trimmingWhitespace()).utf8[...]
+        let isWeak = bytes.starts(with: "W/".utf8)
+        if isWeak { bytes = bytes.dropFirst(2) }
+        guard !bytes.isEmpty, bytes.allSatisfy(isEntityTagCharacter) else { return nil }
+        return EntityTag(opaqueTag: String(Substring(bytes)), isWeak: isWeak)
     }
 
     /// The field form: `"abc"` or `W/"abc"`.
@@ -37,6 +48,11 @@ public struct EntityTag: Sendable, Hashable, CustomStringConvertible {
     public func stronglyMatches(_ other: EntityTag) -> Bool {
         !isWeak && !other.isWeak && opaqueTag == other.opaqueTag
     }
+}
+
+/// etagc: `"!" / %x23-7E / obs-text` (no space, quote, control character or DEL).
+private func isEntityTagCharacter(_ byte: UInt8) -> Bool {
+    byte == 0x21 || (0x23...0x7E).contains(byte) || byte >= 0x80
 }
 
 /// The value of `If-Match` or `If-None-Match` (RFC 9110 §13.1.1, §13.1.2): `*`, or a list of

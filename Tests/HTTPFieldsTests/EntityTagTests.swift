@@ -14,6 +14,14 @@ struct EntityTagTests {
         #expect(EntityTag(text) == nil)
     }
 
+    @Test func readsUnquotedTagsLeniently() {
+        #expect(EntityTag.lenient("abc") == EntityTag(opaqueTag: "abc"))
+        #expect(EntityTag.lenient("W/abc") == EntityTag(opaqueTag: "abc", isWeak: true))
+        #expect(EntityTag.lenient(#" "abc" "#) == EntityTag(opaqueTag: "abc"))
+        #expect(EntityTag.lenient("a b") == nil)
+        #expect(EntityTag.lenient("") == nil)
+    }
+
     @Test func formatsTheFieldForm() {
         #expect(EntityTag(opaqueTag: "v1").description == #""v1""#)
         #expect(EntityTag(opaqueTag: "v1", isWeak: true).description == #"W/"v1""#)
