@@ -47,6 +47,10 @@ final class CurlTransfer: Sendable {
             _ = fresh_curl_set_long(curl, CURLOPT_TIMEOUT_MS, max(1, timeout.milliseconds))
         }
         _ = fresh_curl_set_string(curl, CURLOPT_USERAGENT, userAgent)
+        // Unless the caller asked for codings of its own, offer every one libcurl can decode
+        // ("" = all of them) and hand back the decoded representation.
+        let decodes = request.headerFields[.acceptEncoding] == nil
+        if decodes { _ = fresh_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "") }
         _ = fresh_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
         _ = fresh_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context.toOpaque())
         _ = fresh_curl_set_progress_callback(curl) { context, _, _, _, _ in
@@ -90,19 +94,25 @@ final class CurlTransfer: Sendable {
         guard code == CURLE_OK else {
             var requestBytes = 0
             _ = fresh_curl_get_long(curl, CURLINFO_REQUEST_SIZE, &requestBytes)
-            throw error(for: code, sink: sink, requestSent: requestBytes > 0)
+            throw error(for: code, curl: curl, sink: sink, requestSent: requestBytes > 0)
         }
         var status = 0
         _ = fresh_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
         guard (100...999).contains(status) else { throw TransportError.invalidResponse("no status line") }
-        return TransportResponse(status: HTTPResponse.Status(code: status), headerFields: sink.headerFields, body: sink.body)
+        var wireBytes: curl_off_t = 0
+        _ = fresh_curl_get_off(curl, CURLINFO_SIZE_DOWNLOAD_T, &wireBytes)
+        let fields = decodes && request.method != .head
+            ? DecodedRepresentation.fields(of: sink.headerFields) : sink.headerFields
+        return TransportResponse(status: HTTPResponse.Status(code: status, reasonPhrase: sink.reasonPhrase),
+                                 headerFields: fields, body: sink.body, wireByteCount: Int(wireBytes),
+                                 version: sink.version)
     }
 
     private func check(_ code: CURLcode) throws {
         guard code == CURLE_OK else { throw TransportError.invalidURL(request.url.absoluteString) }
     }
 
-    private func error(for code: CURLcode, sink: ResponseSink, requestSent: Bool) -> TransportError {
+    private func error(for code: CURLcode, curl: UnsafeMutableRawPointer, sink: ResponseSink, requestSent: Bool) -> TransportError {
         // libcurl's own sentence for this transfer ("Received HTTP/0.9 when not allowed"), else
         // the generic one for the code.
         let detail = String(cString: sink.errorBuffer)
@@ -119,7 +129,11 @@ final class CurlTransfer: Sendable {
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY, CURLE_SEND_ERROR:
             return .unreachable(message)
         case CURLE_OPERATION_TIMEDOUT:
-            return .timedOut(request.timeout ?? connectTimeout)
+            // Whichever limit struck (--max-time, the connect timeout, or 30 s without a byte),
+            // the time it took is what the user waited.
+            var elapsed: curl_off_t = 0
+            _ = fresh_curl_get_off(curl, CURLINFO_TOTAL_TIME_T, &elapsed)
+            return .timedOut(.microseconds(elapsed))
         case CURLE_ABORTED_BY_CALLBACK:
             return .cancelled
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
@@ -136,6 +150,9 @@ private final class ResponseSink: @unchecked Sendable {
     var body = Data()
     var headerFields = HTTPFields()
     var receivedStatus = false
+    /// The status line's protocol version (`HTTP/1.1`, `HTTP/2`) and reason phrase.
+    var version = ""
+    var reasonPhrase = ""
     /// libcurl writes the message of a failed transfer here (`CURLOPT_ERRORBUFFER`).
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
@@ -155,6 +172,10 @@ private final class ResponseSink: @unchecked Sendable {
         if line.hasPrefix("HTTP/") {
             headerFields = HTTPFields()
             receivedStatus = true
+            // `HTTP/1.1 200 OK`; HTTP/2 has no reason phrase.
+            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            version = String(parts[0])
+            reasonPhrase = parts.count > 2 ? String(parts[2]) : ""
             return
         }
         guard let colon = line.firstIndex(of: ":"),

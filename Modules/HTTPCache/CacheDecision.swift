@@ -52,6 +52,9 @@ public struct CacheDecision: Sendable, Equatable {
     /// Whether the origin could not be reached (the answer is stored data, or a 504 when
     /// nothing stored could be used).
     public var originUnreachable = false
+    /// The network failure behind an answer from storage or a 504, when there was one: a
+    /// slow server (`timedOut`) is told apart from one that cannot be reached.
+    public var networkFailure: TransportError?
 
     public init(
         outcome: Outcome, stored: Bool = false, notStoredReason: String? = nil,

@@ -11,13 +11,18 @@ public struct CachedResponse: Sendable, Equatable {
     public var url: URL
     /// What the cache did and why; for redirects, the decision of the last hop.
     public var decision: CacheDecision
+    /// The protocol version of the status line the origin sent (`HTTP/2`); a stored response
+    /// answers as `HTTP/1.1`, the version of the cache's own messages.
+    public var version: String
 
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, url: URL, decision: CacheDecision) {
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, url: URL, decision: CacheDecision,
+                version: String = "HTTP/1.1") {
         self.status = status
         self.headerFields = headerFields
         self.body = body
         self.url = url
         self.decision = decision
+        self.version = version
     }
 }
 
@@ -27,14 +32,14 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case notStored(String)
     /// A 304 arrived but no stored response matches it.
     case unexpectedNotModified(String)
-    /// More than ``CachingClient/maximumRedirects`` redirects.
-    case tooManyRedirects(String)
+    /// More redirects than the caller allowed; the URL is the last one reached.
+    case tooManyRedirects(String, limit: Int)
 
     public var description: String {
         switch self {
         case .notStored(let url): "offline and nothing is stored for \(url)"
         case .unexpectedNotModified(let url): "server answered 304 Not Modified for \(url) but nothing matching is stored"
-        case .tooManyRedirects(let url): "more than \(CachingClient.maximumRedirects) redirects, last at \(url)"
+        case .tooManyRedirects(let url, let limit): "maximum (\(limit)) redirects followed, the next from \(url)"
         }
     }
 }

@@ -7,7 +7,7 @@ import HTTPTypes
 /// fresh hit, stale served, revalidated, replaced, downloaded, bypassed or unsatisfiable.
 /// The client follows redirects itself so each hop is cached by its own rules.
 public final class CachingClient: Sendable {
-    /// Redirect hops followed before giving up.
+    /// Redirect hops followed before giving up, unless the caller says otherwise.
     public static let maximumRedirects = 10
 
     private let transport: any HTTPTransport
@@ -33,18 +33,27 @@ public final class CachingClient: Sendable {
 
     // MARK: Sending
 
-    /// Sends a request through the cache, following up to ``maximumRedirects`` redirects.
-    public func send(_ request: TransportRequest, policy: CachePolicy = .useProtocolCachePolicy) async throws -> CachedResponse {
+    /// Sends a request through the cache.
+    ///
+    /// - Parameter maximumRedirects: redirects followed before failing with
+    ///   ``CacheError/tooManyRedirects(_:limit:)``; `nil` follows none and returns the redirect
+    ///   response itself (as curl does without `-L`).
+    public func send(
+        _ request: TransportRequest, policy: CachePolicy = .useProtocolCachePolicy,
+        maximumRedirects: Int? = CachingClient.maximumRedirects
+    ) async throws -> CachedResponse {
         var current = request
         var requestsSent = 0
-        for _ in 0...Self.maximumRedirects {
+        var followed = 0
+        while true {
             var response = try await sendOneHop(current, policy: policy)
             requestsSent += response.decision.requestsSent
             response.decision.requestsSent = requestsSent
-            guard let next = RedirectRule.follow(current, response: response) else { return response }
+            guard let maximumRedirects, let next = RedirectRule.follow(current, response: response) else { return response }
+            guard followed < maximumRedirects else { throw CacheError.tooManyRedirects(current.url.absoluteString, limit: maximumRedirects) }
+            followed += 1
             current = next
         }
-        throw CacheError.tooManyRedirects(current.url.absoluteString)
     }
 
     /// Whether ``send(_:policy:)`` answers `request` from storage alone and never reaches the
@@ -180,6 +189,7 @@ public final class CachingClient: Sendable {
                                     reasons: reasons + ["origin unreachable: \(error)", rule], requestsSent: 0)
                 : unsatisfiable(request, reason: "origin unreachable (\(error)) and \(rule)")
             answer.decision.originUnreachable = true
+            answer.decision.networkFailure = error
             return answer
         }
         let responseTime = now()
@@ -207,7 +217,7 @@ public final class CachingClient: Sendable {
             decision.currentAge = renewed.currentAge
             decision.freshnessLifetime = renewed.lifetime
             decision.add("freshness renewed: \(renewed.summary)")
-            storage.recordOutcome(CacheOutcome(kind: .revalidated, bytesSaved: entry.body.count, bytesReceived: network.body.count))
+            storage.recordOutcome(CacheOutcome(kind: .revalidated, bytesSaved: entry.body.count, bytesReceived: network.wireByteCount))
             return CachedResponse(status: refreshed.status, headerFields: withAge(refreshed, age: renewed.currentAge),
                                   body: request.method == .head ? Data() : refreshed.body, url: request.url, decision: decision)
         }
@@ -247,8 +257,8 @@ public final class CachingClient: Sendable {
         requestCC: CacheControl, decision initial: CacheDecision
     ) -> CachedResponse {
         var decision = initial
-        decision.bytesReceived = network.body.count
-        storage.recordOutcome(CacheOutcome(kind: .miss, bytesSaved: 0, bytesReceived: network.body.count))
+        decision.bytesReceived = network.wireByteCount
+        storage.recordOutcome(CacheOutcome(kind: .miss, bytesSaved: 0, bytesReceived: network.wireByteCount))
         let key = CacheKey.primary(method: request.method, url: request.url)
         if request.method == .head {
             decision.notStoredReason = "HEAD responses carry no body to store"
@@ -275,7 +285,7 @@ public final class CachingClient: Sendable {
             }
         }
         return CachedResponse(status: network.status, headerFields: network.headerFields, body: network.body,
-                              url: request.url, decision: decision)
+                              url: request.url, decision: decision, version: network.version)
     }
 
     /// A 304 that answered the caller's own conditional request goes to the caller as it is,
@@ -298,7 +308,7 @@ public final class CachingClient: Sendable {
     private func sendUnsafe(_ request: TransportRequest) async throws -> CachedResponse {
         let network = try await transport.send(request)
         var decision = CacheDecision(outcome: .bypassed, notStoredReason: "\(request.method.rawValue) responses are not stored",
-                                     requestsSent: 1, bytesReceived: network.body.count,
+                                     requestsSent: 1, bytesReceived: network.wireByteCount,
                                      reasons: ["\(request.method.rawValue) is not a cacheable method"])
         if Invalidation.invalidates(method: request.method, status: network.status) {
             for url in Invalidation.targets(requestURL: request.url, responseFields: network.headerFields) {
@@ -311,7 +321,7 @@ public final class CachingClient: Sendable {
             }
         }
         return CachedResponse(status: network.status, headerFields: network.headerFields, body: network.body,
-                              url: request.url, decision: decision)
+                              url: request.url, decision: decision, version: network.version)
     }
 
     private func startBackgroundRevalidation(_ request: TransportRequest, entry: StoredResponse, requestCC: CacheControl) {

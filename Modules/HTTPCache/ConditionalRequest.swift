@@ -24,13 +24,17 @@ public enum ConditionalRequest {
 
     private static let conditionalFieldNames: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
-    /// Whether a 304 selects the stored response (§4.3.4): a strong ETag must match strongly,
-    /// a weak one weakly; a 304 with an ETag never selects a response stored without one; a
+    /// Whether a 304 selects the stored response that was validated (§4.3.4): its ETag must
+    /// name the stored one; a 304 with an ETag never selects a response stored without one; a
     /// 304 without an ETag selects the response that was validated.
+    ///
+    /// The tags are compared weakly, as the origin compared them to answer `If-None-Match`
+    /// (RFC 9110 §13.1.2): a compressing front end such as Django's GZipMiddleware stores
+    /// `W/"t"` on the 200 but sends `"t"` on the 304, and both name one representation.
     public static func notModified(_ fields: HTTPFields, matches entry: StoredResponse) -> Bool {
         guard let tag = fields.firstValue(for: .eTag).flatMap(EntityTag.lenient) else { return true }
         guard let stored = entry.entityTag else { return false }
-        return tag.isWeak ? tag.weaklyMatches(stored) : tag.stronglyMatches(stored)
+        return tag.weaklyMatches(stored)
     }
 
     /// Whether a 304 to a conditional request the caller built itself selects the stored

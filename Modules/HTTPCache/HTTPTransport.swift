@@ -23,12 +23,20 @@ public struct TransportRequest: Sendable, Equatable {
 public struct TransportResponse: Sendable, Equatable {
     public var status: HTTPResponse.Status
     public var headerFields: HTTPFields
+    /// The body as the caller gets it: decoded when the transport decoded a content coding.
     public var body: Data
+    /// Body bytes that travelled (compressed ones, when the transport decoded the body).
+    public var wireByteCount: Int
+    /// The status line's protocol version (`HTTP/1.1`, `HTTP/2`), when the transport knows it.
+    public var version: String
 
-    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data()) {
+    public init(status: HTTPResponse.Status, headerFields: HTTPFields = [:], body: Data = Data(),
+                wireByteCount: Int? = nil, version: String = "HTTP/1.1") {
         self.status = status
         self.headerFields = headerFields
         self.body = body
+        self.wireByteCount = wireByteCount ?? body.count
+        self.version = version
     }
 }
 

@@ -2,7 +2,7 @@
 """A Django REST framework API on a free loopback port: an origin outside the project, paginated
 by DRF's own paginators, for the sync tests and the e2e.
 
-    python3 Tools/peers/drf_api.py [--items N] [--throttle RATE]
+    python3 Tools/peers/drf_api.py [--items N] [--throttle RATE] [--gzip]
 
 Prints its base URL (http://127.0.0.1:PORT) as the first line on stdout, then serves until
 killed (or for --lifetime seconds, default 600). Routes (all JSON, ordered by id):
@@ -16,7 +16,8 @@ killed (or for --lifetime seconds, default 600). Routes (all JSON, ordered by id
     /api/cursor/posts/ID/  GET, PATCH, PUT, DELETE one post
 
 Django's ConditionalGetMiddleware adds an ETag to every response and answers If-None-Match with
-304, as a Django deployment that turns it on does.
+304, as a Django deployment that turns it on does. With --gzip, Django's GZipMiddleware also
+compresses bodies for clients that send Accept-Encoding: gzip (Vary: Accept-Encoding, weak ETags).
 """
 import argparse
 import sys
@@ -30,6 +31,7 @@ parser = argparse.ArgumentParser()
 parser.add_argument("--items", type=int, default=1000)
 parser.add_argument("--throttle", default="5/s")
 parser.add_argument("--lifetime", type=float, default=600)
+parser.add_argument("--gzip", action="store_true")
 args = parser.parse_args()
 
 settings.configure(
@@ -39,7 +41,8 @@ settings.configure(
     ROOT_URLCONF=__name__,
     DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}},
     INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "rest_framework", "peer"],
-    MIDDLEWARE=["django.middleware.common.CommonMiddleware", "django.middleware.http.ConditionalGetMiddleware"],
+    MIDDLEWARE=(["django.middleware.gzip.GZipMiddleware"] if args.gzip else [])
+    + ["django.middleware.common.CommonMiddleware", "django.middleware.http.ConditionalGetMiddleware"],
     REST_FRAMEWORK={
         "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
         "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],

@@ -31,6 +31,9 @@ extension Reply {
             }
             return (Response(status: status, headers: headers, body: dropping), half.readableBytes)
         case .invalidJSON:
+            // The stand-in bytes are plain text: a gzip representation's Content-Encoding would
+            // make them undecodable instead of invalid JSON.
+            headers[.contentEncoding] = nil
             return (Response(status: status, headers: headers, body: ResponseBody(byteBuffer: Self.invalidJSON)),
                     Self.invalidJSON.readableBytes)
         default:
