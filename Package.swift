@@ -74,10 +74,16 @@ let package = Package(
             path: "Modules/SyncEngine"
         ),
 
+        // MARK: How the programs start and end (one error style for every command line)
+        .target(
+            name: "CommandLaunch", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Modules/CommandLaunch"
+        ),
+
         // MARK: Apps (a library with the logic, a thin executable beside it)
         .target(
             name: "FreshCLI",
-            dependencies: ["SyncEngine", "HTTPFields", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: ["SyncEngine", "HTTPFields", "TerminalText", "CommandLaunch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Apps/FreshCLI"
         ),
         .executableTarget(name: "fresh", dependencies: ["FreshCLI"], path: "Apps/fresh"),
@@ -86,7 +92,7 @@ let package = Package(
             dependencies: ["SyncEngine", "TerminalText", "CNcursesw", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Apps/FreshReader"
         ),
-        .executableTarget(name: "fresh-reader", dependencies: ["FreshReader"], path: "Apps/fresh-reader"),
+        .executableTarget(name: "fresh-reader", dependencies: ["FreshReader", "CommandLaunch"], path: "Apps/fresh-reader"),
         .target(
             name: "MockServer",
             dependencies: [

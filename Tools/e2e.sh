@@ -279,5 +279,96 @@ start_raw_server $'SSH-2.0-OpenSSH_9.2\r\n'
 check "a server that does not answer in HTTP: exit 5" expect_failure 5 "$BIN/fresh" get "$BASE_URL/posts" --db-dir "$WORK/bad-db"
 stop_server
 
+# --- 5. fresh get looks like curl, so it behaves like curl -----------------------------------
+start_drf_server --items 300 --gzip
+DRF_PAGE="$BASE_URL/api/pages/posts/?page_size=100"
+gzip_from_django() { # Django's GZipMiddleware: decoded, stored, revalidated; own Accept-Encoding keeps the bytes
+    "$BIN/fresh" get -v "$DRF_PAGE" --db-dir "$WORK/drf-gzip-db" -o "$WORK/drf.json" 2>"$WORK/drf-gzip.err" &&
+        curl -s "$DRF_PAGE" | cmp -s - "$WORK/drf.json" &&
+        grep 'on the wire' "$WORK/drf-gzip.err" | sed 's/^/      /' &&
+        "$BIN/fresh" get -v "$DRF_PAGE" --db-dir "$WORK/drf-gzip-db" -o "$WORK/drf-again.json" 2>"$WORK/drf-gzip2.err" &&
+        grep -q 'revalidated (304)' "$WORK/drf-gzip2.err" && cmp -s "$WORK/drf.json" "$WORK/drf-again.json" &&
+        "$BIN/fresh" get -H 'Accept-Encoding: gzip' "$DRF_PAGE" --db-dir "$WORK/drf-gzip-db" -o "$WORK/drf.gz" &&
+        gzip -dc "$WORK/drf.gz" | cmp -s - "$WORK/drf.json"
+}
+check "a gzip-enabled server (Django): decoded body equals the identity one, revalidated with 304, own Accept-Encoding keeps gzip bytes" gzip_from_django
+redirects_need_location() { # Django's APPEND_SLASH answers 301 for the URL without its slash
+    local url="$BASE_URL/api/pages/posts?page_size=1"
+    "$BIN/fresh" get -i "$url" --db-dir "$WORK/redirect-db" >"$WORK/redirect.out" || return 1
+    local status_line
+    status_line=$(head -1 "$WORK/redirect.out" | tr -d '\r')
+    echo "      $status_line"
+    [ "$status_line" = "HTTP/1.0 301 Moved Permanently" ] &&
+        "$BIN/fresh" get -L "$url" --db-dir "$WORK/redirect-db" | python3 -c 'import json,sys; sys.exit(len(json.load(sys.stdin)["results"]) != 1)'
+}
+check "without -L the 301 is the answer, with the server's own status line; with -L it is followed" redirects_need_location
+check "-L --max-redirs 0 stops at the first redirect: exit 5" \
+    expect_failure 5 "$BIN/fresh" get -L --max-redirs 0 "$BASE_URL/api/pages/posts?page_size=1" --db-dir "$WORK/redirect-db"
+fail_writes_nothing() { # --fail on a 4xx: the old file stays, exit 4
+    echo "old content" >"$WORK/kept.json"
+    "$BIN/fresh" get --fail -o "$WORK/kept.json" "$BASE_URL/api/private/posts/" --db-dir "$WORK/fail-db" 2>"$WORK/fail.err"
+    local status=$?
+    echo "      exit $status: $(cat "$WORK/fail.err")"
+    [ "$status" -eq 4 ] && [ "$(cat "$WORK/kept.json")" = "old content" ]
+}
+check "--fail on a 4xx writes nothing (-o keeps its old content) and exits 4" fail_writes_nothing
+check "-s silences the error line, -s -S shows it" bash -c '
+    [ -z "$("$0" get -s --fail "$1/api/private/posts/" --db-dir "$2" 2>&1 >/dev/null)" ] &&
+    [ "$("$0" get -s -S --fail "$1/api/private/posts/" --db-dir "$2" 2>&1 >/dev/null | wc -l)" -eq 1 ]' \
+    "$BIN/fresh" "$BASE_URL" "$WORK/fail-db"
+stop_server
+
+start_server --max-age 0 --posts 30
+scheme_less_head_and_verbose() {
+    local hostport=${BASE_URL#http://}
+    "$BIN/fresh" get -I "$hostport/posts?limit=2" --db-dir "$WORK/curlish-db" >"$WORK/head.out" &&
+        head -1 "$WORK/head.out" | grep -q '^HTTP/1.1 200 OK' && ! grep -q '"data"' "$WORK/head.out" &&
+        "$BIN/fresh" get -v "$hostport/posts?limit=2" --db-dir "$WORK/curlish-db" >"$WORK/verbose.out" 2>&1 &&
+        head -1 "$WORK/verbose.out" | grep -q '^fresh: HTTP/1.1 200 OK' && [ "$(tail -c 1 "$WORK/verbose.out")" = "}" ]
+}
+check "a URL without a scheme is http; -I prints the head only; -v comes before the body, never on its line" scheme_less_head_and_verbose
+terminal_json() { # on a terminal (script gives one) JSON is re-indented and coloured; NO_COLOR and pipes get none
+    script -qec "'$BIN/fresh' get '$BASE_URL/posts/1' --db-dir '$WORK/tty-db'" /dev/null >"$WORK/tty.out" &&
+        grep -q $'\e\\[34;1m"id"' "$WORK/tty.out" && grep -q '^  ' "$WORK/tty.out" &&
+        NO_COLOR=1 script -qec "'$BIN/fresh' get '$BASE_URL/posts/1' --db-dir '$WORK/tty-db'" /dev/null >"$WORK/tty-plain.out" &&
+        ! grep -q $'\e\\[' "$WORK/tty-plain.out" && grep -q '^  "id": 1' "$WORK/tty-plain.out" &&
+        "$BIN/fresh" get "$BASE_URL/posts/1" --db-dir "$WORK/tty-db" | cmp -s - <(curl -s "$BASE_URL/posts/1")
+}
+check "JSON on a terminal is re-indented and coloured, plain with NO_COLOR, exact bytes in a pipe" terminal_json
+stop_server
+
+start_server --max-age 0 --posts 30 --rate-limit 2/2s
+retry_waits_for_retry_after() { # 2 requests per 2 s: the third is a 429 with Retry-After, --retry waits it out
+    "$BIN/fresh" get "$BASE_URL/posts?limit=3" --db-dir "$WORK/retry-db" -o /dev/null &&
+        "$BIN/fresh" get "$BASE_URL/posts?limit=3" --db-dir "$WORK/retry-db" -o /dev/null &&
+        "$BIN/fresh" get --retry 2 --fail "$BASE_URL/posts?limit=3" --db-dir "$WORK/retry-db" -o "$WORK/retried.json" 2>"$WORK/retry.err" &&
+        sed 's/^/      /' "$WORK/retry.err" && grep -q 'Retry-After' "$WORK/retry.err" && grep -q '"data"' "$WORK/retried.json"
+}
+check "--retry waits as a 429's Retry-After asks, then succeeds" retry_waits_for_retry_after
+stop_server
+
+start_server --max-age 0 --posts 5 --fault route=/posts,status=503
+check "--fail on a 5xx: exit 8" expect_failure 8 "$BIN/fresh" get --fail "$BASE_URL/posts" --db-dir "$WORK/fail-db"
+stop_server
+start_server --max-age 0 --posts 5 --fault route=/posts/{id},latency=1500
+slow_is_not_offline() { # a stale entry, then a server slower than --max-time
+    "$BIN/fresh" get "$BASE_URL/posts/1" --db-dir "$WORK/slow-db" -o /dev/null &&
+        "$BIN/fresh" get --max-time 0.5 "$BASE_URL/posts/1" --db-dir "$WORK/slow-db" -o /dev/null 2>"$WORK/slow.err" &&
+        sed 's/^/      /' "$WORK/slow.err" && grep -q 'did not answer in time (timed out after 0.5 s)' "$WORK/slow.err" &&
+        ! grep -qi offline "$WORK/slow.err"
+}
+check "a slow server is reported as slow (with the time really waited), not offline" slow_is_not_offline
+stop_server
+
+one_line_errors() { # every program: --version, and an argument error is one line NAME: …
+    local program
+    for program in fresh fresh-reader fresh-mock; do
+        "$BIN/$program" --version | grep -q "^$program [0-9]" || return 1
+        "$BIN/$program" --no-such-flag >/dev/null 2>"$WORK/flag.err"
+        [ $? -eq 64 ] && [ "$(wc -l <"$WORK/flag.err")" -eq 1 ] && grep -q "^$program: " "$WORK/flag.err" || { cat "$WORK/flag.err"; return 1; }
+    done
+}
+check "fresh, fresh-reader and fresh-mock: --version, and one line 'NAME: …' for a bad flag (exit 64)" one_line_errors
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

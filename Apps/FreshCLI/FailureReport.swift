@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPCache
 import Storage
+import Synchronization
 import SyncEngine
 import TerminalText
 
@@ -50,9 +51,28 @@ enum FailureReport {
     }
 }
 
-/// Writing to stderr, one line at a time.
+/// Writing to stderr, one line at a time. `-s` silences notes and errors, `-s -S` notes only
+/// (as curl's `--silent` and `--show-error` do); `-v` lines are never silenced.
 enum StandardError {
+    enum Silence: UInt8, AtomicRepresentable {
+        case none, notes, everything
+    }
+
+    static let silence = Atomic<Silence>(.none)
+
+    /// An error: the command's last line.
     static func write(_ line: String) {
+        guard silence.load(ordering: .relaxed) != .everything else { return }
+        writeAlways(line)
+    }
+
+    /// A warning or a notice beside a result.
+    static func note(_ line: String) {
+        guard silence.load(ordering: .relaxed) == .none else { return }
+        writeAlways(line)
+    }
+
+    static func writeAlways(_ line: String) {
         FileHandle.standardError.write(Data((line + "\n").utf8))
     }
 }

@@ -1,7 +1,11 @@
 import ArgumentParser
+import CommandLaunch
 
 /// `fresh`: the sync CLI. One file per subcommand.
 public struct FreshCommand: AsyncParsableCommand {
+    /// The version `--version` prints.
+    public static let version = "0.2.0"
+
     public static let configuration = CommandConfiguration(
         commandName: "fresh",
         abstract: "HTTP with a real cache, and paginated APIs mirrored into SQLite.",
@@ -17,14 +21,21 @@ public struct FreshCommand: AsyncParsableCommand {
               0   success
               1   unexpected failure
               3   the server could not be reached, or timed out
-              4   the server answered with an error status (sync, after any retries; get with --fail)
+              4   the server answered with an error status (sync, after any retries; get with
+                  --fail: a 4xx status)
+              8   get --fail: the server answered with a 5xx status
               5   the response was unusable (invalid JSON, a page that cannot be mirrored, a
-                  pagination loop, cut short, unexpected 304)
+                  pagination loop, cut short, 304 twice to a request without validators,
+                  more redirects than --max-redirs)
               6   a database or a file could not be opened or written, or is damaged
               7   offline mode and nothing is stored for the URL
               64  invalid arguments (also: an unknown or ambiguous collection name)
               130 interrupted (Ctrl-C)
+
+            Shell completions: fresh --generate-completion-script bash (or zsh, fish); see \
+            docs/cli.md.
             """,
+        version: "fresh \(version)",
         subcommands: [GetCommand.self, SyncCommand.self, CollectionsCommand.self, ItemsCommand.self, RemoveCommand.self,
                       CheckCommand.self, ExplainCommand.self, CacheCommand.self]
     )
@@ -36,24 +47,6 @@ extension FreshCommand {
     /// Runs the command line. Help and version print as usual; every error is one line on
     /// stderr (`fresh: …`) with the exit status documented in `fresh --help`.
     public static func launch(_ arguments: [String]? = nil) async -> Never {
-        do {
-            var command = try parseAsRoot(arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
-            }
-            exit()
-        } catch {
-            let code = exitCode(for: error)
-            if code == .success { exit(withError: error) }
-            let message = fullMessage(for: error).split(whereSeparator: \.isNewline)
-                .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.first
-            if let message {
-                let cleaned = message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message
-                StandardError.write("fresh: \(cleaned) (see 'fresh --help')")
-            }
-            exit(withError: ExitCode(code.rawValue))
-        }
+        await CommandLaunch.run(Self.self, arguments: arguments)
     }
 }

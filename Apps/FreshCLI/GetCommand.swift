@@ -35,7 +35,7 @@ struct GetCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Absolute http or https URL.", valueName: "url"))
+    @Argument(help: ArgumentHelp("http or https URL; without a scheme, http is assumed (as curl does).", valueName: "url"))
     var target: ParsedURL
 
     @Option(name: .customShort("X"), help: ArgumentHelp("Request method (default GET, or POST with --data).", valueName: "method"))
@@ -47,14 +47,32 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("Request body; @file reads it from a file, @- from standard input.", valueName: "data"))
     var data: String?
 
+    @Option(name: [.customShort("u"), .customLong("user")], help: ArgumentHelp("Basic authentication as user:password.", valueName: "user:password"))
+    var user: String?
+
     @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers before the body.")
     var include = false
+
+    @Flag(name: [.customShort("I"), .customLong("head")], help: "Send HEAD and print the status line and headers only.")
+    var head = false
 
     @Flag(name: .customLong("json"), help: "Print status, headers, body and cache decision as one JSON object.")
     var json = false
 
+    @Flag(name: .customLong("raw"), help: "Print the body's exact bytes on a terminal too (no JSON re-indenting or colours).")
+    var raw = false
+
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the body to a file instead of stdout.", valueName: "file"))
     var output: String?
+
+    @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects (as curl, not followed without it).")
+    var location = false
+
+    @Option(name: .customLong("max-redirs"), help: ArgumentHelp("Redirects -L follows before failing with exit 5 (default 50).", valueName: "n"))
+    var maxRedirects = 50
+
+    @Flag(name: .customLong("compressed"), help: "Accepted for curl's sake: fresh always asks for compression and decodes it (send your own -H 'Accept-Encoding: …' to get the exact bytes).")
+    var compressed = false
 
     @Option(help: ArgumentHelp("Cache policy: \(CachePolicy.allCases.map(\.shortName).joined(separator: ", ")).", valueName: "name"),
             transform: { name in
@@ -66,11 +84,20 @@ struct GetCommand: AsyncParsableCommand {
     @Flag(help: "Use only stored data, never the network (the cache-only policy).")
     var offline = false
 
-    @Flag(name: .shortAndLong, help: "Explain the cache decision on stderr.")
+    @Flag(name: .shortAndLong, help: "Explain the cache decision on stderr (before the body).")
     var verbose = false
 
-    @Flag(name: [.customShort("f"), .customLong("fail")], help: "Exit with status 4 when the server answers 400 or above.")
+    @Flag(name: [.customShort("s"), .customLong("silent")], help: "No notes or error messages on stderr (the exit status still tells).")
+    var silent = false
+
+    @Flag(name: [.customShort("S"), .customLong("show-error")], help: "With -s, still print the error message when it fails.")
+    var showError = false
+
+    @Flag(name: [.customShort("f"), .customLong("fail")], help: "On a status of 400 or above write no body and exit 4 (4xx) or 8 (5xx).")
     var fail = false
+
+    @Option(name: .customLong("retry"), help: ArgumentHelp("Retry up to n times on a timeout, a response cut short, 408, 429 or 5xx (not 501), waiting as Retry-After asks, else 1 s, 2 s, 4 s…", valueName: "n"))
+    var retries = 0
 
     @Option(name: .customLong("max-time"), help: ArgumentHelp("Give up on the request after this many seconds.", valueName: "seconds"))
     var maxTime: Double?
@@ -88,11 +115,16 @@ struct GetCommand: AsyncParsableCommand {
             if path != "-" && !readableFile { throw ValidationError("cannot read request body from \(path): not a readable file") }
         }
         if let method, HTTPRequest.Method(method.uppercased()) == nil { throw ValidationError("invalid method '\(method)'") }
-        if json && include { throw ValidationError("--json and --include cannot be combined") }
+        if json && (include || head) { throw ValidationError("--json cannot be combined with --include or --head") }
+        if head && data != nil { throw ValidationError("--head cannot send --data") }
+        if let user, !user.contains(":") { throw ValidationError("-u needs user:password") }
+        if maxRedirects < 0 { throw ValidationError("--max-redirs must be 0 or more") }
+        if retries < 0 { throw ValidationError("--retry must be 0 or more") }
         for header in headers { _ = try HeaderArgument.parse(header) }
     }
 
     func run() async throws {
+        if silent { StandardError.silence.store(showError ? .notes : .everything, ordering: .relaxed) }
         try await FailureReport.run {
             let request = try makeRequest()
             if let output { try ResponsePrinter.checkWritable(output) }
@@ -100,45 +132,63 @@ struct GetCommand: AsyncParsableCommand {
             let policy = offline ? .returnCacheDataDontLoad : policy
             // Stored data only: a cache file that cannot be read is the answer, not an empty cache.
             if CachingClient.answersFromStorageOnly(request, policy: policy), let failure = services.cacheFailure { throw failure }
-            services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
-            let client = services.client
+            services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }
+            let exchange = RetryingExchange(client: services.client, policy: policy, retries: retries,
+                                            maximumRedirects: location ? maxRedirects : nil)
             let response = try await services.finishing {
-                try await Interruption.cancellingOnSignal { try await client.send(request, policy: policy) }
+                try await Interruption.cancellingOnSignal { try await exchange.send(request) }
             }
-            // A body kept off the terminal still lets the lines below be said; its exit status
-            // (6) comes last, after the server's own failures.
-            var bodyRefused = false
-            do {
-                try ResponsePrinter(include: include, json: json, output: output,
-                                    toTerminal: output == nil && isatty(STDOUT_FILENO) == 1).print(response)
-            } catch FileError.binaryForTerminal(let byteCount) {
-                StandardError.write("fresh: \(FileError.binaryForTerminal(byteCount: byteCount))")
-                bodyRefused = true
-            }
-            if verbose { response.decision.explanation.forEach { StandardError.write("fresh: \(TerminalText.sanitized($0))") } }
-            if response.decision.isOffline {
-                StandardError.write("fresh: offline: the server could not be reached; showing the stored response (age \(response.decision.currentAge ?? 0) s)")
-            }
-            if response.decision.outcome == .unsatisfiable {
-                StandardError.write("fresh: \(response.decision.reasons.first ?? "no usable stored response") (504)")
-                if response.decision.isUnreachableWithoutUsableData { throw ExitCode(3) }
-            }
-            if fail && response.status.code >= 400 {
-                StandardError.write("fresh: the server answered \(response.status.code) (--fail)")
-                throw ExitCode(4)
-            }
-            if bodyRefused { throw ExitCode(6) }
+            try finish(response)
         }
     }
 
-    private func makeRequest() throws -> TransportRequest {
+    /// Everything said on stderr comes before the body, so no note lands on the body's last line.
+    private func finish(_ response: CachedResponse) throws {
+        if verbose { explain(response) }
+        if let notice = StaleNotice.line(for: response.decision) { StandardError.note("fresh: \(notice)") }
+        if response.decision.outcome == .unsatisfiable {
+            StandardError.write("fresh: \(response.decision.reasons.first ?? "no usable stored response") (504)")
+            if response.decision.isUnreachableWithoutUsableData { throw ExitCode(3) }
+        }
+        if fail && response.status.code >= 400 {
+            // curl --fail writes nothing: a script's `|| keep the old file` keeps its data.
+            StandardError.write("fresh: the server answered \(response.status.code) (--fail)")
+            throw ExitCode(response.status.code >= 500 ? 8 : 4)
+        }
+        let toTerminal = output == nil && isatty(STDOUT_FILENO) == 1
+        let printer = ResponsePrinter(
+            include: include, json: json, output: output, toTerminal: toTerminal, headOnly: head,
+            prettyJSON: raw ? nil : JSONPrettyPrinter(colored: JSONPrettyPrinter.colorsWanted()))
+        do {
+            try printer.print(response)
+        } catch FileError.binaryForTerminal(let byteCount) {
+            StandardError.write("fresh: \(FileError.binaryForTerminal(byteCount: byteCount))")
+            throw ExitCode(6)
+        }
+    }
+
+    /// `-v`: the status line, the cache decision, and the bytes that travelled.
+    private func explain(_ response: CachedResponse) {
+        let decision = response.decision
+        StandardError.writeAlways("fresh: \(StatusLine.text(of: response))")
+        decision.explanation.forEach { StandardError.writeAlways("fresh: \(TerminalText.sanitized($0))") }
+        let fromNetwork = [.downloaded, .replaced, .bypassed].contains(decision.outcome)
+        if fromNetwork && decision.bytesReceived != response.body.count && !head {
+            StandardError.writeAlways("fresh: \(decision.bytesReceived) bytes on the wire for a body of \(response.body.count) bytes (content coding decoded)")
+        }
+    }
+
+    func makeRequest() throws -> TransportRequest {
         var fields = HTTPFields()
         for header in headers {
             let (name, value) = try HeaderArgument.parse(header)
             fields.append(HTTPField(name: name, value: value))
         }
+        if let user, fields[.authorization] == nil {
+            fields[.authorization] = "Basic " + Data(user.utf8).base64EncodedString()
+        }
         let body = try data.map(Self.readBody)
-        let name = method?.uppercased() ?? (body == nil ? "GET" : "POST")
+        let name = method?.uppercased() ?? (head ? "HEAD" : body == nil ? "GET" : "POST")
         if body != nil && fields[.contentType] == nil { fields[.contentType] = "application/json" }
         return TransportRequest(method: HTTPRequest.Method(name)!, url: target.url, headerFields: fields, body: body,
                                 timeout: TimeLimit.duration(maxTime))

@@ -5,8 +5,8 @@ import HTTPTypes
 import SyncEngine
 import TerminalText
 
-/// Prints a response the way `fresh get` was asked to: body only, `-i` head and body, or
-/// `--json`; to stdout or to a file.
+/// Prints a response the way `fresh get` was asked to: body only, `-i` head and body, `-I`
+/// head only, or `--json`; to stdout or to a file.
 struct ResponsePrinter {
     var include: Bool
     var json: Bool
@@ -14,6 +14,10 @@ struct ResponsePrinter {
     /// Standard output is a terminal (and there is no `-o`): the body is printed as text with
     /// control characters escaped, and a binary body is refused, as curl refuses it.
     var toTerminal = false
+    /// `-I`: the status line and header fields only.
+    var headOnly = false
+    /// On a terminal without `--raw`: a JSON body is re-indented (and coloured) by this.
+    var prettyJSON: JSONPrettyPrinter?
 
     func print(_ response: CachedResponse) throws {
         let bytes = try rendered(response)
@@ -31,15 +35,26 @@ struct ResponsePrinter {
             bytes = try JSONSerialization.data(withJSONObject: jsonObject(response), options: [.sortedKeys, .withoutEscapingSlashes])
             bytes.append(0x0A)
         } else {
-            if include {
+            if include || headOnly {
                 // Field values come from the network: escaped like every remote string shown.
-                var head = "HTTP/1.1 \(response.status.code) \(TerminalText.sanitized(response.status.reasonPhrase))\r\n"
+                var head = "\(StatusLine.text(of: response))\r\n"
                 for field in response.headerFields { head += "\(field.name.rawName): \(TerminalText.sanitized(field.value))\r\n" }
                 bytes.append(Data((head + "\r\n").utf8))
             }
-            bytes.append(toTerminal ? try Self.terminalText(response.body) : response.body)
+            if !headOnly { bytes.append(try body(of: response)) }
         }
         return bytes
+    }
+
+    /// The body as it goes out: exact bytes to a file or a pipe; on a terminal, JSON
+    /// re-indented when asked, any other text escaped.
+    private func body(of response: CachedResponse) throws -> Data {
+        guard toTerminal else { return response.body }
+        if let prettyJSON, JSONPrettyPrinter.isJSON(contentType: response.headerFields[.contentType]),
+           let pretty = prettyJSON.format(response.body) {
+            return pretty
+        }
+        return try Self.terminalText(response.body)
     }
 
     /// A body as a terminal may show it: its line breaks kept and every other control character

@@ -8,6 +8,9 @@ import TerminalText
 
 /// `fresh-reader`: browse the synced posts in the terminal, offline first.
 public struct ReaderCommand: AsyncParsableCommand {
+    /// The version `--version` prints.
+    public static let version = "0.2.0"
+
     public static let configuration = CommandConfiguration(
         commandName: "fresh-reader",
         abstract: "Browse the synced posts in the terminal, offline first.",
@@ -59,7 +62,8 @@ public struct ReaderCommand: AsyncParsableCommand {
             Examples:
               fresh sync http://127.0.0.1:8080/posts && fresh-reader
               fresh-reader --db-dir /tmp/fresh --url http://127.0.0.1:8080/posts
-            """
+            """,
+        version: "fresh-reader \(version)"
     )
 
     @Option(name: .customLong("db-dir"), help: ArgumentHelp(

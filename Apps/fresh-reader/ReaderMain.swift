@@ -1,9 +1,10 @@
+import CommandLaunch
 import FreshReader
 
 /// The `fresh-reader` executable: everything lives in FreshReader.
 @main
 enum ReaderMain {
     static func main() async {
-        await ReaderCommand.main()
+        await CommandLaunch.run(ReaderCommand.self)
     }
 }

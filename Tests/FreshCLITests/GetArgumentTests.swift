@@ -1,0 +1,62 @@
+import ArgumentParser
+import Foundation
+import HTTPCache
+import HTTPTypes
+import Testing
+@testable import FreshCLI
+
+@Suite("fresh get: curl's flags and conventions")
+struct GetArgumentTests {
+    @Test func aURLWithoutASchemeMeansHTTP() throws {
+        #expect(ParsedURL(argument: "example.com/a?b=1")?.url.absoluteString == "http://example.com/a?b=1")
+        #expect(ParsedURL(argument: "localhost:8080/posts")?.url.absoluteString == "http://localhost:8080/posts")
+        #expect(ParsedURL(argument: "https://example.com")?.url.absoluteString == "https://example.com")
+        #expect(ParsedURL(argument: "ftp://example.com") == nil)
+        #expect(ParsedURL(argument: "not a url") == nil)
+    }
+
+    @Test func userAndPasswordBecomeBasicAuthorization() throws {
+        let command = try GetCommand.parse(["-u", "me:s3cret", "http://o.test/a"])
+        let request = try command.makeRequest()
+        #expect(request.headerFields[.authorization] == "Basic bWU6czNjcmV0")
+        #expect(throws: (any Error).self) { try GetCommand.parse(["-u", "me", "http://o.test/a"]) }
+    }
+
+    @Test func headSendsHEADAndPrintsTheHeadOnly() throws {
+        let command = try GetCommand.parse(["-I", "http://o.test/a"])
+        #expect(try command.makeRequest().method == .head)
+        let response = CachedResponse(status: HTTPResponse.Status(code: 200, reasonPhrase: "Fine"), headerFields: [.contentType: "text/plain"],
+                                      body: Data("body".utf8), url: URL(string: "http://o.test/a")!,
+                                      decision: CacheDecision(outcome: .downloaded), version: "HTTP/2")
+        let printed = try ResponsePrinter(include: false, json: false, output: nil, headOnly: true).rendered(response)
+        #expect(String(decoding: printed, as: UTF8.self) == "HTTP/2 200 Fine\r\nContent-Type: text/plain\r\n\r\n")
+    }
+
+    @Test func aStoredResponseGetsTheStandardReasonPhrase() {
+        let stored = CachedResponse(status: HTTPResponse.Status(code: 404), headerFields: [:], body: Data(),
+                                    url: URL(string: "http://o.test/a")!, decision: CacheDecision(outcome: .freshHit))
+        #expect(StatusLine.text(of: stored) == "HTTP/1.1 404 Not Found")
+    }
+
+    @Test func redirectsAreFollowedOnlyWithLocation() throws {
+        #expect(try GetCommand.parse(["http://o.test/a"]).location == false)
+        let following = try GetCommand.parse(["-L", "http://o.test/a"])
+        #expect(following.location && following.maxRedirects == 50)
+        #expect(try GetCommand.parse(["--location", "--max-redirs", "3", "http://o.test/a"]).maxRedirects == 3)
+        #expect(throws: (any Error).self) { try GetCommand.parse(["-L", "--max-redirs", "-1", "http://o.test/a"]) }
+    }
+
+    @Test func curlsOtherFlagsAreAccepted() throws {
+        let command = try GetCommand.parse(["-s", "-S", "--compressed", "--retry", "2", "--raw", "http://o.test/a"])
+        #expect(command.silent && command.showError && command.compressed && command.retries == 2 && command.raw)
+    }
+
+    @Test func aSlowServerIsNotCalledOffline() {
+        var decision = CacheDecision(outcome: .staleServed(.offline("timed out after 2 s")), currentAge: 5)
+        decision.networkFailure = .timedOut(.seconds(2))
+        #expect(StaleNotice.line(for: decision) == "the server did not answer in time (timed out after 2 s); showing the stored response (age 5 s)")
+        decision.networkFailure = .unreachable("Connection refused")
+        #expect(StaleNotice.line(for: decision)?.hasPrefix("offline: the server could not be reached") == true)
+        #expect(StaleNotice.line(for: CacheDecision(outcome: .freshHit)) == nil)
+    }
+}
