@@ -1,0 +1,126 @@
+#!/usr/bin/env python3
+"""fresh get (a fresh cache hit) and fresh --help vs curl's plain GET of the same loopback URL,
+timed as whole processes, interleaved in one run, so both see the same machine.
+
+    python3 Tools/bench/get_bench.py --bin .build/release [--runs 200] [--write docs/performance.md]
+                                     [--dynamic-bin DIR]   # also time a dynamically linked fresh
+
+Each round starts every command once, in a shuffled order (seeded), and times it from spawn to
+exit; the table gives the median and the 10th / 90th percentiles over the rounds. The origin is
+fresh-mock (--max-age 3600, --quiet); fresh's cache is warmed first, so every `fresh get` is a
+fresh hit that sends nothing. Start-up facts (dynamic libraries, binary size) are printed too.
+"""
+import argparse
+import os
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report_section import replace_section  # noqa: E402
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--bin", default=".build/release")
+parser.add_argument("--runs", type=int, default=200)
+parser.add_argument("--write", help="markdown file whose get section is replaced")
+parser.add_argument("--dynamic-bin", help="directory of a `swift build -c release` fresh (without --static-swift-stdlib)")
+args = parser.parse_args()
+BIN = os.path.abspath(args.bin)
+WORK = tempfile.mkdtemp(prefix="fresh-get-bench-")
+SECTION = "## fresh get vs curl (whole processes)"
+
+
+def timed(command):
+    """(wall-clock ms from spawn to exit, CPU ms: user + system) of one run."""
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    elapsed = time.perf_counter() - started
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{command} exited {os.waitstatus_to_exitcode(status)}")
+    return elapsed * 1000, (usage.ru_utime + usage.ru_stime) * 1000
+
+
+def percentile(values, fraction):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main():
+    server = subprocess.Popen([f"{BIN}/fresh-mock", "--port", "0", "--max-age", "3600", "--quiet"],
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        base = server.stdout.readline().strip()
+        url = f"{base}/posts?limit=20"
+        db = os.path.join(WORK, "db")
+        commands = {
+            "curl -s -o /dev/null URL (plain GET)": ["curl", "-s", "-o", "/dev/null", url],
+            "fresh get -o /dev/null URL (fresh hit)": [f"{BIN}/fresh", "get", "-o", "/dev/null", url, "--db-dir", db],
+            "fresh --help": [f"{BIN}/fresh", "--help"],
+            "fresh --version": [f"{BIN}/fresh", "--version"],
+            "curl --version (curl's start-up alone)": ["curl", "--version"],
+        }
+        if args.dynamic_bin:
+            dynamic = os.path.join(os.path.abspath(args.dynamic_bin), "fresh")
+            commands["fresh get, dynamically linked (fresh hit)"] = [dynamic, "get", "-o", "/dev/null", url, "--db-dir", db]
+            commands["fresh --help, dynamically linked"] = [dynamic, "--help"]
+        subprocess.run(commands["fresh get -o /dev/null URL (fresh hit)"], check=True)
+        explained = subprocess.run([f"{BIN}/fresh", "explain", url, "--db-dir", db], capture_output=True, text=True).stdout
+        if "would answer from storage" not in explained:
+            raise SystemExit(f"the cache is not warm: {explained}")
+        samples = {name: [] for name in commands}
+        cpu = {name: [] for name in commands}
+        rng = random.Random(42)
+        names = list(commands)
+        for name in names:  # warm the page cache
+            timed(commands[name])
+        for _ in range(args.runs):
+            rng.shuffle(names)
+            for name in names:
+                wall, used = timed(commands[name])
+                samples[name].append(wall)
+                cpu[name].append(used)
+    finally:
+        server.kill()
+        server.wait()
+        shutil.rmtree(WORK, ignore_errors=True)
+    report = render(samples, cpu)
+    print(report)
+    if args.write:
+        replace_section(args.write, SECTION, report)
+
+
+def render(samples, cpu):
+    curl = statistics.median(samples["curl -s -o /dev/null URL (plain GET)"])
+    lines = [
+        SECTION, "",
+        f"`python3 Tools/bench/get_bench.py --bin .build/release --runs {args.runs}"
+        f"{' --dynamic-bin DIR' if args.dynamic_bin else ''}` (release build, loopback "
+        f"fresh-mock, {os.cpu_count()} cores shared with other work, curl {curl_version()}); every command "
+        "started once per round in a shuffled order, times from spawn to exit.", "",
+        "| command | median ms | p10 | p90 | × curl GET | CPU ms (user + sys, median) |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, values in samples.items():
+        median = statistics.median(values)
+        lines.append(f"| `{name}` | {median:.1f} | {percentile(values, 0.1):.1f} | {percentile(values, 0.9):.1f} "
+                     f"| {median / curl:.2f} | {statistics.median(cpu[name]):.0f} |")
+    lines.append("")
+    builds = [("fresh", BIN)] + ([("fresh, dynamically linked", os.path.abspath(args.dynamic_bin))] if args.dynamic_bin else [])
+    for label, directory in builds:
+        libraries = subprocess.run(["ldd", f"{directory}/fresh"], capture_output=True, text=True).stdout.splitlines()
+        size = os.path.getsize(f"{directory}/fresh") / 1024 / 1024
+        lines.append(f"- {label}: {size:.1f} MiB, {len(libraries)} shared objects (`ldd`)")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def curl_version():
+    return subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
+
+
+main()
