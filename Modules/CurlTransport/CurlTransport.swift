@@ -19,7 +19,6 @@ public final class CurlTransport: HTTPTransport {
     ///   - connectTimeout: how long establishing a connection may take.
     ///   - userAgent: the `User-Agent` sent unless the request sets one.
     public init(connectTimeout: Duration = .seconds(10), userAgent: String = "fresh/0.1") {
-        CurlGlobal.initialize()
         self.connectTimeout = connectTimeout
         self.userAgent = userAgent
     }
@@ -29,6 +28,9 @@ public final class CurlTransport: HTTPTransport {
               request.url.host?.isEmpty == false else {
             throw TransportError.invalidURL(request.url.absoluteString)
         }
+        // Initialised on the first request, not before: a run answered from the cache never
+        // pays for libcurl's (and OpenSSL's) set-up.
+        CurlGlobal.initialize()
         let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
