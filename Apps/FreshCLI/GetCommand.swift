@@ -22,14 +22,22 @@ struct GetCommand: AsyncParsableCommand {
             cache-else-load (stored data whatever its age, else download), cache-only (stored data \
             or exit 7; never the network; same as --offline).
 
-            On a terminal the body is printed with control characters escaped, and a binary body \
-            (one with a NUL byte) is not printed (exit 6): use -o FILE or a pipe for the exact bytes.
+            Like curl: redirects are followed only with -L (at most --max-redirs, 50); --fail \
+            writes nothing on a status of 400 or above (exit 4 for 4xx, 8 for 5xx); a URL without \
+            a scheme is http. Compression is always asked for and decoded (the decoded body is \
+            what is stored); -H 'Accept-Encoding: …' gets the exact bytes instead.
+
+            On a terminal a JSON body is re-indented and coloured (NO_COLOR turns colours off, \
+            --raw prints the bytes), other text has its control characters escaped, and a binary \
+            body (one with a NUL byte) is not printed (exit 6). Pipes and -o FILE get the exact \
+            bytes. Everything said on stderr (-v, notes) comes before the body.
 
             The cache is disposable: a damaged cache file is rebuilt, and when none can be used \
             the request still runs with a cache in memory (stored-data-only requests exit 6).
 
             Examples:
-              fresh get -v http://127.0.0.1:8080/posts
+              fresh get -v 127.0.0.1:8080/posts
+              fresh get -L -I http://127.0.0.1:8080/old-path
               fresh get -i -H 'Accept: application/json' http://127.0.0.1:8080/posts?limit=5
               fresh get -X POST -d '{"title":"hi","body":"안녕","author":"me"}' http://127.0.0.1:8080/posts
             """
