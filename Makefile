@@ -8,7 +8,7 @@ BIN := .build/$(CONFIGURATION)
 # Release programs carry the Swift runtime and Foundation inside (no 30-odd shared objects to
 # load and resolve at every start): `fresh get` of a cache hit starts in about 2/3 of the time.
 RELEASE_BUILD := $(SWIFT) build -c release --static-swift-stdlib
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config curl
 # Servers from outside the project that the tests sync against (Tools/peers).
 PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
