@@ -68,8 +68,8 @@ public enum CacheKey {
         return Set(names).sorted().map { name in
             let values = HTTPField.Name(name).map { requestFields[values: $0] } ?? []
             if values.isEmpty { return name }
-            let normalisedValue = values
-                .flatMap { $0.split(separator: ",") }
+            // The list grammar of HTTPFields: a comma inside a quoted string does not separate.
+            let normalisedValue = FieldList.elements(values)
                 .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
                 .joined(separator: ",")
             return "\(name)=\(normalisedValue)"

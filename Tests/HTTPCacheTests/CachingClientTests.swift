@@ -121,6 +121,15 @@ struct CachingClientTests {
         #expect(again.decision.outcome == .freshHit)
     }
 
+    @Test func varyMatchingKeepsAQuotedStringWhole() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60", "Vary": "Accept"], body: "v") }
+        _ = try await harness.get(headers: ["Accept": #"text/plain;note="a, b""#])
+        let other = try await harness.get(headers: ["Accept": #"text/plain;note="a,b""#])
+        #expect(other.decision.outcome == .downloaded)
+        let same = try await harness.get(headers: ["Accept": #"text/plain;note="a, b""#])
+        #expect(same.decision.outcome == .freshHit)
+    }
+
     @Test func varyTellsAnAbsentFieldFromAnEmptyOne() async throws {
         let harness = Harness { request in
             response(.ok, ["Cache-Control": "max-age=60", "Vary": "Accept-Language"], body: request.headerFields[.acceptLanguage] ?? "absent")
