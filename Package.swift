@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "fresh-reader", targets: ["fresh-reader"]),
         .executable(name: "fresh-mock", targets: ["fresh-mock"]),
         // Libraries for the benchmark package under Tools/Benchmarks (it depends on this one by path).
+        .library(name: "HTTPFields", targets: ["HTTPFields"]),
         .library(name: "HTTPCache", targets: ["HTTPCache"]),
         .library(name: "Storage", targets: ["Storage"]),
         .library(name: "CurlTransport", targets: ["CurlTransport"]),

@@ -24,6 +24,7 @@ let package = Package(
             name: "HTTPCacheBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "HTTPFields", package: root),
                 .product(name: "HTTPCache", package: root),
                 .product(name: "Storage", package: root),
                 .product(name: "CurlTransport", package: root),

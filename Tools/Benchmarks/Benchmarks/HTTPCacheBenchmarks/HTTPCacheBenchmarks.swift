@@ -5,6 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import HTTPCache
+import HTTPFields
 import HTTPTypes
 import MockServer
 import Storage
