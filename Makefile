@@ -11,7 +11,7 @@ PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help setup build test unit e2e demo api-check clean
-.PHONY: bench bench-mock bench-cache bench-sync
+.PHONY: bench bench-mock bench-cache bench-sync bench-reader
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -43,7 +43,7 @@ demo: build ## Mock server, a sync, then the reader (q quits)
 api-check: build ## fresh-mock's /openapi.json: valid OpenAPI 3.1, and schemathesis finds nothing (venv in .build; API_CHECK_EXAMPLES=50)
 	Tools/api-check.sh $(BIN)
 
-bench: bench-mock bench-cache bench-sync ## Every benchmark (bench-mock, bench-cache, bench-sync)
+bench: bench-mock bench-cache bench-sync bench-reader ## Every benchmark (bench-mock, bench-cache, bench-sync, bench-reader)
 
 bench-mock: setup ## fresh-mock vs nginx under wrk (release; BENCH_DURATION=10 BENCH_MEMORY_DURATION=60)
 	Tools/bench-mock-server.sh
@@ -52,6 +52,10 @@ bench-sync: setup ## fresh sync vs curl vs dlt, 100,000 items (release; BENCH_RO
 	python3 -m pip install --quiet --disable-pip-version-check "dlt[duckdb]==1.31.0"
 	$(SWIFT) build -c release
 	python3 Tools/bench/sync_bench.py --bin .build/release --rounds $${BENCH_ROUNDS:-3} --write docs/performance.md
+
+bench-reader: setup ## fresh-reader first frame, memory, scroll and refresh vs fresh sync (release; BENCH_ROUNDS=3; writes docs/performance.md)
+	$(SWIFT) build -c release
+	python3 Tools/bench/reader_bench.py --bin .build/release --rounds $${BENCH_ROUNDS:-3} --write docs/performance.md
 
 bench-cache: setup ## HTTP cache vs URLSession/URLCache vs hishel (release; BENCH_ROUNDS=3; writes docs/performance.md)
 	Tools/bench-cache.sh

@@ -27,6 +27,8 @@ import tempfile
 import time
 import urllib.request
 
+from performance_doc import replace_section
+
 parser = argparse.ArgumentParser()
 parser.add_argument("--bin", default=".build/release")
 parser.add_argument("--rounds", type=int, default=3)
@@ -200,7 +202,7 @@ def main():
     report = render(median, rows, memory, small_rss, dlt, len(pages))
     print(report)
     if args.write:
-        replace_section(args.write, report)
+        replace_section(args.write, "## fresh sync vs curl vs dlt", report)
 
 
 def render(median, rows, memory, small_rss, dlt, page_count):
@@ -256,17 +258,6 @@ def render(median, rows, memory, small_rss, dlt, page_count):
 
 def curl_version():
     return subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
-
-
-def replace_section(path, section):
-    text = open(path).read() if os.path.exists(path) else "# Performance\n"
-    start = text.find("## fresh sync vs curl vs dlt")
-    if start >= 0:
-        end = text.find("\n## ", start + 1)
-        text = text[:start] + section + ("" if end < 0 else text[end:])
-    else:
-        text = text.rstrip("\n") + "\n\n" + section
-    open(path, "w").write(text)
 
 
 try:
