@@ -38,7 +38,7 @@ public enum Keymap {
         Binding(keys: [.character(" "), .pageDown, .character("f")], action: .pageDown, screens: scrolling, help: "a screen down"),
         Binding(keys: [.character("b"), .pageUp], action: .pageUp, screens: scrolling, help: "a screen up"),
         Binding(keys: [.character("g"), .home], action: .first, screens: scrolling, help: "to the top"),
-        Binding(keys: [.character("G"), .end], action: .last, screens: scrolling, help: "to the bottom (loads the next page when there is one)"),
+        Binding(keys: [.character("G"), .end], action: .last, screens: scrolling, help: "to the bottom (then the next page loads, if any)"),
         Binding(keys: [.enter], action: .open, screens: lists, help: "open the selected collection or item"),
         Binding(keys: [.character("J")], action: .nextItem, screens: [.item], help: "next item"),
         Binding(keys: [.character("K")], action: .previousItem, screens: [.item], help: "previous item"),
@@ -47,7 +47,7 @@ public enum Keymap {
         Binding(keys: [.character("n")], action: .nextMatch, screens: [.list, .item], help: "next match"),
         Binding(keys: [.character("N")], action: .previousMatch, screens: [.list, .item], help: "previous match"),
         Binding(keys: [.character("r")], action: .refresh, screens: [.list, .item],
-                help: "refresh: the pages on screen first, then the rest, in the background"),
+                help: "refresh in the background, the pages on screen first"),
         Binding(keys: [.character("R")], action: .retryPage, screens: [.list], help: "retry the page that failed to load"),
         Binding(keys: [.character("e")], action: .statusDetail, screens: everywhere, help: "the full status message (why offline)"),
         Binding(keys: [.character("?")], action: .help, screens: everywhere, help: "this help"),
@@ -65,18 +65,29 @@ public enum Keymap {
         table[screen]?[key]
     }
 
-    /// The help text: one line per binding, keys then what they do, grouped by screen.
+    /// The help text: one line per binding (its keys, then what they do), grouped by the
+    /// screens they work on, each group in the order of its first binding.
     public static func helpLines() -> [String] {
-        var lines: [String] = []
-        for screen in Screen.allCases {
-            let shown = bindings.filter { $0.screens.contains(screen) }
-            lines.append("Keys in \(screen.rawValue):")
-            for binding in shown {
-                let keys = binding.keys.map(\.name).joined(separator: ", ")
-                lines.append("  " + keys.padding(toLength: max(keys.count, 18), withPad: " ", startingAt: 0) + "  " + binding.help)
+        var groups: [(screens: Set<Screen>, bindings: [Binding])] = []
+        for binding in bindings {
+            if let index = groups.firstIndex(where: { $0.screens == binding.screens }) {
+                groups[index].bindings.append(binding)
+            } else {
+                groups.append((binding.screens, [binding]))
             }
-            lines.append("")
         }
-        return lines
+        return groups.flatMap { group in
+            [heading(group.screens)] + group.bindings.map { binding in
+                let keys = binding.keys.map(\.name).joined(separator: ", ")
+                return "  " + keys.padding(toLength: max(keys.count, 16), withPad: " ", startingAt: 0) + "  " + binding.help
+            } + [""]
+        }
+    }
+
+    /// "Everywhere:", "In an item list and an item:".
+    private static func heading(_ screens: Set<Screen>) -> String {
+        guard screens != Set(Screen.allCases) else { return "Everywhere:" }
+        let names = Screen.allCases.filter(screens.contains).map(\.rawValue)
+        return "In " + (names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names[0]) + ":"
     }
 }

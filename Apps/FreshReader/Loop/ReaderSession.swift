@@ -19,7 +19,8 @@ struct ReaderSession {
         let inbox = Mailbox<ReaderEvent>()
         let signals = SignalWatch { inbox.post(.quit) }
         defer { signals.cancel() }
-        let watcher = try ChangeWatcher(database: database)
+        // No watcher for a database opened immutable (a read-only directory): nobody writes there.
+        let watcher = try? ChangeWatcher(database: database)
         let pages = PageLoader(services: services, database: database) { inbox.post(.pageLoaded(collectionID: $0, failure: $1)) }
         let refresher = CollectionRefresher(services: services, database: database) {
             inbox.post(.refresh(collectionID: $0, status: $1, summary: $2))
@@ -34,7 +35,7 @@ struct ReaderSession {
                 case .loadNextPage(let id): pages.loadNextPage(of: id)
                 case .none, .quit: break
                 }
-            }, databaseChanged: { (try? watcher.hasChanged()) ?? false })
+            }, databaseChanged: { (try? watcher?.hasChanged()) ?? false })
             _ = loop.run()
         }
     }
