@@ -317,6 +317,12 @@ check "/ searches bodies through the index: quokkaG (a prefix) is item 96" wait_
 check "… and the letters typed (q, G) ran no command" reader_still_running
 keys g / z e b r a f Enter
 check "… a prefix of a title word finds it too" wait_for_screen "96/96 · ? help"
+curl -s -X POST "$BASE_URL/posts" -H 'Content-Type: application/json' \
+    -d '{"title": "One more", "author": "Eve", "body": "for the refresh"}' >/dev/null
+keys r
+check "r says what the refresh changed (the last page: 200, the other four: 304)" \
+    wait_for_screen "1 new, 0 updated, 0 removed · 4 × 304"
+check "… and the selection stays on the same item" wait_for_screen "96/97 · ? help"
 keys q q
 check "q goes back to the collection list, q again quits with 0" reader_exited_zero
 stop_server

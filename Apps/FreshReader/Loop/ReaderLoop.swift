@@ -15,7 +15,9 @@ struct ReaderLoop {
 
     /// Runs until quit; returns the final state.
     mutating func run() -> ReaderState {
-        var needsDraw = true
+        // The first frame before anything else: what is stored, at once.
+        screen.draw(ReaderFrame.lines(for: state))
+        var needsDraw = false
         var quietPolls = 0
         if start(state.start()) { return state }
         while true {

@@ -6,9 +6,10 @@ import SyncEngine
 extension ReaderState {
     // MARK: Opening
 
-    mutating func openCollection(_ id: Int64) throws {
+    /// Opens collection `id`; `entry` is what the collection list just read of it, if it did.
+    mutating func openCollection(_ id: Int64, entry known: CollectionEntry? = nil) throws {
         let source = try library.open(id)
-        let entry = try source.entry()
+        let entry = try known ?? source.entry()
         self.source = source
         self.entry = entry
         seenSequence = entry.changeSequence

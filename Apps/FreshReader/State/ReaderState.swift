@@ -97,13 +97,19 @@ public struct ReaderState: Sendable {
         self.size = size
         self.measure = measure
         self.timeZone = timeZone
-        collections = try library.collections()
-        collectionNavigation = ListNavigation(count: collections.count, height: Self.listHeight(size, header: true))
+        collectionNavigation = ListNavigation(count: 0, height: Self.listHeight(size, header: true))
         list = ListNavigation(count: 0, height: Self.listHeight(size, header: false))
         textScroll = TextScroll(lineCount: 0, height: Self.textHeight(size))
         mode = .collections
-        if let id = collectionID ?? (collections.count == 1 ? collections[0].id : nil) {
-            try openCollection(id)
+        if let collectionID {
+            // The collection list (a count per collection) is read when the user goes back to it.
+            try openCollection(collectionID)
+            return
+        }
+        collections = try library.collections()
+        collectionNavigation.reshape(count: collections.count, height: collectionNavigation.height)
+        if collections.count == 1 {
+            try openCollection(collections[0].id, entry: collections[0])
         } else if collections.isEmpty {
             mode = .list
         }
@@ -185,7 +191,8 @@ public struct ReaderState: Sendable {
             return .none
         }
         guard collections.indices.contains(collectionNavigation.selected) else { return .none }
-        try openCollection(collections[collectionNavigation.selected].id)
+        let chosen = collections[collectionNavigation.selected]
+        try openCollection(chosen.id, entry: chosen)
         openedFromCollections = true
         return start()
     }
