@@ -65,7 +65,7 @@ public struct CollectionEntry: Sendable, Equatable {
 public protocol ReaderLibrary: Sendable {
     /// Every collection, by name.
     func collections() throws -> [CollectionEntry]
-    /// One collection, its rows showing the title member `title` (or the one its items suggest).
+    /// One collection, read a window at a time.
     func open(_ collectionID: Int64) throws -> any CollectionReading
 }
 

@@ -33,8 +33,6 @@ public struct ReaderState: Sendable {
         public var canFetch = true
         /// Load the next page within this many rows of the end.
         public var prefetch = PrefetchRule(threshold: 3)
-        /// Refresh a complete collection when it opens (the Fetcher's "then refresh").
-        public var refreshOnOpen = true
         public init() {}
     }
 
@@ -118,7 +116,9 @@ public struct ReaderState: Sendable {
     /// The effect of the first screen: a refresh of a complete collection, or its first page.
     public mutating func start() -> Effect {
         guard mode == .list, let entry else { return .none }
-        if !entry.hasNextPage, options.refreshOnOpen, options.canFetch { return startRefresh() }
+        // A complete collection is refreshed behind what is shown (the Fetcher's "then refresh");
+        // one with a next page loads it as the user comes near the end.
+        if !entry.hasNextPage, options.canFetch { return startRefresh() }
         return prefetchIfNear()
     }
 
