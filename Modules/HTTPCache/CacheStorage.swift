@@ -8,6 +8,9 @@ public protocol CacheStorage: Sendable {
     func variants(forKey key: String) throws -> [StoredResponse]
     /// Stores an entry, replacing the variant with the same key and variant key.
     func store(_ entry: StoredResponse) throws
+    /// Stores several entries, reporting the first refusal after storing the others;
+    /// storages with transactions write them in one.
+    func store(contentsOf entries: [StoredResponse]) throws
     /// Replaces a stored variant's header fields and times after a 304, keeping its body.
     /// Storages that can update in place avoid rewriting the body.
     func refresh(_ entry: StoredResponse) throws
@@ -58,6 +61,14 @@ public struct CacheOutcome: Sendable, Equatable {
 extension CacheStorage {
     public func refresh(_ entry: StoredResponse) throws {
         try store(entry)
+    }
+
+    public func store(contentsOf entries: [StoredResponse]) throws {
+        var refusal: (any Error)?
+        for entry in entries {
+            do { try store(entry) } catch { refusal = refusal ?? error }
+        }
+        if let refusal { throw refusal }
     }
 
     public func recordAccess(key: String, variantKey: String) {}

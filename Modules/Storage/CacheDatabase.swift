@@ -142,17 +142,31 @@ public final class CacheDatabase: CacheStorage {
     }
 
     public func store(_ entry: StoredResponse) throws {
-        let record = CacheEntryRecord(entry, accessedAt: now())
-        guard record.size <= capacity else {
-            try removeVariant(key: entry.key, variantKey: entry.variantKey)
-            throw CacheStorageError.entryTooLarge(size: record.size, capacity: capacity)
-        }
+        try store(contentsOf: [entry])
+    }
+
+    /// Stores the entries in one transaction: what ``store(_:)`` does for each, for the price
+    /// of one commit. An entry larger than the capacity is not stored (its older variant is
+    /// removed) and is reported after the others are written.
+    public func store(contentsOf entries: [StoredResponse]) throws {
+        let at = now()
+        let records = entries.map { CacheEntryRecord($0, accessedAt: at) }
         let batch = takePending()
-        try database.write { db in
+        let tooLarge = try database.write { db in
             try Self.apply(batch, in: db)
-            try record.save(db)
+            var tooLarge: CacheEntryRecord?
+            for record in records {
+                guard record.size <= capacity else {
+                    try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ? AND variantKey = ?", arguments: [record.key, record.variantKey])
+                    tooLarge = tooLarge ?? record
+                    continue
+                }
+                try record.save(db)
+            }
             _ = try CacheEntryRecord.evict(db, toFit: capacity)
+            return tooLarge
         }
+        if let tooLarge { throw CacheStorageError.entryTooLarge(size: tooLarge.size, capacity: capacity) }
     }
 
     /// Batches the new headers and times of a revalidated entry (see the type's notes); the
@@ -170,12 +184,6 @@ public final class CacheDatabase: CacheStorage {
             return at.timeIntervalSince(oldest) >= Self.batchDelay
         }
         if due { try flush() }
-    }
-
-    private func removeVariant(key: String, variantKey: String) throws {
-        try database.write { db in
-            try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ? AND variantKey = ?", arguments: [key, variantKey])
-        }
     }
 
     public func removeAll(forKey key: String) throws {

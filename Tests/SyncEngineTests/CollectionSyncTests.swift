@@ -98,22 +98,34 @@ struct CollectionSyncTests {
     }
 
     @Test func anInterruptedSyncResumesWhereItStopped() async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 50, maxAge: 0))
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 500, maxAge: 0))
         let fixture = try SyncFixture()
         let url = URL(string: "\(server.baseURL)/posts?limit=10")!
         let engine = fixture.engine
+        // The writer waits in the first page's event until the run is cancelled, so the run is
+        // interrupted with at most a queue and a batch of its 50 pages read.
+        let firstPageWritten = DispatchSemaphore(value: 0)
+        let cancelled = DispatchSemaphore(value: 0)
         let task = Task {
             try await engine.run(SyncOptions(url: url)) { event in
-                if case .page(let page) = event, page.index == 1 { withUnsafeCurrentTask { $0?.cancel() } }
+                if case .page(let page) = event, page.index == 0 {
+                    firstPageWritten.signal()
+                    cancelled.wait()
+                }
             }
         }
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { firstPageWritten.wait(); continuation.resume() }
+        }
+        task.cancel()
+        cancelled.signal()
         await #expect(throws: (any Error).self) { try await task.value }
         let stored = try fixture.items("posts").count
         let resumed = try await fixture.sync(url.absoluteString)
         await server.stop()
-        #expect(stored >= 20 && stored < 50)
-        #expect(resumed.resumedAtPage.map { $0 >= 2 } == true)
-        #expect(resumed.pages < 5 && resumed.totalItems == 50 && resumed.complete)
+        #expect(stored >= 10 && stored < 500)
+        #expect(resumed.resumedAtPage == stored / 10)
+        #expect(resumed.pages == 50 - stored / 10 && resumed.totalItems == 500 && resumed.complete)
     }
 
     @Test func restartStartsOverFromTheFirstPage() async throws {
@@ -278,6 +290,6 @@ struct FirstPagesTests {
         }
         await server.stop()
         #expect(pages.withLock { $0 } == [3, 2, 0, 1, 4])
-        #expect(summary.requests == 5 && summary.changed == 1 && summary.fullResponses == 1 && summary.complete)
+        #expect(summary.requests == 5 && summary.changed == 1 && summary.fullResponses == 1 && summary.complete, "\(summary)")
     }
 }

@@ -100,4 +100,20 @@ struct ForeignOriginTests {
         // lifetime: stored, and stale at once.
         #expect(missing.decision.freshnessLifetime?.seconds == 0)
     }
+
+    @Test func aSyncRevalidatesAPageFreshOnlyByHeuristic() async throws {
+        let origin = try PythonOrigin()
+        try origin.serve("exercises.json", contents: #"[{"id":1,"name":"squat"}]"#, modifiedAgo: 86_400)
+        let fixture = try SyncFixture()
+        let url = "\(origin.baseURL)/exercises.json"
+        _ = try await fixture.sync(url)
+        // The file changes within the day's heuristic lifetime (10% of a day): the cache alone
+        // would call the page fresh and the sync would miss the edit.
+        try origin.serve("exercises.json", contents: #"[{"id":1,"name":"front squat"}]"#, modifiedAgo: 60)
+        let changed = try await fixture.sync(url)
+        #expect(changed.changed == 1 && changed.fullResponses == 1 && changed.freshHits == 0)
+        #expect(try fixture.items(changed.collection).map(\.json) == [#"{"id":1,"name":"front squat"}"#])
+        let unchanged = try await fixture.sync(url)
+        #expect(unchanged.notModified == 1 && unchanged.freshHits == 0 && unchanged.changed == 0)
+    }
 }

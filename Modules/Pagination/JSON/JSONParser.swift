@@ -136,6 +136,8 @@ struct JSONParser {
         index += 1
         var hasEscapes = false
         while index < bytes.count {
+            skipPlainASCII()
+            guard index < bytes.count else { break }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 index += 1
@@ -171,9 +173,34 @@ struct JSONParser {
         }
     }
 
+    /// Moves past the bytes of a string that need no look, eight at a time: stops before a word
+    /// holding a quote, a backslash, a control character or a non-ASCII byte.
+    private mutating func skipPlainASCII() {
+        guard let base = bytes.baseAddress else { return }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+            let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+            let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+            // A byte is zero (or below 0x20) where subtracting borrows into its high bit.
+            let zeroInQuote = (quote &- ones) & ~quote
+            let zeroInBackslash = (backslash &- ones) & ~backslash
+            let control = (word &- ones &* 0x20) & ~word
+            guard (zeroInQuote | zeroInBackslash | control | word) & highBits == 0 else { return }
+            index += 8
+        }
+    }
+
     /// One multi-byte UTF-8 sequence (RFC 3629): no overlong forms, no surrogates, ≤ U+10FFFF.
     private mutating func scanUTF8Sequence() throws(JSONSyntaxError) {
         let lead = bytes[index]
+        // Most of the BMP (U+1000–U+CFFF, U+E000–U+FFFF: Hangul, CJK, …) takes no range checks.
+        if (0xE1...0xEC).contains(lead) || lead >= 0xEE && lead <= 0xEF, index + 3 <= bytes.count,
+           bytes[index + 1] & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80 {
+            index += 3
+            return
+        }
         let length: Int
         var secondRange: ClosedRange<UInt8> = 0x80...0xBF
         switch lead {

@@ -79,21 +79,18 @@ extension ItemDatabase {
     /// - Throws: ``DuplicateKey`` when a page lists a key another page of this pass already
     ///   listed; the pages before it are written, that page and the rest are not.
     public func writePages(_ pages: [PageContent], of collectionID: Int64, pass: Int, now: Date = Date()) throws -> [PageWrite] {
-        var duplicate: DuplicateKey?
-        let written = try write { db in
-            var written: [PageWrite] = []
-            for page in pages {
-                if let items = page.items, let found = try PageWriter.listedBefore(items, page: page.index, of: collectionID, pass: pass, db: db) {
-                    duplicate = DuplicateKey(key: found.key, pageIndex: found.pageIndex, foundOnPage: page.index, written: written)
-                    break
-                }
-                written.append(try write(page, of: collectionID, pass: pass, now: now, db: db))
+        do {
+            let written = try write { db in
+                try pages.map { try write($0, of: collectionID, pass: pass, now: now, db: db) }
             }
+            checkpointer.committed(bytes: pages.reduce(0) { total, page in total + (page.items?.reduce(0) { $0 + $1.json.count } ?? 0) })
             return written
+        } catch let found as PageWriter.ListedBefore {
+            // Rolled back: the pages before that one are written again on their own.
+            let before = Array(pages.prefix { $0.index != found.foundOnPage })
+            let written = before.isEmpty ? [] : try writePages(before, of: collectionID, pass: pass, now: now)
+            throw DuplicateKey(key: found.key, pageIndex: found.pageIndex, foundOnPage: found.foundOnPage, written: written)
         }
-        checkpointer.committed(bytes: pages.prefix(written.count).reduce(0) { total, page in total + (page.items?.reduce(0) { $0 + $1.json.count } ?? 0) })
-        if let duplicate { throw duplicate }
-        return written
     }
 
     private func write(_ page: PageContent, of collectionID: Int64, pass: Int, now: Date, db: Database) throws -> PageWrite {

@@ -140,4 +140,12 @@ extension ItemKey {
         case .null: self = .string("")
         }
     }
+
+    /// The key as SQLite stores it: an integer or a text value (never converted into each other).
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .integer(let value): value.databaseValue
+        case .string(let value): value.databaseValue
+        }
+    }
 }

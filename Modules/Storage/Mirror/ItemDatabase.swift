@@ -30,10 +30,13 @@ public final class ItemDatabase: Sendable {
     }
 
     /// Runs a write, turning its errors into ``StorageError``s; damage found while writing
-    /// marks the file (see ``DamageMarker``) so no later run writes to it.
+    /// marks the file (see ``DamageMarker``) so no later run writes to it. A duplicate key
+    /// found by ``PageWriter`` passes through as it is.
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
             return try pool.write(updates)
+        } catch let found as PageWriter.ListedBefore {
+            throw found
         } catch {
             throw failure(error)
         }

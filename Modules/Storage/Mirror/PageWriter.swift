@@ -27,27 +27,23 @@ public struct PageContent: Sendable {
 /// The statements that write one changed page, inside ``ItemDatabase/writePages(_:of:pass:now:)``'s
 /// transaction.
 enum PageWriter {
-    /// A key of `items` that another page of this pass listed already, with that page. One
-    /// statement looks the keys up through the unique index (`+` keeps the planner off the
-    /// page index, which would scan the whole collection); set-aside items (-1) have no page to join.
-    static func listedBefore(
-        _ items: [(key: ItemKey, json: Data)], page index: Int, of collectionID: Int64, pass: Int, db: Database
-    ) throws -> (key: String, pageIndex: Int)? {
-        let row = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT i.key, i.pageIndex FROM item i
-            JOIN page p ON p.collectionID = i.collectionID AND p.pageIndex = i.pageIndex
-            WHERE i.collectionID = ? AND i.key IN (SELECT value FROM json_each(?)) AND +i.pageIndex != ?
-                AND p.pass = ? AND p.contentPass = i.pass
-            LIMIT 1
-            """), arguments: [collectionID, KeyList.json(items.map(\.key)), index, pass])
-        guard let row else { return nil }
-        let key: DatabaseValue = row["key"]
-        return (String.fromDatabaseValue(key).map { "\"\($0)\"" } ?? key.description, row["pageIndex"])
+    /// A key of the page that another page of this pass listed already (found by the upsert).
+    struct ListedBefore: Error {
+        var key: String
+        /// The page of this pass that lists it.
+        var pageIndex: Int
+        /// The page that lists it again.
+        var foundOnPage: Int
     }
 
     /// Upserts the page's items one prepared statement at a time (SQLite does no JSON work:
     /// the sync already split and checked the page, and hands each item over as bytes, stored
     /// as text), sets aside what the page no longer lists, and records the page.
+    ///
+    /// The upsert refuses to move an item away from another page of this pass whose stored
+    /// content this pass has seen (that page listed the key already): a step that changes no
+    /// row is that duplicate, and costs nothing when there is none.
+    /// - Throws: ``ListedBefore`` for such a key; the caller rolls the transaction back.
     static func write(
         _ page: PageContent, items: [(key: ItemKey, json: Data)], of collectionID: Int64, pass: Int, now: Date, db: Database
     ) throws -> PageWrite {
@@ -61,19 +57,27 @@ enum PageWriter {
                 pageIndex = excluded.pageIndex, position = excluded.position, pass = excluded.pass,
                 changedSequence = CASE WHEN item.json = excluded.json THEN item.changedSequence ELSE excluded.changedSequence END,
                 json = excluded.json
+            WHERE item.pageIndex = excluded.pageIndex OR NOT EXISTS (
+                SELECT 1 FROM page p WHERE p.collectionID = item.collectionID AND p.pageIndex = item.pageIndex
+                    AND p.pass = excluded.pass AND p.contentPass = item.pass)
             """)
-        try upsertEach(items, with: upsert, db: db) { statement, position in
+        let (inserted, refused) = try upsertEach(items, with: upsert, db: db) { statement, position in
             sqlite3_bind_int64(statement, 1, collectionID)
             sqlite3_bind_int64(statement, 3, Int64(page.index))
             sqlite3_bind_int64(statement, 4, Int64(position))
             sqlite3_bind_int64(statement, 6, Int64(pass))
             sqlite3_bind_int64(statement, 7, Int64(sequence))
         }
-        let counts = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT coalesce(sum(createdSequence = ?1), 0) AS created, coalesce(sum(changedSequence = ?1 AND createdSequence != ?1), 0) AS changed
-            FROM item WHERE collectionID = ?2 AND pageIndex = ?3
-            """), arguments: [sequence, collectionID, page.index])
-        let result = PageWrite(created: counts?["created"] ?? 0, changed: counts?["changed"] ?? 0)
+        if let refused {
+            throw try listedBefore(refused, page: page.index, of: collectionID, db: db)
+        }
+        var result = PageWrite(created: inserted)
+        if inserted < items.count {
+            // Some items were there already: their change numbers tell which of them changed.
+            result.changed = try Int.fetchOne(db.cachedStatement(sql: """
+                SELECT count(*) FROM item WHERE collectionID = ?1 AND pageIndex = ?2 AND changedSequence = ?3 AND createdSequence != ?3
+                """), arguments: [collectionID, page.index, sequence]) ?? 0
+        }
         try db.cachedStatement(sql: "UPDATE item SET pageIndex = -1 WHERE collectionID = ? AND pageIndex = ? AND pass != ?")
             .execute(arguments: [collectionID, page.index, pass])
         try db.cachedStatement(sql: """
@@ -86,20 +90,34 @@ enum PageWriter {
                                      now.timeIntervalSince1970])
         return result
     }
+
+    private static func listedBefore(_ key: ItemKey, page index: Int, of collectionID: Int64, db: Database) throws -> ListedBefore {
+        let row = try Row.fetchOne(db, sql: "SELECT key, pageIndex FROM item WHERE collectionID = ? AND key = ?",
+                                   arguments: [collectionID, key.databaseValue])
+        let stored: DatabaseValue = row?["key"] ?? key.databaseValue
+        return ListedBefore(key: String.fromDatabaseValue(stored).map { "\"\($0)\"" } ?? stored.description,
+                            pageIndex: row?["pageIndex"] ?? index, foundOnPage: index)
+    }
 }
 
 /// The upsert of every item, bound and stepped through SQLite's own API: a page is a hundred
 /// executions of one statement, and the binding layer above it would cost more than SQLite's work.
+/// Returns how many items were inserted (an upsert that updates leaves SQLite's last insert
+/// rowid alone), and the first key whose step wrote no row.
 private func upsertEach(
     _ items: [(key: ItemKey, json: Data)], with upsert: Statement, db: Database,
     bindCommon: (OpaquePointer, Int) -> Void
-) throws {
+) throws -> (inserted: Int, refused: ItemKey?) {
     let statement = upsert.sqliteStatement
+    let connection = db.sqliteConnection
+    defer { sqlite3_reset(statement) }
+    var inserted = 0
     for (position, item) in items.enumerated() {
         sqlite3_reset(statement)
         bindCommon(statement, position)
+        sqlite3_set_last_insert_rowid(connection, 0)
         let code: Int32 = item.json.withUnsafeBytes { json in
-            // SQLITE_STATIC: the bytes stay put until the step below is done with them.
+            // SQLITE_STATIC: the bytes stay put until the steps below are done with them.
             sqlite3_bind_text(statement, 5, json.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(json.count), nil)
             switch item.key {
             case .integer(let value): sqlite3_bind_int64(statement, 2, Int64(value))
@@ -107,42 +125,13 @@ private func upsertEach(
             }
             let code = sqlite3_step(statement)
             sqlite3_clear_bindings(statement)
-            return code
+            return code == SQLITE_DONE && sqlite3_changes(connection) == 0 ? SQLITE_EMPTY : code
         }
+        if code == SQLITE_EMPTY { return (inserted, item.key) }
         guard code == SQLITE_DONE else {
-            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            sqlite3_reset(statement)
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
         }
+        if sqlite3_last_insert_rowid(connection) != 0 { inserted += 1 }
     }
-    sqlite3_reset(statement)
-}
-
-
-/// Item keys as a JSON array for SQLite's `json_each`: integers as numbers, strings quoted.
-enum KeyList {
-    static func json(_ keys: [ItemKey]) -> String {
-        var text = "["
-        for (index, key) in keys.enumerated() {
-            if index > 0 { text += "," }
-            switch key {
-            case .integer(let value): text += String(value)
-            case .string(let value): text += quoted(value)
-            }
-        }
-        return text + "]"
-    }
-
-    private static func quoted(_ value: String) -> String {
-        var text = "\""
-        for scalar in value.unicodeScalars {
-            switch scalar {
-            case "\"": text += "\\\""
-            case "\\": text += "\\\\"
-            case _ where scalar.value < 0x20: text += String(format: "\\u%04x", scalar.value)
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text + "\""
-    }
+    return (inserted, nil)
 }

@@ -94,7 +94,12 @@ private struct SyncRun: Sendable {
     let fetcher: PageFetcher
 
     /// How many read pages may wait for the writer.
-    static let queueCapacity = 8
+    static let queueCapacity = 16
+    /// How many pages share a transaction when they come fast: a commit costs about as much as
+    /// writing a page of a hundred items.
+    static let batchSize = 8
+    /// The longest a page waits for others to share its transaction.
+    static let batchDelay = Duration.milliseconds(100)
     /// How many page requests may be in flight when the last pass's chain of pages says where
     /// the next ones are (see ``Lookahead``).
     static let lookaheadDepth = 4
@@ -136,7 +141,7 @@ private struct SyncRun: Sendable {
         if let plan, !position.isResumed {
             refreshed = try await refreshFirst(options.firstPages.compactMap { chain[$0] }, plan: plan, pass: position.pass)
         }
-        let queue = PageQueue<Queued>(capacity: Self.queueCapacity)
+        let queue = PageQueue<Queued>(capacity: Self.queueCapacity, batchSize: Self.batchSize, maximumDelay: Self.batchDelay)
         let producer = Task { [self, start] in
             do {
                 try await produce(from: start, plan: plan, chain: chain, refreshed: refreshed, into: queue)
@@ -197,13 +202,13 @@ private struct SyncRun: Sendable {
     ) async throws {
         var cursor = start
         var plan = initialPlan
-        let lookahead = Lookahead(fetcher: fetcher, chain: chain, depth: Self.lookaheadDepth)
+        let lookahead = Lookahead(fetcher: fetcher, chain: chain, depth: Self.lookaheadDepth, skipping: Set(refreshed.keys))
         defer { lookahead.cancelAll() }
         while true {
             try Task.checkCancellation()
             if let done = refreshed[cursor.index], done.url == cursor.url.absoluteString {
                 // Revalidated and written before the walk: only its next page is needed.
-                guard let next = done.next else { return await queue.put(.end("the last page, refreshed first")) }
+                guard let next = done.next else { return await queue.put(.end("the last page, refreshed first"), isLast: true) }
                 guard cursor.seen.insert(next.absoluteString).inserted else {
                     throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index + 1)
                 }
@@ -215,7 +220,7 @@ private struct SyncRun: Sendable {
             let guessing = plan != nil && tally.update { $0.retries == 0 }
             var fetched = try await lookahead.take(cursor.index, url: cursor.url, plan: plan, guessing: guessing)
             guard !fetched.endsCollection else {
-                return await queue.put(.end("page \(cursor.index + 1) answered \(fetched.response.status.code): past the last page"))
+                return await queue.put(.end("page \(cursor.index + 1) answered \(fetched.response.status.code): past the last page"), isLast: true)
             }
             let stored = lookahead.stored(cursor.index)
             if fetched.isFromStorage, !isCurrent(fetched, stored: stored, plan: plan) {
@@ -235,8 +240,8 @@ private struct SyncRun: Sendable {
                 throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index + 1)
             }
             await queue.put(.page(fetched, step))
-            guard let next = step.next else { return await queue.put(.end(step.endReason)) }
-            if let maximum = options.maximumPages, cursor.index + 1 - start.index >= maximum { return await queue.put(.pause) }
+            guard let next = step.next else { return await queue.put(.end(step.endReason), isLast: true) }
+            if let maximum = options.maximumPages, cursor.index + 1 - start.index >= maximum { return await queue.put(.pause, isLast: true) }
             cursor.url = next
             cursor.index += 1
         }
@@ -303,8 +308,10 @@ private struct SyncRun: Sendable {
 
     /// Writes what the fetching stage read, batch by batch, until the last page or an error.
     private func consume(_ queue: PageQueue<Queued>, pass: Int) async throws {
+        let writer = WriterThread()
+        defer { writer.stop() }
         while true {
-            let batch = try await queue.takeAll()
+            let batch = try await queue.takeBatch()
             var pages: [(FetchedPage, Step)] = []
             var end: String??
             var paused = false
@@ -315,7 +322,7 @@ private struct SyncRun: Sendable {
                 case .pause: paused = true
                 }
             }
-            try write(pages, pass: pass)
+            try await writer.run { [pages] in try write(pages, pass: pass) }
             if let reason = end { return try finish(pass: pass, reason: reason) }
             if paused { return }
         }

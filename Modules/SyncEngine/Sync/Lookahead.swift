@@ -17,13 +17,18 @@ final class Lookahead: Sendable {
     /// The pages of the last pass, by index.
     private let chain: [Int: PageRecord]
     private let depth: Int
+    /// Pages already revalidated this pass (refreshed first), never requested again.
+    private let skipped: Set<Int>
     private let guesses = Mutex<[Int: Guess]>([:])
 
-    /// - Parameter depth: how many pages may be in flight at once (1: no guessing).
-    init(fetcher: PageFetcher, chain: [Int: PageRecord], depth: Int) {
+    /// - Parameters:
+    ///   - depth: how many pages may be in flight at once (1: no guessing).
+    ///   - skipped: pages the walk steps over without fetching them.
+    init(fetcher: PageFetcher, chain: [Int: PageRecord], depth: Int, skipping skipped: Set<Int> = []) {
         self.fetcher = fetcher
         self.chain = chain
         self.depth = max(1, depth)
+        self.skipped = skipped
     }
 
     /// The stored record of page `index`.
@@ -50,16 +55,20 @@ final class Lookahead: Sendable {
         for candidate in first..<(index + depth) {
             guard let record = previous, record.url == expected.absoluteString,
                   let next = record.nextURL.flatMap(URL.init(string:)) else { return }
-            guesses.withLock { guesses in
-                if let existing = guesses[candidate], existing.url == next { return }
-                if let existing = guesses.removeValue(forKey: candidate) { discard([existing]) }
-                // A guess tries once: a failure is retried, with its waits said, when the page is taken.
-                guesses[candidate] = Guess(url: next, task: Task { [fetcher] in
-                    try await fetcher.fetch(next, index: candidate, plan: plan, retrying: false)
-                })
-            }
+            if !skipped.contains(candidate) { guess(candidate, at: next, plan: plan) }
             previous = chain[candidate]
             expected = next
+        }
+    }
+
+    private func guess(_ candidate: Int, at next: URL, plan: PaginationPlan?) {
+        guesses.withLock { guesses in
+            if let existing = guesses[candidate], existing.url == next { return }
+            if let existing = guesses.removeValue(forKey: candidate) { discard([existing]) }
+            // A guess tries once: a failure is retried, with its waits said, when the page is taken.
+            guesses[candidate] = Guess(url: next, task: Task { [fetcher] in
+                try await fetcher.fetch(next, index: candidate, plan: plan, retrying: false)
+            })
         }
     }
 

@@ -50,7 +50,7 @@ struct PageFetcher: Sendable {
             try Task.checkCancellation()
             let failure: RetryPolicy.Failure
             do {
-                let response = try await client.send(request(for: url), policy: policy ?? options.policy)
+                let response = try await send(request(for: url), policy: policy ?? options.policy)
                 if response.decision.originUnreachable {
                     tally.update { $0.requests += response.decision.requestsSent }
                     failure = .transient(response.decision.reasons.first { $0.hasPrefix("origin unreachable") } ?? "origin unreachable")
@@ -85,6 +85,16 @@ struct PageFetcher: Sendable {
                 throw stopError(failure, url: url, reason: reason)
             }
         }
+    }
+
+    /// Sends through the cache. A page fresh only by the heuristic of RFC 9111 §4.2.2 (a
+    /// `Last-Modified` and no `max-age` or `Expires`) is asked for again conditionally: a sync
+    /// is a request to see changes, and only the server's own lifetime is trusted to mean none.
+    private func send(_ request: TransportRequest, policy: CachePolicy) async throws -> CachedResponse {
+        let response = try await client.send(request, policy: policy)
+        guard policy == .useProtocolCachePolicy, response.decision.outcome == .freshHit,
+              !FreshnessLifetime.isExplicit(in: response.headerFields) else { return response }
+        return try await client.send(request, policy: .reloadRevalidatingCacheData)
     }
 
     /// The page request: `Accept: application/json` unless `-H` says otherwise, and the `-H`

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPCache
 import HTTPTypes
+import Synchronization
 
 /// The HTTP cache as a sync uses it: its pages' responses are stored with their validators
 /// and freshness but without their bodies, which the mirror holds already (as items). A sync
@@ -13,7 +14,9 @@ import HTTPTypes
 /// so a fresh hit still tells which content it stands for (see ``ContentValidator``).
 ///
 /// Stores are written on a queue of their own, in order, so the next page's request does not
-/// wait for the cache file; ``drain()`` waits for them (a sync asks each page once, so nothing
+/// wait for the cache file, and in batches (``batchSize`` entries, or what came within
+/// ``batchDelay``), one transaction each: a commit costs more than a page's entry.
+/// ``drain()`` writes what waits and waits for it (a sync asks each page once, so nothing
 /// reads an entry before it is written).
 public final class PageValidatorStorage: CacheStorage {
     /// The digest (FNV-1a, 64 bits) of the body the entry stood for.
@@ -22,7 +25,14 @@ public final class PageValidatorStorage: CacheStorage {
     public static let lengthField = HTTPField.Name("Fresh-Body-Length")!
 
     private let backing: any CacheStorage
+    /// How many entries wait before they are written.
+    static let batchSize = 64
+    /// The longest an entry waits to be written.
+    static let batchDelay = DispatchTimeInterval.milliseconds(100)
+
     private let writes = DispatchQueue(label: "fresh.page-validators")
+    /// Stores not written yet; a write is scheduled whenever this is not empty.
+    private let waiting = Mutex<[StoredResponse]>([])
 
     public init(backing: any CacheStorage) {
         self.backing = backing
@@ -30,7 +40,7 @@ public final class PageValidatorStorage: CacheStorage {
 
     /// Waits until every store so far is written.
     public func drain() {
-        writes.sync {}
+        writes.sync { writeWaiting() }
     }
 
     public func variants(forKey key: String) throws -> [StoredResponse] {
@@ -50,8 +60,25 @@ public final class PageValidatorStorage: CacheStorage {
             stored.headerFields[Self.lengthField] = String(entry.body.count)
         }
         stored.body = Data()
+        let count = waiting.withLock { waiting in
+            waiting.append(stored)
+            return waiting.count
+        }
+        if count == 1 {
+            writes.asyncAfter(deadline: .now() + Self.batchDelay) { self.writeWaiting() }
+        } else if count == Self.batchSize {
+            writes.async { self.writeWaiting() }
+        }
+    }
+
+    private func writeWaiting() {
+        let batch = waiting.withLock { waiting in
+            defer { waiting.removeAll() }
+            return waiting
+        }
+        guard !batch.isEmpty else { return }
         // Best effort, as every cache write: a failure costs a full download next time.
-        writes.async { [backing, stored] in try? backing.store(stored) }
+        try? backing.store(contentsOf: batch)
     }
 
     public func refresh(_ entry: StoredResponse) throws {
