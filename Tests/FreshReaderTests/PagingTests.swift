@@ -34,6 +34,7 @@ struct PagingTests {
         #expect(state.press(.up, .down).isEmpty)
         #expect(state.handle(.character("R")) == .loadNextPage(collectionID: 1))
         #expect(state.handle(.character("R")) == .none)
+        #expect(state.message == "the next page is on its way")
     }
 
     @Test func theLastPageShowsAnEndRow() throws {

@@ -94,7 +94,7 @@ extension ReaderState {
 
     mutating func retryPage() -> Effect {
         guard let entry, case .failed = paging else {
-            message = "no page to retry"
+            message = paging == .loading ? "the next page is on its way" : "no page to retry"
             return .none
         }
         return loadNextPage(entry.id)
