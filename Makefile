@@ -14,7 +14,7 @@ PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help setup build test unit e2e demo api-check clean
-.PHONY: bench bench-mock bench-cache bench-sync bench-get
+.PHONY: bench bench-mock bench-cache bench-sync bench-get bench-reader
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -46,7 +46,7 @@ demo: build ## Mock server, a sync, then the reader (q quits)
 api-check: build ## fresh-mock's /openapi.json: valid OpenAPI 3.1, and schemathesis finds nothing (venv in .build; API_CHECK_EXAMPLES=50)
 	Tools/api-check.sh $(BIN)
 
-bench: bench-mock bench-cache bench-sync bench-get ## Every benchmark (bench-mock, bench-cache, bench-sync, bench-get)
+bench: bench-mock bench-cache bench-sync bench-get bench-reader ## Every benchmark (bench-mock, bench-cache, bench-sync, bench-get, bench-reader)
 
 bench-mock: setup ## fresh-mock vs nginx under wrk (release; BENCH_DURATION=10 BENCH_MEMORY_DURATION=60)
 	Tools/bench-mock-server.sh
@@ -59,6 +59,10 @@ bench-sync: setup ## fresh sync vs curl vs dlt, 100,000 items (release; BENCH_RO
 bench-get: setup ## fresh get (a fresh hit) and fresh --help vs curl, whole processes (release; BENCH_RUNS=200; writes docs/performance.md)
 	$(RELEASE_BUILD)
 	python3 Tools/bench/get_bench.py --bin .build/release --runs $${BENCH_RUNS:-200} --write docs/performance.md
+
+bench-reader: setup ## fresh-reader first frame, memory, scroll and refresh vs fresh sync (release; BENCH_ROUNDS=3; writes docs/performance.md)
+	$(RELEASE_BUILD)
+	python3 Tools/bench/reader_bench.py --bin .build/release --rounds $${BENCH_ROUNDS:-3} --write docs/performance.md
 
 bench-cache: setup ## HTTP cache vs URLSession/URLCache vs hishel (release; BENCH_ROUNDS=3; writes docs/performance.md)
 	Tools/bench-cache.sh

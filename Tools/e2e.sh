@@ -250,6 +250,7 @@ reader_exited_zero() { # poll for the exit status the tmux command writes (≤ 1
     return 1
 }
 check "… and q exits 0" reader_exited_zero
+reader_still_running() { [ ! -e "$WORK/reader.exit" ] && tmux has-session -t "$TMUX_SESSION" 2>/dev/null; }
 
 # --- 4. bad input: one line on stderr, documented exit status --------------------------------
 expect_failure() { # expect_failure EXIT_CODE command...
@@ -369,6 +370,87 @@ one_line_errors() { # every program: --version, and an argument error is one lin
     done
 }
 check "fresh, fresh-reader and fresh-mock: --version, and one line 'NAME: …' for a bad flag (exit 64)" one_line_errors
+
+# --- 6. fresh-reader in tmux: collections, search, live updates, prefetch ----------------------
+reader_in_tmux() { # reader_in_tmux ARGS...: a fresh reader in the tmux session (the last one killed)
+    tmux kill-session -t "$TMUX_SESSION" 2>/dev/null
+    rm -f "$WORK/reader.exit"
+    tmux new-session -d -s "$TMUX_SESSION" -x 120 -y 30 \
+        "LANG=C.UTF-8 '$BIN/fresh-reader' $*; echo \$? > '$WORK/reader.exit'"
+}
+keys() { tmux send-keys -t "$TMUX_SESSION" "$@"; }
+
+start_server --max-age 0 --posts 95 --users 30 --quiet
+sync_json "$WORK/reader-db" "$BASE_URL/posts?limit=20" >/dev/null
+sync_json "$WORK/reader-db" "$BASE_URL/users" >/dev/null
+reader_in_tmux --db-dir "'$WORK/reader-db'"
+check "two collections: the reader opens on the collection list" wait_for_screen "NAME"
+check "… which lists posts with its 95 items" wait_for_screen "posts     95"
+keys Enter
+check "… Enter opens posts, position 1/95" wait_for_screen "1/95 · ? help"
+keys x
+check "an unknown key says so" wait_for_screen "unknown key x"
+keys '?'
+check "? shows the help from the keymap" wait_for_screen "Ctrl-D"
+keys q G
+check "G goes to the last item and the end row" wait_for_screen "end of posts · 95 items"
+
+# A post only this test wrote: its title and body words are unique. A concurrent `fresh sync`
+# brings it in while the reader is open.
+curl -s -X POST "$BASE_URL/posts" -H 'Content-Type: application/json' \
+    -d '{"title": "Zebrafish migration notes", "author": "Eve", "body": "a quokkagnu in the cache"}' >/dev/null
+keys g
+"$BIN/fresh" sync "$BASE_URL/posts?limit=20" --db-dir "$WORK/reader-db" -q 2>>"$WORK/fresh.err" &
+wait $!
+check "a concurrent fresh sync appears without a restart (96 items)" wait_for_screen "1/96 · ? help"
+keys / q u o k k a G Enter
+check "/ searches bodies through the index: quokkaG (a prefix) is item 96" wait_for_screen "96/96 · ? help"
+check "… and the letters typed (q, G) ran no command" reader_still_running
+keys g / z e b r a f Enter
+check "… a prefix of a title word finds it too" wait_for_screen "96/96 · ? help"
+curl -s -X POST "$BASE_URL/posts" -H 'Content-Type: application/json' \
+    -d '{"title": "One more", "author": "Eve", "body": "for the refresh"}' >/dev/null
+keys r
+check "r says what the refresh changed (the last page: 200, the other four: 304)" \
+    wait_for_screen "1 new, 0 updated, 0 removed · 4 × 304"
+check "… and the selection stays on the same item" wait_for_screen "96/97 · ? help"
+keys q q
+check "q goes back to the collection list, q again quits with 0" reader_exited_zero
+stop_server
+
+# Infinite scroll: an empty collection opened with --url, every page 300 ms slow. The reader
+# loads pages as G comes near the end; the journal must list each page once.
+start_server --max-age 0 --posts 95 --quiet --fault 'route=/posts,latency=300'
+reader_in_tmux --db-dir "'$WORK/prefetch-db'" --url "'$BASE_URL/posts?limit=10'"
+scroll_to_the_end() {
+    for _ in $(seq 100); do
+        keys G
+        sleep 0.2
+        tmux capture-pane -p -t "$TMUX_SESSION" >"$WORK/screen.txt"
+        grep -qF "end of posts · 95 items" "$WORK/screen.txt" && return 0
+    done
+    sed 's/^/      | /' "$WORK/screen.txt"
+    return 1
+}
+check "scrolling to the end of a paged collection loads every page" scroll_to_the_end
+each_page_once() {
+    curl -s "$BASE_URL/_admin/journal?limit=200" | python3 -c '
+import collections, json, sys
+urls = [e["url"] for e in json.load(sys.stdin) if e["url"].startswith("/posts")]
+repeats = {u: n for u, n in collections.Counter(urls).items() if n > 1}
+print("      %d page requests, repeated: %s" % (len(urls), repeats or "none"))
+sys.exit(len(urls) != 10 or bool(repeats))'
+}
+check "… with exactly one request per page (10), none twice" each_page_once
+keys q
+check "… and q exits 0" reader_exited_zero
+stop_server
+
+printf 'SQLite format 3\0garbage garbage garbage' >"$WORK/damaged.sqlite"
+mkdir -p "$WORK/damaged-db" && head -c 65536 /dev/urandom >>"$WORK/damaged.sqlite" && cp "$WORK/damaged.sqlite" "$WORK/damaged-db/data.sqlite"
+check "a damaged data.sqlite: one line, exit 6" expect_failure 6 "$BIN/fresh-reader" --db-dir "$WORK/damaged-db"
+check "an unknown --collection: exit 64" expect_failure 64 "$BIN/fresh-reader" --db-dir "$WORK/reader-db" --collection nope
+check "fresh-reader --help lists the keys of the keymap" bash -c "'$BIN/fresh-reader' --help | grep -q 'Ctrl-D'"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

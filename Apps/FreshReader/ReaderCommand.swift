@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
-import Models
+import Pagination
 import Storage
 import SyncEngine
 import TerminalText
@@ -13,55 +13,47 @@ public struct ReaderCommand: AsyncParsableCommand {
 
     public static let configuration = CommandConfiguration(
         commandName: "fresh-reader",
-        abstract: "Browse the synced posts in the terminal, offline first.",
+        abstract: "Browse synced collections in the terminal, offline first, with infinite scroll.",
         discussion: """
-            fresh-reader shows the posts that `fresh sync` stored in the local item database \
-            at once, without waiting for the network, then refreshes them from the server in \
-            the background. When the server cannot be reached it keeps showing what is stored \
-            and says "offline" in the status line.
+            fresh-reader shows what `fresh sync` stored in the local item database at once, \
+            without waiting for the network, reading only the rows on screen (as fast at \
+            100,000 items as at 100). With several collections stored it opens on the \
+            collection list; Enter opens one.
 
-            The collection refreshed is --url if given, else the first collection synced \
-            before (`fresh sync URL` records it). Every refresh asks the server, conditionally: \
-            unchanged pages cost a 304.
+            A complete collection is refreshed in the background when it opens and on `r`: the \
+            pages on screen first, then the rest, each a conditional request (an unchanged page \
+            costs a 304 and writes nothing). A collection that is not complete (a sync that \
+            stopped, or a new --url) loads its next page as you come within --prefetch rows of \
+            its end (infinite scroll). What another process writes (a concurrent `fresh sync`) \
+            appears within a second.
 
-            Keys in the list:
-              j, Down          next post
-              k, Up            previous post
-              PgDn, Space      next screen
-              PgUp, b          previous screen
-              g, Home          first post
-              G, End           last post
-              Enter            open the post
-              r                refresh from the server in the background
-              q, Esc           quit
+            \(Keymap.helpLines().joined(separator: "\n"))
+            Status line: the collection, its item count, then "refreshing…", "updated HH:MM:SS: \
+            3 new, 1 updated, 2 removed · 48 × 304", "offline, showing stored items (reason)" or \
+            "error: reason"; on the right the position, e.g. 123/4,567. `e` shows the full reason.
 
-            Keys in a post:
-              j, k, Up, Down   scroll one line
-              PgDn, PgUp       scroll one screen (also Space, b)
-              g, G, Home, End  top, bottom
-              q, Esc           back to the list
-              r                refresh
+            Search (/) uses the collection's SQLite full-text index over every string of the \
+            items (every word must appear; the last one may be a prefix).
 
-            Status line: the number of stored posts, then "refreshing…", "updated HH:MM:SS", \
-            "offline, showing stored posts (reason)" or "error: reason".
+            Text from the server is shown with control characters and bidi overrides made \
+            visible, so an item cannot send escape sequences to the terminal or reorder the line. \
+            Columns are measured in display cells, so Hangul and emoji line up.
 
-            Text from the server is shown with control characters made visible, so a post \
-            cannot send escape sequences to the terminal. Columns are measured in display \
-            cells, so Hangul and emoji line up.
-
-            Files: data.sqlite (synced posts) and cache.sqlite (HTTP cache) in --db-dir, else \
-            $FRESH_HOME, else $XDG_DATA_HOME/fresh and $XDG_CACHE_HOME/fresh.
+            Files: data.sqlite (synced items) and cache.sqlite (HTTP cache) in --db-dir, else \
+            $FRESH_HOME, else $XDG_DATA_HOME/fresh and $XDG_CACHE_HOME/fresh. A data directory \
+            that cannot be written is opened read-only: browsing and search work, fetching does not.
 
             Exit status:
               0   quit with q or Esc, Ctrl-C, SIGTERM or SIGHUP (the terminal is restored)
               1   unexpected failure
               2   standard input/output is not a terminal, or the terminal cannot be used
-              6   a database could not be opened or read
-              64  invalid arguments
+              6   a database could not be opened or read (damaged, missing, not a database)
+              64  invalid arguments (an unknown --collection, say)
 
             Examples:
               fresh sync http://127.0.0.1:8080/posts && fresh-reader
-              fresh-reader --db-dir /tmp/fresh --url http://127.0.0.1:8080/posts
+              fresh-reader --collection posts --title author
+              fresh-reader --db-dir /tmp/fresh --url 'http://127.0.0.1:8080/posts?limit=20'
             """,
         version: "fresh-reader \(version)"
     )
@@ -76,6 +68,16 @@ public struct ReaderCommand: AsyncParsableCommand {
         valueName: "url"))
     var url: String?
 
+    @Option(help: ArgumentHelp("Open this collection (its name in `fresh collections`) instead of the collection list.", valueName: "name"))
+    var collection: String?
+
+    @Option(help: ArgumentHelp("Member that titles the rows, e.g. login or user.name (default: the first present of "
+        + "\(ItemFields.titleNames.prefix(6).joined(separator: ", ")), …).", valueName: "field"))
+    var title: String?
+
+    @Option(help: ArgumentHelp("Load the next page when the selection comes within this many rows of the end (default 3).", valueName: "n"))
+    var prefetch = 3
+
     /// Required by ArgumentParser; the options are filled in by parsing.
     public init() {}
 
@@ -84,6 +86,11 @@ public struct ReaderCommand: AsyncParsableCommand {
         if let url, Self.httpURL(url) == nil {
             throw ValidationError("invalid --url '\(url)': expected an http:// or https:// URL")
         }
+        if let title, JSONPath(parsing: title).map({ !$0.isRoot }) != true {
+            throw ValidationError("invalid --title '\(title)': expected a member name or a dotted path such as user.login")
+        }
+        if prefetch < 0 { throw ValidationError("invalid --prefetch \(prefetch): expected 0 or more rows") }
+        if url != nil, collection != nil { throw ValidationError("--url and --collection name the collection twice: give one") }
     }
 
     /// Opens the databases, then runs the UI until the user quits. Failures before the
@@ -101,40 +108,63 @@ public struct ReaderCommand: AsyncParsableCommand {
 
     /// Opens everything that can fail before the terminal is taken over, then runs the UI.
     private func read() async throws(ReaderError) {
+        let location = StorageLocation.resolve(directory: databaseDirectory)
+        let readOnly = Self.isReadOnly(location.itemDatabasePath) && url == nil
         let services: FreshServices
         let items: ItemDatabase
-        let collection: CollectionRecord?
-        let storedPosts: [Post]
+        let collectionID: Int64?
         do {
-            services = FreshServices(location: StorageLocation.resolve(directory: databaseDirectory))
-            items = try services.openItemDatabase()
-            collection = try Self.collection(url: url.flatMap(Self.httpURL), in: items)
-            storedPosts = try collection.map { try CollectionPosts.posts(of: $0.id, in: items) } ?? []
+            services = FreshServices(location: location)
+            items = try ItemDatabase(path: location.itemDatabasePath, readOnly: readOnly)
+            collectionID = try Self.collection(url: url.flatMap(Self.httpURL), name: collection, in: items)?.id
+        } catch let error as ReaderError {
+            throw error
         } catch {
             throw .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
         }
-        for warning in services.warnings {
-            FileHandle.standardError.write(Data("fresh-reader: \(TerminalText.sanitized(warning))\n".utf8))
+        if !readOnly {
+            for warning in services.warnings {
+                FileHandle.standardError.write(Data("fresh-reader: \(TerminalText.sanitized(warning))\n".utf8))
+            }
         }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
         TerminalLocale.activate()
-        let fetcher = CollectionPosts.make(database: items, services: services, collection: collection)
-        let session = ReaderSession(items: items, collectionID: collection?.id, fetcher: fetcher, storedPosts: storedPosts,
-                                    refreshAtStart: collection != nil)
+        var options = ReaderState.Options()
+        options.canFetch = !readOnly
+        options.prefetch = PrefetchRule(threshold: prefetch)
+        let library = StoredLibrary(database: items, title: title.flatMap(JSONPath.init(parsing:)), canIndex: !readOnly)
+        let session = ReaderSession(services: services, database: items, library: library, collectionID: collectionID, options: options)
         do {
             try await services.finishing { try await session.run() }
         } catch {
-            throw error as? ReaderError ?? .terminal(ErrorDescription.line(error))
+            throw error as? ReaderError ?? .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
         }
     }
 
-    /// The collection of `url` (created when new), else the first one stored.
-    private static func collection(url: URL?, in items: ItemDatabase) throws -> CollectionRecord? {
-        let collections = try items.collections()
-        guard let url else { return collections.first }
+    /// Whether the item database (or, before it exists, its directory) cannot be written.
+    private static func isReadOnly(_ path: String) -> Bool {
+        let directory = (path as NSString).deletingLastPathComponent
+        if FileManager.default.fileExists(atPath: path) {
+            return access(path, W_OK) != 0 || access(directory, W_OK) != 0
+        }
+        return false
+    }
+
+    /// The collection named `name`, else the one of `url` (created when new), else none (the
+    /// reader chooses: the only one, or the collection list).
+    private static func collection(url: URL?, name: String?, in items: ItemDatabase) throws -> CollectionRecord? {
+        if let name {
+            guard let found = try items.collection(named: name) else {
+                let names = try items.collections().map(\.name)
+                throw ReaderError.usage("no collection named '\(name)'" + (names.isEmpty ? ": nothing is stored yet" : " (stored: \(names.joined(separator: ", ")))"))
+            }
+            return found
+        }
+        guard let url else { return nil }
         let identity = CollectionIdentity.of(url)
-        if let match = collections.first(where: { URL(string: $0.url).map(CollectionIdentity.of) == identity }) { return match }
-        return try items.createCollection(preferredName: CollectionIdentity.defaultName(for: url), url: url.absoluteString)
+        if let match = try items.collections().first(where: { URL(string: $0.url).map(CollectionIdentity.of) == identity }) { return match }
+        return try items.createCollection(preferredName: CollectionIdentity.defaultName(for: url),
+                                          url: CollectionIdentity.withoutCredentials(url).absoluteString)
     }
 
     private static func httpURL(_ text: String) -> URL? {

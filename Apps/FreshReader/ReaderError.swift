@@ -10,12 +10,15 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     case terminal(String)
     /// A database could not be opened or read.
     case storage(StorageError)
+    /// The arguments name something that is not there (an unknown --collection).
+    case usage(String)
 
     public var description: String {
         switch self {
         case .notATerminal: "standard input and output must be a terminal (fresh-reader is interactive; use `fresh` in scripts)"
         case .terminal(let reason): reason
         case .storage(let error): ErrorDescription.line(error)
+        case .usage(let reason): reason
         }
     }
 
@@ -24,6 +27,7 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .notATerminal, .terminal: 2
         case .storage: 6
+        case .usage: 64
         }
     }
 }

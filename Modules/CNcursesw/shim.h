@@ -34,5 +34,8 @@ static inline int fresh_key_enter(void) { return KEY_ENTER; }
 static inline int fresh_key_home(void) { return KEY_HOME; }
 static inline int fresh_key_end(void) { return KEY_END; }
 static inline int fresh_err(void) { return ERR; }
+static inline int fresh_ok(void) { return OK; }
+static inline int fresh_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int fresh_key_backspace(void) { return KEY_BACKSPACE; }
 
 #endif

@@ -98,16 +98,18 @@ public final class Fetcher<Value: Sendable>: Sendable {
         }
         let value = try? await readLocal()
         let finished = clock()
-        update { state in
+        // Done and published in one step: whoever sees the final state and asks again starts a
+        // new refresh rather than joining this finished one.
+        update(finishing: true) { state in
             if let value { state.value = value }
             state.status = failure.map(FetchState<Value>.Status.failed) ?? .refreshed(finished)
         }
-        shared.withLock { $0.inFlight = nil }
     }
 
-    private func update(_ change: (inout FetchState<Value>) -> Void) {
+    private func update(finishing: Bool = false, _ change: (inout FetchState<Value>) -> Void) {
         shared.withLock { shared in
             change(&shared.state)
+            if finishing { shared.inFlight = nil }
             for observer in shared.observers.values { observer.yield(shared.state) }
         }
     }

@@ -58,7 +58,7 @@ enum DatabaseFile {
         configuration.readonly = true
         configuration.busyMode = .timeout(busyTimeout)
         do {
-            let pool = try DatabasePool(path: path, configuration: configuration)
+            let pool = try DatabasePool(path: readOnlyLocation(of: path), configuration: configuration)
             try pool.read { db in
                 guard try migrator.hasCompletedMigrations(db) else {
                     throw StorageError.cannotOpen(path: path, reason: "it was written by an older fresh; open it once with write access to upgrade it")
@@ -69,6 +69,19 @@ enum DatabaseFile {
         } catch {
             throw classify(error, path: path)
         }
+    }
+
+    /// Where SQLite opens `path` read-only. A WAL database needs its `-shm` file, which SQLite
+    /// creates on open; in a directory that cannot be written and has none (the last writer
+    /// closed cleanly), the file is opened as immutable instead: nobody can be writing to it.
+    static func readOnlyLocation(of path: String) -> String {
+        let directory = (path as NSString).deletingLastPathComponent
+        guard access(directory, W_OK) != 0, !FileManager.default.fileExists(atPath: path + "-shm") else { return path }
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        return components.string ?? path
     }
 
     /// Opens one WAL connection, for a database whose reads are single short statements: a

@@ -1,8 +1,15 @@
 /// Text from the network made safe for a terminal: control characters (escape sequences
 /// included) become visible `\u{..}` escapes, so a remote string cannot move the cursor,
-/// change colours or retitle the window.
+/// change colours or retitle the window. Bidirectional overrides and isolates (U+202A–U+202E,
+/// U+2066–U+2069) are escaped too: they would reorder what follows them on the line, so a
+/// title could disguise itself or the columns after it.
 public enum TerminalText {
-    /// `text` with every control character but the tab escaped; with `keepingLineBreaks`, line
+    /// Whether `scalar` is a bidirectional override or isolate.
+    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
+        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
+    }
+
+    /// `text` with every control character (and bidi override) but the tab escaped; with `keepingLineBreaks`, line
     /// feeds and the carriage return of a CRLF stay too (a body printed as lines).
     public static func sanitized(_ text: String, keepingLineBreaks: Bool = false) -> String {
         var result = ""
@@ -11,7 +18,7 @@ public enum TerminalText {
         while let scalar = next {
             next = scalars.next()
             let kept = scalar == "\t" || keepingLineBreaks && (scalar == "\n" || scalar == "\r" && next == "\n")
-            if scalar.properties.generalCategory == .control && !kept {
+            if (scalar.properties.generalCategory == .control || isBidiControl(scalar)) && !kept {
                 result += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 result.unicodeScalars.append(scalar)

@@ -57,6 +57,24 @@ struct FetcherTests {
         #expect(sources.remoteCalls.withLock { $0 } == 0)
     }
 
+    @Test func aRefreshAskedForOnSeeingTheLastOneEndStartsANewOne() async throws {
+        let sources = FakeSources()
+        let fetcher = sources.makeFetcher()
+        let finished = Mutex(false)
+        let watcher = Task {
+            for await state in fetcher.states() {
+                guard case .refreshed = state.status, !finished.withLock({ $0 }) else { continue }
+                // Asked for the moment the end is seen, as a user pressing r again would.
+                finished.withLock { $0 = true }
+                await fetcher.startRefresh().value
+                return
+            }
+        }
+        await fetcher.refresh()
+        await watcher.value
+        #expect(sources.remoteCalls.withLock { $0 } == 2)
+    }
+
     @Test func refreshWhileOneIsRunningJoinsIt() async throws {
         let (started, signalStarted) = AsyncStream.makeStream(of: Void.self)
         let (release, signalRelease) = AsyncStream.makeStream(of: Void.self)

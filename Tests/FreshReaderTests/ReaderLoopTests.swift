@@ -1,6 +1,5 @@
 import Fetcher
 import Foundation
-import Models
 import Testing
 @testable import FreshReader
 
@@ -29,62 +28,45 @@ final class ScriptedScreen: TerminalScreen {
 
 @Suite("UI loop")
 struct ReaderLoopTests {
-    func run(_ screen: ScriptedScreen, posts stored: [Post], inbox: Mailbox<ReaderEvent> = Mailbox(),
-             refresh: @escaping () -> Void = {}) -> ReaderState {
-        var loop = ReaderLoop(state: ReaderState(posts: stored, size: screen.size, measure: cells, timeZone: utc),
-                              screen: screen, inbox: inbox, refresh: refresh)
+    func run(_ screen: ScriptedScreen, library: MemoryLibrary, inbox: Mailbox<ReaderEvent> = Mailbox(),
+             changed: @escaping () -> Bool = { false }, perform: @escaping (ReaderState.Effect) -> Void = { _ in }) throws -> ReaderState {
+        var loop = ReaderLoop(state: try reader(library, size: screen.size), screen: screen, inbox: inbox, perform: perform,
+                              databaseChanged: changed)
         return loop.run()
     }
 
-    @Test func firstFrameShowsTheStoredPostsBeforeAnyKey() {
+    @Test func firstFrameShowsTheStoredItemsAndStartsTheRefresh() throws {
         let screen = ScriptedScreen([])
-        _ = run(screen, posts: posts(3))
-        #expect(screen.frames.first?[1].text.contains("Post 1") == true)
+        var effects: [ReaderState.Effect] = []
+        _ = try run(screen, library: MemoryLibrary(count: 3), perform: { effects.append($0) })
+        #expect(screen.frames.first?[0].text.contains("Item 1") == true)
+        #expect(effects == [.refresh(collectionID: 1, firstPages: [0])])
     }
 
-    @Test func rStartsARefreshAndTheUIKeepsGoing() {
-        let screen = ScriptedScreen([.character("r"), .character("j")])
-        var refreshes = 0
-        let final = run(screen, posts: posts(3)) { refreshes += 1 }
-        #expect(refreshes == 1)
-        #expect(final.selectedPost?.id == 2)
-    }
-
-    @Test func mailboxMessagesAreDrawnWithoutAKey() {
-        let inbox = Mailbox<ReaderEvent>()
+    @Test func anotherProcessesWriteIsDrawnWithoutAKey() throws {
+        let library = MemoryLibrary(count: 3)
         let screen = ScriptedScreen([nil, nil])
-        screen.beforeRead = { read in
-            if read == 0 { inbox.post(.fetch(FetchState(value: nil, status: .loading))) }
-            if read == 1 { inbox.post(.posts(posts(7))) }
-        }
-        _ = run(screen, posts: posts(3), inbox: inbox)
-        let statusLines = screen.frames.map { $0.last!.text }
-        #expect(statusLines[0].hasPrefix(" 3 posts "))
-        #expect(statusLines[1].hasPrefix(" 3 posts · refreshing…"))
-        #expect(statusLines[2].hasPrefix(" 7 posts · refreshing…"))
+        var polls = 0
+        screen.beforeRead = { read in if read == 0 { library.append(1, hasNextPage: false) } }
+        _ = try run(screen, library: library, changed: {
+            polls += 1
+            return polls == 2
+        })
+        #expect(screen.frames.last?.contains { $0.text.contains("Item 4") } == true)
     }
 
-    @Test func quitMessageEndsTheLoop() {
+    @Test func aMessageGoesAwayAfterAMoment() throws {
+        let screen = ScriptedScreen([.character("x")] + Array(repeating: nil, count: ReaderLoop.messagePolls))
+        _ = try run(screen, library: MemoryLibrary(count: 3))
+        #expect(screen.frames.contains { $0.last?.text.contains("unknown key x") == true })
+        #expect(screen.frames.last?.last?.text.contains("unknown key") == false)
+    }
+
+    @Test func aSignalQuits() throws {
         let inbox = Mailbox<ReaderEvent>()
-        inbox.post(.quit)
-        let screen = ScriptedScreen([.character("j")])
-        let final = run(screen, posts: posts(3), inbox: inbox)
-        #expect(final.selectedPost?.id == 1)
-        #expect(screen.frames.isEmpty)
-    }
-
-    @Test func resizeLaysTheScreenOutAgain() {
-        let screen = ScriptedScreen([.resize])
-        screen.beforeRead = { read in if read == 0 { screen.size = ScreenSize(rows: 6, columns: 30) } }
-        _ = run(screen, posts: posts(3))
-        #expect(screen.frames.last?.count == 6)
-        #expect(screen.frames.last?.allSatisfy { cells.cells($0.text) == 30 } == true)
-    }
-
-    @Test func escInAPostGoesBackAndEscInTheListQuits() {
-        let screen = ScriptedScreen([.enter, .escape, .character("j"), .escape, .character("j")])
-        let final = run(screen, posts: posts(3))
-        #expect(final.mode == .list)
-        #expect(final.selectedPost?.id == 2)
+        let screen = ScriptedScreen([nil, nil, .character("j")])
+        screen.beforeRead = { if $0 == 1 { inbox.post(.quit) } }
+        let final = try run(screen, library: MemoryLibrary(count: 3), inbox: inbox)
+        #expect(final.list.selected == 0)
     }
 }

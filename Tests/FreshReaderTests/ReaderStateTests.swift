@@ -1,121 +1,189 @@
-import Fetcher
 import Foundation
-import Models
 import Testing
 @testable import FreshReader
 
-@Suite("Reader state machine")
+/// A screen wide enough that no help line wraps.
+let wide = ScreenSize(rows: 60, columns: 160)
+
+@Suite("Reader state machine: keys")
 struct ReaderStateTests {
-    let size = ScreenSize(rows: 12, columns: 40)
-
-    func reader(_ stored: [Post]) -> ReaderState {
-        ReaderState(posts: stored, size: size, measure: cells, timeZone: utc)
+    @Test func jAndKMoveTheSelection() throws {
+        var state = try reader(MemoryLibrary(count: 5))
+        state.press(.character("j"), .character("j"), .character("k"), .down)
+        #expect(state.selectedRow?.title == "Item 3")
+        state.press(.up)
+        #expect(state.selectedRow?.title == "Item 2")
     }
 
-    @Test func jAndKMoveTheSelection() {
-        var state = reader(posts(5))
-        #expect(state.handle(.down) == .none)
-        #expect(state.handle(.down) == .none)
-        #expect(state.handle(.up) == .none)
-        #expect(state.selectedPost?.id == 2)
-    }
-
-    @Test func enterOpensTheSelectedPostAndQGoesBack() {
-        var state = reader(posts(5))
-        _ = state.handle(.down)
-        _ = state.handle(.open)
-        #expect(state.mode == .post(id: 2))
-        #expect(state.postLines.first?.text == " Post 2")
-        #expect(state.handle(.back) == .none)
-        #expect(state.mode == .list)
-        #expect(state.selectedPost?.id == 2)
-    }
-
-    @Test func qInTheListQuits() {
-        var state = reader(posts(2))
-        #expect(state.handle(.back) == .quit)
-    }
-
-    @Test func rAsksForARefreshInBothModes() {
-        var state = reader(posts(2))
-        #expect(state.handle(.refresh) == .refresh)
-        _ = state.handle(.open)
-        #expect(state.handle(.refresh) == .refresh)
-        #expect(state.mode == .post(id: 1))
-    }
-
-    @Test func enterOnAnEmptyListDoesNothing() {
-        var state = reader([])
-        #expect(state.handle(.open) == .none)
-        #expect(state.mode == .list)
-    }
-
-    @Test func jAndKScrollAnOpenPost() {
-        let long = post(1, body: (1...40).map { "paragraph \($0)" }.joined(separator: "\n"))
-        var state = reader([long])
-        _ = state.handle(.open)
-        _ = state.handle(.down)
-        _ = state.handle(.down)
-        #expect(state.postScroll.offset == 2)
+    @Test func ctrlDAndCtrlUMoveHalfAScreen() throws {
+        var state = try reader(MemoryLibrary(count: 100))
+        state.press(.control("d"))
+        #expect(state.list.selected == state.list.height / 2)
+        state.press(.control("u"))
         #expect(state.list.selected == 0)
-        _ = state.handle(.last)
-        #expect(state.postScroll.offset == state.postLines.count - 11)
-        _ = state.handle(.first)
-        #expect(state.postScroll.offset == 0)
     }
 
-    @Test func postBodyWrapsWithinTheScreenWidth() {
-        let korean = post(1, body: String(repeating: "네트워크가 끊겨도 읽을 수 있어요. ", count: 10))
-        var state = reader([korean])
-        _ = state.handle(.open)
-        #expect(state.postLines.count > 5)
-        #expect(state.postLines.allSatisfy { cells.cells($0.text) <= 40 })
+    @Test func pageKeysAndJumps() throws {
+        var state = try reader(MemoryLibrary(count: 100))
+        state.press(.character(" "))
+        #expect(state.list.selected == state.list.height)
+        state.press(.character("b"))
+        #expect(state.list.selected == 0)
+        state.press(.character("G"))
+        #expect(state.selectedRow?.title == "Item 100")
+        state.press(.character("g"))
+        #expect(state.selectedRow?.title == "Item 1")
+        state.press(.end, .pageUp, .home, .pageDown)
+        #expect(state.list.selected == state.list.height)
     }
 
-    @Test func newPostsKeepTheSelectionOnTheSamePost() {
-        var state = reader([post(2), post(3), post(4)])
-        _ = state.handle(.down)
-        state.showPosts([post(1), post(2), post(3), post(4)])
-        #expect(state.selectedPost?.id == 3)
+    @Test func enterOpensTheItemWithEveryFieldAndQGoesBack() throws {
+        var state = try reader(MemoryLibrary(count: 5))
+        state.press(.down, .enter)
+        #expect(state.mode == .item)
+        let text = state.textLines.map(\.text)
+        #expect(text.first == " Item 2")
+        #expect(text.contains(" id: 2"))
+        #expect(text.contains(" author: Author 2"))
+        state.press(.character("q"))
+        #expect(state.mode == .list)
+        #expect(state.selectedRow?.title == "Item 2")
     }
 
-    @Test func anOpenPostThatDisappearsCloses() {
-        var state = reader([post(1), post(2)])
-        _ = state.handle(.open)
-        state.showPosts([post(2)])
+    @Test func capitalJAndKOpenTheNextAndPreviousItem() throws {
+        var state = try reader(MemoryLibrary(count: 5))
+        state.press(.enter, .character("J"), .character("J"))
+        #expect(state.openRow?.title == "Item 3")
+        state.press(.character("K"))
+        #expect(state.openRow?.title == "Item 2")
+        #expect(state.mode == .item)
+    }
+
+    @Test func qInTheFirstScreenQuitsAndEscToo() throws {
+        var state = try reader(MemoryLibrary(count: 2))
+        #expect(state.handle(.character("q")) == .quit)
+        #expect(state.handle(.escape) == .quit)
+    }
+
+    @Test func unknownKeysSaySoAndDoNothing() throws {
+        var state = try reader(MemoryLibrary(count: 5))
+        state.press(.character("x"))
+        #expect(state.message == "unknown key x — press ? for help")
+        #expect(state.list.selected == 0)
+        state.press(.down)
+        #expect(state.message == nil)
+    }
+
+    @Test func questionMarkShowsHelpFromTheKeymap() throws {
+        var state = try reader(MemoryLibrary(count: 5), size: wide)
+        state.press(.character("?"))
+        #expect(state.mode == .text)
+        let text = state.textLines.map(\.text).joined(separator: "\n")
+        for binding in Keymap.bindings { #expect(text.contains(binding.help)) }
+        state.press(.character("q"))
         #expect(state.mode == .list)
     }
 
-    @Test func anOpenPostFollowsItsChanges() {
-        var state = reader([post(1, title: "Old")])
-        _ = state.handle(.open)
-        state.showPosts([post(1, title: "New")])
-        #expect(state.postLines.first?.text == " New")
+    @Test func rAsksForARefreshOfThePagesOnScreen() throws {
+        var state = try reader(MemoryLibrary(count: 25))
+        #expect(state.handle(.character("r")) == .refresh(collectionID: 1, firstPages: [0, 1]))
+        state.press(.enter)
+        #expect(state.handle(.character("r")) == .refresh(collectionID: 1, firstPages: [0, 1]))
+        #expect(state.mode == .item)
     }
 
-    @Test func fetchStatesUpdateStatusAndPosts() {
-        var state = reader([post(1)])
-        state.apply(FetchState(value: nil, status: .loading))
-        #expect(state.status == .loading)
-        #expect(state.posts.count == 1)
-        state.apply(FetchState(value: posts(3), status: .refreshed(Date(timeIntervalSince1970: 0))))
-        #expect(state.posts.count == 3)
+    @Test func eShowsTheFullStatus() throws {
+        var state = try reader(MemoryLibrary(count: 5), size: wide)
+        _ = state.refreshChanged(collectionID: 1, status: .failed(.init(message: "cannot reach the server: connection refused (127.0.0.1:1)", isOffline: true)),
+                                 summary: nil)
+        state.press(.character("e"))
+        #expect(state.textLines.map(\.text).contains { $0.contains("Offline: cannot reach the server: connection refused (127.0.0.1:1)") })
     }
 
-    @Test func resizeReflowsTheOpenPost() {
-        let body = String(repeating: "word ", count: 60)
-        var state = reader([post(1, body: body)])
-        _ = state.handle(.open)
-        let narrow = state.postLines.count
-        state.resize(to: ScreenSize(rows: 12, columns: 100))
-        #expect(state.postLines.count < narrow)
-        #expect(state.postLines.allSatisfy { cells.cells($0.text) <= 100 })
+    @Test func startingOnACompleteCollectionRefreshesIt() throws {
+        var state = try reader(MemoryLibrary(count: 5))
+        #expect(state.start() == .refresh(collectionID: 1, firstPages: [0]))
     }
 
-    @Test func resizeKeepsTheSelectionVisible() {
-        var state = reader(posts(50))
-        _ = state.handle(.last)
-        state.resize(to: ScreenSize(rows: 5, columns: 40))
-        #expect(state.list.visibleRange.contains(state.list.selected))
+    @Test func aReadOnlyReaderNeverFetches() throws {
+        var options = ReaderState.Options()
+        options.canFetch = false
+        var state = try ReaderState(library: MemoryLibrary(count: 5, hasNextPage: true), size: ScreenSize(rows: 12, columns: 60),
+                                    options: options, measure: cells, timeZone: utc)
+        #expect(state.start() == .none)
+        #expect(state.press(.character("G"), .character("r")).isEmpty)
+        #expect(state.message?.contains("read-only") == true)
+    }
+}
+
+@Suite("Reader state machine: collections")
+struct CollectionListTests {
+    func library() -> MemoryLibrary {
+        MemoryLibrary([MemoryLibrary.collection(id: 1, name: "posts", count: 30), MemoryLibrary.collection(id: 2, name: "users", count: 4)])
+    }
+
+    @Test func severalCollectionsOpenOnTheCollectionList() throws {
+        var state = try reader(library())
+        #expect(state.mode == .collections)
+        #expect(state.screenText[0].hasPrefix("NAME"))
+        #expect(state.screenText[1].contains("posts") && state.screenText[1].contains("30") && state.screenText[1].contains("synced"))
+        state.press(.down, .enter)
+        #expect(state.mode == .list)
+        #expect(state.entry?.name == "users")
+        state.press(.character("q"))
+        #expect(state.mode == .collections)
+        #expect(state.handle(.character("q")) == .quit)
+    }
+
+    @Test func aNamedCollectionOpensDirectly() throws {
+        var state = try reader(library(), collectionID: 2)
+        #expect(state.mode == .list)
+        #expect(state.handle(.character("q")) == .quit)
+    }
+}
+
+@Suite("Reader state machine: search")
+struct SearchTests {
+    @Test func slashSearchesAndNMovesToTheNextMatch() throws {
+        var state = try reader(MemoryLibrary(count: 30))
+        state.press(.character("/"))
+        state.type("item 2")
+        #expect(state.screenText.last?.hasPrefix(" /item 2") == true)
+        state.press(.enter)
+        #expect(state.selectedRow?.title == "Item 2")
+        state.press(.character("n"))
+        #expect(state.selectedRow?.title == "Item 20")
+        state.press(.character("N"))
+        #expect(state.selectedRow?.title == "Item 2")
+    }
+
+    @Test func lettersTypedInASearchAreNotCommands() throws {
+        var state = try reader(MemoryLibrary(count: 30))
+        state.press(.character("/"))
+        state.type("ETag qGj")
+        #expect(state.list.selected == 0)
+        #expect(state.searchInput == "ETag qGj")
+        state.press(.backspace)
+        #expect(state.searchInput == "ETag qG")
+    }
+
+    @Test func escCancelsTheSearch() throws {
+        var state = try reader(MemoryLibrary(count: 30))
+        state.press(.character("/"))
+        state.type("Item 9")
+        state.press(.escape)
+        #expect(state.searchInput == nil)
+        #expect(state.list.selected == 0)
+        #expect(state.mode == .list)
+    }
+
+    @Test func noMatchSaysSo() throws {
+        var state = try reader(MemoryLibrary(count: 30))
+        state.press(.character("/"))
+        state.type("zebra")
+        state.press(.enter)
+        #expect(state.message == "no match for \"zebra\"")
+        state.press(.character("n"))
+        #expect(state.message == "no match for \"zebra\"")
     }
 }

@@ -221,22 +221,6 @@ struct CollectionSyncTests {
         }
         await server.stop()
     }
-
-    @Test func theReaderFetcherShowsStoredItemsAndReportsOffline() async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 12, maxAge: 0))
-        let fixture = try SyncFixture()
-        _ = try await fixture.sync("\(server.baseURL)/posts")
-        await server.stop()
-        let fetcher = CollectionPosts.make(database: fixture.database, services: fixture.services,
-                                           collection: try fixture.database.collection(named: "posts"), timeout: .seconds(2))
-        await fetcher.refresh()
-        #expect(fetcher.state.value?.count == 12)
-        guard case .failed(let failure) = fetcher.state.status else {
-            Issue.record("expected a failed refresh, got \(fetcher.state.status)")
-            return
-        }
-        #expect(failure.isOffline)
-    }
 }
 
 @Suite("FreshServices writes what a run learned, even when it fails")

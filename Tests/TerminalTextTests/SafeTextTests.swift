@@ -34,4 +34,20 @@ struct SafeTextTests {
     @Test func koreanAndEmojiPassThrough() {
         #expect(SafeText.line("캐시 이야기 🚀", width: cells) == "캐시 이야기 🚀")
     }
+
+    @Test func bidiOverridesAndIsolatesAreEscapedLikeControlCharacters() {
+        let line = SafeText.line("abc\u{202E}fed\u{2066}x\u{2069}", width: cells)
+        #expect(line == "abc\\u{202e}fed\\u{2066}x\\u{2069}")
+    }
+
+    @Test func fittingKeepsAnEscapeWholeOrLeavesItOut() {
+        let line = SafeText.line("ab\u{1B}[31m", width: cells)
+        #expect(SafeText.fitted(line, to: 9, measure: cells) == "ab\\u{1b}…")
+        #expect(SafeText.fitted(line, to: 8, measure: cells) == "ab…     ")
+        #expect(SafeText.fitted(line, to: 6, measure: cells) == "ab…   ")
+    }
+
+    @Test func fittingAtWordCutsBetweenWords() {
+        #expect(SafeText.fitted("offline, showing stored items", to: 20, measure: cells, atWord: true) == "offline, showing…   ")
+    }
 }

@@ -21,7 +21,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from report_section import replace_section  # noqa: E402
+from performance_doc import replace_section  # noqa: E402
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--bin", default=".build/release")

@@ -10,7 +10,7 @@ public struct ListNavigation: Equatable, Sendable {
     /// The index of the selected row.
     public private(set) var selected = 0
     /// The index of the first visible row.
-    public private(set) var top = 0
+    public internal(set) var top = 0
 
     /// A list of `count` rows, `height` of them on the screen, the first one selected.
     public init(count: Int, height: Int) {
@@ -60,5 +60,15 @@ public struct ListNavigation: Equatable, Sendable {
         if selected < top { top = selected }
         if selected >= top + height { top = selected - height + 1 }
         top = min(max(0, top), max(0, count - height))
+    }
+}
+
+extension ListNavigation {
+    /// Scrolls so that row `index` is the first visible one where it can, the selection kept
+    /// on screen (a reload keeps the selected item on the same screen row).
+    public mutating func scroll(toTop index: Int) {
+        let wanted = min(max(0, index), max(0, count - height))
+        guard selected >= wanted, selected < wanted + height else { return }
+        top = wanted
     }
 }

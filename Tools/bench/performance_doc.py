@@ -1,10 +1,9 @@
-"""Replacing one `## ` section of a markdown report (docs/performance.md), shared by the benchmarks."""
+"""docs/performance.md, one section per benchmark: each benchmark replaces its own section."""
 import os
 
 
 def replace_section(path, heading, section):
-    """Puts `section` (which starts with `heading`) in place of the section with that heading, or
-    appends it when the file has none."""
+    """Replaces the section of `path` that starts with `heading` by `section` (appended when absent)."""
     text = open(path).read() if os.path.exists(path) else "# Performance\n"
     start = text.find(heading)
     if start >= 0:

@@ -69,10 +69,19 @@ final class Screen: TerminalScreen {
     }
 
     func readInput() -> KeyInput? {
-        let code = wgetch(window)
-        if let special = Self.specialKeys[code] { return special }
-        guard (32..<127).contains(code), let scalar = Unicode.Scalar(UInt32(code)) else { return nil }
-        return .character(Character(scalar))
+        var code: wint_t = 0
+        let kind = wget_wch(window, &code)
+        if kind == fresh_key_code_yes() { return Self.specialKeys[Int32(code)] }
+        guard kind == fresh_ok() else { return nil }
+        switch code {
+        case 1...26 where code != 9 && code != 10 && code != 13:
+            return .control(Character(Unicode.Scalar(UInt8(code) + 96)))
+        case 127, 8: return .backspace
+        default:
+            if let special = Self.specialKeys[Int32(code)] { return special }
+            guard let scalar = Unicode.Scalar(UInt32(code)), scalar.properties.generalCategory != .control else { return nil }
+            return .character(Character(scalar))
+        }
     }
 
     // MARK: Translation
@@ -82,7 +91,7 @@ final class Screen: TerminalScreen {
         fresh_key_ppage(): .pageUp, fresh_key_npage(): .pageDown,
         fresh_key_home(): .home, fresh_key_end(): .end,
         fresh_key_enter(): .enter, 10: .enter, 13: .enter,
-        27: .escape, fresh_key_resize(): .resize,
+        27: .escape, fresh_key_resize(): .resize, fresh_key_backspace(): .backspace,
     ]
 
     private static func attributes(_ style: ScreenLine.Style) -> Int32 {

@@ -1,0 +1,90 @@
+import Foundation
+import Storage
+
+/// One row of an item list as the reader keeps it: which item, where it stands (the keyset
+/// for the next window), and the text it shows.
+public struct ListRow: Sendable, Equatable {
+    /// The item's row id: stable while the item exists.
+    public var id: Int64
+    /// Its place in the collection (page, position on the page).
+    public var at: ItemPosition
+    /// The title member's text, when the item has it.
+    public var title: String?
+    /// The second field (author, user, date), when the item has it.
+    public var subtitle: String?
+    /// The page write that last created or changed it (for "new or changed" marks).
+    public var changedSequence: Int
+
+    public init(id: Int64, at: ItemPosition, title: String?, subtitle: String?, changedSequence: Int = 0) {
+        self.id = id
+        self.at = at
+        self.title = title
+        self.subtitle = subtitle
+        self.changedSequence = changedSequence
+    }
+}
+
+/// One collection as the collection list shows it.
+public struct CollectionEntry: Sendable, Equatable {
+    public var id: Int64
+    public var name: String
+    /// The first page's URL.
+    public var url: String
+    public var itemCount: Int
+    /// When a sync last ran.
+    public var lastSync: Date?
+    /// Why the last sync failed, if it did.
+    public var lastError: String?
+    /// Whether a next page may be fetched: never synced, or the last pass stopped before the end.
+    public var hasNextPage: Bool
+    /// Page writes so far: rows changed by a later write are new or changed since then.
+    public var changeSequence: Int
+
+    public init(id: Int64, name: String, url: String, itemCount: Int, lastSync: Date?, lastError: String?, hasNextPage: Bool,
+                changeSequence: Int = 0) {
+        self.id = id
+        self.name = name
+        self.url = url
+        self.itemCount = itemCount
+        self.lastSync = lastSync
+        self.lastError = lastError
+        self.hasNextPage = hasNextPage
+        self.changeSequence = changeSequence
+    }
+
+    /// What the collection list says of its state: "error: …", "partial", "synced".
+    public var status: String {
+        if let lastError { return "error: \(lastError)" }
+        if lastSync == nil && itemCount == 0 { return "never synced" }
+        return hasNextPage ? "partial" : "synced"
+    }
+}
+
+/// What the reader reads from storage, a window at a time. ``StoredLibrary`` reads the item
+/// database; tests use one in memory.
+public protocol ReaderLibrary: Sendable {
+    /// Every collection, by name.
+    func collections() throws -> [CollectionEntry]
+    /// One collection, read a window at a time.
+    func open(_ collectionID: Int64) throws -> any CollectionReading
+}
+
+/// The rows of one collection, read by keyset (from or before a row's position) or by offset,
+/// never all at once.
+public protocol CollectionReading: Sendable {
+    /// The collection as it is now.
+    func entry() throws -> CollectionEntry
+    /// Up to `limit` rows from `start` (included; `nil`: the first row).
+    func rows(from start: ItemPosition?, limit: Int) throws -> [ListRow]
+    /// Up to `limit` rows before `end` (excluded), in order.
+    func rows(before end: ItemPosition, limit: Int) throws -> [ListRow]
+    /// Up to `limit` rows from the `offset`-th.
+    func rows(atOffset offset: Int, limit: Int) throws -> [ListRow]
+    /// The row number of the item with `id`, if it still exists.
+    func ordinal(ofItem id: Int64) throws -> Int?
+    /// The item's JSON, if it still exists.
+    func json(ofItem id: Int64) throws -> String?
+    /// The next item (or previous, `backward`) after `row` whose text holds every word of
+    /// `query`, wrapping around; `nil` when none does.
+    func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow?
+}

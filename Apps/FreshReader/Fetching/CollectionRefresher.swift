@@ -1,0 +1,77 @@
+import Fetcher
+import Foundation
+import HTTPCache
+import Storage
+import Synchronization
+import SyncEngine
+
+/// `r`: the Fetcher pattern over one collection. The stored collection is shown at once; the
+/// refresh syncs it behind the screen (the pages on screen first, then the rest, each one a
+/// conditional request: unchanged pages cost a 304 and write nothing); the Fetcher's states
+/// and the sync's summary go to the UI. Presses while a refresh runs join it (single-flight).
+final class CollectionRefresher: Sendable {
+    private let services: FreshServices
+    private let database: ItemDatabase
+    private let report: @Sendable (Int64, FetchState<CollectionEntry>.Status, String?) -> Void
+    private let fetchers = Mutex<[Int64: Fetcher<CollectionEntry>]>([:])
+    private let firstPages = Mutex<[Int64: [Int]]>([:])
+    private let summaries = Mutex<[Int64: String]>([:])
+
+    init(services: FreshServices, database: ItemDatabase,
+         report: @escaping @Sendable (Int64, FetchState<CollectionEntry>.Status, String?) -> Void) {
+        self.services = services
+        self.database = database
+        self.report = report
+    }
+
+    /// Refreshes collection `id`, `pages` first; joins the refresh already running.
+    func refresh(_ id: Int64, firstPages pages: [Int]) {
+        firstPages.withLock { $0[id] = pages }
+        fetcher(for: id).startRefresh()
+    }
+
+    private func fetcher(for id: Int64) -> Fetcher<CollectionEntry> {
+        fetchers.withLock { fetchers in
+            if let fetcher = fetchers[id] { return fetcher }
+            let fetcher = makeFetcher(id)
+            fetchers[id] = fetcher
+            Task { [self] in
+                for await state in fetcher.states().dropFirst() {
+                    let summary = state.status == .loading ? nil : summaries.withLock { $0.removeValue(forKey: id) }
+                    self.report(id, state.status, summary)
+                }
+            }
+            return fetcher
+        }
+    }
+
+    private func makeFetcher(_ id: Int64) -> Fetcher<CollectionEntry> {
+        Fetcher(
+            readLocal: { [database] in
+                guard let record = try database.collection(id: id) else { throw StorageError.failed("the collection was deleted") }
+                return CollectionEntry(record, itemCount: try database.itemCount(in: id))
+            },
+            refreshRemote: { [self] in
+                guard let record = try database.collection(id: id), let url = URL(string: record.url) else {
+                    throw FetchFailure(message: "the collection has no URL to refresh", isOffline: false)
+                }
+                var options = SyncOptions(url: url)
+                options.name = record.name
+                // Someone who presses "refresh" wants the server's answer (conditionally: a 304
+                // for an unchanged page), and "offline" when it cannot be reached.
+                options.policy = .reloadRevalidatingCacheData
+                options.timeout = .seconds(10)
+                options.firstPages = firstPages.withLock { $0[id] ?? [] }
+                let summary = try await CollectionSync(services: services, database: database).run(options)
+                summaries.withLock { $0[id] = Self.changes(summary) }
+            },
+            classify: { error in
+                (error as? FetchFailure) ?? FetchFailure(message: ErrorDescription.line(error), isOffline: ErrorDescription.isOffline(error))
+            })
+    }
+
+    /// What a refresh changed, as the status line says it: "3 new, 1 updated, 2 removed · 48 × 304".
+    static func changes(_ summary: SyncSummary) -> String {
+        "\(summary.created) new, \(summary.changed) updated, \(summary.removed) removed · \(summary.notModified) × 304"
+    }
+}

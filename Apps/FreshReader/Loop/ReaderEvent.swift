@@ -1,0 +1,11 @@
+import Fetcher
+
+/// What reaches the UI loop from outside the keyboard.
+enum ReaderEvent: Sendable {
+    /// A refresh of a collection moved on; `summary` says what a finished one changed.
+    case refresh(collectionID: Int64, status: FetchState<CollectionEntry>.Status, summary: String?)
+    /// A page load of a collection ended: `failure` is why it failed, `nil` when it was stored.
+    case pageLoaded(collectionID: Int64, failure: String?)
+    /// A signal (SIGINT, SIGTERM, SIGHUP) asks the reader to quit.
+    case quit
+}

@@ -1,0 +1,75 @@
+/// The UI loop: apply what arrived in the mailbox, read the screen's rows again when another
+/// connection wrote to the database, redraw when something changed, wait a short while for a
+/// key, and act on it. Runs on the UI thread until the user quits or a signal asks it to.
+struct ReaderLoop {
+    /// Idle key polls (of ``Screen/pollMilliseconds`` each) a message stays for: about 3 s.
+    static let messagePolls = 30
+
+    var state: ReaderState
+    let screen: any TerminalScreen
+    let inbox: Mailbox<ReaderEvent>
+    /// Starts an effect's background work; must return at once.
+    let perform: (ReaderState.Effect) -> Void
+    /// Whether the database changed since the last call (a cheap check: `PRAGMA data_version`).
+    let databaseChanged: () -> Bool
+
+    /// Runs until quit; returns the final state.
+    mutating func run() -> ReaderState {
+        // The first frame before anything else: what is stored, at once.
+        screen.draw(ReaderFrame.lines(for: state))
+        var needsDraw = false
+        var quietPolls = 0
+        if start(state.start()) { return state }
+        while true {
+            for event in inbox.drain() {
+                let effect: ReaderState.Effect
+                switch event {
+                case .refresh(let id, let status, let summary): effect = state.refreshChanged(collectionID: id, status: status, summary: summary)
+                case .pageLoaded(let id, let failure): effect = state.pageLoaded(collectionID: id, failure: failure)
+                case .quit: return state
+                }
+                if start(effect) { return state }
+                needsDraw = true
+            }
+            if databaseChanged() {
+                do {
+                    try state.reload()
+                    if start(state.prefetchIfNear()) { return state }
+                } catch {
+                    state.show(message: "cannot read the database: \(error)")
+                }
+                needsDraw = true
+            }
+            if needsDraw {
+                screen.draw(ReaderFrame.lines(for: state))
+                needsDraw = false
+            }
+            guard let input = screen.readInput() else {
+                quietPolls += 1
+                if quietPolls == Self.messagePolls, state.message != nil {
+                    state.clearMessage()
+                    needsDraw = true
+                }
+                continue
+            }
+            quietPolls = 0
+            needsDraw = true
+            if input == .resize {
+                state.resize(to: screen.size)
+                continue
+            }
+            if start(state.handle(input)) { return state }
+        }
+    }
+
+    /// Hands an effect to ``perform``; `true` when it asks to quit.
+    private func start(_ effect: ReaderState.Effect) -> Bool {
+        switch effect {
+        case .quit: return true
+        case .none: return false
+        default:
+            perform(effect)
+            return false
+        }
+    }
+}

@@ -1,0 +1,42 @@
+import Fetcher
+import Foundation
+import Storage
+import SyncEngine
+
+/// One run of the reader, from the first frame to the restored terminal: the UI loop on its
+/// own thread; page loads and refreshes in the background feeding its mailbox; another
+/// process's writes noticed through `PRAGMA data_version`; signals turned into a clean quit.
+/// Run it after ``TerminalLocale/activate()``.
+struct ReaderSession {
+    let services: FreshServices
+    let database: ItemDatabase
+    let library: any ReaderLibrary
+    /// The collection to open on, if the user named one.
+    let collectionID: Int64?
+    let options: ReaderState.Options
+
+    func run() async throws {
+        let inbox = Mailbox<ReaderEvent>()
+        let signals = SignalWatch { inbox.post(.quit) }
+        defer { signals.cancel() }
+        // No watcher for a database opened immutable (a read-only directory): nobody writes there.
+        let watcher = try? ChangeWatcher(database: database)
+        let pages = PageLoader(services: services, database: database) { inbox.post(.pageLoaded(collectionID: $0, failure: $1)) }
+        let refresher = CollectionRefresher(services: services, database: database) {
+            inbox.post(.refresh(collectionID: $0, status: $1, summary: $2))
+        }
+        try await UIThread.run { [library, collectionID, options] in
+            let screen = try Screen.start()
+            defer { screen.stop() }
+            let state = try ReaderState(library: library, size: screen.size, collectionID: collectionID, options: options)
+            var loop = ReaderLoop(state: state, screen: screen, inbox: inbox, perform: { effect in
+                switch effect {
+                case .refresh(let id, let firstPages): refresher.refresh(id, firstPages: firstPages)
+                case .loadNextPage(let id): pages.loadNextPage(of: id)
+                case .none, .quit: break
+                }
+            }, databaseChanged: { (try? watcher?.hasChanged()) ?? false })
+            _ = loop.run()
+        }
+    }
+}

@@ -1,0 +1,191 @@
+import Fetcher
+import Foundation
+import Pagination
+import SyncEngine
+
+extension ReaderState {
+    // MARK: Opening
+
+    /// Opens collection `id`; `entry` is what the collection list just read of it, if it did.
+    mutating func openCollection(_ id: Int64, entry known: CollectionEntry? = nil) throws {
+        let source = try library.open(id)
+        let entry = try known ?? source.entry()
+        self.source = source
+        self.entry = entry
+        seenSequence = entry.changeSequence
+        seenItems = []
+        paging = .idle
+        refresh = .idle
+        refreshSummary = nil
+        window.invalidate()
+        list = ListNavigation(count: rowCount, height: Self.listHeight(size, header: false))
+        mode = .list
+        try loadWindow()
+    }
+
+    mutating func closeCollection() {
+        source = nil
+        entry = nil
+        window.invalidate()
+        mode = .collections
+    }
+
+    // MARK: The list
+
+    /// The stored items of the open collection.
+    public var itemCount: Int { entry?.itemCount ?? 0 }
+
+    /// The row after the last item: the next page loading or failed, more to load, or the end.
+    public var footer: String? {
+        guard let entry else { return nil }
+        switch paging {
+        case .loading: return "loading the next page…"
+        case .failed(let reason): return "the next page failed: \(reason) — R retries"
+        case .idle, .endReached:
+            guard entry.hasNextPage else { return entry.itemCount == 0 ? nil : "end of \(entry.name) · \(Grouped.number(entry.itemCount)) items" }
+            return options.canFetch ? "more on the server: loads as you reach it" : "more on the server (read-only: not fetched)"
+        }
+    }
+
+    /// Items plus the footer row.
+    var rowCount: Int { itemCount + (footer == nil ? 0 : 1) }
+
+    /// The selected item's row, when an item (not the footer) is selected.
+    public var selectedRow: ListRow? { window.row(list.selected) }
+
+    mutating func loadWindow() throws {
+        guard let source else { return }
+        try window.load(top: list.top, height: list.height, count: itemCount, from: source)
+    }
+
+    mutating func listAction(_ action: Keymap.Action) throws -> Effect {
+        switch action {
+        case .open:
+            if let row = selectedRow { try openItem(row) }
+            if list.selected == itemCount, case .failed = paging { return retryPage() }
+        case .search: searchInput = ""
+        case .nextMatch, .previousMatch: try repeatSearch(backward: action == .previousMatch)
+        case .refresh: return startRefresh()
+        case .retryPage: return retryPage()
+        case .last where itemCount > 0:
+            // The last item, with the row after it (loading, failed, end) in sight.
+            list.select(itemCount - 1)
+            list.scroll(toTop: list.count - list.height)
+            try loadWindow()
+            return prefetchIfNear()
+        default:
+            list.apply(action)
+            try loadWindow()
+            return prefetchIfNear()
+        }
+        return .none
+    }
+
+    // MARK: Paging
+
+    /// Asks for the next page when the selection is within the prefetch distance of the end
+    /// of what is stored, the collection has one, and none is loading or failed (a failed
+    /// page waits for `R`). The state turns to loading at once, so a page is never asked twice.
+    mutating func prefetchIfNear() -> Effect {
+        guard let entry, entry.hasNextPage, options.canFetch, paging == .idle, refresh != .loading,
+              options.prefetch.shouldPrefetch(visibleIndex: min(list.selected, itemCount - 1), loadedCount: itemCount) else { return .none }
+        return loadNextPage(entry.id)
+    }
+
+    mutating func retryPage() -> Effect {
+        guard let entry, case .failed = paging else {
+            message = paging == .loading ? "the next page is on its way" : "no page to retry"
+            return .none
+        }
+        return loadNextPage(entry.id)
+    }
+
+    private mutating func loadNextPage(_ id: Int64) -> Effect {
+        paging = .loading
+        list.reshape(count: rowCount, height: list.height)
+        return .loadNextPage(collectionID: id)
+    }
+
+    mutating func startRefresh() -> Effect {
+        guard let entry else {
+            message = "nothing to refresh here"
+            return .none
+        }
+        guard options.canFetch else {
+            message = "read-only data directory: showing what is stored, nothing is fetched"
+            return .none
+        }
+        let pages = Set(window.rows.map(\.at.pageIndex)).sorted()
+        return .refresh(collectionID: entry.id, firstPages: pages)
+    }
+
+    // MARK: News from the background
+
+    /// A page load of collection `id` ended: `failure` is why it failed, `nil` when stored.
+    public mutating func pageLoaded(collectionID id: Int64, failure: String?) -> Effect {
+        guard id == entry?.id else { return .none }
+        paging = failure.map(LoadState.failed) ?? .idle
+        reloadQuietly()
+        // What the user scrolled into is not news: only later writes are marked.
+        if failure == nil, let entry { seenSequence = entry.changeSequence }
+        return failure == nil ? prefetchIfNear() : .none
+    }
+
+    /// The refresh of collection `id` moved on.
+    public mutating func refreshChanged(collectionID id: Int64, status: FetchState<CollectionEntry>.Status, summary: String?) -> Effect {
+        guard id == entry?.id else { return .none }
+        refresh = status
+        if let summary { refreshSummary = summary }
+        if status == .loading { refreshSummary = nil }
+        guard status != .loading else { return .none }
+        reloadQuietly()
+        return prefetchIfNear()
+    }
+
+    /// Reads what is on screen again after another connection wrote to the database: the
+    /// collection's count and state, then the window, keeping the selection on the same item.
+    public mutating func reload() throws {
+        if mode == .collections || entry == nil {
+            let selectedID = collections.indices.contains(collectionNavigation.selected) ? collections[collectionNavigation.selected].id : nil
+            collections = try library.collections()
+            collectionNavigation.reshape(count: collections.count, height: collectionNavigation.height)
+            if let index = collections.firstIndex(where: { $0.id == selectedID }) { collectionNavigation.select(index) }
+            if entry == nil, mode == .list, let first = collections.first { try openCollection(first.id) }
+            return
+        }
+        guard var source else { return }
+        let selectedID = selectedRow?.id
+        let offset = list.selected - list.top
+        let wasEmpty = itemCount == 0
+        entry = try source.entry()
+        if wasEmpty, itemCount > 0, let id = entry?.id {
+            // The rows' title and second field are chosen from the first item.
+            source = try library.open(id)
+            self.source = source
+        }
+        list.reshape(count: rowCount, height: list.height)
+        if let selectedID, let ordinal = try source.ordinal(ofItem: selectedID) {
+            list.select(ordinal)
+            list.scroll(toTop: ordinal - offset)
+        }
+        window.invalidate()
+        try loadWindow()
+        if mode == .item, let openRow {
+            if try source.ordinal(ofItem: openRow.id) == nil {
+                mode = .list
+                self.openRow = nil
+                message = "the item was removed"
+            } else {
+                try layOutItem(window.rows.first { $0.id == openRow.id } ?? openRow)
+            }
+        }
+    }
+
+    private mutating func reloadQuietly() {
+        do {
+            try reload()
+        } catch {
+            message = "cannot read the database: \(ErrorDescription.line(error))"
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Fetcher
+import Foundation
+import TerminalText
+
+extension ReaderState {
+    // MARK: An open item
+
+    mutating func openItem(_ row: ListRow) throws {
+        seenItems.insert(row.id)
+        try layOutItem(row)
+        textScroll.scrollToTop()
+        mode = .item
+    }
+
+    /// Reads the item's JSON (one row, by id) and lays it out for the current width.
+    mutating func layOutItem(_ row: ListRow) throws {
+        guard let json = try source?.json(ofItem: row.id) else {
+            message = "the item was removed"
+            return
+        }
+        openRow = row
+        textLines = ItemDetailView.lines(row: row, json: json, width: size.columns, measure: measure)
+        textScroll.reshape(lineCount: textLines.count, height: Self.textHeight(size))
+    }
+
+    mutating func itemAction(_ action: Keymap.Action) throws -> Effect {
+        switch action {
+        case .nextItem, .previousItem:
+            list.move(by: action == .nextItem ? 1 : -1)
+            try loadWindow()
+            let effect = prefetchIfNear()
+            if let row = selectedRow, row.id != openRow?.id { try openItem(row) }
+            return effect
+        case .search: searchInput = ""
+        case .nextMatch, .previousMatch: try repeatSearch(backward: action == .previousMatch)
+        case .refresh: return startRefresh()
+        default: scroll(action)
+        }
+        return .none
+    }
+
+    // MARK: Text screens
+
+    mutating func showText(_ lines: [String], returnTo mode: Mode) {
+        textReturn = mode
+        textLines = lines.flatMap { line in
+            measure.wrapped(line, to: max(1, size.columns - 2)).map { ScreenLine(" " + $0) }
+        }
+        textScroll.reshape(lineCount: textLines.count, height: Self.textHeight(size))
+        textScroll.scrollToTop()
+        self.mode = .text
+    }
+
+    /// Scrolls an item or a text screen.
+    mutating func scroll(_ action: Keymap.Action) {
+        switch action {
+        case .down: textScroll.scroll(by: 1)
+        case .up: textScroll.scroll(by: -1)
+        case .halfPageDown: textScroll.scroll(by: max(1, textScroll.height / 2))
+        case .halfPageUp: textScroll.scroll(by: -max(1, textScroll.height / 2))
+        case .pageDown: textScroll.scroll(by: textScroll.height)
+        case .pageUp: textScroll.scroll(by: -textScroll.height)
+        case .first: textScroll.scrollToTop()
+        case .last: textScroll.scrollToBottom()
+        default: break
+        }
+    }
+
+    /// The `e` screen: the collection, its last sync, and the latest refresh or page error in full.
+    func statusDetail() -> [String] {
+        guard let entry else { return ["\(collections.count) collections stored."] }
+        var lines = ["Collection \(entry.name): \(Grouped.number(entry.itemCount)) items", "URL: \(entry.url)"]
+        lines.append("Last sync: " + (entry.lastSync.map { DateText.dateTime($0, timeZone: timeZone) } ?? "never"))
+        if let lastError = entry.lastError { lines.append("Last sync error: \(lastError)") }
+        switch refresh {
+        case .idle: lines.append("Refresh: not run")
+        case .loading: lines.append("Refresh: running")
+        case .refreshed(let date): lines.append("Refresh: done at \(DateText.time(date, timeZone: timeZone))" + (refreshSummary.map { ": \($0)" } ?? ""))
+        case .failed(let failure): lines.append((failure.isOffline ? "Offline: " : "Refresh failed: ") + failure.message)
+        }
+        if case .failed(let reason) = paging { lines.append("Next page failed: \(reason)") }
+        return lines.map { SafeText.line($0, width: measure) }
+    }
+}

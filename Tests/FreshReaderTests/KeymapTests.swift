@@ -1,0 +1,26 @@
+import Testing
+@testable import FreshReader
+
+@Suite("Keymap")
+struct KeymapTests {
+    @Test func helpAndDashDashHelpListEveryBinding() {
+        let help = Keymap.helpLines().joined(separator: "\n")
+        let usage = ReaderCommand.helpMessage()
+        for binding in Keymap.bindings {
+            #expect(help.contains(binding.help))
+            #expect(usage.contains(binding.keys.map(\.name).joined(separator: ", ")))
+        }
+    }
+
+    @Test func noKeyMeansTwoThingsOnOneScreen() {
+        for screen in Keymap.Screen.allCases {
+            let keys = Keymap.bindings.filter { $0.screens.contains(screen) }.flatMap(\.keys)
+            #expect(Set(keys).count == keys.count, "\(screen)")
+        }
+    }
+
+    @Test func controlKeysAreNamedAsLessNamesThem() {
+        #expect(KeyInput.control("d").name == "Ctrl-D")
+        #expect(KeyInput.character(" ").name == "Space")
+    }
+}

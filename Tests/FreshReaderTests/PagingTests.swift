@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import FreshReader
+
+@Suite("Reader state machine: paging")
+struct PagingTests {
+    @Test func comingWithinThePrefetchDistanceLoadsTheNextPageOnce() throws {
+        var state = try reader(MemoryLibrary(count: 10, hasNextPage: true), prefetch: 3)
+        #expect(state.start() == .none)
+        #expect(state.press(.down, .down, .down, .down, .down).isEmpty)
+        #expect(state.handle(.down) == .loadNextPage(collectionID: 1))
+        #expect(state.paging == .loading)
+        #expect(state.press(.down, .character("G"), .up, .down).isEmpty)
+        #expect(state.screenText.contains { $0.contains("loading the next page…") })
+    }
+
+    @Test func anArrivedPageIsAppendedAndTheSelectionStays() throws {
+        let library = MemoryLibrary(count: 10, hasNextPage: true)
+        var state = try reader(library)
+        state.press(.character("G"))
+        library.append(10, hasNextPage: true)
+        #expect(state.pageLoaded(collectionID: 1, failure: nil) == .none)
+        #expect(state.paging == .idle)
+        #expect(state.itemCount == 20)
+        #expect(state.selectedRow?.title == "Item 10")
+        #expect(state.screenText.last?.contains("10/20") == true)
+    }
+
+    @Test func aFailedPageShowsAnErrorRowAndRRetriesIt() throws {
+        var state = try reader(MemoryLibrary(count: 10, hasNextPage: true))
+        state.press(.character("G"))
+        #expect(state.pageLoaded(collectionID: 1, failure: "cannot reach the server") == .none)
+        #expect(state.screenText.contains { $0.contains("the next page failed: cannot reach the server — R retries") })
+        #expect(state.press(.up, .down).isEmpty)
+        #expect(state.handle(.character("R")) == .loadNextPage(collectionID: 1))
+        #expect(state.handle(.character("R")) == .none)
+        #expect(state.message == "the next page is on its way")
+    }
+
+    @Test func theLastPageShowsAnEndRow() throws {
+        let library = MemoryLibrary(count: 10, hasNextPage: true)
+        var state = try reader(library)
+        state.press(.character("G"))
+        library.append(3, hasNextPage: false)
+        _ = state.pageLoaded(collectionID: 1, failure: nil)
+        state.press(.character("G"))
+        #expect(state.screenText.contains { $0.contains("end of posts · 13 items") })
+        #expect(state.press(.character("G"), .up, .down).isEmpty)
+    }
+
+    @Test func anEmptyCollectionWithANextPageLoadsItAtOnce() throws {
+        var state = try reader(MemoryLibrary(count: 0, hasNextPage: true))
+        #expect(state.start() == .loadNextPage(collectionID: 1))
+    }
+
+    @Test func noPrefetchWhileARefreshRuns() throws {
+        var state = try reader(MemoryLibrary(count: 10, hasNextPage: true))
+        _ = state.refreshChanged(collectionID: 1, status: .loading, summary: nil)
+        #expect(state.press(.character("G")).isEmpty)
+        #expect(state.screenText.last?.contains("refreshing…") == true)
+    }
+
+    @Test func aFinishedRefreshSaysWhatChangedAndKeepsTheSelection() throws {
+        let library = MemoryLibrary(count: 20)
+        var state = try reader(library, size: wide)
+        state.press(.down, .down)
+        library.change { collections in
+            collections[0].rows.remove(at: 0)
+            collections[0].entry.itemCount = 19
+        }
+        let done = Date(timeIntervalSince1970: 1_700_000_000)
+        _ = state.refreshChanged(collectionID: 1, status: .refreshed(done), summary: "0 new, 0 updated, 1 removed · 2 × 304")
+        #expect(state.selectedRow?.title == "Item 3")
+        #expect(state.screenText.last?.contains("updated 22:13:20: 0 new, 0 updated, 1 removed · 2 × 304") == true)
+    }
+}
+
+@Suite("Windowed reads")
+struct WindowTests {
+    @Test func everyStepReadsAtMostOneScreenOfRows() throws {
+        for count in [100, 100_000] {
+            let library = MemoryLibrary(count: count)
+            var state = try reader(library)
+            let height = state.list.height
+            #expect(library.takeReads().allSatisfy { $0 <= height })
+            for key: KeyInput in [.down, .down, .pageDown, .control("d"), .up, .pageUp, .end, .up, .pageUp, .home] {
+                state.press(key)
+                #expect(library.takeReads().reduce(0, +) <= height, "at \(count) items, \(key.name)")
+            }
+        }
+    }
+
+    @Test func theWindowShowsTheRightRowsAfterEveryKindOfStep() throws {
+        var state = try reader(MemoryLibrary(count: 1000))
+        for (key, expected) in [(KeyInput.pageDown, 12), (.down, 13), (.control("u"), 8), (.end, 1000), (.pageUp, 989),
+                                (.control("d"), 994), (.home, 1)] {
+            state.press(key)
+            #expect(state.selectedRow?.title == "Item \(expected)", "after \(key.name)")
+            let shown = state.screenText.prefix(state.list.height).filter { $0.contains("Item ") }
+            #expect(shown.count == state.list.visibleRange.filter { $0 < state.itemCount }.count)
+            #expect(shown.first?.contains("Item \(state.list.top + 1) ") == true)
+        }
+    }
+
+    @Test func anotherWriterIsSeenOnReload() throws {
+        let library = MemoryLibrary(count: 5)
+        var state = try reader(library)
+        library.append(2, hasNextPage: false)
+        try state.reload()
+        #expect(state.itemCount == 7)
+        #expect(state.screenText.contains { $0.contains("Item 7") })
+    }
+}
+
+@Suite("New and changed items")
+struct ChangeMarkTests {
+    @Test func itemsChangedAfterOpeningAreMarkedUntilOpened() throws {
+        let library = MemoryLibrary(count: 5)
+        var state = try reader(library)
+        library.change { collections in
+            collections[0].rows[1].changedSequence = 7
+            collections[0].entry.changeSequence = 7
+        }
+        try state.reload()
+        #expect(state.screenText[1].hasPrefix("• Item 2"))
+        #expect(state.screenText[0].hasPrefix("  Item 1"))
+        state.press(.down, .enter, .character("q"))
+        #expect(state.screenText[1].hasPrefix("  Item 2"))
+    }
+}
