@@ -16,10 +16,11 @@ final class WriterThread: Sendable {
 
     init() {
         let thread = Thread { [self] in
+            // Named from the thread itself: on Linux a name set before start() is not applied.
+            Thread.current.name = "fresh.writer"
             _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, getpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0) + Self.niceness)
             runJobs()
         }
-        thread.name = "fresh.sync-writer"
         thread.start()
     }
 
