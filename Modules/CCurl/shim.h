@@ -25,8 +25,8 @@ static inline CURLcode fresh_curl_set_headers(CURL *handle, struct curl_slist *h
     return curl_easy_setopt(handle, CURLOPT_HTTPHEADER, headers);
 }
 
-static inline CURLcode fresh_curl_set_post_size(CURL *handle, curl_off_t size) {
-    return curl_easy_setopt(handle, CURLOPT_POSTFIELDSIZE_LARGE, size);
+static inline CURLcode fresh_curl_set_off(CURL *handle, CURLoption option, curl_off_t value) {
+    return curl_easy_setopt(handle, option, value);
 }
 
 static inline CURLcode fresh_curl_set_write_callback(CURL *handle, fresh_curl_data_callback callback) {

@@ -56,9 +56,17 @@ final class CurlTransfer: Sendable {
         _ = fresh_curl_set_progress_callback(curl) { context, _, _, _, _ in
             Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue().transfer.isCancelled ? 1 : 0
         }
+        if let limit = request.maximumBodySize {
+            // A Content-Length over the limit fails before the body is read.
+            _ = fresh_curl_set_off(curl, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
+        }
         _ = fresh_curl_set_pointer(curl, CURLOPT_WRITEDATA, context.toOpaque())
         _ = fresh_curl_set_write_callback(curl) { data, size, count, context in
             let sink = Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue()
+            if let limit = sink.transfer.request.maximumBodySize, sink.body.count + size * count > limit {
+                sink.exceededLimit = true
+                return 0 // libcurl stops the transfer with CURLE_WRITE_ERROR
+            }
             sink.body.append(UnsafeRawPointer(data!).assumingMemoryBound(to: UInt8.self), count: size * count)
             return size * count
         }
@@ -76,7 +84,7 @@ final class CurlTransfer: Sendable {
         default: _ = fresh_curl_set_string(curl, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
         }
         if let body = request.body {
-            _ = fresh_curl_set_post_size(curl, curl_off_t(body.count))
+            _ = fresh_curl_set_off(curl, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count))
             body.withUnsafeBytes { bytes in
                 _ = fresh_curl_set_pointer(curl, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!))
             }
@@ -136,6 +144,8 @@ final class CurlTransfer: Sendable {
             return .timedOut(.microseconds(elapsed))
         case CURLE_ABORTED_BY_CALLBACK:
             return .cancelled
+        case CURLE_FILESIZE_EXCEEDED, CURLE_WRITE_ERROR where sink.exceededLimit:
+            return .bodyTooLarge(limit: request.maximumBodySize ?? 0)
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
             return sink.receivedStatus ? .truncated("\(message) after \(sink.body.count) body bytes") : .unreachable(message)
         default:
@@ -150,6 +160,8 @@ private final class ResponseSink: @unchecked Sendable {
     var body = Data()
     var headerFields = HTTPFields()
     var receivedStatus = false
+    /// The body passed the request's maximum and the write callback refused it.
+    var exceededLimit = false
     /// The status line's protocol version (`HTTP/1.1`, `HTTP/2`) and reason phrase.
     var version = ""
     var reasonPhrase = ""

@@ -34,7 +34,11 @@ public final class CurlTransport: HTTPTransport {
         let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async { [pool] in
+                // A transfer blocks its thread until the server answers (seconds, for a slow
+                // one). The global queue's threads are Swift concurrency's pool on Linux, one per
+                // core, so a few slow transfers there would stall every task of the process. A
+                // serial queue of its own runs on an overcommitting thread instead, made as needed.
+                DispatchQueue(label: "fresh.curl-transfer").async { [pool] in
                     let handle = pool.checkOut()
                     let result = Result { try transfer.perform(on: handle) }
                     pool.checkIn(handle)

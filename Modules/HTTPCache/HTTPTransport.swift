@@ -9,13 +9,18 @@ public struct TransportRequest: Sendable, Equatable {
     public var body: Data?
     /// The whole exchange must finish within this time, or fail with ``TransportError/timedOut``.
     public var timeout: Duration?
+    /// The largest body (decoded) the caller takes: a longer one fails with
+    /// ``TransportError/bodyTooLarge`` as soon as it passes the limit, so memory stays bounded.
+    public var maximumBodySize: Int?
 
-    public init(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil, timeout: Duration? = nil) {
+    public init(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil, timeout: Duration? = nil,
+                maximumBodySize: Int? = nil) {
         self.method = method
         self.url = url
         self.headerFields = headerFields
         self.body = body
         self.timeout = timeout
+        self.maximumBodySize = maximumBodySize
     }
 }
 
@@ -54,6 +59,8 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     /// What the server sent back is not an HTTP response (an HTTP/0.9 or garbage reply, a
     /// malformed header line, a body its Content-Encoding cannot decode).
     case invalidResponse(String)
+    /// The body passed the request's ``TransportRequest/maximumBodySize``; the transfer stopped there.
+    case bodyTooLarge(limit: Int)
     /// The caller cancelled the exchange.
     case cancelled
     /// Any other transfer failure, with the library's message.
@@ -66,6 +73,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         case .timedOut(let limit): "timed out after \(limit.formattedSeconds)"
         case .truncated(let reason): "response cut short: \(reason)"
         case .invalidResponse(let reason): "the server's reply is not valid HTTP: \(reason)"
+        case .bodyTooLarge(let limit): "the body is larger than \(limit) bytes"
         case .cancelled: "cancelled"
         case .failed(let reason): "transfer failed: \(reason)"
         }

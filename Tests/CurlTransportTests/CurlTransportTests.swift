@@ -101,6 +101,35 @@ struct CurlTransportTests {
         }
     }
 
+    /// Whether `send` failed with ``TransportError/bodyTooLarge`` at `limit`.
+    func refusesAsTooLarge(_ request: TransportRequest) async -> Bool {
+        do {
+            _ = try await transport.send(request)
+            return false
+        } catch {
+            return error as? TransportError == .bodyTooLarge(limit: request.maximumBodySize ?? -1)
+        }
+    }
+
+    @Test func aBodyOverTheLimitStopsTheTransfer() async throws {
+        try await withServer(MockServerConfiguration(postCount: 100)) { base in
+            let url = URL(string: "\(base)/posts?limit=50")!
+            // Its Content-Length says it is too large before any of it is read.
+            #expect(await refusesAsTooLarge(TransportRequest(method: .get, url: url, headerFields: [.acceptEncoding: "identity"],
+                                                             maximumBodySize: 4096)))
+            // Compressed, the wire is under the limit but the decoded body is not.
+            #expect(await refusesAsTooLarge(TransportRequest(method: .get, url: url, maximumBodySize: 12_000)))
+            let whole = try await transport.send(TransportRequest(method: .get, url: url, maximumBodySize: 1 << 20))
+            #expect(whole.wireByteCount < 12_000 && whole.body.count > 12_000)
+        }
+        // Chunked, with no length announced: stopped once the body passes the limit.
+        let chunk = String(repeating: "x", count: 1000)
+        let chunks = String(repeating: "3E8\r\n\(chunk)\r\n", count: 20)
+        let server = try RawReplyServer(reply: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n\(chunks)0\r\n\r\n")
+        defer { server.stop() }
+        #expect(await refusesAsTooLarge(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/big")!, maximumBodySize: 4096)))
+    }
+
     // libcurl 7.66 and later refuse an HTTP/0.9 reply (anything without a status line) with this
     // message; Debian's libcurl, which setup installs, is newer.
     @Test(arguments: ["no status line, only text\r\n", "SSH-2.0-OpenSSH_9.2\r\n"])

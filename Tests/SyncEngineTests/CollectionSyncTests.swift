@@ -69,6 +69,22 @@ struct CollectionSyncTests {
         #expect(try fixture.items("articles").count == 45 && fixture.items("feed").count == 33)
     }
 
+    @Test func aPageOverTheSizeLimitStopsTheSyncWithoutRetrying() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 50))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        await #expect {
+            try await fixture.sync(url) { $0.maximumPageSize = 3000 }
+        } throws: { error in
+            guard case SyncError.pageTooLarge(let failedURL, 3000) = error else { return false }
+            return failedURL == url
+        }
+        let stats = try await fixture.services.client.send(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/_admin/journal")!))
+        await server.stop()
+        let journal = try JSONSerialization.jsonObject(with: stats.body) as? [[String: Any]] ?? []
+        #expect(journal.filter { ($0["url"] as? String)?.hasPrefix("/posts") == true }.count == 1)
+    }
+
     @Test func twoAPIsWithTheSamePathInOneDirectoryStayApart() async throws {
         let one = try await RunningMockServer.start(MockServerConfiguration(seed: 1, postCount: 12))
         let two = try await RunningMockServer.start(MockServerConfiguration(seed: 2, postCount: 20))
@@ -102,21 +118,20 @@ struct CollectionSyncTests {
         let fixture = try SyncFixture()
         let url = URL(string: "\(server.baseURL)/posts?limit=10")!
         let engine = fixture.engine
-        // The writer waits in the first page's event until the run is cancelled, so the run is
-        // interrupted with at most a queue and a batch of its 50 pages read.
-        let firstPageWritten = DispatchSemaphore(value: 0)
+        // The writer (a thread of its own, not one of the pool's) waits in the first page's event
+        // until the run is cancelled, so the run is interrupted with at most a queue and a batch
+        // of its 50 pages read.
+        let (firstPageWritten, written) = AsyncStream<Void>.makeStream()
         let cancelled = DispatchSemaphore(value: 0)
         let task = Task {
             try await engine.run(SyncOptions(url: url)) { event in
                 if case .page(let page) = event, page.index == 0 {
-                    firstPageWritten.signal()
+                    written.yield()
                     cancelled.wait()
                 }
             }
         }
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { firstPageWritten.wait(); continuation.resume() }
-        }
+        for await _ in firstPageWritten { break }
         task.cancel()
         cancelled.signal()
         await #expect(throws: (any Error).self) { try await task.value }

@@ -6,13 +6,14 @@ final class DjangoOrigin: Sendable {
     let baseURL: String
     private let process: Process
 
-    init(items: Int, throttle: String = "50/s") throws {
+    /// - Parameter gzip: Django's GZipMiddleware compresses bodies for clients that ask.
+    init(items: Int, throttle: String = "50/s", gzip: Bool = false) throws {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Tools/peers/drf_api.py").path
         let process = Process()
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script, "--items", String(items), "--throttle", throttle, "--lifetime", "300"]
+        process.arguments = ["python3", script, "--items", String(items), "--throttle", throttle, "--lifetime", "300"] + (gzip ? ["--gzip"] : [])
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         try process.run()

@@ -25,6 +25,20 @@ struct DjangoSyncTests {
         #expect(try fixture.items("posts").map(\.key) == (1...95).map { ItemKey.integer($0) })
     }
 
+    @Test func compressedPagesAreDecodedAndBothSizesReported() async throws {
+        let origin = try DjangoOrigin(items: 95, gzip: true)
+        let fixture = try SyncFixture()
+        let first = try await fixture.sync("\(origin.baseURL)/api/cursor/posts/?page_size=10")
+        #expect(first.totalItems == 95 && first.complete)
+        // Ten pages of JSON squeeze to a fraction on the wire; the mirror holds the JSON itself.
+        #expect(first.bytesReceived > 0 && first.bytesReceived * 2 < first.bytesDecoded, "\(first)")
+        #expect(first.line.contains("bytes received (\(first.bytesDecoded) decoded)"))
+        #expect(try fixture.items("posts").first?.json.hasPrefix("{") == true)
+        // GZipMiddleware weakens the ETag of the compressed 200; the 304s still match it.
+        let second = try await fixture.sync("\(origin.baseURL)/api/cursor/posts/?page_size=10")
+        #expect(second.notModified == 10 && second.bytesReceived == 0 && second.changed == 0, "\(second)")
+    }
+
     @Test func stringKeysFromAnotherMember() async throws {
         let origin = try DjangoOrigin(items: 200)
         let fixture = try SyncFixture()

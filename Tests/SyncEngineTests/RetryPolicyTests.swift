@@ -75,7 +75,11 @@ struct SyncSummaryTests {
         summary.fullResponses = 1
         summary.freshHits = 1
         summary.bytesReceived = 1
+        summary.bytesDecoded = 1
         #expect(summary.line == "synced posts: 1 page, 1 item (0 new, 0 changed, 0 removed); 1 request: 1 × 200, 0 × 304, 1 fresh hit; 1 byte received, 0 bytes saved")
+        summary.bytesDecoded = 20
+        #expect(summary.line.hasSuffix("1 byte received (20 decoded), 0 bytes saved"))
+        summary.bytesDecoded = 1
         summary.retries = 2
         summary.secondsWaited = 3
         summary.resumedAtPage = 4

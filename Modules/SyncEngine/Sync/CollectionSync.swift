@@ -175,7 +175,7 @@ private struct SyncRun: Sendable {
                 tally.update { $0.requests += fetched.response.decision.requestsSent }
                 fetched = try await fetcher.fetch(url, index: record.pageIndex, plan: plan, policy: .reloadIgnoringLocalCacheData)
             }
-            tally.update { $0.count(fetched.response.decision, storedLength: fetched.storedLength) }
+            tally.update { $0.count(fetched.response, storedLength: fetched.storedLength) }
             let step = try step(fetched, stored: record, plan: &plan, typicalSize: nil)
             try write([(fetched, step)], pass: pass)
             refreshed[record.pageIndex] = (record.url, step.next)
@@ -229,7 +229,7 @@ private struct SyncRun: Sendable {
                 tally.update { $0.requests += fetched.response.decision.requestsSent }
                 fetched = try await fetcher.fetch(cursor.url, index: cursor.index, plan: plan, policy: .reloadIgnoringLocalCacheData)
             }
-            tally.update { $0.count(fetched.response.decision, storedLength: fetched.storedLength) }
+            tally.update { $0.count(fetched.response, storedLength: fetched.storedLength) }
             let step = try step(fetched, stored: stored, plan: &plan, typicalSize: cursor.typicalSize)
             if cursor.index == 0, step.itemCount > 0 { cursor.typicalSize = step.itemCount }
             cursor.emptyRun = step.itemCount == 0 && step.next != nil ? cursor.emptyRun + 1 : 0
@@ -270,9 +270,6 @@ private struct SyncRun: Sendable {
         if let stored, isCurrent(fetched, stored: stored, plan: plan) {
             return Step(next: stored.nextURL.flatMap(URL.init(string:)), endReason: stored.nextURL == nil ? "the last page, unchanged" : nil,
                         itemCount: stored.itemCount, validator: validator, items: nil)
-        }
-        guard response.body.count <= options.maximumPageSize else {
-            throw SyncError.pageTooLarge(url: url, limit: options.maximumPageSize)
         }
         var page = try parse(fetched, depth: plan?.recordedDepth ?? JSONDocument.recordedDepth)
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPTypes
 
 /// What identifies the content of a page response, stored with the page's items: its ETag,
@@ -6,9 +7,15 @@ import HTTPTypes
 /// the cache). A later 304 or fresh hit that carries the same validator means the stored items
 /// are the page's current content, and nothing is written; anything else is written (a killed
 /// sync that stored the response in the HTTP cache but not its items is caught this way).
+///
+/// A weak tag counts as its opaque tag, as `If-None-Match` compares them: servers that compress
+/// (Django's GZipMiddleware) weaken the tag of the compressed 200 and send the strong one on the
+/// 304 that confirms the same content.
 enum ContentValidator {
     static func of(headerFields: HTTPFields, body: Data) -> String {
-        if let tag = headerFields[.eTag] { return "etag " + tag }
+        if let field = headerFields[.eTag] {
+            return "etag " + (EntityTag.lenient(field).map { EntityTag(opaqueTag: $0.opaqueTag).description } ?? field)
+        }
         return "fnv1a64 " + (headerFields[PageValidatorStorage.digestField] ?? FNV1a64.hex(body))
     }
 }

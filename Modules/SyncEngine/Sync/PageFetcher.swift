@@ -51,7 +51,10 @@ struct PageFetcher: Sendable {
             let failure: RetryPolicy.Failure
             do {
                 let response = try await send(request(for: url), policy: policy ?? options.policy)
-                if response.decision.originUnreachable {
+                if case .bodyTooLarge(let limit)? = response.decision.networkFailure {
+                    tally.update { $0.requests += 1 }
+                    throw SyncError.pageTooLarge(url: url.absoluteString, limit: limit)
+                } else if response.decision.originUnreachable {
                     tally.update { $0.requests += response.decision.requestsSent }
                     failure = .transient(response.decision.reasons.first { $0.hasPrefix("origin unreachable") } ?? "origin unreachable")
                 } else if (200..<300).contains(response.status.code) {
@@ -69,6 +72,9 @@ struct PageFetcher: Sendable {
             } catch let error as TransportError where Self.isTransient(error) {
                 tally.update { $0.requests += 1 }
                 failure = .transient(error.description)
+            } catch TransportError.bodyTooLarge(let limit) {
+                tally.update { $0.requests += 1 }
+                throw SyncError.pageTooLarge(url: url.absoluteString, limit: limit)
             } catch TransportError.invalidResponse(let reason) {
                 throw SyncError.badReply(url: url.absoluteString, reason: reason)
             }
@@ -107,7 +113,8 @@ struct PageFetcher: Sendable {
             events(.droppedHeaders(url: url))
         }
         if fields[.accept] == nil { fields[.accept] = "application/json" }
-        return TransportRequest(method: .get, url: url, headerFields: fields, timeout: options.timeout)
+        return TransportRequest(method: .get, url: url, headerFields: fields, timeout: options.timeout,
+                                maximumBodySize: options.maximumPageSize)
     }
 
     private func stopError(_ failure: RetryPolicy.Failure, url: URL, reason: String) -> SyncError {
@@ -121,7 +128,7 @@ struct PageFetcher: Sendable {
     static func isTransient(_ error: TransportError) -> Bool {
         switch error {
         case .unreachable, .timedOut, .truncated, .failed: true
-        case .invalidURL, .invalidResponse, .cancelled: false
+        case .invalidURL, .invalidResponse, .bodyTooLarge, .cancelled: false
         }
     }
 

@@ -23,8 +23,10 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var staleServed = 0
     /// Pages whose content was already stored, so nothing was written for them.
     public var unchangedPages = 0
-    /// Body bytes received over the network.
+    /// Body bytes received over the network, as sent (compressed when the server compressed).
     public var bytesReceived = 0
+    /// Those bodies once decoded (gzip, deflate, br, zstd): the JSON the pages hold.
+    public var bytesDecoded = 0
     /// Body bytes the cache supplied instead of the network.
     public var bytesSaved = 0
     /// Waits before retries, and their total.
@@ -42,12 +44,14 @@ public struct SyncSummary: Sendable, Equatable, Codable {
 
     public init() {}
 
-    /// Counts one page's decision; `storedLength` is the length of the body a response from
+    /// Counts one page's response; `storedLength` is the length of the body a response from
     /// the cache stood for (the sync's cache keeps validators, not bodies).
-    mutating func count(_ decision: CacheDecision, storedLength: Int?) {
+    mutating func count(_ response: CachedResponse, storedLength: Int?) {
+        let decision = response.decision
         pages += 1
         requests += decision.requestsSent
         bytesReceived += decision.bytesReceived
+        if decision.bytesReceived > 0 { bytesDecoded += response.body.count }
         if decision.bytesReceived == 0 { bytesSaved += storedLength ?? decision.bytesSaved }
         switch decision.outcome {
         case .freshHit: freshHits += 1
@@ -58,13 +62,16 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     }
 
     /// The line `fresh sync` prints:
-    /// `synced posts: 5 pages, 100 items (3 new, 1 changed, 2 removed); 5 requests: 1 × 200, 4 × 304, 0 fresh hits; 4123 bytes received, 53012 bytes saved`.
+    /// `synced posts: 5 pages, 100 items (3 new, 1 changed, 2 removed); 5 requests: 1 × 200, 4 × 304, 0 fresh hits; 1702 bytes received (10512 decoded), 42048 bytes saved`
+    /// (the decoded count only when the server compressed).
     public var line: String {
         var text = "synced \(collection): \(Plural.count(pages, "page")), \(Plural.count(totalItems, "item")) "
             + "(\(created) new, \(changed) changed, \(removed) removed); "
             + "\(Plural.count(requests, "request")): \(fullResponses) × 200, \(notModified) × 304, \(Plural.count(freshHits, "fresh hit"))"
         if staleServed > 0 { text += ", \(staleServed) stale" }
-        text += "; \(Plural.count(bytesReceived, "byte")) received, \(Plural.count(bytesSaved, "byte")) saved"
+        text += "; \(Plural.count(bytesReceived, "byte")) received"
+        if bytesDecoded != bytesReceived { text += " (\(bytesDecoded) decoded)" }
+        text += ", \(Plural.count(bytesSaved, "byte")) saved"
         if retries > 0 { text += "; \(Plural.count(retries, "retry", "retries")) after waiting \(String(format: "%.1f", secondsWaited)) s" }
         if let resumedAtPage { text += "; resumed at page \(resumedAtPage + 1)" }
         return text
