@@ -119,6 +119,14 @@ struct MemoryCollection: CollectionReading {
         library.stored(self.id).json[id]
     }
 
+    func markShown(upTo sequence: Int) throws {
+        library.change { collections in
+            for index in collections.indices where collections[index].entry.id == id {
+                collections[index].entry.shownSequence = sequence
+            }
+        }
+    }
+
     func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow? {
         let rows = rows
         let start = row.flatMap { row in rows.firstIndex { $0.id == row.id } } ?? (backward ? rows.count : -1)

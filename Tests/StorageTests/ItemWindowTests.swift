@@ -35,6 +35,14 @@ struct ItemWindowTests {
         #expect(try mirror.database.item(id: first[1].id)?.json.contains("Post 2") == true)
     }
 
+    @Test func theSequenceAReaderShowedIsKept() throws {
+        let mirror = try mirror(12)
+        let id = mirror.collection.id
+        #expect(try mirror.database.collection(id: id)?.shownSequence == nil)
+        try mirror.database.markShown(id, upTo: 2)
+        #expect(try mirror.database.collection(id: id)?.shownSequence == 2)
+    }
+
     @Test func titlesFallBackAlongThePathsAndSkipObjects() throws {
         let mirror = try Mirror()
         _ = try mirror.database.writePages([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: [

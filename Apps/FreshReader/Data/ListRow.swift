@@ -39,9 +39,12 @@ public struct CollectionEntry: Sendable, Equatable {
     public var hasNextPage: Bool
     /// Page writes so far: rows changed by a later write are new or changed since then.
     public var changeSequence: Int
+    /// The ``changeSequence`` the reader last showed the collection at (in this run or an
+    /// earlier one); `nil` when never shown.
+    public var shownSequence: Int?
 
     public init(id: Int64, name: String, url: String, itemCount: Int, lastSync: Date?, lastError: String?, hasNextPage: Bool,
-                changeSequence: Int = 0) {
+                changeSequence: Int = 0, shownSequence: Int? = nil) {
         self.id = id
         self.name = name
         self.url = url
@@ -50,6 +53,7 @@ public struct CollectionEntry: Sendable, Equatable {
         self.lastError = lastError
         self.hasNextPage = hasNextPage
         self.changeSequence = changeSequence
+        self.shownSequence = shownSequence
     }
 
     /// What the collection list says of its state: "error: …", "partial", "synced".
@@ -87,4 +91,7 @@ public protocol CollectionReading: Sendable {
     /// The next item (or previous, `backward`) after `row` whose text holds every word of
     /// `query`, wrapping around; `nil` when none does.
     func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow?
+    /// Records that the collection was shown as it was after page write `sequence`, so the
+    /// next run marks only what changed after it.
+    func markShown(upTo sequence: Int) throws
 }

@@ -64,6 +64,10 @@ struct StoredCollection: CollectionReading {
         try database.item(id: id)?.json
     }
 
+    func markShown(upTo sequence: Int) throws {
+        try database.markShown(collectionID, upTo: sequence)
+    }
+
     func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow? {
         if canIndex { try database.updateSearchIndex(of: collectionID) }
         return try database.firstMatch(of: query, in: collectionID, after: row?.at, backward: backward, indexed: canIndex, fields: fields)
@@ -81,6 +85,7 @@ extension CollectionEntry {
     init(_ record: CollectionRecord, itemCount: Int) {
         self.init(id: record.id, name: record.name, url: record.url, itemCount: itemCount,
                   lastSync: record.lastSyncAt.map(Date.init(timeIntervalSince1970:)), lastError: record.lastError,
-                  hasNextPage: record.plan == nil || !record.passComplete, changeSequence: record.changeSequence)
+                  hasNextPage: record.plan == nil || !record.passComplete, changeSequence: record.changeSequence,
+                  shownSequence: record.shownSequence)
     }
 }

@@ -12,8 +12,10 @@ extension ReaderState {
         let entry = try known ?? source.entry()
         self.source = source
         self.entry = entry
-        seenSequence = entry.changeSequence
+        // What changed since the collection was last shown, in this run or an earlier one, is news.
+        seenSequence = entry.shownSequence ?? entry.changeSequence
         seenItems = []
+        noteShown()
         paging = .idle
         refresh = .idle
         refreshSummary = nil
@@ -21,6 +23,13 @@ extension ReaderState {
         list = ListNavigation(count: rowCount, height: Self.listHeight(size, header: false))
         mode = .list
         try loadWindow()
+    }
+
+    /// Records the collection as shown now, so the next run marks only later changes. A
+    /// database that cannot be written (a read-only directory) keeps its marks: nothing is lost.
+    private func noteShown() {
+        guard let source, let entry else { return }
+        try? source.markShown(upTo: entry.changeSequence)
     }
 
     mutating func closeCollection() {
@@ -127,7 +136,10 @@ extension ReaderState {
         paging = failure.map(LoadState.failed) ?? .idle
         reloadQuietly()
         // What the user scrolled into is not news: only later writes are marked.
-        if failure == nil, let entry { seenSequence = entry.changeSequence }
+        if failure == nil, let entry {
+            seenSequence = entry.changeSequence
+            noteShown()
+        }
         return failure == nil ? prefetchIfNear() : .none
     }
 

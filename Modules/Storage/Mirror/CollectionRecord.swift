@@ -28,6 +28,9 @@ public struct CollectionRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var lastError: String?
     /// Page writes so far; items carry the number of the write that created or changed them.
     public var changeSequence: Int
+    /// The ``changeSequence`` a reader last showed the collection at: items changed by a later
+    /// write are new to its user. `nil` until a reader has shown it.
+    public var shownSequence: Int?
 }
 
 /// One page of a collection as last fetched.

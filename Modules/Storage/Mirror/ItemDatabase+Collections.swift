@@ -69,6 +69,13 @@ extension ItemDatabase {
         }
     }
 
+    /// Records that a reader showed the collection as it was after page write `sequence`.
+    public func markShown(_ collectionID: Int64, upTo sequence: Int) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE collection SET shownSequence = ? WHERE id = ?", arguments: [sequence, collectionID])
+        }
+    }
+
     /// Deletes a collection with its pages and items; returns how many items it held.
     @discardableResult
     public func deleteCollection(_ collectionID: Int64) throws -> Int {

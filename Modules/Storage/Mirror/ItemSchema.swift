@@ -37,6 +37,9 @@ enum ItemSchema {
             try copyPosts(db)
             try db.execute(sql: "DROP TABLE post; DROP TABLE syncedPage;")
         }
+        migrator.registerMigration("v4-collection-shown") { db in
+            try db.execute(sql: "ALTER TABLE collection ADD COLUMN shownSequence INTEGER")
+        }
         return migrator
     }
 
