@@ -14,7 +14,9 @@ struct SyncCommand: AsyncParsableCommand {
             Fetches the first page, works out how the pages link (the style), where the items \
             are and which member keys them, then follows the pages to the last one. Every page \
             goes through the HTTP cache: an unchanged page costs a 304 or nothing, and is not \
-            rewritten. Items are kept whole, as the JSON the server sent, keyed by (collection, \
+            rewritten (a page fresh only by the Last-Modified heuristic is asked again, \
+            conditionally). Pages are asked for compressed and decoded; the summary gives the \
+            bytes received and, when they differ, decoded. Items are kept whole, as the JSON the server sent, keyed by (collection, \
             key). A page's items are written in one transaction; the end of a complete pass \
             deletes the items no page listed any more.
 
@@ -108,7 +110,7 @@ struct SyncCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-wait"), help: ArgumentHelp("Longest single wait before a retry, in seconds (default 120).", valueName: "seconds"))
     var maxWait = 120.0
 
-    @Option(name: .customLong("max-page-size"), help: ArgumentHelp("Largest page accepted, e.g. 64M (default).", valueName: "size"),
+    @Option(name: .customLong("max-page-size"), help: ArgumentHelp("Largest page accepted, decoded, e.g. 64M (default); the download stops there.", valueName: "size"),
             transform: { text in
                 guard let bytes = ByteCount.parse(text), bytes > 0 else { throw ValidationError("invalid size '\(text)'") }
                 return bytes

@@ -31,12 +31,6 @@ public struct FreshnessLifetime: Sendable, Equatable {
         of(entry, cacheControl: entry.cacheControl)
     }
 
-    /// Whether the fields give a lifetime themselves (`max-age` or `Expires`), so that only a
-    /// heuristic (or nothing) would make a response without them fresh.
-    public static func isExplicit(in headerFields: HTTPFields) -> Bool {
-        CacheControl(fieldValues: headerFields[values: .cacheControl]).maxAge != nil || headerFields[.expires] != nil
-    }
-
     /// The lifetime of a stored response whose `Cache-Control` the caller has already parsed.
     static func of(_ entry: StoredResponse, cacheControl: CacheControl) -> FreshnessLifetime {
         if let maxAge = cacheControl.maxAge {

@@ -32,6 +32,15 @@ struct Mirror {
         _ = try database.writePages([PageContent(index: index, url: "u", nextURL: nil, validator: nil, items: nil)], of: collection.id, pass: pass)
     }
 
+    /// A complete first pass of two pages, items 1 and 2 then 3; returns the next pass.
+    func afterAFirstPassOfThreeItems() throws -> Int {
+        let first = try database.startPass(of: collection.id, restart: false).pass
+        try write(0, pass: first, [(1, "a"), (2, "b")])
+        try write(1, pass: first, [(3, "c")], next: nil)
+        _ = try database.finishPass(first, of: collection.id)
+        return try database.startPass(of: collection.id, restart: false).pass
+    }
+
     func keys() throws -> [ItemKey] {
         var keys: [ItemKey] = []
         try database.forEachItem(in: collection.id) { keys.append($0.key) }
@@ -77,11 +86,7 @@ struct ItemDatabaseTests {
     @Test func unchangedPagesKeepTheirItemsWithoutBeingWritten() throws {
         let mirror = try Mirror()
         let id = mirror.collection.id
-        let first = try mirror.database.startPass(of: id, restart: false).pass
-        try mirror.write(0, pass: first, [(1, "a"), (2, "b")])
-        try mirror.write(1, pass: first, [(3, "c")], next: nil)
-        _ = try mirror.database.finishPass(first, of: id)
-        let pass = try mirror.database.startPass(of: id, restart: false).pass
+        let pass = try mirror.afterAFirstPassOfThreeItems()
         try mirror.unchanged(0, pass: pass)
         try mirror.write(1, pass: pass, [(3, "c"), (4, "d")], next: nil)
         #expect(try mirror.database.finishPass(pass, of: id) == 0)
@@ -91,12 +96,8 @@ struct ItemDatabaseTests {
     @Test func anItemThatMovesToALaterPageIsKeptNotCountedAsNew() throws {
         let mirror = try Mirror()
         let id = mirror.collection.id
-        let first = try mirror.database.startPass(of: id, restart: false).pass
-        try mirror.write(0, pass: first, [(1, "a"), (2, "b")])
-        try mirror.write(1, pass: first, [(3, "c")], next: nil)
-        _ = try mirror.database.finishPass(first, of: id)
         // Item 0 was inserted at the front: 2 slides onto page 1.
-        let pass = try mirror.database.startPass(of: id, restart: false).pass
+        let pass = try mirror.afterAFirstPassOfThreeItems()
         let frontPage = try mirror.write(0, pass: pass, [(0, "z"), (1, "a")])
         #expect(try mirror.keys() == [0, 1, 3].map { ItemKey.integer($0) }, "2 is set aside while no page lists it")
         let secondPage = try mirror.write(1, pass: pass, [(2, "b"), (3, "c")], next: nil)

@@ -99,7 +99,7 @@ struct PageFetcher: Sendable {
     private func send(_ request: TransportRequest, policy: CachePolicy) async throws -> CachedResponse {
         let response = try await client.send(request, policy: policy)
         guard policy == .useProtocolCachePolicy, response.decision.outcome == .freshHit,
-              !FreshnessLifetime.isExplicit(in: response.headerFields) else { return response }
+              response.decision.freshnessLifetime?.source == .heuristic else { return response }
         return try await client.send(request, policy: .reloadRevalidatingCacheData)
     }
 
