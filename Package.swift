@@ -39,10 +39,9 @@ let package = Package(
         .target(name: "Fetcher", path: "Modules/Fetcher"),
 
         // MARK: System-library shims
-        .systemLibrary(
-            name: "CCurl", path: "Modules/CCurl", pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl's headers (Debian libcurl4-openssl-dev) and a loader: libcurl itself is opened
+        // with dlopen on the first request, so a run the cache answers never loads it.
+        .target(name: "CCurl", path: "Modules/CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CWidth", path: "Modules/CWidth"),
         .systemLibrary(
             name: "CNcursesw", path: "Modules/CNcursesw", pkgConfig: "ncursesw",

@@ -62,6 +62,18 @@ FIRST_PAGES=$PAGES
 sync_posts "$WORK/fresh-db"
 check "immediate second sync sends no request (all fresh hits)" \
     test "$REQUESTS" -eq 0 -a "$HITS" -eq "$FIRST_PAGES" -a "$RECEIVED" -eq 0
+libcurl_only_for_requests() { # a fresh hit never loads libcurl; a request without it is one line, exit 1
+    mkdir -p "$WORK/broken-libcurl" && : >"$WORK/broken-libcurl/libcurl.so.4"
+    "$BIN/fresh" get -o /dev/null "$BASE_URL/posts?limit=3" --db-dir "$WORK/fresh-db" || return 1
+    LD_LIBRARY_PATH="$WORK/broken-libcurl" "$BIN/fresh" get "$BASE_URL/posts?limit=3" --db-dir "$WORK/fresh-db" \
+        >"$WORK/hit.out" 2>"$WORK/hit.err" && [ -s "$WORK/hit.out" ] && [ ! -s "$WORK/hit.err" ] || return 1
+    LD_LIBRARY_PATH="$WORK/broken-libcurl" "$BIN/fresh" get "$BASE_URL/posts?limit=4" --db-dir "$WORK/fresh-db" \
+        >"$WORK/miss.out" 2>"$WORK/miss.err"
+    [ $? -eq 1 ] && [ ! -s "$WORK/miss.out" ] && [ "$(wc -l <"$WORK/miss.err")" -eq 1 ] &&
+        grep -q "^fresh: cannot send requests: libcurl: .*libcurl.so.4" "$WORK/miss.err"
+}
+check "a fresh hit is answered without loading libcurl; without libcurl a request fails in one line (exit 1)" \
+    libcurl_only_for_requests
 run_in_parallel() { # four syncs into one new database directory at once
     local pids=() failed=0
     for i in 1 2 3 4; do

@@ -19,7 +19,7 @@ public struct FreshCommand: AsyncParsableCommand {
 
             Exit status:
               0   success
-              1   unexpected failure
+              1   unexpected failure (also: libcurl cannot be loaded, so no request can be sent)
               3   the server could not be reached, or timed out
               4   the server answered with an error status (sync, after any retries; get with
                   --fail: a 4xx status)

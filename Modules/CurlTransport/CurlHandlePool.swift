@@ -14,10 +14,10 @@ final class CurlHandlePool: Sendable {
 
     func checkOut() -> Handle {
         if let handle = idle.withLock({ $0.popLast() }) {
-            curl_easy_reset(handle.raw)
+            fresh_curl_easy_reset(handle.raw)
             return handle
         }
-        return Handle(raw: curl_easy_init())
+        return Handle(raw: fresh_curl_easy_init())
     }
 
     func checkIn(_ handle: Handle) {
@@ -26,10 +26,10 @@ final class CurlHandlePool: Sendable {
             handles.append(handle)
             return true
         }
-        if !kept { curl_easy_cleanup(handle.raw) }
+        if !kept { fresh_curl_easy_cleanup(handle.raw) }
     }
 
     deinit {
-        for handle in idle.withLock({ $0 }) { curl_easy_cleanup(handle.raw) }
+        for handle in idle.withLock({ $0 }) { fresh_curl_easy_cleanup(handle.raw) }
     }
 }

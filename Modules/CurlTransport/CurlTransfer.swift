@@ -32,7 +32,7 @@ final class CurlTransfer: Sendable {
         let context = Unmanaged.passRetained(sink)
         defer { context.release() }
         var headerList: UnsafeMutablePointer<curl_slist>?
-        defer { curl_slist_free_all(headerList) }
+        defer { fresh_curl_slist_free_all(headerList) }
 
         try check(fresh_curl_set_string(curl, CURLOPT_URL, request.url.absoluteString))
         _ = fresh_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, sink.errorBuffer)
@@ -92,13 +92,13 @@ final class CurlTransfer: Sendable {
                 _ = fresh_curl_set_string(curl, CURLOPT_CUSTOMREQUEST, request.method.rawValue)
             }
         }
-        headerList = curl_slist_append(headerList, "Expect:")
+        headerList = fresh_curl_slist_append(headerList, "Expect:")
         for field in request.headerFields {
-            headerList = curl_slist_append(headerList, "\(field.name.rawName): \(field.value)")
+            headerList = fresh_curl_slist_append(headerList, "\(field.name.rawName): \(field.value)")
         }
         _ = fresh_curl_set_headers(curl, headerList)
 
-        let code = curl_easy_perform(curl)
+        let code = fresh_curl_easy_perform(curl)
         guard code == CURLE_OK else {
             var requestBytes = 0
             _ = fresh_curl_get_long(curl, CURLINFO_REQUEST_SIZE, &requestBytes)
@@ -124,7 +124,7 @@ final class CurlTransfer: Sendable {
         // libcurl's own sentence for this transfer ("Received HTTP/0.9 when not allowed"), else
         // the generic one for the code.
         let detail = String(cString: sink.errorBuffer)
-        let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+        let message = detail.isEmpty ? String(cString: fresh_curl_easy_strerror(code)) : detail
         switch code {
         case CURLE_UNSUPPORTED_PROTOCOL where requestSent:
             // The request went out, so what was not supported is the reply (HTTP/0.9, or no
@@ -180,7 +180,7 @@ private final class ResponseSink: @unchecked Sendable {
     /// Header lines arrive one at a time; a status line starts a new response (after a
     /// `100 Continue`, for example), so the fields collected so far are dropped.
     func receiveHeaderLine(_ rawLine: String) {
-        let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+        let line = Self.trimmingWhitespace(rawLine[...])
         if line.hasPrefix("HTTP/") {
             headerFields = HTTPFields()
             receivedStatus = true
@@ -190,10 +190,20 @@ private final class ResponseSink: @unchecked Sendable {
             reasonPhrase = parts.count > 2 ? String(parts[2]) : ""
             return
         }
-        guard let colon = line.firstIndex(of: ":"),
-              let name = HTTPField.Name(String(line[..<colon]).trimmingCharacters(in: .whitespaces)) else { return }
-        let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        headerFields.append(HTTPField(name: name, value: value))
+        guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")),
+              let name = HTTPField.Name(String(Self.trimmingWhitespace(line[..<colon]))) else { return }
+        let value = Self.trimmingWhitespace(line[line.index(after: colon)...])
+        headerFields.append(HTTPField(name: name, value: String(value)))
+    }
+
+    /// `text` without the spaces, tabs, CR and LF around it: a header line's ending and optional
+    /// whitespace (RFC 9110 §5.6.3), found byte by byte. (Foundation's `trimmingCharacters`
+    /// goes through UTF-16 and cost a tenth of a sync's CPU time.)
+    static func trimmingWhitespace(_ text: Substring) -> Substring {
+        let isWhitespace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
+        guard let first = text.utf8.firstIndex(where: { !isWhitespace($0) }),
+              let last = text.utf8.lastIndex(where: { !isWhitespace($0) }) else { return text[text.endIndex...] }
+        return text[first...last]
     }
 }
 

@@ -8,8 +8,9 @@ import HTTPTypes
 /// a dispatch thread, with connections kept alive between requests through a pool of reused
 /// handles.
 ///
-/// Redirects are not followed (the caching client follows them), bodies are not decompressed
-/// (byte counts stay exact), and a short body is an error, never a response.
+/// Redirects are not followed (the caching client follows them); bodies in a coding libcurl
+/// decodes come back decoded unless the request sets its own `Accept-Encoding` (then exactly
+/// as sent); a short body is an error, never a response. libcurl is loaded on the first request.
 public final class CurlTransport: HTTPTransport {
     private let pool = CurlHandlePool()
     private let connectTimeout: Duration
@@ -28,9 +29,11 @@ public final class CurlTransport: HTTPTransport {
               request.url.host?.isEmpty == false else {
             throw TransportError.invalidURL(request.url.absoluteString)
         }
-        // Initialised on the first request, not before: a run answered from the cache never
-        // pays for libcurl's (and OpenSSL's) set-up.
-        CurlGlobal.initialize()
+        // Loaded on the first request, not before: a run answered from the cache never pays
+        // for libcurl and the libraries it brings (OpenSSL, Kerberos, LDAP, ...).
+        if let failure = fresh_curl_load() {
+            throw TransportError.unavailable("libcurl: \(String(cString: failure))")
+        }
         let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
@@ -48,17 +51,5 @@ public final class CurlTransport: HTTPTransport {
         } onCancel: {
             transfer.cancel()
         }
-    }
-}
-
-/// libcurl's process-wide initialisation, done once before the first handle.
-enum CurlGlobal {
-    private static let done: Bool = {
-        curl_global_init(Int(CURL_GLOBAL_DEFAULT))
-        return true
-    }()
-
-    static func initialize() {
-        _ = done
     }
 }

@@ -182,7 +182,7 @@ public final class CachingClient: Sendable {
         let network: TransportResponse
         do {
             network = try await transport.send(conditional)
-        } catch let error as TransportError where error != .cancelled {
+        } catch let error as TransportError where error.meansOriginUnreachable {
             let (allowed, rule) = evaluation.allowsOfflineUse
             var answer = allowed || evaluation.allowsStaleIfError(request: requestCC)
                 ? answerFromStorage(evaluation, request: request, outcome: .staleServed(.offline(error.description)),

@@ -45,8 +45,9 @@ public struct TransportResponse: Sendable, Equatable {
     }
 }
 
-/// Why an exchange produced no complete response. The cache treats every case as "the origin
-/// could not be reached" when deciding whether a stored response may be served instead.
+/// Why an exchange produced no complete response. The cache treats every case but cancellation
+/// and ``unavailable`` as "the origin could not be reached" when deciding whether a stored
+/// response may be served instead (see ``meansOriginUnreachable``).
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL is not an absolute http(s) URL.
     case invalidURL(String)
@@ -65,6 +66,17 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case cancelled
     /// Any other transfer failure, with the library's message.
     case failed(String)
+    /// The HTTP library itself cannot be used (libcurl missing or broken): no request was sent.
+    case unavailable(String)
+
+    /// Whether the origin may simply be out of reach, so a stored response can stand in for its
+    /// answer: not when the caller cancelled, nor when no request could be sent at all.
+    public var meansOriginUnreachable: Bool {
+        switch self {
+        case .cancelled, .unavailable: false
+        default: true
+        }
+    }
 
     public var description: String {
         switch self {
@@ -76,6 +88,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         case .bodyTooLarge(let limit): "the body is larger than \(limit) bytes"
         case .cancelled: "cancelled"
         case .failed(let reason): "transfer failed: \(reason)"
+        case .unavailable(let reason): "cannot send requests: \(reason)"
         }
     }
 }

@@ -144,6 +144,18 @@ struct CurlTransportTests {
         }
     }
 
+    @Test func headerValuesLoseTheirOptionalWhitespaceOnly() async throws {
+        let server = try RawReplyServer(reply: "HTTP/1.1 200 Fine Thanks\r\nETag:\t \"a b\" \t\r\nX-Note:  caf\u{e9}  au lait \r\n"
+            + "X-Empty:\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
+        defer { server.stop() }
+        let response = try await transport.send(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/x")!))
+        #expect(response.headerFields[.eTag] == "\"a b\"")
+        #expect(response.headerFields[HTTPField.Name("X-Note")!] == "caf\u{e9}  au lait")
+        #expect(response.headerFields[HTTPField.Name("X-Empty")!] == "")
+        #expect(response.status.reasonPhrase == "Fine Thanks")
+        #expect(String(decoding: response.body, as: UTF8.self) == "ok")
+    }
+
     @Test(arguments: ["ftp://127.0.0.1/x", "http:///nohost", "file:///etc/passwd"])
     func nonHTTPURLsAreRejected(_ text: String) async throws {
         await #expect {

@@ -128,7 +128,7 @@ struct PageFetcher: Sendable {
     static func isTransient(_ error: TransportError) -> Bool {
         switch error {
         case .unreachable, .timedOut, .truncated, .failed: true
-        case .invalidURL, .invalidResponse, .bodyTooLarge, .cancelled: false
+        case .invalidURL, .invalidResponse, .bodyTooLarge, .cancelled, .unavailable: false
         }
     }
 
