@@ -91,9 +91,17 @@ enum DatabaseFile {
         busyTimeout: TimeInterval = defaultBusyTimeout
     ) throws -> DatabaseQueue {
         try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) {
-            var configuration = $0
-            configuration.journalMode = .wal
-            return try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try DatabaseQueue(path: path, configuration: $0)
+            // WAL is a property of the file: set once, on a new file (this runs under the open's
+            // lock), and a no-op afterwards. Not GRDB's `journalMode = .wal`, which also writes a
+            // transaction on every open that finds no WAL file (a table created and dropped,
+            // for the snapshots of a DatabasePool this connection never serves).
+            try queue.writeWithoutTransaction { db in
+                guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                    throw StorageError.cannotOpen(path: path, reason: "SQLite refused WAL mode")
+                }
+            }
+            return queue
         }
     }
 
@@ -168,6 +176,7 @@ enum DatabaseFile {
     /// Creates `directory` (0700) with its parents, or says in words why it cannot be.
     private static func directoryProblem(_ directory: String) -> String? {
         var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue { return nil }
         var ancestor = directory
         while !ancestor.isEmpty && ancestor != "/" && !FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory) {
             ancestor = (ancestor as NSString).deletingLastPathComponent

@@ -134,6 +134,21 @@ struct CacheDatabaseTests {
         #expect(statistics.bytesReceived == 70)
     }
 
+    /// A lookup opens the file on every run of `fresh get`: the open reads, it never writes.
+    @Test func aNewFileIsInWALModeAndOpeningItAgainWritesNothing() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        do {
+            let database = try CacheDatabase(path: path)
+            try database.store(entry("/a"))
+        }
+        #expect(try DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        let reopened = try CacheDatabase(path: path)
+        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+        #expect(walSize == 0)
+        #expect(try reopened.variants(forKey: entry("/a").key).count == 1)
+    }
+
     @Test func filesAreCreatedPrivate() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("nested/cache.sqlite")
