@@ -115,6 +115,10 @@ def render(samples, cpu):
         libraries = subprocess.run(["ldd", f"{directory}/fresh"], capture_output=True, text=True).stdout.splitlines()
         size = os.path.getsize(f"{directory}/fresh") / 1024 / 1024
         lines.append(f"- {label}: {size:.1f} MiB, {len(libraries)} shared objects (`ldd`)")
+    curl_libraries = subprocess.run(["ldd", "/lib/x86_64-linux-gnu/libcurl.so.4"], capture_output=True, text=True).stdout.splitlines()
+    lines.append(f"- libcurl is not among them: fresh opens it (and the {len(curl_libraries)} shared objects it needs, `ldd` of "
+                 "libcurl.so.4) with dlopen on the first request, so a fresh hit, `--help` and `--version` never load it; "
+                 "curl loads them all before its main.")
     lines.append("")
     return "\n".join(lines)
 

@@ -12,7 +12,7 @@ public enum DamageMarker {
     /// directory keeps no marker, but nothing can be written there anyway).
     static func mark(_ path: String, reason: String) {
         let text = "\(ISO8601DateFormatter().string(from: Date())) \(reason)\n"
-        FileManager.default.createFile(atPath: markerPath(for: path), contents: Data(text.utf8))
+        _ = FileManager.default.createFile(atPath: markerPath(for: path), contents: Data(text.utf8))
     }
 
     /// Throws ``StorageError/corrupted(path:reason:)`` when the database at `path` was found
