@@ -225,6 +225,15 @@ gzip_variant() { # fetches /exercises with and without Accept-Encoding: gzip, tw
 }
 check "gzip and identity /exercises are two cached variants, each revalidated by its own ETag" gzip_variant
 check "… and fresh get -o /dev/null wrote into the device, not over it" test -c /dev/null
+short_outputs() { # -o - is stdout and -o with a one-letter name is that file, as in curl
+    local dir=$WORK/short-output
+    mkdir -p "$dir" &&
+        "$BIN/fresh" get "$BASE_URL/exercises" --db-dir "$WORK/vary-db" -o - >"$dir/stdout.json" &&
+        (cd "$dir" && "$BIN/fresh" get "$BASE_URL/exercises" --db-dir "$WORK/vary-db" -o a) &&
+        (cd "$dir" && "$BIN/fresh" get "$BASE_URL/exercises" --db-dir n/db -o /dev/null) && [ -f "$dir/n/db/cache.sqlite" ] &&
+        cmp -s "$dir/stdout.json" "$WORK/exercises.json" && cmp -s "$dir/a" "$WORK/exercises.json" && [ ! -e "$dir/-" ]
+}
+check "fresh get -o - writes the body to stdout, -o a the file a; --db-dir n/db under a missing n is created" short_outputs
 # The sync keeps its pages' validators in the cache, not their bodies (the mirror has them):
 # fresh get caches a page of its own to be served offline below.
 "$BIN/fresh" get "$BASE_URL/posts?limit=20" --db-dir "$WORK/stale-db" >/dev/null 2>>"$WORK/fresh.err"

@@ -1,10 +1,11 @@
 import ArgumentParser
 import CommandLaunch
+import SyncEngine
 
 /// `fresh`: the sync CLI. One file per subcommand.
 public struct FreshCommand: AsyncParsableCommand {
     /// The version `--version` prints.
-    public static let version = "0.2.0"
+    public static let version = FreshServices.version
 
     public static let configuration = CommandConfiguration(
         commandName: "fresh",

@@ -27,10 +27,10 @@ struct GetCommand: AsyncParsableCommand {
             a scheme is http. Compression is always asked for and decoded (the decoded body is \
             what is stored); -H 'Accept-Encoding: …' gets the exact bytes instead.
 
-            On a terminal a JSON body is re-indented and coloured (NO_COLOR turns colours off, \
-            --raw prints the bytes), other text has its control characters escaped, and a binary \
-            body (one with a NUL byte) is not printed (exit 6). Pipes and -o FILE get the exact \
-            bytes. Everything said on stderr (-v, notes) comes before the body.
+            On a terminal a JSON body is re-indented and coloured (NO_COLOR turns colours off), \
+            other text has its control characters escaped, and a binary body (one with a NUL \
+            byte) is not printed (exit 6); --raw or -o - prints the exact bytes there too. Pipes \
+            and -o FILE get the exact bytes. Everything said on stderr (-v, notes) comes before the body.
 
             The cache is disposable: a damaged cache file is rebuilt, and when none can be used \
             the request still runs with a cache in memory (stored-data-only requests exit 6).
@@ -67,16 +67,20 @@ struct GetCommand: AsyncParsableCommand {
     @Flag(name: .customLong("json"), help: "Print status, headers, body and cache decision as one JSON object.")
     var json = false
 
-    @Flag(name: .customLong("raw"), help: "Print the body's exact bytes on a terminal too (no JSON re-indenting or colours).")
+    @Flag(name: .customLong("raw"), help: "Print the body's exact bytes on a terminal too (no JSON re-indenting, colours or escaping; as -o -).")
     var raw = false
 
-    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the body to a file instead of stdout.", valueName: "file"))
+    @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the body to a file instead of stdout (`-` is stdout, as in curl).", valueName: "file"))
     var output: String?
+
+    /// The file `-o` names; `nil` for stdout (no `-o`, or `-o -`).
+    private var outputFile: String? { output == "-" ? nil : output }
 
     @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects (as curl, not followed without it).")
     var location = false
 
-    @Option(name: .customLong("max-redirs"), help: ArgumentHelp("Redirects -L follows before failing with exit 5 (default 50).", valueName: "n"))
+    @Option(name: .customLong("max-redirs"), parsing: .unconditional,
+            help: ArgumentHelp("Redirects -L follows before failing with exit 5 (default 50; -1: no limit, as in curl).", valueName: "n"))
     var maxRedirects = 50
 
     @Flag(name: .customLong("compressed"), help: "Accepted for curl's sake: fresh always asks for compression and decodes it (send your own -H 'Accept-Encoding: …' to get the exact bytes).")
@@ -107,7 +111,7 @@ struct GetCommand: AsyncParsableCommand {
     @Option(name: .customLong("retry"), help: ArgumentHelp("Retry up to n times on a timeout, a response cut short, 408, 429 or 5xx (not 501), waiting as Retry-After asks, else 1 s, 2 s, 4 s…", valueName: "n"))
     var retries = 0
 
-    @Option(name: .customLong("max-time"), help: ArgumentHelp("Give up on the request after this many seconds.", valueName: "seconds"))
+    @Option(name: .customLong("max-time"), help: ArgumentHelp("Give up on the request after this many seconds (0: no limit).", valueName: "seconds"))
     var maxTime: Double?
 
     @OptionGroup var storage: StorageOptions
@@ -126,7 +130,7 @@ struct GetCommand: AsyncParsableCommand {
         if json && (include || head) { throw ValidationError("--json cannot be combined with --include or --head") }
         if head && data != nil { throw ValidationError("--head cannot send --data") }
         if let user, !user.contains(":") { throw ValidationError("-u needs user:password") }
-        if maxRedirects < 0 { throw ValidationError("--max-redirs must be 0 or more") }
+        if maxRedirects < -1 { throw ValidationError("--max-redirs must be 0 or more, or -1 for no limit") }
         if retries < 0 { throw ValidationError("--retry must be 0 or more") }
         for header in headers { _ = try HeaderArgument.parse(header) }
     }
@@ -135,14 +139,14 @@ struct GetCommand: AsyncParsableCommand {
         if silent { StandardError.silence.store(showError ? .notes : .everything, ordering: .relaxed) }
         try await FailureReport.run {
             let request = try makeRequest()
-            if let output { try ResponsePrinter.checkWritable(output) }
+            if let outputFile { try ResponsePrinter.checkWritable(outputFile) }
             let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
             let policy = offline ? .returnCacheDataDontLoad : policy
             // Stored data only: a cache file that cannot be read is the answer, not an empty cache.
             if CachingClient.answersFromStorageOnly(request, policy: policy), let failure = services.cacheFailure { throw failure }
             services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }
             let exchange = RetryingExchange(client: services.client, policy: policy, retries: retries,
-                                            maximumRedirects: location ? maxRedirects : nil)
+                                            maximumRedirects: location ? (maxRedirects == -1 ? .max : maxRedirects) : nil)
             let response = try await services.finishing {
                 try await Interruption.cancellingOnSignal { try await exchange.send(request) }
             }
@@ -163,9 +167,10 @@ struct GetCommand: AsyncParsableCommand {
             StandardError.write("fresh: the server answered \(response.status.code) (--fail)")
             throw ExitCode(response.status.code >= 500 ? 8 : 4)
         }
-        let toTerminal = output == nil && isatty(STDOUT_FILENO) == 1
+        // --raw and -o - ask for the exact bytes on a terminal too (curl's -o - for a binary body).
+        let toTerminal = output == nil && !raw && isatty(STDOUT_FILENO) == 1
         let printer = ResponsePrinter(
-            include: include, json: json, output: output, toTerminal: toTerminal, headOnly: head,
+            include: include, json: json, output: outputFile, toTerminal: toTerminal, headOnly: head,
             prettyJSON: raw ? nil : JSONPrettyPrinter(colored: JSONPrettyPrinter.colorsWanted()))
         do {
             try printer.print(response)

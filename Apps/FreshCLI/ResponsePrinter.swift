@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPTypes
+import Storage
 import SyncEngine
 import TerminalText
 
@@ -74,8 +75,7 @@ struct ResponsePrinter {
             if isDirectory.boolValue { throw failure(EISDIR) }
             guard access(path, W_OK) == 0 else { throw failure(errno) }
         } else {
-            let directory = (path as NSString).deletingLastPathComponent
-            let parent = directory.isEmpty ? "." : directory
+            let parent = PathComponents.parent(of: path)
             var status = stat()
             guard stat(parent, &status) == 0 else { throw failure(errno) }
             guard status.st_mode & S_IFMT == S_IFDIR else { throw failure(ENOTDIR) }

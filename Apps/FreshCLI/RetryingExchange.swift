@@ -12,7 +12,7 @@ struct RetryingExchange: Sendable {
     let maximumRedirects: Int?
 
     func send(_ request: TransportRequest) async throws -> CachedResponse {
-        let rules = RetryPolicy(retries: retries)
+        let rules = RetryPolicy(retries: retries, maximumWaitName: "the longest wait of --retry,")
         var attempt = 1
         while true {
             let decision: RetryPolicy.Decision
@@ -23,7 +23,11 @@ struct RetryingExchange: Sendable {
                       RetryPolicy.isRetryable(status: response.status.code) else { return response }
                 decision = rules.decide(after: .status(response.status.code, retryAfter: response.headerFields[.retryAfter]),
                                         attempt: attempt, random: .random(in: 0..<1))
-                if case .stop = decision { return response }
+                if case .stop(let reason) = decision {
+                    // Retries were left: the server asked for more than a retry waits.
+                    if attempt <= retries { StandardError.note("fresh: \(reason); not retried") }
+                    return response
+                }
             } catch let error as TransportError where retries > 0 && Self.isTransient(error) {
                 decision = rules.decide(after: .transient(error.description), attempt: attempt, random: .random(in: 0..<1))
                 if case .stop = decision { throw error }

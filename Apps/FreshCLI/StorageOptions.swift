@@ -23,7 +23,7 @@ struct StorageOptions: ParsableArguments {
     /// damaged (so it can still be read) or its directory cannot be written.
     func openItemDatabaseForReading() throws -> ItemDatabase {
         let path = location.itemDatabasePath
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathComponents.parent(of: path)
         let marked = FileManager.default.fileExists(atPath: DamageMarker.markerPath(for: path))
         if FileManager.default.fileExists(atPath: path) && (marked || access(directory, W_OK) != 0) {
             return try ItemDatabase(path: path, readOnly: true)

@@ -101,7 +101,7 @@ struct SyncCommand: AsyncParsableCommand {
             })
     var policy: CachePolicy = .useProtocolCachePolicy
 
-    @Option(name: .customLong("max-time"), help: ArgumentHelp("Give up on a page request after this many seconds.", valueName: "seconds"))
+    @Option(name: .customLong("max-time"), help: ArgumentHelp("Give up on a page request after this many seconds (0: no limit).", valueName: "seconds"))
     var maxTime: Double?
 
     @Option(help: ArgumentHelp("Tries per page after a failure (default 3).", valueName: "n"))

@@ -9,7 +9,7 @@ import TerminalText
 /// `fresh-reader`: browse the synced posts in the terminal, offline first.
 public struct ReaderCommand: AsyncParsableCommand {
     /// The version `--version` prints.
-    public static let version = "0.2.0"
+    public static let version = FreshServices.version
 
     public static let configuration = CommandConfiguration(
         commandName: "fresh-reader",
@@ -143,7 +143,7 @@ public struct ReaderCommand: AsyncParsableCommand {
 
     /// Whether the item database (or, before it exists, its directory) cannot be written.
     private static func isReadOnly(_ path: String) -> Bool {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathComponents.parent(of: path)
         if FileManager.default.fileExists(atPath: path) {
             return access(path, W_OK) != 0 || access(directory, W_OK) != 0
         }

@@ -19,7 +19,7 @@ public final class CurlTransport: HTTPTransport {
     /// - Parameters:
     ///   - connectTimeout: how long establishing a connection may take.
     ///   - userAgent: the `User-Agent` sent unless the request sets one.
-    public init(connectTimeout: Duration = .seconds(10), userAgent: String = "fresh/0.1") {
+    public init(connectTimeout: Duration = .seconds(10), userAgent: String = "fresh") {
         self.connectTimeout = connectTimeout
         self.userAgent = userAgent
     }

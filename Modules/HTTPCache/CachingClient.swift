@@ -114,7 +114,7 @@ public final class CachingClient: Sendable {
                 outgoing.headerFields[.pragma] = "no-cache"
             }
             return try await download(outgoing, requestCC: requestCC,
-                                      outcome: .bypassed, reasons: ["policy \(policy.rawValue) ignores stored data"])
+                                      outcome: .bypassed, reasons: ["policy \(policy.shortName) ignores stored data"])
         }
         let entry: StoredResponse?
         var lookupReasons: [String] = []
@@ -136,7 +136,7 @@ public final class CachingClient: Sendable {
         if policy.acceptsAnyAge {
             let outcome: CacheDecision.Outcome = evaluation.isFresh ? .freshHit : .staleServed(.acceptedByRequest)
             return answerFromStorage(evaluation, request: request, outcome: outcome,
-                                     reasons: ["policy \(policy.rawValue) uses stored data whatever its age", evaluation.summary])
+                                     reasons: ["policy \(policy.shortName) uses stored data whatever its age", evaluation.summary])
         }
         if policy == .useProtocolCachePolicy {
             let (usable, reason) = evaluation.servesWithoutValidation(request: requestCC)
@@ -161,19 +161,19 @@ public final class CachingClient: Sendable {
             ])
         }
         return try await revalidate(request, evaluation: evaluation, requestCC: requestCC,
-                                    reasons: ["policy \(policy.rawValue) always revalidates"])
+                                    reasons: ["policy \(policy.shortName) always revalidates"])
     }
 
     // MARK: Network paths
 
-    /// A conditional request for a stored response; handles 304, full responses, errors and
-    /// unreachable origins.
+    /// A conditional request for a stored response, with the request's own method (a HEAD
+    /// stays a HEAD, as `curl -I` sends it: a 304 freshens the stored GET response, a 200 is
+    /// shown and not stored); handles 304, full responses, errors and unreachable origins.
     private func revalidate(
         _ request: TransportRequest, evaluation: StoredResponseEvaluation, requestCC: CacheControl, reasons: [String]
     ) async throws -> CachedResponse {
         let entry = evaluation.entry
         var conditional = request
-        conditional.method = .get
         for field in ConditionalRequest.validators(of: entry) {
             conditional.headerFields[field.name] = field.value
         }

@@ -106,7 +106,7 @@ public final class CacheDatabase: CacheStorage {
     /// Deletes the damaged files earlier recoveries moved aside: only the newest, `kept`, stays
     /// for inspection, so a file that keeps getting damaged cannot fill the disk with copies.
     private static func removeEarlierAsideFiles(of path: String, keeping kept: String) {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathComponents.parent(of: path)
         let prefix = (path as NSString).lastPathComponent + ".corrupt-"
         let keptNames = Set(["", "-wal", "-shm"].map { (kept as NSString).lastPathComponent + $0 })
         for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []

@@ -75,7 +75,7 @@ enum DatabaseFile {
     /// creates on open; in a directory that cannot be written and has none (the last writer
     /// closed cleanly), the file is opened as immutable instead: nobody can be writing to it.
     static func readOnlyLocation(of path: String) -> String {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathComponents.parent(of: path)
         guard access(directory, W_OK) != 0, !FileManager.default.fileExists(atPath: path + "-shm") else { return path }
         var components = URLComponents()
         components.scheme = "file"
@@ -109,7 +109,7 @@ enum DatabaseFile {
         at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
         busyTimeout: TimeInterval, make: (Configuration) throws -> Writer
     ) throws -> Writer {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = PathComponents.parent(of: path)
         if let problem = directoryProblem(directory) {
             throw StorageError.cannotOpen(path: path, reason: problem)
         }
@@ -178,8 +178,8 @@ enum DatabaseFile {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue { return nil }
         var ancestor = directory
-        while !ancestor.isEmpty && ancestor != "/" && !FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory) {
-            ancestor = (ancestor as NSString).deletingLastPathComponent
+        while ancestor != "/" && ancestor != "." && !FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory) {
+            ancestor = PathComponents.parent(of: ancestor)
         }
         if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue {
             return "\(ancestor) is a file, not a directory"

@@ -6,6 +6,12 @@ import Storage
 /// The composition root both clients use: the cache database with its memory tier, the
 /// libcurl transport and the caching client over them, and the item database on demand.
 public final class FreshServices: Sendable {
+    /// The version of the two clients, `fresh` and `fresh-reader` (their `--version`), and of
+    /// the `User-Agent` they send.
+    public static let version = "0.2.0"
+    /// The `User-Agent` of every request unless the user sets one.
+    public static let userAgent = "fresh/\(version)"
+
     public let location: StorageLocation
     /// The cache file, or `nil` when it could not be opened nor rebuilt: this run then caches in
     /// memory only (the cache is disposable; a request still works without it).
@@ -28,7 +34,7 @@ public final class FreshServices: Sendable {
     ///   - cacheCapacity: byte capacity of the cache database.
     ///   - transport: the network; CurlTransport unless a test passes another.
     public init(location: StorageLocation, cacheCapacity: Int = CacheDatabase.defaultCapacity,
-                transport: any HTTPTransport = CurlTransport()) {
+                transport: any HTTPTransport = CurlTransport(userAgent: FreshServices.userAgent)) {
         self.location = location
         let memory = MemoryCacheStorage(capacity: min(cacheCapacity, 8 * 1024 * 1024))
         let storage: any CacheStorage

@@ -41,6 +41,7 @@ struct ArgumentTests {
         #expect(TimeLimit.duration(2.5) == .milliseconds(2500))
         #expect(TimeLimit.duration(2.007) == .milliseconds(2007))
         #expect(TimeLimit.duration(nil) == nil)
+        #expect(TimeLimit.duration(0) == nil)
     }
 
     @Test func headersNeedANameAndAColon() throws {
@@ -93,6 +94,7 @@ struct ArgumentTests {
         #expect(throws: (any Error).self) { try SyncCommand.parse(["http://o.test/posts", "--limit", "0"]) }
         #expect(throws: (any Error).self) { try SyncCommand.parse(["http://o.test/posts", "--cache-size", "big"]) }
         #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--max-time", "inf"]) }
+        #expect(try GetCommand.parse(["http://o.test/x", "--max-time", "0"]).maxTime == 0)
         #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--max-time", "1e20"]) }
         #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "-d", "@/nonexistent/body.json"]) }
     }

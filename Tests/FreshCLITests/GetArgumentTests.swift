@@ -43,7 +43,8 @@ struct GetArgumentTests {
         let following = try GetCommand.parse(["-L", "http://o.test/a"])
         #expect(following.location && following.maxRedirects == 50)
         #expect(try GetCommand.parse(["--location", "--max-redirs", "3", "http://o.test/a"]).maxRedirects == 3)
-        #expect(throws: (any Error).self) { try GetCommand.parse(["-L", "--max-redirs", "-1", "http://o.test/a"]) }
+        #expect(try GetCommand.parse(["-L", "--max-redirs", "-1", "http://o.test/a"]).maxRedirects == -1)
+        #expect(throws: (any Error).self) { try GetCommand.parse(["-L", "--max-redirs", "-2", "http://o.test/a"]) }
     }
 
     @Test func curlsOtherFlagsAreAccepted() throws {

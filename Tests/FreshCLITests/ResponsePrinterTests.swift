@@ -69,6 +69,12 @@ struct ResponsePrinterTests {
         try ResponsePrinter.checkWritable("/dev/null")
     }
 
+    @Test func aOneLetterOutputNameInTheCurrentDirectoryIsWritable() throws {
+        let directory = FileManager.default.currentDirectoryPath
+        try #require(access(directory, W_OK) == 0)
+        try ResponsePrinter.checkWritable("a")
+    }
+
     @Test func anUnwritablePathSaysWhy() {
         #expect(throws: FileError.self) {
             try ResponsePrinter(include: false, json: false, output: "/nonexistent-dir/out").print(response)

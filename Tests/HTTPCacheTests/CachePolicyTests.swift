@@ -15,6 +15,7 @@ struct CachePolicyTests {
         let harness = try await storedHarness()
         let answer = try await harness.get(policy: .reloadIgnoringLocalCacheData)
         #expect(answer.decision.outcome == .bypassed)
+        #expect(answer.decision.reasons.first == "policy reload ignores stored data")
         #expect(harness.transport.requests.count == 2)
         #expect(harness.transport.requests[1].headerFields[.ifNoneMatch] == nil)
     }

@@ -283,6 +283,8 @@ struct CachingClientTests {
         let head = try await harness.client.send(TransportRequest(method: .head, url: URL(string: "http://origin.test/posts?limit=2")!))
         #expect(head.decision.outcome == .revalidated)
         #expect(head.body.isEmpty)
+        #expect(harness.transport.requests.last?.method == .head)
+        #expect(harness.transport.requests.last?.headerFields[.ifNoneMatch] == #""h""#)
     }
 
     @Test func a304WhoseTagDiffersOnlyInWeaknessSelectsTheValidatedResponse() async throws {

@@ -14,11 +14,15 @@ public struct RetryPolicy: Sendable, Equatable {
     public var maximumWait: Duration
     /// The first backoff, doubled for each further attempt.
     public var initialBackoff: Duration
+    /// What the user knows ``maximumWait`` as, in the message of a wait too long.
+    public var maximumWaitName: String
 
-    public init(retries: Int = 3, maximumWait: Duration = .seconds(120), initialBackoff: Duration = .seconds(1)) {
+    public init(retries: Int = 3, maximumWait: Duration = .seconds(120), initialBackoff: Duration = .seconds(1),
+                maximumWaitName: String = "--max-wait") {
         self.retries = max(0, retries)
         self.maximumWait = maximumWait
         self.initialBackoff = initialBackoff
+        self.maximumWaitName = maximumWaitName
     }
 
     /// What went wrong with one attempt.
@@ -64,7 +68,7 @@ public struct RetryPolicy: Sendable, Equatable {
         }
         if let requested {
             guard requested <= maximumWait else {
-                return .stop(reason: "\(what): the server asks to wait \(requested.formattedSeconds), longer than --max-wait \(maximumWait.formattedSeconds)")
+                return .stop(reason: "\(what): the server asks to wait \(requested.formattedSeconds), longer than \(maximumWaitName) \(maximumWait.formattedSeconds)")
             }
             return .retry(after: requested, reason: "\(what), Retry-After \(requested.formattedSeconds)")
         }
