@@ -104,14 +104,14 @@ struct SyncStopped: Error, CustomStringConvertible {
 
     var description: String {
         let cause = Self.isInterruption(underlying) ? "interrupted" : ErrorDescription.line(underlying)
-        guard let written, written.pages > 0, !written.complete else { return cause }
-        let stored = "\(Plural.count(written.pages, "page")) (\(Plural.count(written.items, "item"))) stored by this run"
+        guard let written, written.pagesWritten > 0, !written.complete else { return cause }
+        let stored = "\(Plural.count(written.pagesWritten, "page")) (\(Plural.count(written.items, "item"))) stored by this run"
         switch underlying {
         case SyncError.duplicateKey: return cause
         case StorageError.corrupted: return "\(cause); \(stored) before the damage was found"
         default: break
         }
-        let resume = (written.resumedAtPage ?? 0) + written.pages
+        let resume = (written.resumedAtPage ?? 0) + written.pagesWritten
         return "\(cause); \(stored), the next sync resumes at page \(resume + 1)"
     }
 

@@ -21,7 +21,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateKey(url: String, key: String, pageIndex: Int, earlierPageIndex: Int)
     /// The origin could not be reached.
     case offline(url: String, reason: String)
-    /// A page points back to a page this pass already fetched.
+    /// The next-page link of page `pageIndex` leads to a URL this pass fetched already.
     case loop(url: String, pageIndex: Int)
     /// Pages kept coming back empty while still pointing onward.
     case emptyPages(url: String, count: Int)

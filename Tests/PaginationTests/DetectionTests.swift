@@ -34,6 +34,13 @@ struct DetectionTests {
         #expect(try detected.read(last).endReason == "no Link rel=\"next\"")
     }
 
+    @Test func aRelativeLinkTargetIsDetectedAndResolvedAgainstThePage() throws {
+        let first = try page("http://x.test/api/things", #"{"data": \#(two)}"#, link: #"</api/things?after=c2>; rel="next""#)
+        let detected = try plan(first)
+        #expect(detected.style == .link && detected.items == JSONPath(["data"]))
+        #expect(try detected.read(first).next?.absoluteString == "http://x.test/api/things?after=c2")
+    }
+
     @Test func stripeHasMoreWithStartingAfter() throws {
         let first = try page("http://x.test/v1/customers?limit=2", #"{"object": "list", "url": "/v1/customers", "has_more": true, "data": [{"id": "cus_a"}, {"id": "cus_b"}]}"#)
         let detected = try plan(first)
@@ -100,6 +107,18 @@ struct DetectionTests {
         #expect(try detected.read(first).next?.absoluteString == "http://x.test/feed?limit=2&offset=2")
         let last = try page("http://x.test/feed?limit=2&offset=4", #"{"items": [{"id": 5}], "total": 5, "offset": 4, "limit": 2}"#)
         #expect(try detected.read(last).endReason == "offset 4 + 1 items reached the total of 5")
+    }
+
+    @Test func aStatedTotalWinsOverAShortPageAndAnEmptyPageBeforeItIsAnError() throws {
+        let first = try page("http://x.test/feed?limit=10", #"{"items": \#(two), "total": 5, "offset": 0}"#)
+        let detected = try plan(first)
+        let reading = try detected.read(first)
+        #expect(reading.next?.absoluteString == "http://x.test/feed?limit=10&offset=2" && reading.totalSaysMore)
+        let empty = try page("http://x.test/feed?limit=10&offset=2", #"{"items": [], "total": 5, "offset": 2}"#)
+        #expect(throws: PageError.endsBeforeTotal("the page at offset 2 is empty, but the total is 5 items")) { try detected.read(empty) }
+        let movies = try plan(try page("http://x.test/movies", #"{"page": 1, "results": \#(two), "total_pages": 3}"#))
+        let emptyPage = try page("http://x.test/movies?page=2", #"{"page": 2, "results": [], "total_pages": 3}"#)
+        #expect(throws: PageError.endsBeforeTotal("page 2 is empty, but there are 3 pages")) { try movies.read(emptyPage) }
     }
 
     @Test func offsetWithoutTotalEndsAtAShortPage() throws {

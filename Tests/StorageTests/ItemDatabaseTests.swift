@@ -122,6 +122,15 @@ struct ItemDatabaseTests {
         #expect(try mirror.keys() == [.integer(1), .string("1")])
     }
 
+    @Test func stringKeysThatDifferAfterANULCharacterAreDifferentItems() throws {
+        let mirror = try Mirror()
+        _ = try mirror.database.writePages([PageContent(index: 0, url: "u", nextURL: nil, validator: nil,
+                                                        items: [(.string("a\u{0}x"), Data(#"{"id":"a\u0000x"}"#.utf8)),
+                                                                (.string("a\u{0}y"), Data(#"{"id":"a\u0000y"}"#.utf8))])],
+                                           of: mirror.collection.id, pass: 1)
+        #expect(try mirror.keys() == [.string("a\u{0}x"), .string("a\u{0}y")])
+    }
+
     @Test func anUnfinishedPassResumesAfterItsLastPage() throws {
         let mirror = try Mirror()
         let id = mirror.collection.id

@@ -37,7 +37,7 @@ public enum PaginationDetector {
 
     private static func detectedStyle(_ page: PageResponse) -> PaginationStyle {
         let document = page.document
-        let relations = LinkField.parse(page.linkFields).flatMap(\.relations)
+        let relations = LinkField.parse(page.linkFields, base: page.url).flatMap(\.relations)
         if relations.contains(where: { ["next", "last", "prev", "previous", "first"].contains($0) }) { return .link }
         if let path = nextURLPath(document) { return .nextURL(path: path) }
         if let (path, parameter) = cursorPath(document) {

@@ -26,6 +26,9 @@ public struct PageReading: Sendable {
     public var next: URL?
     /// Why this page is the last, when it is (`next_cursor is null`, `short page: 7 of 20`, …).
     public var endReason: String?
+    /// Whether the next page exists because a total the page states (items or pages) says so:
+    /// that page then cannot be missing (a 404, say) without the collection being cut short.
+    public var totalSaysMore = false
 
     public var itemCount: Int { items.count }
 }
@@ -44,6 +47,8 @@ public enum PageError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidNextURL(path: JSONPath, value: String)
     /// The `--paginate` style needs a member the first page does not have.
     case styleNotApplicable(style: String, reason: String)
+    /// The page ends the walk before the total the server states.
+    case endsBeforeTotal(String)
 
     public var description: String {
         switch self {
@@ -61,6 +66,8 @@ public enum PageError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(path)' should hold the next page's URL but holds \(value)"
         case .styleNotApplicable(let style, let reason):
             return "--paginate \(style): \(reason)"
+        case .endsBeforeTotal(let reason):
+            return reason
         }
     }
 }

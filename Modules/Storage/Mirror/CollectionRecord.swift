@@ -53,6 +53,16 @@ public struct PageRecord: Codable, FetchableRecord, Sendable, Equatable {
     /// The pass that last wrote its items.
     public var contentPass: Int
     public var fetchedAt: Double
+    /// Whether a total the page stated (items or pages) is what said the next page exists.
+    public var totalSaysMore: Bool
+    /// How many items the mirror holds for the page now, when read with
+    /// ``ItemDatabase/pages(of:)``. Fewer than ``itemCount`` when a later write moved some to
+    /// another page (a pass that stopped after the server shifted its items): the stored
+    /// content is then not the page's, whatever its validator says.
+    public var presentCount: Int?
+
+    /// Whether every item written for the page is still on it.
+    public var isIntact: Bool { presentCount.map { $0 == itemCount } ?? true }
 }
 
 /// A collection with the figures `fresh collections` shows.

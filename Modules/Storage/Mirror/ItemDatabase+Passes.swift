@@ -56,10 +56,14 @@ extension ItemDatabase {
         }
     }
 
-    /// Every stored page record of a collection, by index.
+    /// Every stored page record of a collection, by index, each with the number of items the
+    /// mirror holds for it now (``PageRecord/presentCount``).
     public func pages(of collectionID: Int64) throws -> [Int: PageRecord] {
         try read { db in
-            let records = try PageRecord.fetchAll(db, sql: "SELECT * FROM page WHERE collectionID = ?", arguments: [collectionID])
+            let records = try PageRecord.fetchAll(db, sql: """
+                SELECT p.*, (SELECT count(*) FROM item i WHERE i.collectionID = p.collectionID AND i.pageIndex = p.pageIndex) AS presentCount
+                FROM page p WHERE p.collectionID = ?
+                """, arguments: [collectionID])
             return Dictionary(records.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
         }
     }

@@ -81,7 +81,7 @@ extension ItemDatabase {
             conditions.append(condition)
             arguments += values
         }
-        var sql = "SELECT key, json, pageIndex, position, createdSequence, changedSequence FROM item WHERE "
+        var sql = "SELECT \(ItemKey.column), json, pageIndex, position, createdSequence, changedSequence FROM item WHERE "
             + conditions.joined(separator: " AND ") + " ORDER BY pageIndex, position"
         if let limit { sql += " LIMIT \(max(0, limit))" }
         try read { db in
@@ -96,7 +96,7 @@ extension ItemDatabase {
         ValueObservation
             .tracking { db in
                 try Row.fetchAll(db, sql: """
-                    SELECT key, json, pageIndex, position, createdSequence, changedSequence FROM item
+                    SELECT \(ItemKey.column), json, pageIndex, position, createdSequence, changedSequence FROM item
                     WHERE collectionID = ? AND pageIndex >= 0 ORDER BY pageIndex, position
                     """, arguments: [collectionID]).map(StoredItem.init(row:))
             }

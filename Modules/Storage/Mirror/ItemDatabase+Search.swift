@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Pagination
 import Synchronization
 
 extension ItemDatabase {
@@ -47,7 +48,7 @@ extension ItemDatabase {
         let from = position ?? ItemPosition(pageIndex: backward ? Int.max : -1, position: 0)
         let (comparison, order) = backward ? ("<", "DESC") : (">", "ASC")
         return try read { db in
-            let select = "SELECT id, key, pageIndex, position, createdSequence, changedSequence, "
+            let select = "SELECT id, \(ItemKey.column), pageIndex, position, createdSequence, changedSequence, "
                 + "\(RowFields.expression(fields.title)) AS title, \(RowFields.expression(fields.subtitle)) AS subtitle "
                 + "FROM item WHERE collectionID = ?1 AND pageIndex >= 0 AND \(condition.sql)"
             let ordered = " ORDER BY pageIndex \(order), position \(order) LIMIT 1"

@@ -97,7 +97,7 @@ extension ItemDatabase {
     public func item(id: Int64) throws -> StoredItem? {
         try read { db in
             try Row.fetchOne(db, sql: """
-                SELECT key, json, pageIndex, position, createdSequence, changedSequence FROM item WHERE id = ? AND pageIndex >= 0
+                SELECT \(ItemKey.column), json, pageIndex, position, createdSequence, changedSequence FROM item WHERE id = ? AND pageIndex >= 0
                 """, arguments: [id]).map(StoredItem.init(row:))
         }
     }
@@ -112,7 +112,7 @@ extension ItemDatabase {
     }
 
     private func rowSelect(_ fields: RowFields) -> String {
-        "SELECT id, key, pageIndex, position, createdSequence, changedSequence, "
+        "SELECT id, \(ItemKey.column), pageIndex, position, createdSequence, changedSequence, "
             + "\(RowFields.expression(fields.title)) AS title, \(RowFields.expression(fields.subtitle)) AS subtitle FROM item"
     }
 }
@@ -130,7 +130,11 @@ extension ItemRow {
 }
 
 extension ItemKey {
-    /// The key as SQLite stored it.
+    /// The `key` column as a result column that keeps every byte of a text key: read as
+    /// text, a key holding U+0000 would end there (GRDB reads text as a C string).
+    static let column = "iif(typeof(key) = 'text', CAST(key AS BLOB), key) AS key"
+
+    /// The key as SQLite stored it (a text key read through ``column`` comes as its bytes).
     init(databaseValue: DatabaseValue) {
         switch databaseValue.storage {
         case .int64(let value): self = .integer(Int(value))

@@ -40,6 +40,9 @@ enum ItemSchema {
         migrator.registerMigration("v4-collection-shown") { db in
             try db.execute(sql: "ALTER TABLE collection ADD COLUMN shownSequence INTEGER")
         }
+        migrator.registerMigration("v5-page-total-says-more") { db in
+            try db.execute(sql: "ALTER TABLE page ADD COLUMN totalSaysMore INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

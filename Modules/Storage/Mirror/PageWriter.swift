@@ -14,13 +14,18 @@ public struct PageContent: Sendable {
     /// The items in order, each its key and its UTF-8 JSON without insignificant whitespace;
     /// `nil` when the content stored for this page is current.
     public var items: [(key: ItemKey, json: Data)]?
+    /// Whether a total the page states is what says the next page exists (see
+    /// ``PageRecord/totalSaysMore``).
+    public var totalSaysMore: Bool
 
-    public init(index: Int, url: String, nextURL: String?, validator: String?, items: [(key: ItemKey, json: Data)]?) {
+    public init(index: Int, url: String, nextURL: String?, validator: String?, items: [(key: ItemKey, json: Data)]?,
+                totalSaysMore: Bool = false) {
         self.index = index
         self.url = url
         self.nextURL = nextURL
         self.validator = validator
         self.items = items
+        self.totalSaysMore = totalSaysMore
     }
 }
 
@@ -81,13 +86,13 @@ enum PageWriter {
         try db.cachedStatement(sql: "UPDATE item SET pageIndex = -1 WHERE collectionID = ? AND pageIndex = ? AND pass != ?")
             .execute(arguments: [collectionID, page.index, pass])
         try db.cachedStatement(sql: """
-            INSERT INTO page (collectionID, pageIndex, url, nextURL, itemCount, validator, pass, contentPass, fetchedAt)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8)
+            INSERT INTO page (collectionID, pageIndex, url, nextURL, itemCount, validator, pass, contentPass, fetchedAt, totalSaysMore)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9)
             ON CONFLICT (collectionID, pageIndex) DO UPDATE SET url = excluded.url, nextURL = excluded.nextURL,
                 itemCount = excluded.itemCount, validator = excluded.validator, pass = excluded.pass,
-                contentPass = excluded.contentPass, fetchedAt = excluded.fetchedAt
+                contentPass = excluded.contentPass, fetchedAt = excluded.fetchedAt, totalSaysMore = excluded.totalSaysMore
             """).execute(arguments: [collectionID, page.index, page.url, page.nextURL, items.count, page.validator, pass,
-                                     now.timeIntervalSince1970])
+                                     now.timeIntervalSince1970, page.totalSaysMore])
         return result
     }
 
@@ -121,7 +126,13 @@ private func upsertEach(
             sqlite3_bind_text(statement, 5, json.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(json.count), nil)
             switch item.key {
             case .integer(let value): sqlite3_bind_int64(statement, 2, Int64(value))
-            case .string(let value): sqlite3_bind_text(statement, 2, value, -1, unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+            case .string(let value):
+                // With its byte count: a key may hold U+0000, which a C string would end at.
+                var key = value
+                key.withUTF8 { bytes in
+                    _ = sqlite3_bind_text(statement, 2, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
+                                          Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                }
             }
             let code = sqlite3_step(statement)
             sqlite3_clear_bindings(statement)

@@ -194,6 +194,8 @@ private struct SyncRun: Sendable {
         /// Items on a full page when the URL does not say (the first page's count).
         var typicalSize: Int?
         var emptyRun = 0
+        /// The page before stated a total that says this page exists.
+        var totalSaysMore = false
     }
 
     private func produce(
@@ -210,7 +212,7 @@ private struct SyncRun: Sendable {
                 // Revalidated and written before the walk: only its next page is needed.
                 guard let next = done.next else { return await queue.put(.end("the last page, refreshed first"), isLast: true) }
                 guard cursor.seen.insert(next.absoluteString).inserted else {
-                    throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index + 1)
+                    throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index)
                 }
                 cursor.url = next
                 cursor.index += 1
@@ -219,8 +221,13 @@ private struct SyncRun: Sendable {
             // No guessing once the server has asked to slow down.
             let guessing = plan != nil && tally.update { $0.retries == 0 }
             var fetched = try await lookahead.take(cursor.index, url: cursor.url, plan: plan, guessing: guessing)
-            guard !fetched.endsCollection else {
-                return await queue.put(.end("page \(cursor.index + 1) answered \(fetched.response.status.code): past the last page"), isLast: true)
+            if fetched.endsCollection {
+                let status = fetched.response.status.code
+                guard !cursor.totalSaysMore else {
+                    throw SyncError.invalidPage(url: fetched.url.absoluteString,
+                                                detail: "answered \(status), but the page before it states a total that says it exists")
+                }
+                return await queue.put(.end("page \(cursor.index + 1) answered \(status): past the last page"), isLast: true)
             }
             let stored = lookahead.stored(cursor.index)
             if fetched.isFromStorage, !isCurrent(fetched, stored: stored, plan: plan) {
@@ -233,11 +240,12 @@ private struct SyncRun: Sendable {
             let step = try step(fetched, stored: stored, plan: &plan, typicalSize: cursor.typicalSize)
             if cursor.index == 0, step.itemCount > 0 { cursor.typicalSize = step.itemCount }
             cursor.emptyRun = step.itemCount == 0 && step.next != nil ? cursor.emptyRun + 1 : 0
+            cursor.totalSaysMore = step.totalSaysMore
             if cursor.emptyRun >= options.maximumEmptyPages {
                 throw SyncError.emptyPages(url: fetched.url.absoluteString, count: cursor.emptyRun)
             }
             if let next = step.next, !cursor.seen.insert(next.absoluteString).inserted {
-                throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index + 1)
+                throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index)
             }
             await queue.put(.page(fetched, step))
             guard let next = step.next else { return await queue.put(.end(step.endReason), isLast: true) }
@@ -255,11 +263,14 @@ private struct SyncRun: Sendable {
         var itemCount: Int
         var validator: String
         var items: [(key: ItemKey, json: Data)]?
+        /// A total the page states says the next page exists.
+        var totalSaysMore = false
     }
 
-    /// Whether the items stored for the page are the content of `fetched`.
+    /// Whether the items stored for the page are the content of `fetched`: same URL, same
+    /// validator, and every item written for the page still on it.
     private func isCurrent(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) -> Bool {
-        guard let stored, plan != nil, stored.url == fetched.url.absoluteString else { return false }
+        guard let stored, plan != nil, stored.url == fetched.url.absoluteString, stored.isIntact else { return false }
         return stored.validator == ContentValidator.of(headerFields: fetched.response.headerFields, body: fetched.response.body)
     }
 
@@ -269,7 +280,7 @@ private struct SyncRun: Sendable {
         let validator = ContentValidator.of(headerFields: response.headerFields, body: response.body)
         if let stored, isCurrent(fetched, stored: stored, plan: plan) {
             return Step(next: stored.nextURL.flatMap(URL.init(string:)), endReason: stored.nextURL == nil ? "the last page, unchanged" : nil,
-                        itemCount: stored.itemCount, validator: validator, items: nil)
+                        itemCount: stored.itemCount, validator: validator, items: nil, totalSaysMore: stored.totalSaysMore)
         }
         var page = try parse(fetched, depth: plan?.recordedDepth ?? JSONDocument.recordedDepth)
         do {
@@ -284,7 +295,8 @@ private struct SyncRun: Sendable {
             }
             let reading = try plan!.read(page, typicalSize: typicalSize)
             let items = zip(reading.keys, reading.items.elements).map { (key: $0, json: $1.compactBytes) }
-            return Step(next: reading.next, endReason: reading.endReason, itemCount: reading.itemCount, validator: validator, items: items)
+            return Step(next: reading.next, endReason: reading.endReason, itemCount: reading.itemCount, validator: validator, items: items,
+                        totalSaysMore: reading.totalSaysMore)
         } catch let error as PageError {
             throw SyncError.invalidPage(url: url, detail: error.description)
         }
@@ -328,7 +340,7 @@ private struct SyncRun: Sendable {
     private func write(_ pages: [(FetchedPage, Step)], pass: Int) throws {
         let contents = pages.map { fetched, step in
             PageContent(index: fetched.index, url: fetched.url.absoluteString, nextURL: step.next?.absoluteString,
-                        validator: step.validator, items: step.items)
+                        validator: step.validator, items: step.items, totalSaysMore: step.totalSaysMore)
         }
         let writes: [PageWrite]
         var failure: (any Error)?
@@ -342,6 +354,7 @@ private struct SyncRun: Sendable {
         }
         for ((fetched, step), write) in zip(pages, writes) {
             let summary = tally.update { summary in
+                summary.pagesWritten += 1
                 summary.items += step.itemCount
                 summary.created += write.created
                 summary.changed += write.changed

@@ -6,6 +6,9 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var collection = ""
     /// Pages fetched by this run.
     public var pages = 0
+    /// Pages of this run written to the mirror (or found stored already): fewer than ``pages``
+    /// while the writer is behind, and when a page could not be read.
+    public var pagesWritten = 0
     /// Items on those pages.
     public var items = 0
     /// Items the collection did not have, items whose JSON changed, items deleted at the end of

@@ -1,0 +1,94 @@
+import Foundation
+import Pagination
+import Storage
+import SyncEngine
+import Synchronization
+import Testing
+
+/// Passes that stop, or that a server ends early: nothing stored may be lost.
+@Suite("Passes that stop or end early")
+struct EarlyEndTests {
+    typealias Reply = ScriptedOrigin.Reply
+
+    /// `{"data": [ids…], "next_cursor": next}` with the ids as items.
+    static func cursorPage(_ ids: ClosedRange<Int>, next: String?) -> Reply {
+        let items = ids.map { #"{"id": \#($0), "title": "t\#($0)"}"# }.joined(separator: ", ")
+        return Reply(body: #"{"data": [\#(items)], "next_cursor": \#(next.map { "\"\($0)\"" } ?? "null")}"#)
+    }
+
+    func keys(_ fixture: SyncFixture) throws -> [String] {
+        try fixture.items("things").map(\.key.text).sorted { Int($0)! < Int($1)! }
+    }
+
+    @Test func itemsMovedByAStoppedPassAreWrittenBackWhenTheirPageLooksUnchanged() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        let whole: [String: Reply] = ["/things": Self.cursorPage(1...2, next: "2"), "/things?cursor=2": Self.cursorPage(3...4, next: "4"),
+                                      "/things?cursor=4": Self.cursorPage(5...6, next: nil)]
+        try origin.serve(whole)
+        _ = try await fixture.sync(url)
+        // Item 1 deleted upstream: item 3 moves to the first page; the second page then fails.
+        try origin.serve(["/things": Self.cursorPage(2...3, next: "2"), "/things?cursor=2": Reply(status: 500, body: "{}")])
+        await #expect(throws: (any Error).self) { _ = try await fixture.sync(url) { $0.retry.retries = 0 } }
+        // Item 1 is back: the stopped pass resumes at the second page, whose body is the one its
+        // stored record describes, though item 3 is no longer on it. Written again, it lists
+        // item 3 a second time in that pass (the collection changed while it was read): the
+        // pass stops there, and the next starts over.
+        try origin.serve(whole)
+        _ = try? await fixture.sync(url)
+        _ = try await fixture.sync(url)
+        #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
+    }
+
+    @Test func aMissingPageThatAStatedPageCountPromisesFailsTheSyncAndRemovesNothing() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        func page(_ number: Int) -> Reply {
+            let items = (number * 2 - 1...number * 2).map { #"{"id": \#($0)}"# }.joined(separator: ", ")
+            return Reply(body: #"{"page": \#(number), "total_pages": 3, "data": [\#(items)]}"#)
+        }
+        try origin.serve(["/things": page(1), "/things?page=2": page(2), "/things?page=3": page(3)])
+        _ = try await fixture.sync(origin.baseURL + "/things")
+        #expect(try keys(fixture).count == 6)
+        try origin.serve(["/things": page(1), "/things?page=2": page(2)])
+        await #expect(throws: (any Error).self) { _ = try await fixture.sync(origin.baseURL + "/things") }
+        #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
+    }
+
+    @Test func aServerThatCapsThePageSizeIsWalkedToItsStatedTotal() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        func page(_ offset: Int) -> Reply {
+            let items = (offset + 1...min(offset + 2, 5)).map { #"{"id": \#($0)}"# }.joined(separator: ", ")
+            return Reply(body: #"{"offset": \#(offset), "limit": 2, "total": 5, "items": [\#(items)]}"#)
+        }
+        try origin.serve(["/things?limit=10": page(0), "/things?limit=10&offset=2": page(2), "/things?limit=10&offset=4": page(4)])
+        let summary = try await fixture.sync(origin.baseURL + "/things?limit=10")
+        #expect(summary.complete)
+        #expect(try keys(fixture) == ["1", "2", "3", "4", "5"])
+    }
+
+    @Test func aStopNamesThePagesWrittenAndThePageWhoseLinkPointsBack() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        try origin.serve(["/things": Self.cursorPage(1...2, next: "2"), "/things?cursor=2": Self.cursorPage(3...4, next: "4"),
+                          "/things?cursor=4": Self.cursorPage(5...6, next: "2")])
+        let summaries = SummaryLog()
+        await #expect(throws: SyncError.loop(url: origin.baseURL + "/things?cursor=2", pageIndex: 2)) {
+            _ = try await fixture.engine.run(SyncOptions(url: URL(string: origin.baseURL + "/things")!)) { event in
+                if case .page(let page) = event { summaries.record(page.summary) }
+            }
+        }
+        #expect(summaries.last?.pagesWritten == 2)
+    }
+}
+
+/// The summaries a sync's page events carried, in order.
+final class SummaryLog: Sendable {
+    private let summaries = Mutex<[SyncSummary]>([])
+
+    func record(_ summary: SyncSummary) { summaries.withLock { $0.append(summary) } }
+
+    var last: SyncSummary? { summaries.withLock { $0.last } }
+}
