@@ -248,6 +248,11 @@ STATUS=$?
 check "with the server stopped, fresh get prints the cached body" \
     test "$STATUS" -eq 0 -a -s "$WORK/offline.out"
 check "… with an offline notice on stderr" grep -qi "offline" "$WORK/offline.err"
+failed_sync_json() { # --json still prints the summary when the sync fails, with the error
+    "$BIN/fresh" sync "$DEAD_URL/posts?limit=20" --db-dir "$WORK/failed-db" --json --retries 0 >"$WORK/failed.json" 2>/dev/null
+    [ $? -eq 3 ] && python3 -c 'import json,sys; s=json.load(sys.stdin); sys.exit(not (s["complete"] is False and "cannot reach the server" in s["error"]))' <"$WORK/failed.json"
+}
+check "fresh sync --json against a stopped server: exit 3 and a JSON summary with the error" failed_sync_json
 
 tmux new-session -d -s "$TMUX_SESSION" -x 120 -y 30 \
     "LANG=C.UTF-8 '$BIN/fresh-reader' --db-dir '$WORK/stale-db'; echo \$? > '$WORK/reader.exit'"

@@ -165,7 +165,14 @@ struct SyncCommand: AsyncParsableCommand {
                 }
             } catch {
                 reporter.finish()
-                throw SyncStopped(underlying: error, written: reporter.lastSummary)
+                let stopped = SyncStopped(underlying: error, written: reporter.lastSummary)
+                if json {
+                    // A script gets its JSON whatever happened: how far the run got, and why it stopped.
+                    var summary = reporter.lastSummary ?? SyncSummary()
+                    summary.error = stopped.description
+                    print(String(decoding: try JSONEncoder.summary.encode(summary), as: UTF8.self))
+                }
+                throw stopped
             }
         }
     }

@@ -47,7 +47,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .duplicateKey(let url, let key, let pageIndex, let earlier):
             "page \(pageIndex + 1) (\(url)) lists key \(key), which page \(earlier + 1) of this pass already listed: "
                 + "the collection changed while it was read, or the key is not unique (choose one with --key); the next sync starts a new pass"
-        case .offline(let url, let reason): "cannot reach the server for \(url): \(reason)"
+        // The reason is the network's own ("cannot reach the server: connection refused", "timed out after 10 s").
+        case .offline(let url, let reason): "\(reason) (\(url))"
         case .loop(let url, let pageIndex): "page \(pageIndex + 1) points back to \(url), which this pass already fetched; stopping to avoid a loop"
         case .emptyPages(let url, let count): "\(count) empty pages in a row still point onward (last \(url)); stopping to avoid a loop"
         case .pageTooLarge(let url, let limit): "the page at \(url) is larger than \(limit) bytes (--max-page-size)"

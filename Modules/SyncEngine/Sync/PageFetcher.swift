@@ -56,7 +56,7 @@ struct PageFetcher: Sendable {
                     throw SyncError.pageTooLarge(url: url.absoluteString, limit: limit)
                 } else if response.decision.originUnreachable {
                     tally.update { $0.requests += response.decision.requestsSent }
-                    failure = .transient(response.decision.reasons.first { $0.hasPrefix("origin unreachable") } ?? "origin unreachable")
+                    failure = .transient(response.decision.networkFailure?.description ?? "cannot reach the server")
                 } else if (200..<300).contains(response.status.code) {
                     return FetchedPage(index: index, url: url, response: response, endsCollection: false)
                 } else if plan?.endsCollection(status: response.status.code, pageIndex: index) == true {
@@ -123,7 +123,6 @@ struct PageFetcher: Sendable {
         case .transient(let message): .offline(url: url.absoluteString, reason: message)
         }
     }
-
 
     static func isTransient(_ error: TransportError) -> Bool {
         switch error {

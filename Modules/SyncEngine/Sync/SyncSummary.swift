@@ -44,6 +44,8 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var seconds = 0.0
     /// The collection's current item count when the run ended.
     public var totalItems = 0
+    /// Why the run stopped, when it failed (the line `fresh sync` says on stderr).
+    public var error: String?
 
     public init() {}
 
