@@ -339,6 +339,11 @@ fail_writes_nothing() { # --fail on a 4xx: the old file stays, exit 4
     [ "$status" -eq 4 ] && [ "$(cat "$WORK/kept.json")" = "old content" ]
 }
 check "--fail on a 4xx writes nothing (-o keeps its old content) and exits 4" fail_writes_nothing
+check "--fail -i on a 4xx prints the status line and headers, no body, as curl" bash -c '
+    out=$("$0" get --fail -i "$1/api/private/posts/" --db-dir "$2" 2>/dev/null); [ $? -eq 4 ] &&
+    printf "%s" "$out" | head -1 | grep -q "^HTTP/[0-9.]* 4" && printf "%s" "$out" | grep -qi "^content-type:" &&
+    ! printf "%s" "$out" | grep -q "{"' \
+    "$BIN/fresh" "$BASE_URL" "$WORK/fail-db"
 check "-s silences the error line, -s -S shows it" bash -c '
     [ -z "$("$0" get -s --fail "$1/api/private/posts/" --db-dir "$2" 2>&1 >/dev/null)" ] &&
     [ "$("$0" get -s -S --fail "$1/api/private/posts/" --db-dir "$2" 2>&1 >/dev/null | wc -l)" -eq 1 ]' \

@@ -162,16 +162,21 @@ struct GetCommand: AsyncParsableCommand {
             StandardError.write("fresh: \(response.decision.reasons.first ?? "no usable stored response") (504)")
             if response.decision.isUnreachableWithoutUsableData { throw ExitCode(3) }
         }
+        // --raw and -o - ask for the exact bytes on a terminal too (curl's -o - for a binary body).
+        let toTerminal = output == nil && !raw && isatty(STDOUT_FILENO) == 1
+        var printer = ResponsePrinter(
+            include: include, json: json, output: outputFile, toTerminal: toTerminal, headOnly: head,
+            prettyJSON: raw ? nil : JSONPrettyPrinter(colored: JSONPrettyPrinter.colorsWanted()))
         if fail && response.status.code >= 400 {
-            // curl --fail writes nothing: a script's `|| keep the old file` keeps its data.
+            // curl --fail writes no body: a script's `|| keep the old file` keeps its data. With
+            // -i or -I on stdout the status line and headers still show, as curl shows them.
+            if (include || head) && outputFile == nil {
+                printer.headOnly = true
+                try printer.print(response)
+            }
             StandardError.write("fresh: the server answered \(response.status.code) (--fail)")
             throw ExitCode(response.status.code >= 500 ? 8 : 4)
         }
-        // --raw and -o - ask for the exact bytes on a terminal too (curl's -o - for a binary body).
-        let toTerminal = output == nil && !raw && isatty(STDOUT_FILENO) == 1
-        let printer = ResponsePrinter(
-            include: include, json: json, output: outputFile, toTerminal: toTerminal, headOnly: head,
-            prettyJSON: raw ? nil : JSONPrettyPrinter(colored: JSONPrettyPrinter.colorsWanted()))
         do {
             try printer.print(response)
         } catch FileError.binaryForTerminal(let byteCount) {
