@@ -54,6 +54,9 @@ struct EarlyEndTests {
         try origin.serve(["/things": page(1), "/things?page=2": page(2)])
         await #expect(throws: (any Error).self) { _ = try await fixture.sync(origin.baseURL + "/things") }
         #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
+        // The next sync resumes at the missing page: the promise of the page before it still holds.
+        await #expect(throws: (any Error).self) { _ = try await fixture.sync(origin.baseURL + "/things") }
+        #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
     }
 
     @Test func aServerThatCapsThePageSizeIsWalkedToItsStatedTotal() async throws {

@@ -66,6 +66,14 @@ struct CollectionIdentityTests {
 
 @Suite("Sync summary")
 struct SyncSummaryTests {
+    @Test func requestsWithoutAPageOfTheirOwnAreCountedInTheLine() {
+        var summary = SyncSummary()
+        summary.collection = "posts"
+        summary.requests = 13
+        summary.fullResponses = 10
+        #expect(summary.line.contains("13 requests: 10 × 200, 0 × 304, 0 fresh hits, 3 more (retried, guessed ahead or past the last page);"))
+    }
+
     @Test func theLineCountsInWordsWithPluralsRight() {
         var summary = SyncSummary()
         summary.collection = "posts"

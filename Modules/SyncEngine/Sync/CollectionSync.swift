@@ -135,9 +135,13 @@ private struct SyncRun: Sendable {
             start.url = next
         }
         let chain = try database.pages(of: collection.id)
-        if position.isResumed { start.typicalSize = chain[0]?.itemCount }
+        if position.isResumed {
+            start.typicalSize = chain[0]?.itemCount
+            // The page the pass stopped after may have promised this one (a 404 here is then no end).
+            start.totalSaysMore = chain[position.nextPageIndex - 1]?.totalSaysMore ?? false
+        }
         start.seen.insert(start.url.absoluteString)
-        var refreshed: [Int: (url: String, next: URL?)] = [:]
+        var refreshed: [Int: (url: String, next: URL?, totalSaysMore: Bool)] = [:]
         if let plan, !position.isResumed {
             refreshed = try await refreshFirst(options.firstPages.compactMap { chain[$0] }, plan: plan, pass: position.pass)
         }
@@ -164,8 +168,8 @@ private struct SyncRun: Sendable {
 
     /// Revalidates the given stored pages and writes those that changed, before the walk;
     /// returns what each says (its URL and next page), so the walk does not ask again.
-    private func refreshFirst(_ pages: [PageRecord], plan: PaginationPlan, pass: Int) async throws -> [Int: (url: String, next: URL?)] {
-        var refreshed: [Int: (url: String, next: URL?)] = [:]
+    private func refreshFirst(_ pages: [PageRecord], plan: PaginationPlan, pass: Int) async throws -> [Int: (url: String, next: URL?, totalSaysMore: Bool)] {
+        var refreshed: [Int: (url: String, next: URL?, totalSaysMore: Bool)] = [:]
         for record in pages {
             guard let url = URL(string: record.url) else { continue }
             var plan: PaginationPlan? = plan
@@ -178,7 +182,7 @@ private struct SyncRun: Sendable {
             tally.update { $0.count(fetched.response, storedLength: fetched.storedLength) }
             let step = try step(fetched, stored: record, plan: &plan, typicalSize: nil)
             try write([(fetched, step)], pass: pass)
-            refreshed[record.pageIndex] = (record.url, step.next)
+            refreshed[record.pageIndex] = (record.url, step.next, step.totalSaysMore)
         }
         return refreshed
     }
@@ -200,7 +204,7 @@ private struct SyncRun: Sendable {
 
     private func produce(
         from start: Cursor, plan initialPlan: PaginationPlan?, chain: [Int: PageRecord],
-        refreshed: [Int: (url: String, next: URL?)], into queue: PageQueue<Queued>
+        refreshed: [Int: (url: String, next: URL?, totalSaysMore: Bool)], into queue: PageQueue<Queued>
     ) async throws {
         var cursor = start
         var plan = initialPlan
@@ -211,6 +215,7 @@ private struct SyncRun: Sendable {
             if let done = refreshed[cursor.index], done.url == cursor.url.absoluteString {
                 // Revalidated and written before the walk: only its next page is needed.
                 guard let next = done.next else { return await queue.put(.end("the last page, refreshed first"), isLast: true) }
+                cursor.totalSaysMore = done.totalSaysMore
                 guard cursor.seen.insert(next.absoluteString).inserted else {
                     throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index)
                 }

@@ -74,6 +74,9 @@ public struct SyncSummary: Sendable, Equatable, Codable {
             + "(\(created) new, \(changed) changed, \(removed) removed); "
             + "\(Plural.count(requests, "request")): \(fullResponses) × 200, \(notModified) × 304, \(Plural.count(freshHits, "fresh hit"))"
         if staleServed > 0 { text += ", \(staleServed) stale" }
+        // Requests no page is counted for: failed tries, guesses ahead that were discarded, a 404 past the end.
+        let unpaged = requests - fullResponses - notModified
+        if unpaged > 0 { text += ", \(unpaged) more (retried, guessed ahead or past the last page)" }
         text += "; \(Plural.count(bytesReceived, "byte")) received"
         if bytesDecoded != bytesReceived { text += " (\(bytesDecoded) decoded)" }
         text += ", \(Plural.count(bytesSaved, "byte")) saved"
