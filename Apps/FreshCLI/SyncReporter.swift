@@ -51,6 +51,8 @@ final class SyncReporter: Sendable {
         case .droppedHeaders(let url):
             let first = state.withLock { state in defer { state.warnedAboutHeaders = true }; return !state.warnedAboutHeaders }
             if first && mode != .quiet { say("warning: not sending -H headers to another origin: \(Self.shown(url))") }
+        case .notice(let text):
+            if mode != .quiet { say("warning: \(TerminalText.sanitized(text))") }
         }
     }
 

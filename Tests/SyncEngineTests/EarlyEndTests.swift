@@ -72,6 +72,36 @@ struct EarlyEndTests {
         #expect(try keys(fixture) == ["1", "2", "3", "4", "5"])
     }
 
+    @Test func aTotalThatChangesDuringThePassRemovesNothing() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        func page(_ offset: Int, _ ids: [Int], total: Int) -> Reply {
+            let items = ids.map { #"{"id": \#($0)}"# }.joined(separator: ", ")
+            return Reply(body: #"{"offset": \#(offset), "limit": 2, "total": \#(total), "items": [\#(items)]}"#)
+        }
+        func serve(_ first: [Int], _ second: [Int], _ third: [Int], totals: (Int, Int)) throws {
+            try origin.serve(["/things?limit=2": page(0, first, total: totals.0), "/things?limit=2&offset=2": page(2, second, total: totals.1),
+                              "/things?limit=2&offset=4": page(4, third, total: totals.1)])
+        }
+        let url = origin.baseURL + "/things?limit=2"
+        try serve([1, 2], [3, 4], [5, 6], totals: (6, 6))
+        _ = try await fixture.sync(url)
+        // Item 1 is deleted upstream after the first page was read: the later pages shift, and
+        // item 3 (still there) is on no page this pass reads.
+        try serve([1, 2], [4, 5], [6], totals: (6, 5))
+        let notices = Mutex<[String]>([])
+        let shifted = try await fixture.engine.run(SyncOptions(url: URL(string: url)!)) { event in
+            if case .notice(let text) = event { notices.withLock { $0.append(text) } }
+        }
+        #expect(shifted.complete && shifted.removed == 0)
+        #expect(notices.withLock { $0 } == ["the collection's stated total changed from 6 to 5 while the pass read it: nothing removed this time"])
+        // A pass over the settled collection lists item 3 again: kept, not created anew.
+        try serve([2, 3], [4, 5], [6], totals: (5, 5))
+        let settled = try await fixture.sync(url)
+        #expect(settled.created == 0 && settled.removed == 1)
+        #expect(try keys(fixture) == ["2", "3", "4", "5", "6"])
+    }
+
     @Test func aStopNamesThePagesWrittenAndThePageWhoseLinkPointsBack() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()

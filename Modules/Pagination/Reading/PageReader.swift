@@ -12,7 +12,16 @@ extension PaginationPlan {
         let size = sizeParameter.flatMap { QueryItems.value(of: $0, in: page.url) }.flatMap { Int($0) } ?? typicalSize
         let end = try nextPage(after: page, items: items, keys: keys, size: size, typicalSize: typicalSize)
         return PageReading(items: items, keys: keys, next: end.next, endReason: end.next == nil ? end.reason : nil,
-                           totalSaysMore: end.totalSaysMore)
+                           totalSaysMore: end.totalSaysMore, statedTotal: statedTotal(of: page))
+    }
+
+    private func statedTotal(of page: PageResponse) -> Int? {
+        switch style {
+        case .offset(_, let totalPath): total(at: totalPath, in: page)
+        case .page(_, _, let totalPagesPath, let totalPath):
+            total(at: totalPath, in: page) ?? totalPagesPath.flatMap { page.document.value(at: $0)?.integer }
+        default: nil
+        }
     }
 
     /// The next page, or why there is none; `totalSaysMore` when a total the page states

@@ -29,6 +29,9 @@ public struct PageReading: Sendable {
     /// Whether the next page exists because a total the page states (items or pages) says so:
     /// that page then cannot be missing (a 404, say) without the collection being cut short.
     public var totalSaysMore = false
+    /// The collection size the page states (items, else pages), for the styles whose pages
+    /// shift when it changes: offsets and page numbers.
+    public var statedTotal: Int?
 
     public var itemCount: Int { items.count }
 }

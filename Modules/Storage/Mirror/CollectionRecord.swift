@@ -55,6 +55,8 @@ public struct PageRecord: Codable, FetchableRecord, Sendable, Equatable {
     public var fetchedAt: Double
     /// Whether a total the page stated (items or pages) is what said the next page exists.
     public var totalSaysMore: Bool
+    /// The collection size the page stated (items, else pages), for offset and page-number styles.
+    public var statedTotal: Int?
     /// How many items the mirror holds for the page now, when read with
     /// ``ItemDatabase/pages(of:)``. Fewer than ``itemCount`` when a later write moved some to
     /// another page (a pass that stopped after the server shifted its items): the stored

@@ -112,13 +112,18 @@ extension ItemDatabase {
     }
 
     /// Ends a pass that reached the last page: deletes the items no page of the pass lists
-    /// and the pages beyond the last. Returns how many items were deleted.
-    public func finishPass(_ pass: Int, of collectionID: Int64, now: Date = Date()) throws -> Int {
+    /// and the pages beyond the last. Returns how many items were deleted. With
+    /// `removingUnlisted` false (the collection changed while the pass read it, so an item no
+    /// page listed may still exist), only the pages go: the items wait for the next pass.
+    public func finishPass(_ pass: Int, of collectionID: Int64, removingUnlisted: Bool = true, now: Date = Date()) throws -> Int {
         try write { db in
             try db.execute(sql: "DELETE FROM page WHERE collectionID = ? AND pass != ?", arguments: [collectionID, pass])
-            let removed = try db.changesCount == 0
-                ? PassEnd.deleteSetAsideAndPastTheEnd(of: collectionID, db: db)
-                : PassEnd.deleteUnlisted(of: collectionID, db: db)
+            let pagesDropped = db.changesCount > 0
+            var removed = 0
+            if removingUnlisted {
+                removed = try pagesDropped ? PassEnd.deleteUnlisted(of: collectionID, db: db)
+                    : PassEnd.deleteSetAsideAndPastTheEnd(of: collectionID, db: db)
+            }
             try db.execute(sql: "UPDATE collection SET passComplete = 1, lastCompleteAt = ? WHERE id = ? AND pass = ?",
                            arguments: [now.timeIntervalSince1970, collectionID, pass])
             return removed

@@ -42,6 +42,7 @@ enum ItemSchema {
         }
         migrator.registerMigration("v5-page-total-says-more") { db in
             try db.execute(sql: "ALTER TABLE page ADD COLUMN totalSaysMore INTEGER NOT NULL DEFAULT 0")
+            try db.execute(sql: "ALTER TABLE page ADD COLUMN statedTotal INTEGER")
         }
         return migrator
     }

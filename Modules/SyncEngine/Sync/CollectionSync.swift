@@ -113,10 +113,18 @@ private struct SyncRun: Sendable {
     /// What the fetching stage hands the writer.
     enum Queued: Sendable {
         case page(FetchedPage, Step)
-        /// The pass reached its last page, for this reason.
-        case end(String?)
+        /// The pass reached its last page.
+        case end(Ending)
         /// The run fetched as many pages as it was allowed; the pass goes on next time.
         case pause
+    }
+
+    /// Why the pass reached its end, and whether the collection changed while it was read (a
+    /// stated total that moved: offsets and page numbers then shift, and an item no page listed
+    /// may still exist, so nothing is removed this time).
+    struct Ending: Sendable {
+        var reason: String?
+        var unsettled: String?
     }
 
     func pass() async throws {
@@ -130,7 +138,7 @@ private struct SyncRun: Sendable {
             tally.update { $0.resumedAtPage = position.nextPageIndex }
             events(.resumed(pageIndex: position.nextPageIndex))
             guard let next = position.nextURL.flatMap(URL.init(string:)) else {
-                return try finish(pass: position.pass, reason: "the pass had reached the last page")
+                return try finish(pass: position.pass, ending: Ending(reason: "the pass had reached the last page"))
             }
             start.url = next
         }
@@ -139,6 +147,7 @@ private struct SyncRun: Sendable {
             start.typicalSize = chain[0]?.itemCount
             // The page the pass stopped after may have promised this one (a 404 here is then no end).
             start.totalSaysMore = chain[position.nextPageIndex - 1]?.totalSaysMore ?? false
+            start.passTotal = chain[position.nextPageIndex - 1]?.statedTotal
         }
         start.seen.insert(start.url.absoluteString)
         var refreshed: [Int: (url: String, next: URL?, totalSaysMore: Bool)] = [:]
@@ -200,6 +209,21 @@ private struct SyncRun: Sendable {
         var emptyRun = 0
         /// The page before stated a total that says this page exists.
         var totalSaysMore = false
+        /// The collection size the pass's pages state, and how it changed during the pass.
+        var passTotal: Int?
+        var totalChange: String?
+
+        /// The end of the pass, for `reason`.
+        func ending(_ reason: String?) -> Queued { .end(Ending(reason: reason, unsettled: totalChange)) }
+
+        /// Notes the total a page states.
+        mutating func note(statedTotal: Int?) {
+            guard let statedTotal else { return }
+            if let passTotal, passTotal != statedTotal, totalChange == nil {
+                totalChange = "the collection's stated total changed from \(passTotal) to \(statedTotal) while the pass read it"
+            }
+            passTotal = passTotal ?? statedTotal
+        }
     }
 
     private func produce(
@@ -214,7 +238,7 @@ private struct SyncRun: Sendable {
             try Task.checkCancellation()
             if let done = refreshed[cursor.index], done.url == cursor.url.absoluteString {
                 // Revalidated and written before the walk: only its next page is needed.
-                guard let next = done.next else { return await queue.put(.end("the last page, refreshed first"), isLast: true) }
+                guard let next = done.next else { return await queue.put(cursor.ending("the last page, refreshed first"), isLast: true) }
                 cursor.totalSaysMore = done.totalSaysMore
                 guard cursor.seen.insert(next.absoluteString).inserted else {
                     throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index)
@@ -232,7 +256,7 @@ private struct SyncRun: Sendable {
                     throw SyncError.invalidPage(url: fetched.url.absoluteString,
                                                 detail: "answered \(status), but the page before it states a total that says it exists")
                 }
-                return await queue.put(.end("page \(cursor.index + 1) answered \(status): past the last page"), isLast: true)
+                return await queue.put(cursor.ending("page \(cursor.index + 1) answered \(status): past the last page"), isLast: true)
             }
             let stored = lookahead.stored(cursor.index)
             if fetched.isFromStorage, !isCurrent(fetched, stored: stored, plan: plan) {
@@ -246,6 +270,7 @@ private struct SyncRun: Sendable {
             if cursor.index == 0, step.itemCount > 0 { cursor.typicalSize = step.itemCount }
             cursor.emptyRun = step.itemCount == 0 && step.next != nil ? cursor.emptyRun + 1 : 0
             cursor.totalSaysMore = step.totalSaysMore
+            cursor.note(statedTotal: step.statedTotal)
             if cursor.emptyRun >= options.maximumEmptyPages {
                 throw SyncError.emptyPages(url: fetched.url.absoluteString, count: cursor.emptyRun)
             }
@@ -253,7 +278,7 @@ private struct SyncRun: Sendable {
                 throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index)
             }
             await queue.put(.page(fetched, step))
-            guard let next = step.next else { return await queue.put(.end(step.endReason), isLast: true) }
+            guard let next = step.next else { return await queue.put(cursor.ending(step.endReason), isLast: true) }
             if let maximum = options.maximumPages, cursor.index + 1 - start.index >= maximum { return await queue.put(.pause, isLast: true) }
             cursor.url = next
             cursor.index += 1
@@ -270,6 +295,8 @@ private struct SyncRun: Sendable {
         var items: [(key: ItemKey, json: Data)]?
         /// A total the page states says the next page exists.
         var totalSaysMore = false
+        /// The collection size the page states (offset and page-number styles).
+        var statedTotal: Int?
     }
 
     /// Whether the items stored for the page are the content of `fetched`: same URL, same
@@ -285,7 +312,8 @@ private struct SyncRun: Sendable {
         let validator = ContentValidator.of(headerFields: response.headerFields, body: response.body)
         if let stored, isCurrent(fetched, stored: stored, plan: plan) {
             return Step(next: stored.nextURL.flatMap(URL.init(string:)), endReason: stored.nextURL == nil ? "the last page, unchanged" : nil,
-                        itemCount: stored.itemCount, validator: validator, items: nil, totalSaysMore: stored.totalSaysMore)
+                        itemCount: stored.itemCount, validator: validator, items: nil, totalSaysMore: stored.totalSaysMore,
+                        statedTotal: stored.statedTotal)
         }
         var page = try parse(fetched, depth: plan?.recordedDepth ?? JSONDocument.recordedDepth)
         do {
@@ -301,7 +329,7 @@ private struct SyncRun: Sendable {
             let reading = try plan!.read(page, typicalSize: typicalSize)
             let items = zip(reading.keys, reading.items.elements).map { (key: $0, json: $1.compactBytes) }
             return Step(next: reading.next, endReason: reading.endReason, itemCount: reading.itemCount, validator: validator, items: items,
-                        totalSaysMore: reading.totalSaysMore)
+                        totalSaysMore: reading.totalSaysMore, statedTotal: reading.statedTotal)
         } catch let error as PageError {
             throw SyncError.invalidPage(url: url, detail: error.description)
         }
@@ -327,17 +355,17 @@ private struct SyncRun: Sendable {
         while true {
             let batch = try await queue.takeBatch()
             var pages: [(FetchedPage, Step)] = []
-            var end: String??
+            var end: Ending?
             var paused = false
             for element in batch {
                 switch element {
                 case .page(let fetched, let step): pages.append((fetched, step))
-                case .end(let reason): end = .some(reason)
+                case .end(let ending): end = ending
                 case .pause: paused = true
                 }
             }
             try await writer.run { [pages] in try write(pages, pass: pass) }
-            if let reason = end { return try finish(pass: pass, reason: reason) }
+            if let end { return try finish(pass: pass, ending: end) }
             if paused { return }
         }
     }
@@ -345,7 +373,8 @@ private struct SyncRun: Sendable {
     private func write(_ pages: [(FetchedPage, Step)], pass: Int) throws {
         let contents = pages.map { fetched, step in
             PageContent(index: fetched.index, url: fetched.url.absoluteString, nextURL: step.next?.absoluteString,
-                        validator: step.validator, items: step.items, totalSaysMore: step.totalSaysMore)
+                        validator: step.validator, items: step.items, totalSaysMore: step.totalSaysMore,
+                        statedTotal: step.statedTotal)
         }
         let writes: [PageWrite]
         var failure: (any Error)?
@@ -372,12 +401,13 @@ private struct SyncRun: Sendable {
         if let failure { throw failure }
     }
 
-    private func finish(pass: Int, reason: String?) throws {
-        let removed = try database.finishPass(pass, of: collection.id)
+    private func finish(pass: Int, ending: Ending) throws {
+        let removed = try database.finishPass(pass, of: collection.id, removingUnlisted: ending.unsettled == nil)
+        if let unsettled = ending.unsettled { events(.notice("\(unsettled): nothing removed this time")) }
         tally.update {
             $0.removed = removed
             $0.complete = true
-            $0.endReason = reason
+            $0.endReason = [ending.reason, ending.unsettled.map { "\($0), so nothing was removed" }].compactMap { $0 }.joined(separator: "; ")
         }
     }
 }

@@ -18,6 +18,8 @@ public enum SyncEvent: Sendable {
     case retrying(url: URL, after: Duration, reason: String, attempt: Int, of: Int)
     /// Headers are not sent to a page on another origin.
     case droppedHeaders(url: URL)
+    /// Something the user should know about how the pass ended.
+    case notice(String)
 }
 
 /// One page as `-v` shows it.
