@@ -8,7 +8,8 @@ struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove a mirrored collection with all its items.",
-        discussion: "Waits for a sync of the collection that is running. The HTTP cache keeps its pages: syncing the URL again is cheap."
+        discussion: "Waits for a sync of the collection that is running. The HTTP cache keeps only its pages' validators, so syncing the URL again downloads every page.",
+        aliases: ["remove"]
     )
 
     @Argument(help: ArgumentHelp("The collection (see 'fresh collections').", valueName: "name"))

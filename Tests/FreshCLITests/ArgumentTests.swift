@@ -9,6 +9,11 @@ import Testing
 
 @Suite("fresh command-line arguments")
 struct ArgumentTests {
+    @Test func removeIsAnotherNameOfRm() throws {
+        #expect(try FreshCommand.parseAsRoot(["remove", "posts"]) is RemoveCommand)
+        #expect(try FreshCommand.parseAsRoot(["rm", "posts"]) is RemoveCommand)
+    }
+
     @Test func sizesParseWithSuffixes() {
         #expect(ByteCount.parse("500") == 500)
         #expect(ByteCount.parse("64K") == 65_536)

@@ -121,6 +121,12 @@ struct DetectionTests {
         #expect(throws: PageError.endsBeforeTotal("page 2 is empty, but there are 3 pages")) { try movies.read(emptyPage) }
     }
 
+    @Test func keysThatAreCanonicallyEquivalentButDifferentBytesAreTwoKeys() throws {
+        let first = try page("http://x.test/tags", #"[{"slug": "caf\u00e9"}, {"slug": "cafe\u0301"}]"#)
+        let reading = try plan(first, .init(key: JSONPath(["slug"]))).read(first)
+        #expect(reading.keys.count == 2 && reading.keys[0] != reading.keys[1])
+    }
+
     @Test func offsetWithoutTotalEndsAtAShortPage() throws {
         let first = try page("http://x.test/log?skip=0&take=2", two)
         let detected = try plan(first, .init(paginate: try PaginateSpec(parsing: "offset:size=take")))

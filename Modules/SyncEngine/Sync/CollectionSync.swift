@@ -68,7 +68,9 @@ public struct CollectionSync: Sendable {
                 // Not one page could be read: no collection to keep.
                 _ = try? database.deleteCollection(collection.id)
             } else {
-                try? database.recordSyncEnd(of: collection.id, error: error is CancellationError ? nil : ErrorDescription.line(error))
+                // An interruption (Ctrl-C cancels the task or the transfer) is no error: the pass is unfinished.
+                let interrupted = error is CancellationError || error as? TransportError == .cancelled
+                try? database.recordSyncEnd(of: collection.id, error: interrupted ? nil : ErrorDescription.line(error))
             }
             throw error
         }
