@@ -22,8 +22,8 @@ struct MirrorDamageTests {
 
     /// Damage in the item table's pages: found by a write, which marks the file, so no later
     /// run writes to it; the check says so; recovery keeps what can be read.
-    @Test func damageFoundOnceKeepsEveryLaterWriterAwayAndRecoverySavesTheRest() throws {
-        let directory = try TemporaryDirectory()
+    /// A database of 3,000 items whose item table has a page of zeros in its middle.
+    private func damagedDatabase(in directory: TemporaryDirectory) throws -> (path: String, database: ItemDatabase, collection: CollectionRecord) {
         let path = directory.file("data.sqlite")
         let database = try ItemDatabase(path: path)
         let collection = try database.createCollection(preferredName: "big", url: "http://o.test/big")
@@ -40,6 +40,24 @@ struct MirrorDamageTests {
         try handle.seek(toOffset: UInt64(max(page, fileSize / pageSize / 2)) * UInt64(pageSize))
         handle.write(Data(repeating: 0, count: pageSize))
         try handle.close()
+        return (path, database, collection)
+    }
+
+    @Test func damageFoundByACheckKeepsEveryLaterWriterAway() throws {
+        let directory = try TemporaryDirectory()
+        let (path, _, _) = try damagedDatabase(in: directory)
+        #expect(try MirrorCheck.problems(at: path) != ["ok"])
+        #expect {
+            try ItemDatabase(path: path)
+        } throws: { error in
+            guard case StorageError.corrupted = error else { return false }
+            return true
+        }
+    }
+
+    @Test func damageFoundOnceKeepsEveryLaterWriterAwayAndRecoverySavesTheRest() throws {
+        let directory = try TemporaryDirectory()
+        let (path, database, collection) = try damagedDatabase(in: directory)
 
         #expect(try MirrorCheck.problems(at: path) != ["ok"])
         #expect(throws: StorageError.self) {

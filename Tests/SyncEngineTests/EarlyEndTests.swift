@@ -41,6 +41,21 @@ struct EarlyEndTests {
         #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
     }
 
+    @Test func aSyncWhoseFirstPageFailedIsFollowedByAWholePassThatKeepsEveryItem() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        let whole: [String: Reply] = ["/things": Self.cursorPage(1...2, next: "2"), "/things?cursor=2": Self.cursorPage(3...4, next: nil)]
+        try origin.serve(whole)
+        _ = try await fixture.sync(url)
+        try origin.serve(["/things": Reply(status: 503, body: "{}")])
+        await #expect(throws: (any Error).self) { _ = try await fixture.sync(url) { $0.retry.retries = 0 } }
+        try origin.serve(whole)
+        let again = try await fixture.sync(url)
+        #expect(again.removed == 0 && again.resumedAtPage == nil)
+        #expect(try keys(fixture) == ["1", "2", "3", "4"])
+    }
+
     @Test func aMissingPageThatAStatedPageCountPromisesFailsTheSyncAndRemovesNothing() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()

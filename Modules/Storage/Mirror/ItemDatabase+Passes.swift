@@ -44,7 +44,9 @@ extension ItemDatabase {
                     fetched.append(page["url"])
                     nextURL = page["nextURL"]
                 }
-                if fetched.count == pages.count {
+                // A pass that wrote no page (its first request failed) has nothing to resume:
+                // resumed, it would end at once and remove every item.
+                if !pages.isEmpty && fetched.count == pages.count {
                     return PassPosition(pass: collection.pass, isResumed: true, nextPageIndex: fetched.count,
                                         nextURL: nextURL, fetchedURLs: fetched)
                 }

@@ -17,10 +17,14 @@ public enum MirrorCheck {
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             let result = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(100)") }
-            if result == ["ok"] { DamageMarker.clear(path) }
+            // What a check finds keeps every later writer away, as damage any other command finds.
+            if result == ["ok"] { DamageMarker.clear(path) } else { DamageMarker.mark(path, reason: result.first ?? "integrity check failed") }
             return result
         } catch {
-            if StorageError.isDamage(error) { return [DatabaseFile.message(of: error)] }
+            if StorageError.isDamage(error) {
+                DamageMarker.mark(path, reason: DatabaseFile.message(of: error))
+                return [DatabaseFile.message(of: error)]
+            }
             throw DatabaseFile.classify(error, path: path)
         }
     }
