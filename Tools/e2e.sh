@@ -138,6 +138,17 @@ two_apis_apart() {
 check "a second API's /posts is a collection of its own; the others stay intact" two_apis_apart
 stop_server
 
+start_server --max-age 0 --posts 1005
+table_says_where_it_stops() { # a table shows the first 1,000 items and says so; --limit shows more
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=100" --db-dir "$WORK/table-db" --quiet &&
+        [ "$("$BIN/fresh" items posts --db-dir "$WORK/table-db" --format table 2>"$WORK/table.err" | grep -c '^ *[0-9]')" -eq 1000 ] &&
+        grep -q "the first 1000 items are shown" "$WORK/table.err" &&
+        [ "$("$BIN/fresh" items posts --db-dir "$WORK/table-db" --format table --limit 1005 2>"$WORK/table.err" | grep -c '^ *[0-9]')" -eq 1005 ] &&
+        [ ! -s "$WORK/table.err" ]
+}
+check "fresh items --format table: the first 1,000 of 1,005 items, a note on stderr; --limit 1005 shows all" table_says_where_it_stops
+stop_server
+
 start_server --max-age 0 --posts 95 --fault route=/posts,latency=300
 kill_and_resume() { # kill -9 in the middle of a sync, then sync again
     "$BIN/fresh" sync "$BASE_URL/posts?limit=10" -v --db-dir "$WORK/killed-db" >/dev/null 2>"$WORK/killed.err" &

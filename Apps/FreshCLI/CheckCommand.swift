@@ -38,7 +38,13 @@ struct CheckCommand: AsyncParsableCommand {
                 StandardError.write("fresh: the database is damaged; 'fresh check --recover' saves what can be read")
                 throw ExitCode(6)
             }
-            let recovery = try MirrorCheck.recover(at: path)
+            let recovery: MirrorCheck.Recovery
+            do {
+                recovery = try MirrorCheck.recover(at: path)
+            } catch StorageError.corrupted(_, let reason) {
+                StandardError.write("fresh: \(path): nothing could be recovered (\(TerminalText.sanitized(reason))); the damaged file is left as it is")
+                throw ExitCode(6)
+            }
             print("recovered \(Plural.count(recovery.collections, "collection")) and \(Plural.count(recovery.items, "item")) into \(path)"
                   + (recovery.lostRows > 0 ? "; \(Plural.count(recovery.lostRows, "row")) could not be read" : "")
                   + "; the damaged file is kept as \(recovery.damagedCopy)")

@@ -80,11 +80,17 @@ struct ItemsCommand: AsyncParsableCommand {
                 let columns = try fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
                     ?? Self.defaultColumns(collection, sample: database.firstItemJSON(in: collection.id))
                 var rows: [[String]] = []
-                try database.forEachItem(in: collection.id, filters: filters, limit: limit ?? 1000) { item in
+                // A table is for reading: without --limit it shows the first rows, and says so.
+                try database.forEachItem(in: collection.id, filters: filters, limit: limit ?? Self.tableRows + 1) { item in
                     rows.append(ItemCells.cells(of: item, columns: columns))
                 }
+                let cut = limit == nil && rows.count > Self.tableRows
+                if cut { rows.removeLast() }
                 output.flush()
                 TextTable.print(header: columns.map { $0.description.uppercased() }, rows: rows)
+                if cut {
+                    StandardError.note("fresh: the first \(Self.tableRows) items are shown; --limit N shows more, --format jsonl all of them")
+                }
             }
             output.flush()
         }
@@ -92,6 +98,9 @@ struct ItemsCommand: AsyncParsableCommand {
 }
 
 extension ItemsCommand {
+    /// The rows a table shows without `--limit`.
+    static let tableRows = 1000
+
     /// The key, then the title and second line a list shows (see ``ItemFields``).
     static func defaultColumns(_ collection: CollectionRecord, sample: String?) -> [JSONPath] {
         let shown = ItemFields.choose(for: sample)

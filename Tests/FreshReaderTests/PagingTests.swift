@@ -37,6 +37,13 @@ struct PagingTests {
         #expect(state.message == "the next page is on its way")
     }
 
+    @Test func theEndRowOfOneItemSaysItem() throws {
+        var state = try reader(MemoryLibrary(count: 1, hasNextPage: false))
+        state.press(.character("G"))
+        #expect(state.screenText.contains { $0.hasSuffix("end of posts · 1 item") || $0.contains("end of posts · 1 item ") })
+        #expect(!state.screenText.contains { $0.contains("1 items") })
+    }
+
     @Test func theLastPageShowsAnEndRow() throws {
         let library = MemoryLibrary(count: 10, hasNextPage: true)
         var state = try reader(library)

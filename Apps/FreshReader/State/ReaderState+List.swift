@@ -51,7 +51,7 @@ extension ReaderState {
         case .loading: return "loading the next page…"
         case .failed(let reason): return "the next page failed: \(reason) — R retries"
         case .idle, .endReached:
-            guard entry.hasNextPage else { return entry.itemCount == 0 ? nil : "end of \(entry.name) · \(Grouped.number(entry.itemCount)) items" }
+            guard entry.hasNextPage else { return entry.itemCount == 0 ? nil : "end of \(entry.name) · \(Grouped.count(entry.itemCount, "item"))" }
             return options.canFetch ? "more on the server: loads as you reach it" : "more on the server (read-only: not fetched)"
         }
     }

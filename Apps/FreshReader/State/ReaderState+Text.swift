@@ -69,7 +69,7 @@ extension ReaderState {
     /// The `e` screen: the collection, its last sync, and the latest refresh or page error in full.
     func statusDetail() -> [String] {
         guard let entry else { return ["\(collections.count) collections stored."] }
-        var lines = ["Collection \(entry.name): \(Grouped.number(entry.itemCount)) items", "URL: \(entry.url)"]
+        var lines = ["Collection \(entry.name): \(Grouped.count(entry.itemCount, "item"))", "URL: \(entry.url)"]
         lines.append("Last sync: " + (entry.lastSync.map { DateText.dateTime($0, timeZone: timeZone) } ?? "never"))
         if let lastError = entry.lastError { lines.append("Last sync error: \(lastError)") }
         switch refresh {

@@ -15,7 +15,8 @@ public enum MirrorCheck {
         var configuration = Configuration()
         configuration.readonly = true
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            // In a directory that cannot be written, as the readers open it (see readOnlyLocation).
+            let queue = try DatabaseQueue(path: DatabaseFile.readOnlyLocation(of: path), configuration: configuration)
             let result = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(100)") }
             // What a check finds keeps every later writer away, as damage any other command finds.
             if result == ["ok"] { DamageMarker.clear(path) } else { DamageMarker.mark(path, reason: result.first ?? "integrity check failed") }
