@@ -47,7 +47,8 @@ struct ItemsCommand: AsyncParsableCommand {
             })
     var filters: [ItemFilter] = []
 
-    @Option(help: ArgumentHelp("Print at most this many items.", valueName: "n"))
+    // Unconditional: `--limit -1` is a value to refuse with its own message, not a missing one.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Print at most this many items.", valueName: "n"))
     var limit: Int?
 
     @OptionGroup var storage: StorageOptions

@@ -47,7 +47,7 @@ public struct ReaderCommand: AsyncParsableCommand {
               0   quit with q or Esc, Ctrl-C, SIGTERM or SIGHUP (the terminal is restored)
               1   unexpected failure
               2   standard input/output is not a terminal, or the terminal cannot be used
-              6   a database could not be opened or read (damaged, missing, not a database)
+              6   a database could not be opened or read (damaged, not a database, no directory)
               64  invalid arguments (an unknown --collection, say)
 
             Examples:
@@ -75,7 +75,8 @@ public struct ReaderCommand: AsyncParsableCommand {
         + "\(ItemFields.titleNames.prefix(6).joined(separator: ", ")), …).", valueName: "field"))
     var title: String?
 
-    @Option(help: ArgumentHelp("Load the next page when the selection comes within this many rows of the end (default 3).", valueName: "n"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Load the next page when the selection comes within this many rows of the end (default 3).", valueName: "n"))
     var prefetch = 3
 
     /// Required by ArgumentParser; the options are filled in by parsing.

@@ -9,6 +9,14 @@ import Testing
 
 @Suite("fresh command-line arguments")
 struct ArgumentTests {
+    @Test func aNegativeLimitIsRefusedForWhatItIs() {
+        #expect {
+            try ItemsCommand.parse(["posts", "--limit", "-1"])
+        } throws: { error in
+            ItemsCommand.message(for: error).contains("must not be negative")
+        }
+    }
+
     @Test func removeIsAnotherNameOfRm() throws {
         #expect(try FreshCommand.parseAsRoot(["remove", "posts"]) is RemoveCommand)
         #expect(try FreshCommand.parseAsRoot(["rm", "posts"]) is RemoveCommand)
