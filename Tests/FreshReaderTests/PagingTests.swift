@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import Testing
 @testable import FreshReader
 
@@ -35,6 +36,14 @@ struct PagingTests {
         #expect(state.handle(.character("R")) == .loadNextPage(collectionID: 1))
         #expect(state.handle(.character("R")) == .none)
         #expect(state.message == "the next page is on its way")
+    }
+
+    @Test func anUntitledItemIsNamedByItsKeyNotItsRowID() throws {
+        var stored = MemoryLibrary.collection(id: 1, name: "tags", count: 1)
+        stored.rows[0] = ListRow(id: 110, at: ItemPosition(pageIndex: 0, position: 0), title: nil, subtitle: nil, key: #""swift""#)
+        let state = try reader(MemoryLibrary([stored]))
+        #expect(state.screenText.contains { $0.contains(#"(untitled "swift")"#) })
+        #expect(!state.screenText.contains { $0.contains("110") })
     }
 
     @Test func theEndRowOfOneItemSaysItem() throws {

@@ -14,13 +14,16 @@ public struct ListRow: Sendable, Equatable {
     public var subtitle: String?
     /// The page write that last created or changed it (for "new or changed" marks).
     public var changedSequence: Int
+    /// Its key as messages show it (`57`, `"abc"`): what names an item without a title.
+    public var key: String
 
-    public init(id: Int64, at: ItemPosition, title: String?, subtitle: String?, changedSequence: Int = 0) {
+    public init(id: Int64, at: ItemPosition, title: String?, subtitle: String?, changedSequence: Int = 0, key: String? = nil) {
         self.id = id
         self.at = at
         self.title = title
         self.subtitle = subtitle
         self.changedSequence = changedSequence
+        self.key = key ?? String(id)
     }
 }
 

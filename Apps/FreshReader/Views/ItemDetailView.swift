@@ -10,7 +10,7 @@ public enum ItemDetailView {
 
     /// The lines of an item whose list row is `row` and whose JSON is `json`, `width` cells wide.
     public static func lines(row: ListRow, json: String, width: Int, measure: DisplayWidth) -> [ScreenLine] {
-        let title = SafeText.line(row.title ?? "item #\(row.id)", width: measure)
+        let title = SafeText.line(row.title ?? "item \(row.key)", width: measure)
         var lines = measure.wrapped(title, to: max(1, width - 2)).map { ScreenLine(" " + $0, style: .heading) }
         lines.append(ScreenLine(" " + String(repeating: "─", count: max(1, width - 2)), style: .dim))
         guard let document = try? JSONDocument(Data(json.utf8), recordedDepth: JSONDocument.maximumNesting) else {

@@ -30,7 +30,7 @@ public enum ItemListView {
 
     /// One item's row: a mark for new or changed items, its title, its second field.
     static func line(_ row: ListRow, mark: String, width: Int, measure: DisplayWidth) -> String {
-        let title = row.title.map { SafeText.line($0, width: measure) } ?? "(untitled #\(row.id))"
+        let title = row.title.map { SafeText.line($0, width: measure) } ?? SafeText.line("(untitled \(row.key))", width: measure)
         guard let subtitle = row.subtitle.map({ SafeText.line($0, width: measure) }), !subtitle.isEmpty else {
             return mark + " " + SafeText.fitted(title, to: width - 2, measure: measure)
         }
