@@ -2,9 +2,13 @@ import Foundation
 import SyncEngine
 import TerminalText
 
-/// A table on stdout: columns as wide as their widest cell, measured in display cells, the
-/// last column cut to the terminal's width; remote text escaped.
+/// A table on stdout: columns as wide as their widest cell, measured in display cells; on a
+/// terminal too narrow for them, the widest text columns are cut (to no less than
+/// ``minimumWidth``) until a row fits; remote text escaped.
 enum TextTable {
+    /// The narrowest a text column is cut to.
+    static let minimumWidth = 10
+
     static func print(header: [String], rows: [[String]], numericColumns: Set<Int> = []) {
         TerminalLocale.activate()
         let measure = DisplayWidth.system
@@ -13,8 +17,9 @@ enum TextTable {
         for row in safeRows {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], measure.cells(cell)) }
         }
-        let available = TerminalSize.columns.map { $0 - widths.dropLast().reduce(0, +) - 2 * (widths.count - 1) }
-        if let available, let last = widths.indices.last { widths[last] = max(10, min(widths[last], available)) }
+        if let columns = TerminalSize.columns {
+            widths = fitted(widths, into: columns, keeping: numericColumns)
+        }
         for row in [header] + safeRows {
             let cells = row.enumerated().map { column, cell in
                 column == row.count - 1 && !numericColumns.contains(column)
@@ -23,6 +28,19 @@ enum TextTable {
             }
             Swift.print(cells.joined(separator: "  "))
         }
+    }
+
+    /// `widths` (two cells between columns) cut to fit `columns`: the widest text column loses
+    /// a cell at a time; numbers are never cut.
+    static func fitted(_ widths: [Int], into columns: Int, keeping numericColumns: Set<Int>) -> [Int] {
+        var widths = widths
+        var excess = widths.reduce(0, +) + 2 * (widths.count - 1) - columns
+        let text = widths.indices.filter { !numericColumns.contains($0) }
+        while excess > 0, let widest = text.max(by: { widths[$0] < widths[$1] }), widths[widest] > minimumWidth {
+            widths[widest] -= 1
+            excess -= 1
+        }
+        return widths
     }
 }
 
