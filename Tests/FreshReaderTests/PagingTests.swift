@@ -40,7 +40,7 @@ struct PagingTests {
 
     @Test func anUntitledItemIsNamedByItsKeyNotItsRowID() throws {
         var stored = MemoryLibrary.collection(id: 1, name: "tags", count: 1)
-        stored.rows[0] = ListRow(id: 110, at: ItemPosition(pageIndex: 0, position: 0), title: nil, subtitle: nil, key: #""swift""#)
+        stored.rows[0] = ListRow(id: 110, key: #""swift""#, at: ItemPosition(pageIndex: 0, position: 0), title: nil, subtitle: nil)
         let state = try reader(MemoryLibrary([stored]))
         #expect(state.screenText.contains { $0.contains(#"(untitled "swift")"#) })
         #expect(!state.screenText.contains { $0.contains("110") })

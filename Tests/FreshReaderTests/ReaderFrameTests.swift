@@ -18,8 +18,8 @@ struct ReaderFrameTests {
     @Test func titleAndSecondFieldLineUpWhateverTheScript() throws {
         let library = MemoryLibrary([.init(entry: CollectionEntry(id: 1, name: "posts", url: "u", itemCount: 2, lastSync: nil, lastError: nil,
                                                                   hasNextPage: false),
-                                           rows: [ListRow(id: 1, at: .init(pageIndex: 0, position: 0), title: "한 번 받은 것은 다시 받지 않기 — why the ETag matters", subtitle: "최유나"),
-                                                  ListRow(id: 2, at: .init(pageIndex: 0, position: 1), title: "Surviving a flaky network 🚀", subtitle: "Bob Lee")])])
+                                           rows: [ListRow(id: 1, key: "1", at: .init(pageIndex: 0, position: 0), title: "한 번 받은 것은 다시 받지 않기 — why the ETag matters", subtitle: "최유나"),
+                                                  ListRow(id: 2, key: "2", at: .init(pageIndex: 0, position: 1), title: "Surviving a flaky network 🚀", subtitle: "Bob Lee")])])
         let text = try reader(library).screenText
         let columns = text.prefix(2).map { line in cells.cells(line[..<line.range(of: line.contains("최유나") ? "최유나" : "Bob")!.lowerBound]) }
         #expect(columns[0] == columns[1])
@@ -27,7 +27,7 @@ struct ReaderFrameTests {
     }
 
     @Test func remoteEscapesAndBidiOverridesNeverReachTheScreen() throws {
-        let hostile = ListRow(id: 1, at: .init(pageIndex: 0, position: 0), title: "\u{1B}[31mred\u{1B}[0m \u{202E}evil", subtitle: "\u{1B}]0;title\u{7}")
+        let hostile = ListRow(id: 1, key: "1", at: .init(pageIndex: 0, position: 0), title: "\u{1B}[31mred\u{1B}[0m \u{202E}evil", subtitle: "\u{1B}]0;title\u{7}")
         let library = MemoryLibrary([.init(entry: CollectionEntry(id: 1, name: "p", url: "u", itemCount: 1, lastSync: nil, lastError: nil, hasNextPage: false),
                                            rows: [hostile], json: [1: #"{"title":"\u001b[2Jboom","nested":{"list":[1,"\u202e"]}}"#])])
         var state = try reader(library)
@@ -59,7 +59,7 @@ struct ReaderFrameTests {
 
     @Test func nestedJSONIsIndentedAndLongTextWrapped() throws {
         let json = #"{"title":"T","user":{"login":"minji","tags":["a","b"]},"body":"\#(String(repeating: "word ", count: 30))"}"#
-        let lines = ItemDetailView.lines(row: ListRow(id: 1, at: .init(pageIndex: 0, position: 0), title: "T", subtitle: nil), json: json,
+        let lines = ItemDetailView.lines(row: ListRow(id: 1, key: "1", at: .init(pageIndex: 0, position: 0), title: "T", subtitle: nil), json: json,
                                          width: 40, measure: cells).map(\.text)
         #expect(lines.contains(" user:"))
         #expect(lines.contains("   login: minji"))

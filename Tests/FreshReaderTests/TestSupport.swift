@@ -44,7 +44,7 @@ final class MemoryLibrary: ReaderLibrary {
     }
 
     static func row(_ number: Int) -> ListRow {
-        ListRow(id: Int64(number), at: ItemPosition(pageIndex: (number - 1) / 10, position: (number - 1) % 10),
+        ListRow(id: Int64(number), key: String(number), at: ItemPosition(pageIndex: (number - 1) / 10, position: (number - 1) % 10),
                 title: "Item \(number)", subtitle: "Author \(number)")
     }
 

@@ -7,30 +7,20 @@ import Testing
 /// python's http.server on a free loopback port, serving one directory: an origin that is
 /// not ours, with its own idea of Last-Modified and 304s.
 final class PythonOrigin {
-    let process = Process()
+    private let peer: PythonPeer
     let baseURL: String
     let directory: String
 
     init() throws {
         directory = NSTemporaryDirectory() + "fresh-origin-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", directory, "0"]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        peer = try PythonPeer(["-u", "-m", "http.server", "--bind", "127.0.0.1", "--directory", directory, "0"])
         // "Serving HTTP on 127.0.0.1 port 40123 (http://127.0.0.1:40123/) ..."
-        var line = Data()
-        while !line.contains(0x0A), let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
-            line.append(byte)
-        }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let range = text.range(of: #"port (\d+)"#, options: .regularExpression) else {
-            kill(process.processIdentifier, SIGKILL)
+        guard let range = peer.firstLine.range(of: #"port (\d+)"#, options: .regularExpression) else {
+            peer.stop()
             throw URLError(.cannotConnectToHost)
         }
-        baseURL = "http://127.0.0.1:\(text[range].dropFirst(5))"
+        baseURL = "http://127.0.0.1:\(peer.firstLine[range].dropFirst(5))"
     }
 
     /// Writes a file whose modification time is `age` seconds ago.
@@ -41,10 +31,7 @@ final class PythonOrigin {
     }
 
     deinit {
-        // SIGKILL, not terminate(): a test process may ignore SIGTERM (signal handlers installed
-        // by other tests), and an ignored signal stays ignored in the child.
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        peer.stop()
         try? FileManager.default.removeItem(atPath: directory)
     }
 }

@@ -11,7 +11,7 @@ final class ScriptedOrigin {
     }
 
     let baseURL: String
-    private let process = Process()
+    private let peer: PythonPeer
     private let table: String
 
     private static let script = """
@@ -37,18 +37,9 @@ final class ScriptedOrigin {
     init() throws {
         table = NSTemporaryDirectory() + "fresh-scripted-origin-" + UUID().uuidString + ".json"
         try Data("{}".utf8).write(to: URL(fileURLWithPath: table))
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", Self.script, table]
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        var line = Data()
-        while !line.contains(0x0A), let byte = try output.fileHandleForReading.read(upToCount: 1), !byte.isEmpty {
-            line.append(byte)
-        }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-            kill(process.processIdentifier, SIGKILL)
+        peer = try PythonPeer(["-c", Self.script, table])
+        guard let port = Int(peer.firstLine) else {
+            peer.stop()
             throw URLError(.cannotConnectToHost)
         }
         baseURL = "http://127.0.0.1:\(port)"
@@ -61,8 +52,7 @@ final class ScriptedOrigin {
     }
 
     deinit {
-        kill(process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        peer.stop()
         try? FileManager.default.removeItem(atPath: table)
     }
 }

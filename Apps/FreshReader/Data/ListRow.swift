@@ -17,13 +17,13 @@ public struct ListRow: Sendable, Equatable {
     /// Its key as messages show it (`57`, `"abc"`): what names an item without a title.
     public var key: String
 
-    public init(id: Int64, at: ItemPosition, title: String?, subtitle: String?, changedSequence: Int = 0, key: String? = nil) {
+    public init(id: Int64, key: String, at: ItemPosition, title: String?, subtitle: String?, changedSequence: Int = 0) {
         self.id = id
         self.at = at
         self.title = title
         self.subtitle = subtitle
         self.changedSequence = changedSequence
-        self.key = key ?? String(id)
+        self.key = key
     }
 }
 

@@ -77,8 +77,8 @@ struct StoredCollection: CollectionReading {
 
 extension ListRow {
     init(_ row: ItemRow) {
-        self.init(id: row.id, at: row.at, title: row.title, subtitle: row.subtitle, changedSequence: row.changedSequence,
-                  key: row.key.description)
+        self.init(id: row.id, key: row.key.description, at: row.at, title: row.title, subtitle: row.subtitle,
+                  changedSequence: row.changedSequence)
     }
 }
 

@@ -10,9 +10,8 @@ extension PaginationPlan {
         let items = try ItemLocator.array(at: self.items, in: page.document)
         let keys = try ItemLocator.keys(of: items, key: key)
         let size = sizeParameter.flatMap { QueryItems.value(of: $0, in: page.url) }.flatMap { Int($0) } ?? typicalSize
-        let end = try nextPage(after: page, items: items, keys: keys, size: size, typicalSize: typicalSize)
-        return PageReading(items: items, keys: keys, next: end.next, endReason: end.next == nil ? end.reason : nil,
-                           totalSaysMore: end.totalSaysMore, statedTotal: statedTotal(of: page))
+        let (next, reason) = try nextPage(after: page, items: items, keys: keys, size: size, typicalSize: typicalSize)
+        return PageReading(items: items, keys: keys, next: next, endReason: next == nil ? reason : nil, statedTotal: statedTotal(of: page))
     }
 
     private func statedTotal(of page: PageResponse) -> Int? {
@@ -24,70 +23,65 @@ extension PaginationPlan {
         }
     }
 
-    /// The next page, or why there is none; `totalSaysMore` when a total the page states
-    /// (items or pages) is what says the next page exists.
-    private typealias NextPage = (next: URL?, reason: String, totalSaysMore: Bool)
-
-    private func nextPage(after page: PageResponse, items: JSONValue, keys: [ItemKey], size: Int?, typicalSize: Int?) throws(PageError) -> NextPage {
+    private func nextPage(after page: PageResponse, items: JSONValue, keys: [ItemKey], size: Int?, typicalSize: Int?) throws(PageError) -> (URL?, String) {
         let document = page.document
         let count = items.count
         switch style {
         case .link:
-            return (LinkField.target(of: "next", in: page.linkFields, base: page.url), "no Link rel=\"next\"", false)
+            return (LinkField.target(of: "next", in: page.linkFields, base: page.url), "no Link rel=\"next\"")
         case .nextURL(let path):
-            let (next, reason) = try NextURLReading.next(at: path, in: document, relativeTo: page.url)
-            return (next, reason, false)
+            return try NextURLReading.next(at: path, in: document, relativeTo: page.url)
         case .cursor(let path, let parameter, let hasMore):
-            if let hasMore, document.value(at: hasMore)?.bool == false { return (nil, "'\(hasMore)' is false", false) }
-            guard let cursor = document.value(at: path) else { return (nil, "'\(path)' is absent", false) }
+            if let hasMore, document.value(at: hasMore)?.bool == false { return (nil, "'\(hasMore)' is false") }
+            guard let cursor = document.value(at: path) else { return (nil, "'\(path)' is absent") }
             let text: String
             switch cursor.kind {
             case .string: text = cursor.string ?? ""
             case .number: text = cursor.rawText
-            case .null: return (nil, "'\(path)' is null", false)
-            default: return (nil, "'\(path)' is \(cursor.kind.phrase)", false)
+            case .null: return (nil, "'\(path)' is null")
+            default: return (nil, "'\(path)' is \(cursor.kind.phrase)")
             }
-            if text.isEmpty || text == "0" { return (nil, "'\(path)' is \"\(text)\"", false) }
-            return (QueryItems.setting(parameter, to: text, in: page.url), "", false)
+            if text.isEmpty || text == "0" { return (nil, "'\(path)' is \"\(text)\"") }
+            return (QueryItems.setting(parameter, to: text, in: page.url), "")
         case .hasMore(let flag, let parameter):
-            guard let more = document.value(at: flag)?.bool else { return (nil, "'\(flag)' is absent", false) }
-            guard more else { return (nil, "'\(flag)' is false", false) }
-            guard let last = keys.last else { return (nil, "an empty page", false) }
-            return (QueryItems.setting(parameter, to: last.text, in: page.url), "", false)
+            guard let more = document.value(at: flag)?.bool else { return (nil, "'\(flag)' is absent") }
+            guard more else { return (nil, "'\(flag)' is false") }
+            guard let last = keys.last else { return (nil, "an empty page") }
+            return (QueryItems.setting(parameter, to: last.text, in: page.url), "")
         case .offset(let parameter, let totalPath):
             let offset = QueryItems.value(of: parameter, in: page.url).flatMap { Int($0) } ?? 0
             let next = QueryItems.setting(parameter, to: String(offset + count), in: page.url)
             if let total = total(at: totalPath, in: page) {
                 // A stated total ends the walk, not a short page: servers cap page sizes.
-                if offset + count >= total { return (nil, "offset \(offset) + \(count) items reached the total of \(total)", false) }
+                if offset + count >= total { return (nil, "offset \(offset) + \(count) items reached the total of \(total)") }
                 guard count > 0 else { throw .endsBeforeTotal("the page at offset \(offset) is empty, but the total is \(total) items") }
-                return (next, "", true)
+                return (next, "")
             }
-            if count == 0 { return (nil, "an empty page", false) }
-            if let size, count < size { return (nil, "a short page (\(count) of \(size) items)", false) }
-            return (next, "", false)
+            if count == 0 { return (nil, "an empty page") }
+            if let size, count < size { return (nil, "a short page (\(count) of \(size) items)") }
+            return (next, "")
         case .page(let parameter, let start, let totalPagesPath, let totalPath):
             let number = QueryItems.value(of: parameter, in: page.url).flatMap { Int($0) } ?? start
             let ordinal = number - start + 1
             let next = QueryItems.setting(parameter, to: String(number + 1), in: page.url)
             if let pages = totalPagesPath.flatMap({ document.value(at: $0)?.integer }) {
-                if ordinal >= pages { return (nil, "page \(number) is the last of \(pages)", false) }
+                if ordinal >= pages { return (nil, "page \(number) is the last of \(pages)") }
                 guard count > 0 else { throw .endsBeforeTotal("page \(number) is empty, but there are \(pages) pages") }
-                return (next, "", true)
+                return (next, "")
             }
             if let total = total(at: totalPath, in: page) {
                 // Pages before this one held as many items as the first (the size the server
                 // really sends, which may be less than the size asked for).
                 let listed = (ordinal - 1) * (typicalSize ?? count) + count
-                if listed >= total { return (nil, "page \(number) reached the total of \(total) items", false) }
+                if listed >= total { return (nil, "page \(number) reached the total of \(total) items") }
                 guard count > 0 else { throw .endsBeforeTotal("page \(number) is empty, but the total is \(total) items") }
-                return (next, "", true)
+                return (next, "")
             }
-            if count == 0 { return (nil, "an empty page", false) }
-            if let size, count < size { return (nil, "a short page (\(count) of \(size) items)", false) }
-            return (next, "", false)
+            if count == 0 { return (nil, "an empty page") }
+            if let size, count < size { return (nil, "a short page (\(count) of \(size) items)") }
+            return (next, "")
         case .single:
-            return (nil, "a single document", false)
+            return (nil, "a single document")
         }
     }
 

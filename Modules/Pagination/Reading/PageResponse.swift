@@ -26,12 +26,13 @@ public struct PageReading: Sendable {
     public var next: URL?
     /// Why this page is the last, when it is (`next_cursor is null`, `short page: 7 of 20`, …).
     public var endReason: String?
-    /// Whether the next page exists because a total the page states (items or pages) says so:
-    /// that page then cannot be missing (a 404, say) without the collection being cut short.
-    public var totalSaysMore = false
     /// The collection size the page states (items, else pages), for the styles whose pages
     /// shift when it changes: offsets and page numbers.
     public var statedTotal: Int?
+
+    /// Whether the next page exists because a total the page states says so: that page then
+    /// cannot be missing (a 404, say) without the collection being cut short.
+    public var totalSaysMore: Bool { next != nil && statedTotal != nil }
 
     public var itemCount: Int { items.count }
 }

@@ -53,8 +53,6 @@ public struct PageRecord: Codable, FetchableRecord, Sendable, Equatable {
     /// The pass that last wrote its items.
     public var contentPass: Int
     public var fetchedAt: Double
-    /// Whether a total the page stated (items or pages) is what said the next page exists.
-    public var totalSaysMore: Bool
     /// The collection size the page stated (items, else pages), for offset and page-number styles.
     public var statedTotal: Int?
     /// How many items the mirror holds for the page now, when read with
@@ -62,6 +60,9 @@ public struct PageRecord: Codable, FetchableRecord, Sendable, Equatable {
     /// another page (a pass that stopped after the server shifted its items): the stored
     /// content is then not the page's, whatever its validator says.
     public var presentCount: Int?
+
+    /// Whether a total the page stated is what said the next page exists.
+    public var totalSaysMore: Bool { nextURL != nil && statedTotal != nil }
 
     /// Whether every item written for the page is still on it.
     public var isIntact: Bool { presentCount.map { $0 == itemCount } ?? true }

@@ -40,8 +40,7 @@ enum ItemSchema {
         migrator.registerMigration("v4-collection-shown") { db in
             try db.execute(sql: "ALTER TABLE collection ADD COLUMN shownSequence INTEGER")
         }
-        migrator.registerMigration("v5-page-total-says-more") { db in
-            try db.execute(sql: "ALTER TABLE page ADD COLUMN totalSaysMore INTEGER NOT NULL DEFAULT 0")
+        migrator.registerMigration("v5-page-stated-total") { db in
             try db.execute(sql: "ALTER TABLE page ADD COLUMN statedTotal INTEGER")
         }
         return migrator

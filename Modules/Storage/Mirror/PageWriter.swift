@@ -14,20 +14,16 @@ public struct PageContent: Sendable {
     /// The items in order, each its key and its UTF-8 JSON without insignificant whitespace;
     /// `nil` when the content stored for this page is current.
     public var items: [(key: ItemKey, json: Data)]?
-    /// Whether a total the page states is what says the next page exists (see
-    /// ``PageRecord/totalSaysMore``).
-    public var totalSaysMore: Bool
     /// The collection size the page states (see ``PageRecord/statedTotal``).
     public var statedTotal: Int?
 
     public init(index: Int, url: String, nextURL: String?, validator: String?, items: [(key: ItemKey, json: Data)]?,
-                totalSaysMore: Bool = false, statedTotal: Int? = nil) {
+                statedTotal: Int? = nil) {
         self.index = index
         self.url = url
         self.nextURL = nextURL
         self.validator = validator
         self.items = items
-        self.totalSaysMore = totalSaysMore
         self.statedTotal = statedTotal
     }
 }
@@ -89,14 +85,14 @@ enum PageWriter {
         try db.cachedStatement(sql: "UPDATE item SET pageIndex = -1 WHERE collectionID = ? AND pageIndex = ? AND pass != ?")
             .execute(arguments: [collectionID, page.index, pass])
         try db.cachedStatement(sql: """
-            INSERT INTO page (collectionID, pageIndex, url, nextURL, itemCount, validator, pass, contentPass, fetchedAt, totalSaysMore, statedTotal)
-            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9, ?10)
+            INSERT INTO page (collectionID, pageIndex, url, nextURL, itemCount, validator, pass, contentPass, fetchedAt, statedTotal)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8, ?9)
             ON CONFLICT (collectionID, pageIndex) DO UPDATE SET url = excluded.url, nextURL = excluded.nextURL,
                 itemCount = excluded.itemCount, validator = excluded.validator, pass = excluded.pass,
-                contentPass = excluded.contentPass, fetchedAt = excluded.fetchedAt, totalSaysMore = excluded.totalSaysMore,
+                contentPass = excluded.contentPass, fetchedAt = excluded.fetchedAt,
                 statedTotal = excluded.statedTotal
             """).execute(arguments: [collectionID, page.index, page.url, page.nextURL, items.count, page.validator, pass,
-                                     now.timeIntervalSince1970, page.totalSaysMore, page.statedTotal])
+                                     now.timeIntervalSince1970, page.statedTotal])
         return result
     }
 

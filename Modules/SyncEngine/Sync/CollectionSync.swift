@@ -152,7 +152,7 @@ private struct SyncRun: Sendable {
             start.passTotal = chain[position.nextPageIndex - 1]?.statedTotal
         }
         start.seen.insert(start.url.absoluteString)
-        var refreshed: [Int: (url: String, next: URL?, totalSaysMore: Bool)] = [:]
+        var refreshed: [Int: (url: String, next: URL?, statedTotal: Int?)] = [:]
         if let plan, !position.isResumed {
             refreshed = try await refreshFirst(options.firstPages.compactMap { chain[$0] }, plan: plan, pass: position.pass)
         }
@@ -179,8 +179,8 @@ private struct SyncRun: Sendable {
 
     /// Revalidates the given stored pages and writes those that changed, before the walk;
     /// returns what each says (its URL and next page), so the walk does not ask again.
-    private func refreshFirst(_ pages: [PageRecord], plan: PaginationPlan, pass: Int) async throws -> [Int: (url: String, next: URL?, totalSaysMore: Bool)] {
-        var refreshed: [Int: (url: String, next: URL?, totalSaysMore: Bool)] = [:]
+    private func refreshFirst(_ pages: [PageRecord], plan: PaginationPlan, pass: Int) async throws -> [Int: (url: String, next: URL?, statedTotal: Int?)] {
+        var refreshed: [Int: (url: String, next: URL?, statedTotal: Int?)] = [:]
         for record in pages {
             guard let url = URL(string: record.url) else { continue }
             var plan: PaginationPlan? = plan
@@ -193,7 +193,7 @@ private struct SyncRun: Sendable {
             tally.update { $0.count(fetched.response, storedLength: fetched.storedLength) }
             let step = try step(fetched, stored: record, plan: &plan, typicalSize: nil)
             try write([(fetched, step)], pass: pass)
-            refreshed[record.pageIndex] = (record.url, step.next, step.totalSaysMore)
+            refreshed[record.pageIndex] = (record.url, step.next, step.statedTotal)
         }
         return refreshed
     }
@@ -218,8 +218,10 @@ private struct SyncRun: Sendable {
         /// The end of the pass, for `reason`.
         func ending(_ reason: String?) -> Queued { .end(Ending(reason: reason, unsettled: totalChange)) }
 
-        /// Notes the total a page states.
-        mutating func note(statedTotal: Int?) {
+        /// Notes what the page just read states: whether its total promises the next page, and
+        /// whether that total differs from the pass's.
+        mutating func read(next: URL?, statedTotal: Int?) {
+            totalSaysMore = next != nil && statedTotal != nil
             guard let statedTotal else { return }
             if let passTotal, passTotal != statedTotal, totalChange == nil {
                 totalChange = "the collection's stated total changed from \(passTotal) to \(statedTotal) while the pass read it"
@@ -230,7 +232,7 @@ private struct SyncRun: Sendable {
 
     private func produce(
         from start: Cursor, plan initialPlan: PaginationPlan?, chain: [Int: PageRecord],
-        refreshed: [Int: (url: String, next: URL?, totalSaysMore: Bool)], into queue: PageQueue<Queued>
+        refreshed: [Int: (url: String, next: URL?, statedTotal: Int?)], into queue: PageQueue<Queued>
     ) async throws {
         var cursor = start
         var plan = initialPlan
@@ -241,7 +243,7 @@ private struct SyncRun: Sendable {
             if let done = refreshed[cursor.index], done.url == cursor.url.absoluteString {
                 // Revalidated and written before the walk: only its next page is needed.
                 guard let next = done.next else { return await queue.put(cursor.ending("the last page, refreshed first"), isLast: true) }
-                cursor.totalSaysMore = done.totalSaysMore
+                cursor.read(next: next, statedTotal: done.statedTotal)
                 guard cursor.seen.insert(next.absoluteString).inserted else {
                     throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index)
                 }
@@ -271,8 +273,7 @@ private struct SyncRun: Sendable {
             let step = try step(fetched, stored: stored, plan: &plan, typicalSize: cursor.typicalSize)
             if cursor.index == 0, step.itemCount > 0 { cursor.typicalSize = step.itemCount }
             cursor.emptyRun = step.itemCount == 0 && step.next != nil ? cursor.emptyRun + 1 : 0
-            cursor.totalSaysMore = step.totalSaysMore
-            cursor.note(statedTotal: step.statedTotal)
+            cursor.read(next: step.next, statedTotal: step.statedTotal)
             if cursor.emptyRun >= options.maximumEmptyPages {
                 throw SyncError.emptyPages(url: fetched.url.absoluteString, count: cursor.emptyRun)
             }
@@ -295,8 +296,6 @@ private struct SyncRun: Sendable {
         var itemCount: Int
         var validator: String
         var items: [(key: ItemKey, json: Data)]?
-        /// A total the page states says the next page exists.
-        var totalSaysMore = false
         /// The collection size the page states (offset and page-number styles).
         var statedTotal: Int?
     }
@@ -314,8 +313,7 @@ private struct SyncRun: Sendable {
         let validator = ContentValidator.of(headerFields: response.headerFields, body: response.body)
         if let stored, isCurrent(fetched, stored: stored, plan: plan) {
             return Step(next: stored.nextURL.flatMap(URL.init(string:)), endReason: stored.nextURL == nil ? "the last page, unchanged" : nil,
-                        itemCount: stored.itemCount, validator: validator, items: nil, totalSaysMore: stored.totalSaysMore,
-                        statedTotal: stored.statedTotal)
+                        itemCount: stored.itemCount, validator: validator, items: nil, statedTotal: stored.statedTotal)
         }
         var page = try parse(fetched, depth: plan?.recordedDepth ?? JSONDocument.recordedDepth)
         do {
@@ -331,7 +329,7 @@ private struct SyncRun: Sendable {
             let reading = try plan!.read(page, typicalSize: typicalSize)
             let items = zip(reading.keys, reading.items.elements).map { (key: $0, json: $1.compactBytes) }
             return Step(next: reading.next, endReason: reading.endReason, itemCount: reading.itemCount, validator: validator, items: items,
-                        totalSaysMore: reading.totalSaysMore, statedTotal: reading.statedTotal)
+                        statedTotal: reading.statedTotal)
         } catch let error as PageError {
             throw SyncError.invalidPage(url: url, detail: error.description)
         }
@@ -375,8 +373,7 @@ private struct SyncRun: Sendable {
     private func write(_ pages: [(FetchedPage, Step)], pass: Int) throws {
         let contents = pages.map { fetched, step in
             PageContent(index: fetched.index, url: fetched.url.absoluteString, nextURL: step.next?.absoluteString,
-                        validator: step.validator, items: step.items, totalSaysMore: step.totalSaysMore,
-                        statedTotal: step.statedTotal)
+                        validator: step.validator, items: step.items, statedTotal: step.statedTotal)
         }
         let writes: [PageWrite]
         var failure: (any Error)?
