@@ -43,6 +43,7 @@ let package = Package(
         // with dlopen on the first request, so a run the cache answers never loads it.
         .target(name: "CCurl", path: "Modules/CCurl", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CWidth", path: "Modules/CWidth"),
+        .systemLibrary(name: "CSQLiteOptions", path: "Modules/CSQLiteOptions"),
         .systemLibrary(
             name: "CNcursesw", path: "Modules/CNcursesw", pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
@@ -60,7 +61,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Models", "HTTPCache", "Pagination",
+                "Models", "HTTPCache", "Pagination", "CSQLiteOptions",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             path: "Modules/Storage"
@@ -118,6 +119,9 @@ let package = Package(
         .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "MockServer", "Pagination"], path: "Tests/SyncEngineTests"),
         .testTarget(name: "FreshCLITests", dependencies: ["FreshCLI", "TerminalText"], path: "Tests/FreshCLITests"),
         .testTarget(name: "FreshReaderTests", dependencies: ["FreshReader", "TerminalText"], path: "Tests/FreshReaderTests"),
+        .testTarget(
+            name: "CommandLaunchTests", dependencies: ["CommandLaunch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tests/CommandLaunchTests"),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], path: "Tests/TerminalTextTests"),
         .testTarget(
             name: "MockServerTests",

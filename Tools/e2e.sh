@@ -74,6 +74,13 @@ libcurl_only_for_requests() { # a fresh hit never loads libcurl; a request witho
 }
 check "a fresh hit is answered without loading libcurl; without libcurl a request fails in one line (exit 1)" \
     libcurl_only_for_requests
+# A hit's bookkeeping (use time, hit count) is often left in the WAL for the next run: it still counts.
+hits_are_counted() {
+    local db="$WORK/hits-db"
+    for _ in 1 2 3; do "$BIN/fresh" get -o /dev/null "$BASE_URL/posts?limit=2" --db-dir "$db" || return 1; done
+    local stats && stats=$("$BIN/fresh" cache stats --db-dir "$db") && grep -qx "hit: 2" <<<"$stats" && grep -qx "miss: 1" <<<"$stats"
+}
+check "three fresh get of one URL: 1 miss then 2 hits, counted across processes" hits_are_counted
 run_in_parallel() { # four syncs into one new database directory at once
     local pids=() failed=0
     for i in 1 2 3 4; do
@@ -318,6 +325,18 @@ check "a server that does not answer in HTTP: exit 5" expect_failure 5 "$BIN/fre
 stop_server
 
 # --- 5. fresh get looks like curl, so it behaves like curl -----------------------------------
+# `fresh get …` is parsed without the rest of the command tree (for start-up time); what it
+# prints must be what the whole tree prints.
+get_reads_as_through_the_tree() {
+    "$BIN/fresh" get >/dev/null 2>"$WORK/get-missing.err"
+    [ $? -eq 64 ] && [ "$(cat "$WORK/get-missing.err")" = "fresh: Missing expected argument '<url>' (see 'fresh --help')" ] &&
+        local help && help=$("$BIN/fresh" get --help) &&
+        grep -qF "USAGE: fresh get [<options>] <url>" <<<"$help" && grep -q -- "--version" <<<"$help" &&
+        [ "$("$BIN/fresh" get --version)" = "$("$BIN/fresh" --version)" ] &&
+        [ "$("$BIN/fresh" get http://127.0.0.1:1/ --bogus 2>&1 >/dev/null)" = "fresh: Unknown option '--bogus' (see 'fresh --help')" ]
+}
+check "fresh get: a missing URL, --help, --version and an unknown option read as through the whole command tree" \
+    get_reads_as_through_the_tree
 start_drf_server --items 300 --gzip
 DRF_PAGE="$BASE_URL/api/pages/posts/?page_size=100"
 gzip_from_django() { # Django's GZipMiddleware: decoded, stored, revalidated; own Accept-Encoding keeps the bytes

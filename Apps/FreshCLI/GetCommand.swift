@@ -10,6 +10,8 @@ import TerminalText
 struct GetCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
+        // `fresh get URL` is parsed without the rest of the tree (CommandLaunch's DirectEntry).
+        _superCommandName: "fresh",
         abstract: "Send a request through the HTTP cache and print the body.",
         discussion: """
             A fresh stored response answers with no request; a stale one is revalidated with \
@@ -166,7 +168,7 @@ struct GetCommand: AsyncParsableCommand {
         let toTerminal = output == nil && !raw && isatty(STDOUT_FILENO) == 1
         var printer = ResponsePrinter(
             include: include, json: json, output: outputFile, toTerminal: toTerminal, headOnly: head,
-            prettyJSON: raw ? nil : JSONPrettyPrinter(colored: JSONPrettyPrinter.colorsWanted()))
+            prettyJSON: raw || !toTerminal ? nil : JSONPrettyPrinter(colored: JSONPrettyPrinter.colorsWanted()))
         if fail && response.status.code >= 400 {
             // curl --fail writes no body: a script's `|| keep the old file` keeps its data. With
             // -i or -I on stdout the status line and headers still show, as curl shows them.

@@ -7,8 +7,11 @@ import Foundation
 /// command's own error carries (64 for invalid arguments).
 public enum CommandLaunch {
     public static func run<Command: ParsableCommand>(_ command: Command.Type, arguments: [String]? = nil) async -> Never {
+        let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        let entry = DirectEntry.subcommand(of: command, arguments: arguments)
+        let parser = entry?.command ?? command
         do {
-            var parsed = try command.parseAsRoot(arguments)
+            var parsed = try parser.parseAsRoot(entry?.arguments ?? arguments)
             if var asyncCommand = parsed as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -16,9 +19,9 @@ public enum CommandLaunch {
             }
             command.exit()
         } catch {
-            let code = command.exitCode(for: error)
-            if code == .success { command.exit(withError: error) }
-            if let line = firstLine(of: command.fullMessage(for: error)) {
+            let code = parser.exitCode(for: error)
+            if code == .success { parser.exit(withError: error) }
+            if let line = firstLine(of: parser.fullMessage(for: error)) {
                 let name = command.configuration.commandName ?? "command"
                 FileHandle.standardError.write(Data("\(name): \(line) (see '\(name) --help')\n".utf8))
             }

@@ -1,3 +1,4 @@
+import CSQLiteOptions
 import Foundation
 import GRDB
 import HTTPCache
@@ -129,6 +130,27 @@ public final class CacheDatabase: CacheStorage {
 
     deinit {
         try? flush()
+        if Self.walSize(of: path) < Self.keptWALBytes {
+            lookup.keepWALOnClose()
+            try? database.writeWithoutTransaction { db in _ = fresh_sqlite3_keep_wal_on_close(db.sqliteConnection) }
+        }
+    }
+
+    /// The largest WAL a closing ``CacheDatabase`` leaves for the next process as it is.
+    ///
+    /// SQLite's last connection to close checkpoints the WAL into the file and deletes it,
+    /// waiting for the disk three times (the WAL, the file, the directory). A cache hit writes
+    /// only its bookkeeping (a few pages), so a run of `fresh get` would spend more on that
+    /// checkpoint than on everything else it does. A WAL under this size is kept instead: the
+    /// next process to open the file reads it back (SQLite rebuilds its index from the WAL, so
+    /// the cost of an open grows with it), and the first close that finds it larger checkpoints
+    /// as before. Nothing committed is at risk: a kept WAL is what a crash leaves, and SQLite
+    /// recovers from it on the next open.
+    static let keptWALBytes = 512 * 1024
+
+    private static func walSize(of path: String) -> Int {
+        var status = stat()
+        return stat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
     }
 
     // MARK: CacheStorage

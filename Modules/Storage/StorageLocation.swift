@@ -25,9 +25,12 @@ public struct StorageLocation: Sendable, Equatable {
     }
 
     /// Resolves the locations: the explicit directory, else `FRESH_HOME`, else the XDG
-    /// directories.
-    public static func resolve(directory: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> StorageLocation {
+    /// directories. The environment is read only when no directory is given (copying it costs
+    /// more than the rest of a cached `fresh get --db-dir`'s bookkeeping).
+    public static func resolve(directory: String?,
+                               environment readEnvironment: @autoclosure () -> [String: String] = ProcessInfo.processInfo.environment) -> StorageLocation {
         if let directory, !directory.isEmpty { return StorageLocation(directory: directory) }
+        let environment = readEnvironment()
         if let home = environment["FRESH_HOME"], !home.isEmpty { return StorageLocation(directory: home) }
         let userHome = environment["HOME"] ?? NSHomeDirectory()
         let cacheHome = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "\(userHome)/.cache"

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import CSQLiteOptions
 import GRDBSQLite
 import Synchronization
 
@@ -49,6 +50,11 @@ final class VariantLookup: Sendable {
             throw Self.error(prepared, handle)
         }
         connection = Mutex(Connection(handle: handle, statement: statement))
+    }
+
+    /// Makes closing this connection leave the WAL as it is (see ``CacheDatabase/keptWALBytes``).
+    func keepWALOnClose() {
+        connection.withLock { _ = fresh_sqlite3_keep_wal_on_close($0.handle) }
     }
 
     /// Every stored variant of `key`, newest response first. Sorted here, not by SQL: an

@@ -142,11 +142,57 @@ struct CacheDatabaseTests {
             let database = try CacheDatabase(path: path)
             try database.store(entry("/a"))
         }
-        #expect(try DatabaseQueue(path: path).read { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try Self.journalMode(of: path) == "wal")
+        let walBefore = Self.walSize(of: path)
         let reopened = try CacheDatabase(path: path)
-        let walSize = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
-        #expect(walSize == 0)
+        #expect(Self.walSize(of: path) == walBefore)
         #expect(try reopened.variants(forKey: entry("/a").key).count == 1)
+    }
+
+    /// A run that wrote only a little (a hit's bookkeeping) leaves its WAL for the next run
+    /// instead of checkpointing it on close, and the next run reads what it holds.
+    @Test func closingWithASmallWALKeepsItForTheNextOpen() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        do {
+            let database = try CacheDatabase(path: path)
+            try database.store(entry("/a"))
+        }
+        let kept = Self.walSize(of: path)
+        #expect(kept > 0 && kept < CacheDatabase.keptWALBytes)
+        do {
+            let database = try CacheDatabase(path: path)
+            #expect(try database.variants(forKey: entry("/a").key).count == 1)
+            database.recordOutcome(CacheOutcome(kind: .hit, bytesSaved: 100, bytesReceived: 0))
+        }
+        #expect(Self.walSize(of: path) > kept)
+        let statistics = try CacheDatabase(path: path).statistics()
+        #expect(statistics.entries == 1)
+        #expect(statistics.counts[.hit] == 1)
+    }
+
+    /// Once the WAL has grown past the kept size, the close checkpoints it into the file and
+    /// removes it, as SQLite always does.
+    @Test func closingWithALargeWALCheckpointsItIntoTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        do {
+            let database = try CacheDatabase(path: path)
+            try database.store(entry("/large", body: CacheDatabase.keptWALBytes))
+        }
+        #expect(!FileManager.default.fileExists(atPath: path + "-wal"))
+        let rows = try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "SELECT count(*) FROM cacheEntry") }
+        #expect(rows == 1)
+    }
+
+    static func walSize(of path: String) -> Int {
+        (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+    }
+
+    static func journalMode(of path: String) throws -> String? {
+        var configuration = Configuration()
+        configuration.readonly = true
+        return try DatabaseQueue(path: path, configuration: configuration).read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
     }
 
     @Test func filesAreCreatedPrivate() throws {
@@ -197,6 +243,8 @@ struct CacheDatabaseTests {
         let instant = Date(timeIntervalSince1970: 1_700_000_000)
         var warnings: [String] = []
         for byte: UInt8 in [0x42, 0x43, 0x44] {
+            // A damaged file alone (the last run's WAL would be read over it).
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             try Data(repeating: byte, count: 8192).write(to: URL(fileURLWithPath: path))
             let database = try CacheDatabase(path: path, now: { instant })
             warnings.append(try #require(database.recoveryWarning))
@@ -219,6 +267,8 @@ struct CacheDatabaseTests {
             bodyRootPage = try connection.read { try Int.fetchOne($0, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'cacheBody'") } ?? 0
             pageSize = try connection.read { try Int.fetchOne($0, sql: "PRAGMA page_size") } ?? 0
         }
+        // The damage goes to the table's only copy: the file, once the WAL is checkpointed.
+        try GRDB.DatabaseQueue(path: path).writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         #expect(bodyRootPage > 1)
         let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
         try file.seek(toOffset: UInt64((bodyRootPage - 1) * pageSize))
