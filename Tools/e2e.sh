@@ -116,6 +116,13 @@ styles_listed() {
         python3 -c 'import json,sys; c = {x["name"]: (x["style"], x["items"]) for x in json.load(sys.stdin)}; sys.exit(c != {"articles": ("link", 45), "feed": ("offset", 33), "exercises": ("single", 40)})' <"$WORK/collections.json"
 }
 check "fresh collections lists the three with their styles and counts" styles_listed
+removed_then_synced_once_a_page() { # fresh rm forgets the pages too: the next sync asks for each page once
+    sync_json "$WORK/rm-db" "$MOCK_URL/articles?per_page=10" && local pages=$PAGES &&
+        [ "$("$BIN/fresh" rm articles --db-dir "$WORK/rm-db")" = "removed 'articles' (45 items)" ] &&
+        sync_json "$WORK/rm-db" "$MOCK_URL/articles?per_page=10" &&
+        [ "$pages" -eq 5 ] && [ "$REQUESTS" -eq 5 ] && [ "$OK" -eq 5 ] && [ "$ITEMS" -eq 45 ]
+}
+check "fresh rm, then the same sync: 45 items again with one request a page (no 304 first)" removed_then_synced_once_a_page
 
 concurrent_syncs() { # four processes sync one collection at once against a revalidating server
     "$BIN/fresh" sync "$MOCK_URL/posts?limit=10" --db-dir "$WORK/concurrent-db" -q || return 1

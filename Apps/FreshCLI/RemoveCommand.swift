@@ -8,7 +8,7 @@ struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove a mirrored collection with all its items.",
-        discussion: "Waits for a sync of the collection that is running. The HTTP cache keeps only its pages' validators, so syncing the URL again downloads every page.",
+        discussion: "Waits for a sync of the collection that is running. Its pages' validators leave the HTTP cache too, so syncing the URL again downloads every page once.",
         aliases: ["remove"]
     )
 
@@ -26,7 +26,9 @@ struct RemoveCommand: AsyncParsableCommand {
             let lock = try await SyncLock.acquire(identity: CollectionIdentity.of(url), databasePath: database.path) { holder in
                 StandardError.write("fresh: a sync of '\(name)' is running\(holder.map { " (process \($0))" } ?? ""); waiting for it")
             }
+            let pages = try database.pages(of: collection.id).values.compactMap { URL(string: $0.url) }
             let count = try withExtendedLifetime(lock) { try database.deleteCollection(collection.id) }
+            FreshServices(location: storage.location).forgetPages(pages)
             print("removed '\(name)' (\(Plural.count(count, "item")))")
         }
     }

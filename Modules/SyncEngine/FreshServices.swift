@@ -69,6 +69,15 @@ public final class FreshServices: Sendable {
         try? cacheDatabase?.flush()
     }
 
+    /// Removes what the page client keeps for these page URLs (their validators), for a
+    /// collection that is removed: a later sync of them then asks for each page whole at once,
+    /// where a kept validator would bring a 304 first and the body only on a second request.
+    /// Best effort, as every cache write.
+    public func forgetPages(_ urls: [URL]) {
+        drainPageCache()
+        for url in urls { try? pageStorage.removeAll(forKey: CacheKey.primary(method: .get, url: url)) }
+    }
+
     /// Waits until the page client's cache writes so far are written (see ``PageValidatorStorage``).
     public func drainPageCache() {
         pageStorage.drain()

@@ -53,6 +53,23 @@ struct CollectionSyncTests {
         #expect(try !fixture.items("posts").contains { $0.key == .integer(5) })
     }
 
+    /// `fresh rm` forgets the pages' validators with the collection: syncing the URL again
+    /// asks for each page once, not for a 304 and then the page.
+    @Test func aRemovedCollectionIsSyncedAgainWithOneRequestAPage() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 25, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        _ = try await fixture.sync(url)
+        let collection = try #require(try fixture.database.collection(named: "posts"))
+        let pages = try fixture.database.pages(of: collection.id).values.compactMap { URL(string: $0.url) }
+        try fixture.database.deleteCollection(collection.id)
+        fixture.services.forgetPages(pages)
+        let again = try await fixture.sync(url)
+        await server.stop()
+        #expect(pages.count == 3)
+        #expect(again.requests == 3 && again.fullResponses == 3 && again.notModified == 0 && again.created == 25)
+    }
+
     @Test func linkOffsetAndSingleDocumentCollectionsAreSeparate() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(articleCount: 45, feedCount: 33, exerciseCount: 40))
         let fixture = try SyncFixture()
