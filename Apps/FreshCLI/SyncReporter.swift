@@ -113,8 +113,8 @@ struct SyncStopped: Error, CustomStringConvertible {
         case StorageError.corrupted: return "\(cause); \(stored) before the damage was found"
         default: break
         }
-        let resume = (written.resumedAtPage ?? 0) + written.pagesWritten
-        return "\(cause); \(stored), the next sync resumes at page \(resume + 1)"
+        let resume = (written.resumedAtPage ?? 1) + written.pagesWritten
+        return "\(cause); \(stored), the next sync resumes at page \(resume)"
     }
 
     /// Ctrl-C, SIGTERM or SIGHUP, however deep it stopped the work.

@@ -158,7 +158,7 @@ struct CollectionSyncTests {
         let resumed = try await fixture.sync(url.absoluteString)
         await server.stop()
         #expect(stored >= 10 && stored < 500)
-        #expect(resumed.resumedAtPage == stored / 10)
+        #expect(resumed.resumedAtPage == stored / 10 + 1)
         #expect(resumed.pages == 50 - stored / 10 && resumed.totalItems == 500 && resumed.complete)
     }
 
@@ -291,7 +291,7 @@ struct PageAtATimeTests {
         let first = try await fixture.sync(url) { $0.maximumPages = 1 }
         #expect(first.pages == 1 && !first.complete && first.totalItems == 10)
         let second = try await fixture.sync(url) { $0.maximumPages = 1 }
-        #expect(second.resumedAtPage == 1 && second.pages == 1 && second.totalItems == 20)
+        #expect(second.resumedAtPage == 2 && second.pages == 1 && second.totalItems == 20)
         let rest = try await fixture.sync(url)
         await server.stop()
         #expect(rest.complete && rest.totalItems == 25 && rest.pages == 1)

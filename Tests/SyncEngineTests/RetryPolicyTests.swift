@@ -90,7 +90,7 @@ struct SyncSummaryTests {
         summary.bytesDecoded = 1
         summary.retries = 2
         summary.secondsWaited = 3
-        summary.resumedAtPage = 4
+        summary.resumedAtPage = 5
         #expect(summary.line.hasSuffix("; 2 retries after waiting 3.0 s; resumed at page 5"))
     }
 }

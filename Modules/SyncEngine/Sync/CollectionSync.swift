@@ -137,7 +137,7 @@ private struct SyncRun: Sendable {
         if let plan { events(.plan(plan.style.summary)) }
         var start = Cursor(url: firstURL, index: position.nextPageIndex, seen: Set(position.fetchedURLs))
         if position.isResumed {
-            tally.update { $0.resumedAtPage = position.nextPageIndex }
+            tally.update { $0.resumedAtPage = position.nextPageIndex + 1 }
             events(.resumed(pageIndex: position.nextPageIndex))
             guard let next = position.nextURL.flatMap(URL.init(string:)) else {
                 return try finish(pass: position.pass, ending: Ending(reason: "the pass had reached the last page"))

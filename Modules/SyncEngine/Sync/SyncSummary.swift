@@ -35,7 +35,8 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     /// Waits before retries, and their total.
     public var retries = 0
     public var secondsWaited = 0.0
-    /// Whether this run continued a pass an earlier one had not finished, and from which page.
+    /// Whether this run continued a pass an earlier one had not finished, and from which page
+    /// (numbered from 1, as every message numbers pages).
     public var resumedAtPage: Int?
     /// Whether the pass reached the last page (it did unless the run was stopped).
     public var complete = false
@@ -81,7 +82,7 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         if bytesDecoded != bytesReceived { text += " (\(bytesDecoded) decoded)" }
         text += ", \(Plural.count(bytesSaved, "byte")) saved"
         if retries > 0 { text += "; \(Plural.count(retries, "retry", "retries")) after waiting \(String(format: "%.1f", secondsWaited)) s" }
-        if let resumedAtPage { text += "; resumed at page \(resumedAtPage + 1)" }
+        if let resumedAtPage { text += "; resumed at page \(resumedAtPage)" }
         return text
     }
 }
