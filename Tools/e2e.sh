@@ -145,9 +145,9 @@ start_server --max-age 0 --seed 7 --posts 30
 OTHER_URL=$BASE_URL
 sync_json "$WORK/styles-db" "$OTHER_URL/posts"
 sync_json "$WORK/styles-db" "$MOCK_URL/posts" >/dev/null 2>&1   # the first server is gone: it fails, nothing is lost
-two_apis_apart() {
+two_apis_apart() { # (a name in another letter case finds the collection: Articles is articles)
     [ "$("$BIN/fresh" items posts --db-dir "$WORK/styles-db" | wc -l)" -eq 30 ] &&
-        [ "$("$BIN/fresh" items articles --db-dir "$WORK/styles-db" | wc -l)" -eq 45 ]
+        [ "$("$BIN/fresh" items Articles --db-dir "$WORK/styles-db" | wc -l)" -eq 45 ]
 }
 check "a second API's /posts is a collection of its own; the others stay intact" two_apis_apart
 stop_server

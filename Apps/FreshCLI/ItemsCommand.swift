@@ -63,7 +63,7 @@ struct ItemsCommand: AsyncParsableCommand {
     func run() async throws {
         try await FailureReport.run {
             let database = try storage.openItemDatabaseForReading()
-            guard let collection = try database.collection(named: name) else { throw SyncError.unknownCollection(name: name) }
+            guard let collection = try database.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
             let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
             let output = BufferedOutput()
             switch format {

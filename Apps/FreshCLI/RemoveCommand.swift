@@ -20,16 +20,16 @@ struct RemoveCommand: AsyncParsableCommand {
     func run() async throws {
         try await FailureReport.run {
             let database = try ItemDatabase(path: storage.location.itemDatabasePath)
-            guard let collection = try database.collection(named: name), let url = URL(string: collection.url) else {
+            guard let collection = try database.collection(meaning: name), let url = URL(string: collection.url) else {
                 throw SyncError.unknownCollection(name: name)
             }
             let lock = try await SyncLock.acquire(identity: CollectionIdentity.of(url), databasePath: database.path) { holder in
-                StandardError.write("fresh: a sync of '\(name)' is running\(holder.map { " (process \($0))" } ?? ""); waiting for it")
+                StandardError.write("fresh: a sync of '\(collection.name)' is running\(holder.map { " (process \($0))" } ?? ""); waiting for it")
             }
             let pages = try database.pages(of: collection.id).values.compactMap { URL(string: $0.url) }
             let count = try withExtendedLifetime(lock) { try database.deleteCollection(collection.id) }
             FreshServices(location: storage.location).forgetPages(pages)
-            print("removed '\(name)' (\(Plural.count(count, "item")))")
+            print("removed '\(collection.name)' (\(Plural.count(count, "item")))")
         }
     }
 }

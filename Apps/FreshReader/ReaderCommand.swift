@@ -155,7 +155,7 @@ public struct ReaderCommand: AsyncParsableCommand {
     /// reader chooses: the only one, or the collection list).
     private static func collection(url: URL?, name: String?, in items: ItemDatabase) throws -> CollectionRecord? {
         if let name {
-            guard let found = try items.collection(named: name) else {
+            guard let found = try items.collection(meaning: name) else {
                 let names = try items.collections().map(\.name)
                 throw ReaderError.usage("no collection named '\(name)'" + (names.isEmpty ? ": nothing is stored yet" : " (stored: \(names.joined(separator: ", ")))"))
             }

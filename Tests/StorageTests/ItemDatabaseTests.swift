@@ -50,6 +50,20 @@ struct Mirror {
 
 @Suite("Item database: collections, pages, passes (SQLite)")
 struct ItemDatabaseTests {
+    /// Names made from URLs are lower-cased; a user typing the URL's own case still finds the
+    /// collection, unless two names differ only in case.
+    @Test func aCollectionIsFoundByItsNameInAnotherCaseWhenOnlyOneMatches() throws {
+        let mirror = try Mirror()
+        #expect(try mirror.database.collection(meaning: "Posts")?.id == mirror.collection.id)
+        #expect(try mirror.database.collection(meaning: "posts")?.id == mirror.collection.id)
+        #expect(try mirror.database.collection(meaning: "post") == nil)
+        let upper = try mirror.database.createCollection(preferredName: "Posts", url: "http://other.test/Posts")
+        #expect(upper.name == "Posts")
+        #expect(try mirror.database.collection(meaning: "Posts")?.id == upper.id)
+        #expect(try mirror.database.collection(meaning: "posts")?.id == mirror.collection.id)
+        #expect(try mirror.database.collection(meaning: "POSTS") == nil)
+    }
+
     @Test func aPageIsStoredItemByItemInOrder() throws {
         let mirror = try Mirror()
         let pass = try mirror.database.startPass(of: mirror.collection.id, restart: false).pass

@@ -15,6 +15,16 @@ extension ItemDatabase {
         try read { db in try CollectionRecord.fetchOne(db, sql: "SELECT * FROM collection WHERE name = ?", arguments: [name]) }
     }
 
+    /// The collection a user means by `name`: the one called exactly that, else the only one
+    /// whose name differs from it in letter case alone (a name made from a URL is lower-cased,
+    /// so `Users` finds the collection of `/api/Users`); `nil` when none, or several, match.
+    public func collection(meaning name: String) throws -> CollectionRecord? {
+        if let exact = try collection(named: name) { return exact }
+        let folded = name.lowercased()
+        let matches = try collections().filter { $0.name.lowercased() == folded }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
     /// The collection with `id`.
     public func collection(id: Int64) throws -> CollectionRecord? {
         try read { db in try CollectionRecord.fetchOne(db, sql: "SELECT * FROM collection WHERE id = ?", arguments: [id]) }
