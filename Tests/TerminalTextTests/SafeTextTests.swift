@@ -18,6 +18,13 @@ struct SafeTextTests {
         #expect(SafeText.line("one\ntwo", width: cells) == "one\\u{a}two")
     }
 
+    /// U+2028 and U+2029 are line breaks too: shown as escapes in a title (not as "�"), and in
+    /// a body printed on a terminal, where they would not break the line.
+    @Test func unicodeLineAndParagraphSeparatorsAreShownAsEscapes() {
+        #expect(SafeText.line("one\u{2028}two\u{2029}", width: cells) == "one\\u{2028}two\\u{2029}")
+        #expect(TerminalText.sanitized("a\u{2028}b\n", keepingLineBreaks: true) == "a\\u{2028}b\n")
+    }
+
     @Test func bodiesSplitAtEveryKindOfLineBreak() {
         #expect(SafeText.lines("a\nb\r\nc\rd\u{2028}e\n\nf", width: cells) == ["a", "b", "c", "d", "e", "", "f"])
     }
