@@ -92,7 +92,7 @@ struct CacheCommand: AsyncParsableCommand {
                 do {
                     let count = try database.statistics().entries
                     try database.clear()
-                    print("cleared \(count) entries")
+                    print("cleared \(Plural.count(count, "entry", "entries"))")
                 } catch let error where StorageError.isDamage(error) {
                     try CacheDatabase.deleteFiles(at: database.path)
                     print("deleted the damaged cache database at \(database.path); the next command starts an empty cache")

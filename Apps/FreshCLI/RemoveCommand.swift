@@ -26,9 +26,15 @@ struct RemoveCommand: AsyncParsableCommand {
             let lock = try await SyncLock.acquire(identity: CollectionIdentity.of(url), databasePath: database.path) { holder in
                 StandardError.write("fresh: a sync of '\(collection.name)' is running\(holder.map { " (process \($0))" } ?? ""); waiting for it")
             }
-            let pages = try database.pages(of: collection.id).values.compactMap { URL(string: $0.url) }
+            // A page URL another collection syncs too keeps its validators: they stand for that
+            // collection's items.
+            let elsewhere = Set(try database.collections().filter { $0.id != collection.id }
+                .flatMap { try database.pages(of: $0.id).values.map(\.url) })
+            let pages = try database.pages(of: collection.id).values.map(\.url).filter { !elsewhere.contains($0) }
             let count = try withExtendedLifetime(lock) { try database.deleteCollection(collection.id) }
-            FreshServices(location: storage.location).forgetPages(pages)
+            let services = FreshServices(location: storage.location)
+            services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }
+            services.forgetPages(pages.compactMap(URL.init(string:)))
             print("removed '\(collection.name)' (\(Plural.count(count, "item")))")
         }
     }

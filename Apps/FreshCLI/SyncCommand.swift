@@ -88,7 +88,7 @@ struct SyncCommand: AsyncParsableCommand {
             })
     var key: JSONPath?
 
-    @Option(help: ArgumentHelp("Page size to ask for, set on the URL's size parameter (limit, per_page, page_size…; default: the server's).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Page size to ask for, set on the URL's size parameter (limit, per_page, page_size…; default: the server's).", valueName: "n"))
     var limit: Int?
 
     @Option(name: .customShort("H"), help: ArgumentHelp("Extra header 'Name: value' (repeatable), e.g. Authorization; never stored.", valueName: "header"))
@@ -101,13 +101,13 @@ struct SyncCommand: AsyncParsableCommand {
             })
     var policy: CachePolicy = .useProtocolCachePolicy
 
-    @Option(name: .customLong("max-time"), help: ArgumentHelp("Give up on a page request after this many seconds (0: no limit).", valueName: "seconds"))
+    @Option(name: .customLong("max-time"), parsing: .unconditional, help: ArgumentHelp("Give up on a page request after this many seconds (0: no limit).", valueName: "seconds"))
     var maxTime: Double?
 
-    @Option(help: ArgumentHelp("Tries per page after a failure (default 3).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Tries per page after a failure (default 3).", valueName: "n"))
     var retries = 3
 
-    @Option(name: .customLong("max-wait"), help: ArgumentHelp("Longest single wait before a retry, in seconds (default 120).", valueName: "seconds"))
+    @Option(name: .customLong("max-wait"), parsing: .unconditional, help: ArgumentHelp("Longest single wait before a retry, in seconds (default 120).", valueName: "seconds"))
     var maxWait = 120.0
 
     @Option(name: .customLong("max-page-size"), help: ArgumentHelp("Largest page accepted, decoded, e.g. 64M (default); the download stops there.", valueName: "size"),

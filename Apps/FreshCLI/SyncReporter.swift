@@ -28,7 +28,7 @@ final class SyncReporter: Sendable {
         drawsProgress = mode == .progress && stderrIsTerminal
     }
 
-    /// The run's totals at its last page.
+    /// The run's totals at its last page, or where it stopped.
     var lastSummary: SyncSummary? { state.withLock { $0.lastSummary } }
 
     func report(_ event: SyncEvent) {
@@ -53,6 +53,8 @@ final class SyncReporter: Sendable {
             if first && mode != .quiet { say("warning: not sending -H headers to another origin: \(Self.shown(url))") }
         case .notice(let text):
             if mode != .quiet { say("warning: \(TerminalText.sanitized(text))") }
+        case .stopped(let summary):
+            state.withLock { $0.lastSummary = summary }
         }
     }
 
@@ -98,7 +100,7 @@ final class SyncReporter: Sendable {
     }
 }
 
-/// A sync that stopped after writing some pages: the error's line says how far it got and
+/// A sync that stopped before the end of its pass: the error's line says how far it got and
 /// where the next sync resumes.
 struct SyncStopped: Error, CustomStringConvertible {
     var underlying: any Error
@@ -106,8 +108,9 @@ struct SyncStopped: Error, CustomStringConvertible {
 
     var description: String {
         let cause = Self.isInterruption(underlying) ? "interrupted" : ErrorDescription.line(underlying)
-        guard let written, written.pagesWritten > 0, !written.complete else { return cause }
-        let stored = "\(Plural.count(written.pagesWritten, "page")) (\(Plural.count(written.items, "item"))) stored by this run"
+        guard let written, written.pagesWritten > 0 || written.resumedAtPage != nil, !written.complete else { return cause }
+        let stored = written.pagesWritten == 0 ? "nothing stored by this run"
+            : "\(Plural.count(written.pagesWritten, "page")) (\(Plural.count(written.items, "item"))) stored by this run"
         switch underlying {
         case SyncError.duplicateKey: return cause
         case StorageError.corrupted: return "\(cause); \(stored) before the damage was found"

@@ -1,6 +1,7 @@
 import CSQLiteOptions
 import Foundation
 import GRDB
+import GRDBSQLite
 import HTTPCache
 import Synchronization
 
@@ -130,9 +131,12 @@ public final class CacheDatabase: CacheStorage {
 
     deinit {
         try? flush()
-        if Self.walSize(of: path) < Self.keptWALBytes {
-            lookup.keepWALOnClose()
-            try? database.writeWithoutTransaction { db in _ = fresh_sqlite3_keep_wal_on_close(db.sqliteConnection) }
+        lookup.keepWALOnClose()
+        try? database.writeWithoutTransaction { db in
+            _ = fresh_sqlite3_keep_wal_on_close(db.sqliteConnection)
+            guard Self.walSize(of: path) >= Self.keptWALBytes else { return }
+            sqlite3_busy_timeout(db.sqliteConnection, Int32(Self.closingCheckpointWait * 1000))
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
         }
     }
 
@@ -143,10 +147,14 @@ public final class CacheDatabase: CacheStorage {
     /// only its bookkeeping (a few pages), so a run of `fresh get` would spend more on that
     /// checkpoint than on everything else it does. A WAL under this size is kept instead: the
     /// next process to open the file reads it back (SQLite rebuilds its index from the WAL, so
-    /// the cost of an open grows with it), and the first close that finds it larger checkpoints
-    /// as before. Nothing committed is at risk: a kept WAL is what a crash leaves, and SQLite
-    /// recovers from it on the next open.
+    /// the cost of an open grows with it). The first close that finds it larger copies it into
+    /// the file and empties it (`wal_checkpoint(TRUNCATE)`, which needs no write access to the
+    /// directory, where deleting the WAL would), waiting at most ``closingCheckpointWait`` for
+    /// other processes' reads; a later close does it when they keep it busy. Nothing committed
+    /// is at risk: a kept WAL is what a crash leaves, and SQLite recovers from it on the next open.
     static let keptWALBytes = 512 * 1024
+    /// How long a closing checkpoint waits for other connections' reads, in seconds.
+    static let closingCheckpointWait = 0.05
 
     private static func walSize(of path: String) -> Int {
         var status = stat()

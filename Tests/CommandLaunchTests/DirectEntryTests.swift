@@ -36,7 +36,8 @@ struct DirectEntryTests {
 
     /// The root's own flags (its version, its help screen, completion scripts) are answered by
     /// the root wherever they stand on the line, as ArgumentParser answers them.
-    @Test(arguments: [["fast", "--version"], ["fast", "x", "--help"], ["fast", "-h"],
+    @Test(arguments: [["fast", "--version"], ["fast", "x", "--help"], ["fast", "-h"], ["fast", "x", "-vh"], ["fast", "-help"],
+                      ["fast", "--help-hidden"],
                       ["fast", "--generate-completion-script", "bash"], ["fast", "--generate-completion-script=zsh"],
                       ["fast", "--experimental-dump-help"]])
     func linesAskingTheRootGoThroughTheWholeTree(arguments: [String]) {

@@ -9,6 +9,20 @@ import Testing
 
 @Suite("fresh command-line arguments")
 struct ArgumentTests {
+    /// A sync stopped before the end of its pass says where the next one resumes, even when it
+    /// wrote nothing itself (it had resumed at that page).
+    @Test func aStoppedSyncSaysWhereTheNextResumes() {
+        var summary = SyncSummary()
+        summary.resumedAtPage = 4
+        #expect(SyncStopped(underlying: CancellationError(), written: summary).description
+            == "interrupted; nothing stored by this run, the next sync resumes at page 4")
+        summary.pagesWritten = 2
+        summary.items = 20
+        #expect(SyncStopped(underlying: CancellationError(), written: summary).description
+            == "interrupted; 2 pages (20 items) stored by this run, the next sync resumes at page 6")
+        #expect(SyncStopped(underlying: CancellationError(), written: SyncSummary()).description == "interrupted")
+    }
+
     @Test func aNegativeLimitIsRefusedForWhatItIs() {
         #expect {
             try ItemsCommand.parse(["posts", "--limit", "-1"])

@@ -297,6 +297,25 @@ struct PageAtATimeTests {
         #expect(rest.complete && rest.totalItems == 25 && rest.pages == 1)
     }
 
+    /// A resumed run that fails before writing a page still says where it stood: its
+    /// collection and the page it resumed at (the summary `--json` prints on failure).
+    @Test func aResumedRunThatStopsAtOnceReportsWhereItStood() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 25, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        _ = try await fixture.sync(url) { $0.maximumPages = 1 }
+        await server.stop()
+        let stopped = Mutex<SyncSummary?>(nil)
+        await #expect(throws: (any Error).self) {
+            _ = try await fixture.engine.run({ var options = SyncOptions(url: URL(string: url)!); options.retry = RetryPolicy(retries: 0); return options }()) { event in
+                if case .stopped(let summary) = event { stopped.withLock { $0 = summary } }
+            }
+        }
+        let summary = try #require(stopped.withLock { $0 })
+        #expect(summary.collection == "posts" && summary.resumedAtPage == 2 && summary.pagesWritten == 0 && summary.totalItems == 10)
+        #expect(!summary.complete && summary.seconds > 0)
+    }
+
     @Test func rowsShowATitleAndWhoOrWhen() {
         let post = ItemFields.choose(for: #"{"id":1,"title":"t","author":"a","updated_at":"2024"}"#)
         #expect(post == RowFields(title: [JSONPath(["title"])], subtitle: [JSONPath(["author"])]))

@@ -42,6 +42,7 @@ public struct CollectionSync: Sendable {
     /// ``SyncSummary`` of every page event is the run so far (what an interrupted run wrote).
     public func run(_ given: SyncOptions, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async throws -> SyncSummary {
         let started = Date()
+        let tally = SyncTally()
         // A user name and password in the URL travel as an Authorization field, so no URL that
         // is requested, stored or shown carries them.
         var options = given
@@ -54,7 +55,6 @@ public struct CollectionSync: Sendable {
         }
         defer { withExtendedLifetime(lock) {} }
         let (collection, isNew) = try CollectionResolver.resolve(url: options.url, name: options.name, in: database)
-        let tally = SyncTally()
         tally.update { $0.collection = collection.name }
         let run = SyncRun(collection: collection, isNew: isNew, options: options, database: database, tally: tally, events: events,
                           fetcher: PageFetcher(client: services.pageClient, options: options, origin: PageFetcher.origin(of: options.url),
@@ -72,6 +72,11 @@ public struct CollectionSync: Sendable {
                 let interrupted = error is CancellationError || error as? TransportError == .cancelled
                 try? database.recordSyncEnd(of: collection.id, error: interrupted ? nil : ErrorDescription.line(error))
             }
+            events(.stopped(tally.update { summary in
+                summary.seconds = Date().timeIntervalSince(started)
+                summary.totalItems = (try? database.itemCount(in: collection.id)) ?? summary.items
+                return summary
+            }))
             throw error
         }
         return tally.update { summary in

@@ -20,6 +20,9 @@ public enum SyncEvent: Sendable {
     case droppedHeaders(url: URL)
     /// Something the user should know about how the pass ended.
     case notice(String)
+    /// The run stopped before the end of its pass (an error, an interruption): what it did, for
+    /// a summary that says how far it got even when it wrote no page.
+    case stopped(SyncSummary)
 }
 
 /// One page as `-v` shows it.
