@@ -5,7 +5,7 @@ import ArgumentParser
 /// ArgumentParser's `parseAsRoot` builds every command's arguments by run-time reflection, parses
 /// the line twice more to look for `--generate-completion-script`, and reflects over a
 /// subcommand again to learn whether it takes pass-through arguments: in a release build that was
-/// half of a cached `fresh get`'s time, more than the request it answers. A subcommand whose
+/// a third of a cached `fresh get`'s time, more than the lookup it answers with. A subcommand whose
 /// configuration names the root as its `_superCommandName` (so its usage still reads `fresh get`
 /// and the completion check is skipped) is parsed as a root of its own when the line starts with
 /// its name. The grammar is the subcommand's own either way; a line that asks for one of the
