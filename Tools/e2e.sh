@@ -123,6 +123,16 @@ removed_then_synced_once_a_page() { # fresh rm forgets the pages too: the next s
         [ "$pages" -eq 5 ] && [ "$REQUESTS" -eq 5 ] && [ "$OK" -eq 5 ] && [ "$ITEMS" -eq 45 ]
 }
 check "fresh rm, then the same sync: 45 items again with one request a page (no 304 first)" removed_then_synced_once_a_page
+cache_wal_bounded() { # every exit leaves the cache's WAL under 512 KiB (kept for the next run) or empties it
+    local name size
+    for name in a b c d e f; do
+        "$BIN/fresh" sync "$MOCK_URL/posts?limit=10" --name "$name" -q --db-dir "$WORK/wal-db" || return 1
+        size=$(stat -c %s "$WORK/wal-db/cache.sqlite-wal")
+        echo "      after sync $name: cache.sqlite-wal $size bytes"
+        [ "$size" -lt 524288 ] || return 1
+    done
+}
+check "six syncs in a row: the cache WAL stays under 512 KiB after each (emptied into the file when it passes)" cache_wal_bounded
 
 concurrent_syncs() { # four processes sync one collection at once against a revalidating server
     "$BIN/fresh" sync "$MOCK_URL/posts?limit=10" --db-dir "$WORK/concurrent-db" -q || return 1
@@ -315,6 +325,8 @@ expect_failure() { # expect_failure EXIT_CODE command...
 }
 check "unreachable server: exit 3" expect_failure 3 "$BIN/fresh" sync "$DEAD_URL/posts" --db-dir "$WORK/bad-db"
 check "malformed URL: exit 64" expect_failure 64 "$BIN/fresh" get "not a url" --db-dir "$WORK/bad-db"
+check "a --data @file that cannot be read: exit 6, before any request" \
+    expect_failure 6 "$BIN/fresh" get -d @"$WORK/no-such-body.json" "$DEAD_URL/posts" --db-dir "$WORK/bad-db"
 touch "$WORK/a-file"
 check "unwritable data directory: exit 6" expect_failure 6 "$BIN/fresh" sync "$DEAD_URL/posts" --db-dir "$WORK/a-file/db"
 mkdir -p "$WORK/static"

@@ -120,14 +120,7 @@ struct GetCommand: AsyncParsableCommand {
 
     func validate() throws {
         try TimeLimit.validate(maxTime)
-        if let data, data.hasPrefix("@") {
-            let path = String(data.dropFirst())
-            if path.isEmpty { throw ValidationError("--data @ needs a file name (or @- for standard input)") }
-            var isDirectory: ObjCBool = false
-            let readableFile = FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory)
-                && !isDirectory.boolValue && FileManager.default.isReadableFile(atPath: path)
-            if path != "-" && !readableFile { throw ValidationError("cannot read request body from \(path): not a readable file") }
-        }
+        if data == "@" { throw ValidationError("--data @ needs a file name (or @- for standard input)") }
         if let method, HTTPRequest.Method(method.uppercased()) == nil { throw ValidationError("invalid method '\(method)'") }
         if json && (include || head) { throw ValidationError("--json cannot be combined with --include or --head") }
         if head && data != nil { throw ValidationError("--head cannot send --data") }
@@ -220,6 +213,13 @@ struct GetCommand: AsyncParsableCommand {
         guard argument.hasPrefix("@") else { return Data(argument.utf8) }
         let path = String(argument.dropFirst())
         if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+        // A file that cannot be read is a file problem (exit 6, as for -o), found before any request.
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw FileError.cannotRead(path, reason: "no such file")
+        }
+        guard !isDirectory.boolValue else { throw FileError.cannotRead(path, reason: "it is a directory") }
+        guard FileManager.default.isReadableFile(atPath: path) else { throw FileError.cannotRead(path, reason: "permission denied") }
         do {
             let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
             defer { try? file.close() }

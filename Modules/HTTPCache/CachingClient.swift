@@ -121,6 +121,9 @@ public final class CachingClient: Sendable {
         do {
             entry = try storedVariant(for: request)
         } catch {
+            // Stored data is all this request may have: a store that cannot be read is the
+            // answer (a damaged cache file), not "nothing is stored".
+            if networkForbidden { throw error }
             entry = nil
             lookupReasons.append("cache storage could not be read (\(error)); treated as a miss")
         }

@@ -143,3 +143,38 @@ struct CachingClientBoundaryTests {
         #expect(try await harness.get().status == .notImplemented)
     }
 }
+
+/// A store whose lookups fail, as a damaged cache file's do.
+private final class UnreadableStorage: CacheStorage {
+    struct Damaged: Error {}
+    func variants(forKey key: String) throws -> [StoredResponse] { throw Damaged() }
+    func store(_ entry: StoredResponse) throws {}
+    func refresh(_ entry: StoredResponse) throws {}
+    func removeAll(forKey key: String) throws {}
+    func recordAccess(key: String, variantKey: String) {}
+    func recordOutcome(_ outcome: CacheOutcome) {}
+}
+
+@Suite("CachingClient: a store that cannot be read")
+struct UnreadableStorageTests {
+    private func send(_ policy: CachePolicy, headers: HTTPFields = [:]) async throws -> (CachedResponse, ScriptedTransport) {
+        let transport = ScriptedTransport { _ in response(.ok, ["Cache-Control": "max-age=60"], body: "page") }
+        let client = CachingClient(transport: transport, storage: UnreadableStorage())
+        let answer = try await client.send(TransportRequest(method: .get, url: URL(string: "http://origin.test/a")!, headerFields: headers),
+                                           policy: policy)
+        return (answer, transport)
+    }
+
+    /// With the network allowed, the request goes out and says why.
+    @Test func aLookupThatFailsIsAMissWhenTheNetworkMayAnswer() async throws {
+        let (answer, transport) = try await send(.useProtocolCachePolicy)
+        #expect(answer.decision.outcome == .downloaded && transport.requests.count == 1)
+        #expect(answer.decision.reasons.first?.hasPrefix("cache storage could not be read") == true)
+    }
+
+    /// Stored data only (offline, only-if-cached): the damage is the answer, not "nothing stored".
+    @Test func aLookupThatFailsIsTheAnswerWhenOnlyStoredDataMay() async throws {
+        await #expect(throws: UnreadableStorage.Damaged.self) { _ = try await send(.returnCacheDataDontLoad) }
+        await #expect(throws: UnreadableStorage.Damaged.self) { _ = try await send(.useProtocolCachePolicy, headers: [.cacheControl: "only-if-cached"]) }
+    }
+}

@@ -38,6 +38,10 @@ public final class PageValidatorStorage: CacheStorage {
         self.backing = backing
     }
 
+    deinit {
+        writeWaiting()
+    }
+
     /// Waits until every store so far is written.
     public func drain() {
         writes.sync { writeWaiting() }
@@ -64,10 +68,13 @@ public final class PageValidatorStorage: CacheStorage {
             waiting.append(stored)
             return waiting.count
         }
+        // The scheduled writes hold the storage weakly: one still pending when the run ends
+        // (``drain()`` has written everything by then) must not keep the cache file open past
+        // the end of the program, whose close is where a large WAL is emptied.
         if count == 1 {
-            writes.asyncAfter(deadline: .now() + Self.batchDelay) { self.writeWaiting() }
+            writes.asyncAfter(deadline: .now() + Self.batchDelay) { [weak self] in self?.writeWaiting() }
         } else if count == Self.batchSize {
-            writes.async { self.writeWaiting() }
+            writes.async { [weak self] in self?.writeWaiting() }
         }
     }
 
