@@ -123,7 +123,10 @@ struct ArgumentTests {
         #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--max-time", "inf"]) }
         #expect(try GetCommand.parse(["http://o.test/x", "--max-time", "0"]).maxTime == 0)
         #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--max-time", "1e20"]) }
-        #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "-d", "@/nonexistent/body.json"]) }
+        #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "-d", "@"]) }
+        // A body file that cannot be read is a file problem (exit 6), found before the request.
+        let unreadable = try GetCommand.parse(["http://o.test/x", "-d", "@/nonexistent/body.json"])
+        #expect(throws: FileError.self) { try unreadable.makeRequest() }
     }
 }
 
