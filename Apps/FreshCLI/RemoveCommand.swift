@@ -8,7 +8,7 @@ struct RemoveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove a mirrored collection with all its items.",
-        discussion: "Waits for a sync of the collection that is running. Its pages' validators leave the HTTP cache too, so syncing the URL again downloads every page once.",
+        discussion: "Waits for a sync of the collection that is running. Its pages' validators leave the HTTP cache too (unless another collection syncs the same page URLs), so syncing the URL again downloads every page once.",
         aliases: ["remove"]
     )
 
@@ -26,11 +26,7 @@ struct RemoveCommand: AsyncParsableCommand {
             let lock = try await SyncLock.acquire(identity: CollectionIdentity.of(url), databasePath: database.path) { holder in
                 StandardError.write("fresh: a sync of '\(collection.name)' is running\(holder.map { " (process \($0))" } ?? ""); waiting for it")
             }
-            // A page URL another collection syncs too keeps its validators: they stand for that
-            // collection's items.
-            let elsewhere = Set(try database.collections().filter { $0.id != collection.id }
-                .flatMap { try database.pages(of: $0.id).values.map(\.url) })
-            let pages = try database.pages(of: collection.id).values.map(\.url).filter { !elsewhere.contains($0) }
+            let pages = try database.pageURLs(onlyIn: collection.id)
             let count = try withExtendedLifetime(lock) { try database.deleteCollection(collection.id) }
             let services = FreshServices(location: storage.location)
             services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }

@@ -64,6 +64,18 @@ struct ItemDatabaseTests {
         #expect(try mirror.database.collection(meaning: "POSTS") == nil)
     }
 
+    /// What removing a collection may forget in the cache: its page URLs no other collection uses.
+    @Test func pageURLsOnlyInACollectionLeaveOutThoseAnotherSyncsToo() throws {
+        let mirror = try Mirror()
+        _ = try mirror.afterAFirstPassOfThreeItems()
+        let other = try mirror.database.createCollection(preferredName: "again", url: "http://o.test/posts")
+        let pass = try mirror.database.startPass(of: other.id, restart: false).pass
+        _ = try mirror.database.writePages([PageContent(index: 0, url: "http://o.test/posts?page=1", nextURL: nil, validator: "v",
+                                                        items: items([(9, "z")]))], of: other.id, pass: pass)
+        #expect(try mirror.database.pageURLs(onlyIn: mirror.collection.id) == ["http://o.test/posts?page=2"])
+        #expect(try mirror.database.pageURLs(onlyIn: other.id).isEmpty)
+    }
+
     @Test func aPageIsStoredItemByItemInOrder() throws {
         let mirror = try Mirror()
         let pass = try mirror.database.startPass(of: mirror.collection.id, restart: false).pass

@@ -70,6 +70,18 @@ extension ItemDatabase {
         }
     }
 
+    /// The URLs of a collection's stored pages that no other collection's pages share: what a
+    /// removal of the collection may forget in the HTTP cache (a shared page's validators stand
+    /// for the other collection's items too).
+    public func pageURLs(onlyIn collectionID: Int64) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT url FROM page WHERE collectionID = ?1
+                    AND url NOT IN (SELECT url FROM page WHERE collectionID != ?1)
+                """, arguments: [collectionID])
+        }
+    }
+
     /// The stored record of page `index`.
     public func page(_ index: Int, of collectionID: Int64) throws -> PageRecord? {
         try read { db in
