@@ -5,8 +5,8 @@ import HTTPCache
 import HTTPTypes
 
 /// The live ``HTTPTransport``: libcurl's easy interface, one blocking transfer per request on
-/// a dispatch thread, with connections kept alive between requests through a pool of reused
-/// handles.
+/// a dispatch thread (or on the calling ``TransferThread``), with connections kept alive
+/// between requests through a pool of reused handles.
 ///
 /// Redirects are not followed (the caching client follows them); bodies in a coding libcurl
 /// decodes come back decoded unless the request sets its own `Accept-Encoding` (then exactly
@@ -36,20 +36,25 @@ public final class CurlTransport: HTTPTransport {
         }
         let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            if TransferThread.isCurrent { return try perform(transfer) }
+            return try await withCheckedThrowingContinuation { continuation in
                 // A transfer blocks its thread until the server answers (seconds, for a slow
                 // one). The global queue's threads are Swift concurrency's pool on Linux, one per
                 // core, so a few slow transfers there would stall every task of the process. A
                 // serial queue of its own runs on an overcommitting thread instead, made as needed.
-                DispatchQueue(label: "fresh.curl-transfer").async { [pool] in
-                    let handle = pool.checkOut()
-                    let result = Result { try transfer.perform(on: handle) }
-                    pool.checkIn(handle)
-                    continuation.resume(with: result)
+                DispatchQueue(label: "fresh.curl-transfer").async { [self] in
+                    continuation.resume(with: Result { try perform(transfer) })
                 }
             }
         } onCancel: {
             transfer.cancel()
         }
+    }
+
+    /// Runs `transfer` on the calling thread, with a handle from the pool.
+    private func perform(_ transfer: CurlTransfer) throws -> TransportResponse {
+        let handle = pool.checkOut()
+        defer { pool.checkIn(handle) }
+        return try transfer.perform(on: handle)
     }
 }

@@ -1,3 +1,4 @@
+import CSQLiteOptions
 import Foundation
 import GRDB
 
@@ -48,9 +49,16 @@ enum DatabaseFile {
         }
     }
 
+    /// Process-wide SQLite settings, applied before the first database opens: no memory
+    /// statistics (a global lock on every allocation SQLite makes, for numbers nothing reads).
+    private static let processSettings: Void = {
+        _ = fresh_sqlite3_skip_memory_statistics()
+    }()
+
     private static func openReadOnly(
         at path: String, migrator: DatabaseMigrator, probeTables: [String], busyTimeout: TimeInterval
     ) throws -> DatabasePool {
+        processSettings
         guard FileManager.default.fileExists(atPath: path) else {
             throw StorageError.cannotOpen(path: path, reason: "no such file (nothing has been synced there yet)")
         }
@@ -109,6 +117,7 @@ enum DatabaseFile {
         at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
         busyTimeout: TimeInterval, make: (Configuration) throws -> Writer
     ) throws -> Writer {
+        processSettings
         let directory = PathComponents.parent(of: path)
         if let problem = directoryProblem(directory) {
             throw StorageError.cannotOpen(path: path, reason: problem)
@@ -137,6 +146,8 @@ enum DatabaseFile {
             try db.execute(sql: "PRAGMA wal_autocheckpoint = \(walAutocheckpointBytes / pageSize)")
             // Room for a transaction of several pages of items without spilling to the log early.
             try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)")
+            // Statement journals and sorts in memory, not in files created and deleted in /var/tmp.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         do {
             let writer = try make(configuration)

@@ -44,7 +44,13 @@ struct JSONDocumentTests {
         do throws(JSONSyntaxError) { _ = try document(text) } catch { #expect(error.reason == reason) }
     }
 
-    @Test(arguments: [[0x22, 0xC3, 0x28, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xFF, 0x22]] as [[UInt8]])
+    @Test(arguments: [
+        [0x22, 0xC3, 0x28, 0x22], [0x22, 0xED, 0xA0, 0x80, 0x22], [0x22, 0xC0, 0xAF, 0x22], [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], [0x22, 0xFF, 0x22],
+        // Inside a run of valid three-byte characters (한): an overlong form, a surrogate, a
+        // sequence cut short by the closing quote, a lone continuation byte, the text ending.
+        [0x22, 0xED, 0x95, 0x9C, 0xE0, 0x80, 0x80, 0x22], [0x22, 0xED, 0x95, 0x9C, 0xED, 0xBF, 0xBF, 0x22],
+        [0x22, 0xED, 0x95, 0x9C, 0xEA, 0xB0, 0x22], [0x22, 0xED, 0x95, 0x9C, 0x80, 0x22], [0x22, 0xED, 0x95, 0x9C, 0xC3],
+    ] as [[UInt8]])
     func refusesInvalidUTF8(_ bytes: [UInt8]) {
         do throws(JSONSyntaxError) {
             _ = try JSONDocument(Data(bytes))
@@ -59,6 +65,21 @@ struct JSONDocumentTests {
         #expect(page.root.member("t")?.string == "한국어 🏋️")
     }
 
+    @Test func acceptsTheEdgesOfEachMultibyteRange() throws {
+        // U+0080, U+07FF, U+0800, U+D7FF (the last before the surrogates), U+E000, U+FFFF, U+10000, U+10FFFF.
+        let text = "\u{80}\u{7FF}\u{800}\u{D7FF}\u{E000}\u{FFFF}\u{10000}\u{10FFFF}é한😀"
+        let page = try document("[\"\(text)\"]")
+        #expect(page.root.elements.first?.string == text)
+    }
+
+    @Test(arguments: [
+        ("0", 0), ("-0", 0), ("42", 42), ("-17", -17), ("9223372036854775807", Int.max), ("-9223372036854775808", Int.min),
+        ("9223372036854775808", nil), ("-9223372036854775809", nil), ("1.0", nil), ("1e3", nil), ("2E+1", nil),
+    ] as [(String, Int?)])
+    func readsIntegersThatFitAndNothingElse(_ number: String, _ integer: Int?) throws {
+        #expect(try document("[\(number)]").root.elements.first?.integer == integer)
+    }
+
     @Test func refusesNestingBeyondTheLimit() {
         let deep = String(repeating: "[", count: 600) + String(repeating: "]", count: 600)
         #expect(throws: JSONSyntaxError.self) { try document(deep) }
@@ -71,6 +92,12 @@ struct JSONDocumentTests {
             #expect(error.line == 3)
             #expect(error.description.hasPrefix("unexpected '}' at line 3"))
         }
+    }
+
+    @Test func compactBytesOfACompactDocumentAreItsOwnBytes() throws {
+        let page = try document(#"{"data":[{"id":1,"t":"é"},{"id":2}]}"#)
+        let items = try #require(page.value(at: JSONPath(["data"]))?.elements)
+        #expect(items.map { String(decoding: $0.compactBytes, as: UTF8.self) } == [#"{"id":1,"t":"é"}"#, #"{"id":2}"#])
     }
 
     @Test func compactBytesDropOnlyInsignificantWhitespace() throws {

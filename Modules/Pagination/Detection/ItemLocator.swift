@@ -71,6 +71,7 @@ public enum ItemLocator {
         var keys: [ItemKey] = []
         keys.reserveCapacity(items.count)
         var seen: [ItemKey: Int] = [:]
+        seen.reserveCapacity(items.count)
         for (index, item) in items.elements.enumerated() {
             guard item.kind == .object else { throw .itemNotObject(index: index, kind: item.kind) }
             guard let value = item.value(at: key) else { throw .itemWithoutKey(index: index, key: key, found: "absent") }

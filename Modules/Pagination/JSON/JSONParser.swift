@@ -151,10 +151,35 @@ struct JSONParser {
             } else if byte < 0x80 {
                 index += 1
             } else {
-                try scanUTF8Sequence()
+                try scanNonASCIIRun()
             }
         }
         throw error("the text ends inside a string")
+    }
+
+    /// Moves past consecutive multi-byte UTF-8 sequences (text in most scripts other than
+    /// Latin is one long run of them). Two- and three-byte sequences are checked right here;
+    /// four-byte ones and anything invalid go to ``scanUTF8Sequence()``.
+    @inline(__always)
+    private mutating func scanNonASCIIRun() throws(JSONSyntaxError) {
+        let end = bytes.count
+        while index < end {
+            let lead = bytes[index]
+            if lead < 0x80 { return }
+            if lead >= 0xE0, lead <= 0xEF, index + 3 <= end {
+                let second = bytes[index + 1]
+                // No overlong forms (E0 needs A0–BF next), no surrogates (ED needs 80–9F next).
+                if second & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80,
+                   lead != 0xE0 || second >= 0xA0, lead != 0xED || second < 0xA0 {
+                    index += 3
+                    continue
+                }
+            } else if lead >= 0xC2, lead <= 0xDF, index + 2 <= end, bytes[index + 1] & 0xC0 == 0x80 {
+                index += 2
+                continue
+            }
+            try scanUTF8Sequence()
+        }
     }
 
     private mutating func scanEscape() throws(JSONSyntaxError) {
@@ -195,12 +220,6 @@ struct JSONParser {
     /// One multi-byte UTF-8 sequence (RFC 3629): no overlong forms, no surrogates, ≤ U+10FFFF.
     private mutating func scanUTF8Sequence() throws(JSONSyntaxError) {
         let lead = bytes[index]
-        // Most of the BMP (U+1000–U+CFFF, U+E000–U+FFFF: Hangul, CJK, …) takes no range checks.
-        if (0xE1...0xEC).contains(lead) || lead >= 0xEE && lead <= 0xEF, index + 3 <= bytes.count,
-           bytes[index + 1] & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80 {
-            index += 3
-            return
-        }
         let length: Int
         var secondRange: ClosedRange<UInt8> = 0x80...0xBF
         switch lead {

@@ -49,7 +49,11 @@ public struct JSONValue: Sendable {
 
     /// A number's value when it is an integer that fits in `Int`; `nil` otherwise.
     public var integer: Int? {
-        node.kind == .number ? Int(rawText) : nil
+        let node = node
+        guard node.kind == .number else { return nil }
+        return document.bytes.withUnsafeBytes { buffer in
+            Int(decimalDigits: UnsafeRawBufferPointer(rebasing: buffer[node.start..<node.end]))
+        }
     }
 
     /// A number's value; `nil` for other kinds.
@@ -59,7 +63,16 @@ public struct JSONValue: Sendable {
 
     /// The recorded elements of an array (empty beyond the recorded depth, or for other kinds).
     public var elements: [JSONValue] {
-        node.kind == .array ? children.map(\.value) : []
+        let node = node
+        guard node.kind == .array else { return [] }
+        var result: [JSONValue] = []
+        result.reserveCapacity(node.childCount)
+        var child = node.firstChild
+        while child >= 0 {
+            result.append(JSONValue(document: document, index: child))
+            child = document.nodes[child].nextSibling
+        }
+        return result
     }
 
     /// The recorded members of an object, in document order.
@@ -70,14 +83,16 @@ public struct JSONValue: Sendable {
     /// The first member called `name`, if this is an object that records it.
     public func member(_ name: String) -> JSONValue? {
         guard node.kind == .object else { return nil }
-        var child = node.firstChild
-        let target = Array(name.utf8)
-        while child >= 0 {
-            let candidate = document.nodes[child]
-            if nameEquals(candidate, target) { return JSONValue(document: document, index: child) }
-            child = candidate.nextSibling
+        var name = name
+        return name.withUTF8 { target in
+            var child = node.firstChild
+            while child >= 0 {
+                let candidate = document.nodes[child]
+                if nameEquals(candidate, target) { return JSONValue(document: document, index: child) }
+                child = candidate.nextSibling
+            }
+            return nil
         }
-        return nil
     }
 
     /// The value at `path` below this one.
@@ -101,14 +116,14 @@ public struct JSONValue: Sendable {
         return result
     }
 
-    private func nameEquals(_ candidate: JSONNode, _ target: [UInt8]) -> Bool {
+    private func nameEquals(_ candidate: JSONNode, _ target: UnsafeBufferPointer<UInt8>) -> Bool {
         guard candidate.nameStart >= 0 else { return false }
         if candidate.nameHasEscapes {
             return decodedString(candidate.nameStart, candidate.nameEnd, hasEscapes: true).utf8.elementsEqual(target)
         }
         guard candidate.nameEnd - candidate.nameStart == target.count else { return false }
         return document.bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            target.indices.allSatisfy { buffer[candidate.nameStart + $0] == target[$0] }
+            target.isEmpty || memcmp(buffer.baseAddress! + candidate.nameStart, target.baseAddress!, target.count) == 0
         }
     }
 
@@ -123,11 +138,15 @@ public struct JSONValue: Sendable {
 extension JSONValue {
     /// The value's UTF-8 text without insignificant whitespace (a pretty-printed item on one
     /// line): every byte of every token kept as the document has it, numbers and escapes included.
+    /// Without whitespace in the document, a slice of it (sharing its storage, no copy).
     public var compactBytes: Data {
         let node = document.nodes[index]
+        guard document.hasInnerWhitespace else {
+            let start = document.bytes.startIndex
+            return document.bytes[start + node.start ..< start + node.end]
+        }
         return document.bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Data in
             let slice = UnsafeRawBufferPointer(rebasing: buffer[node.start..<node.end])
-            guard document.hasInnerWhitespace else { return Data(slice) }
             var compact = Data(count: slice.count)
             let length = compact.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) -> Int in
                 var written = 0
@@ -149,5 +168,27 @@ extension JSONValue {
             compact.count = length
             return compact
         }
+    }
+}
+
+extension Int {
+    /// The integer a JSON number's text states, read from its bytes; `nil` for a fraction, an
+    /// exponent, or a value outside `Int`.
+    init?(decimalDigits text: UnsafeRawBufferPointer) {
+        guard !text.isEmpty else { return nil }
+        let negative = text[0] == UInt8(ascii: "-")
+        var index = negative ? 1 : 0
+        guard index < text.count else { return nil }
+        var value = 0
+        while index < text.count {
+            let digit = Int(text[index]) - 0x30
+            guard digit >= 0, digit <= 9 else { return nil }
+            let (shifted, overflowMultiply) = value.multipliedReportingOverflow(by: 10)
+            let (next, overflowAdd) = negative ? shifted.subtractingReportingOverflow(digit) : shifted.addingReportingOverflow(digit)
+            guard !overflowMultiply, !overflowAdd else { return nil }
+            value = next
+            index += 1
+        }
+        self = value
     }
 }

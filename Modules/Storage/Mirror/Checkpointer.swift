@@ -6,12 +6,13 @@ import Synchronization
 /// Copies the item database's write-ahead log back into the file on a connection and thread
 /// of its own, while a sync goes on writing.
 ///
-/// A checkpoint waits for the disk twice (tens of milliseconds here). Left to the writing
-/// connection, it would stall the sync every few megabytes; in the background it overlaps
-/// with the network. A passive checkpoint never blocks the writer or a reader.
+/// A checkpoint waits for the disk twice (milliseconds each). Left to the writing connection,
+/// it would stall the sync every few megabytes; in the background it overlaps with the
+/// network. A passive checkpoint never blocks the writer or a reader. Checkpoints come every
+/// few megabytes, so what is left for the last connection's close to copy back stays small.
 final class Checkpointer: Sendable {
     /// Log bytes written between two background checkpoints.
-    static let interval = 16 * 1024 * 1024
+    static let interval = 4 * 1024 * 1024
 
     private struct State {
         var bytesSinceCheckpoint = 0
@@ -20,6 +21,8 @@ final class Checkpointer: Sendable {
 
     private let path: String
     private let state = Mutex(State())
+    /// The checkpoints' connection, opened by the first one.
+    private let connection = Mutex<DatabaseQueue?>(nil)
     private let queue = DispatchQueue(label: "fresh.checkpoint", qos: .utility)
 
     init(path: String) {
@@ -39,10 +42,18 @@ final class Checkpointer: Sendable {
         queue.async { [self] in
             defer { state.withLock { $0.running = false } }
             // Best effort: the writer's own automatic checkpoint is the fallback.
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(DatabaseFile.defaultBusyTimeout)
-            guard let connection = try? DatabaseQueue(path: path, configuration: configuration) else { return }
-            _ = try? connection.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            _ = try? openedConnection()?.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+        }
+    }
+
+    private func openedConnection() -> DatabaseQueue? {
+        connection.withLock { connection in
+            if connection == nil {
+                var configuration = Configuration()
+                configuration.busyMode = .timeout(DatabaseFile.defaultBusyTimeout)
+                connection = try? DatabaseQueue(path: path, configuration: configuration)
+            }
+            return connection
         }
     }
 }

@@ -99,7 +99,14 @@ extension ItemDatabase {
     public func writePages(_ pages: [PageContent], of collectionID: Int64, pass: Int, now: Date = Date()) throws -> [PageWrite] {
         do {
             let written = try write { db in
-                try pages.map { try write($0, of: collectionID, pass: pass, now: now, db: db) }
+                try pages.map { page in
+                    // A batch holds its core for milliseconds. On a machine with few cores, the
+                    // thread that sends the next request (or a local server answering it) would
+                    // wait that long: the scheduler does not preempt the writer for it at once.
+                    // Costs nothing when no thread waits.
+                    defer { sched_yield() }
+                    return try write(page, of: collectionID, pass: pass, now: now, db: db)
+                }
             }
             checkpointer.committed(bytes: pages.reduce(0) { total, page in total + (page.items?.reduce(0) { $0 + $1.json.count } ?? 0) })
             return written

@@ -1,3 +1,4 @@
+import CurlTransport
 import Foundation
 import HTTPCache
 import HTTPFields
@@ -162,7 +163,10 @@ private struct SyncRun: Sendable {
             refreshed = try await refreshFirst(options.firstPages.compactMap { chain[$0] }, plan: plan, pass: position.pass)
         }
         let queue = PageQueue<Queued>(capacity: Self.queueCapacity, batchSize: Self.batchSize, maximumDelay: Self.batchDelay)
-        let producer = Task { [self, start] in
+        // The pages' chain runs on a thread of its own that makes each transfer itself.
+        let pagesThread = TransferThread(name: "fresh.pages")
+        let producer = Task(executorPreference: pagesThread) { [self, start] in
+            defer { pagesThread.stop() }
             do {
                 try await produce(from: start, plan: plan, chain: chain, refreshed: refreshed, into: queue)
             } catch {

@@ -66,7 +66,8 @@ final class Lookahead: Sendable {
             if let existing = guesses[candidate], existing.url == next { return }
             if let existing = guesses.removeValue(forKey: candidate) { discard([existing]) }
             // A guess tries once: a failure is retried, with its waits said, when the page is taken.
-            guesses[candidate] = Guess(url: next, task: Task { [fetcher] in
+            // It runs beside the chain, not on its thread (see ``TransferThread``).
+            guesses[candidate] = Guess(url: next, task: Task(executorPreference: globalConcurrentExecutor) { [fetcher] in
                 try await fetcher.fetch(next, index: candidate, plan: plan, retrying: false)
             })
         }

@@ -1,0 +1,74 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A thread of its own for a task that sends one request after another, each waiting for the
+/// one before (a sync's chain of pages): run the task on it with `Task(executorPreference:)`
+/// and every transfer it makes through ``CurlTransport`` runs right there, on the thread that
+/// asked. Elsewhere a transfer goes to a transfer queue's thread, which has to wake up to run
+/// it and then wake the task again: two thread switches per request, tens of microseconds each
+/// on a busy machine, on the path from one page to the next.
+///
+/// Jobs run one at a time, in order; a transfer blocks the thread, so only a task that waits
+/// for its transfers anyway should prefer it (start what should overlap elsewhere, for example
+/// with `Task(executorPreference: globalConcurrentExecutor)`).
+public final class TransferThread: TaskExecutor, Sendable {
+    private let jobs = Mutex<(waiting: [UnownedJob], isStopped: Bool)>(([], false))
+    private let jobArrived = DispatchSemaphore(value: 0)
+
+    /// Starts the thread, named `name` (as `top -H` and debuggers show it).
+    public init(name: String) {
+        let thread = Thread { [self] in
+            // Named from the thread itself: on Linux a name set before start() is not applied.
+            Thread.current.name = name
+            pthread_setspecific(transferThreadKey, Unmanaged.passUnretained(self).toOpaque())
+            runJobs()
+        }
+        thread.start()
+    }
+
+    /// Whether the calling thread is a transfer thread (where a transfer may block).
+    static var isCurrent: Bool { pthread_getspecific(transferThreadKey) != nil }
+
+    /// Runs `job` on the thread; once it has stopped, on the global concurrent executor (a task
+    /// started from the thread that outlives it goes on there).
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let accepted = jobs.withLock { jobs in
+            guard !jobs.isStopped else { return false }
+            jobs.waiting.append(job)
+            return true
+        }
+        if accepted {
+            jobArrived.signal()
+        } else {
+            globalConcurrentExecutor.enqueue(ExecutorJob(job))
+        }
+    }
+
+    /// Ends the thread once the jobs enqueued so far have run. A task that prefers the thread
+    /// calls this as the last thing it does.
+    public func stop() {
+        jobs.withLock { $0.isStopped = true }
+        jobArrived.signal()
+    }
+
+    private func runJobs() {
+        while true {
+            jobArrived.wait()
+            let (batch, isStopped) = jobs.withLock { jobs in
+                defer { jobs.waiting.removeAll() }
+                return (jobs.waiting, jobs.isStopped)
+            }
+            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
+            if isStopped { return }
+        }
+    }
+}
+
+/// Set on each transfer thread to its ``TransferThread``.
+private let transferThreadKey: pthread_key_t = {
+    var key = pthread_key_t()
+    pthread_key_create(&key, nil)
+    return key
+}()

@@ -1,0 +1,56 @@
+import Foundation
+import HTTPCache
+import MockServer
+import Testing
+@testable import CurlTransport
+
+@Suite("TransferThread: a chain of requests made from a thread of its own")
+struct TransferThreadTests {
+    let transport = CurlTransport()
+
+    @Test func aTaskPreferringTheThreadRunsAndTransfersThere() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 30))
+        let thread = TransferThread(name: "test.transfers")
+        let task = Task(executorPreference: thread) { () -> (onThread: [Bool], body: Data?) in
+            defer { thread.stop() }
+            let before = TransferThread.isCurrent
+            let response = try? await transport.send(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/posts?limit=7")!))
+            return ([before, TransferThread.isCurrent], response?.body)
+        }
+        let (onThread, received) = await task.value
+        await server.stop()
+        let body = try #require(received)
+        #expect(onThread == [true, true])
+        let json = try JSONSerialization.jsonObject(with: body) as? [String: Any]
+        #expect((json?["data"] as? [Any])?.count == 7)
+        #expect(!TransferThread.isCurrent)
+    }
+
+    @Test func aTransferOnTheThreadIsCancelled() async throws {
+        let configuration = MockServerConfiguration(faults: [FaultRule(route: "/posts", latencyMilliseconds: 5000)])
+        let server = try await RunningMockServer.start(configuration)
+        let thread = TransferThread(name: "test.cancelled")
+        let task = Task(executorPreference: thread) {
+            defer { thread.stop() }
+            return try await transport.send(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/posts")!))
+        }
+        task.cancel()
+        await #expect(throws: TransportError.cancelled) { try await task.value }
+        await server.stop()
+    }
+
+    @Test func aTaskThatOutlivesTheThreadGoesOnElsewhere() async {
+        let thread = TransferThread(name: "test.stopped")
+        let (stream, continuation) = AsyncStream<Int>.makeStream()
+        let task = Task(executorPreference: thread) {
+            var received: [Int] = []
+            for await value in stream { received.append(value) }
+            return received
+        }
+        thread.stop()
+        continuation.yield(1)
+        continuation.yield(2)
+        continuation.finish()
+        #expect(await task.value == [1, 2])
+    }
+}
