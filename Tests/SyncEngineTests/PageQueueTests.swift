@@ -62,17 +62,3 @@ struct PageQueueTests {
         #expect(try await queue.takeBatch() == [1])
     }
 }
-
-@Suite("The sync's writer thread")
-struct WriterThreadTests {
-    struct WriteFailed: Error {}
-
-    @Test func jobsReturnWhatTheyReturnOrThrow() async throws {
-        let writer = WriterThread()
-        defer { writer.stop() }
-        for number in 1...5 {
-            #expect(try await writer.run { number * 10 } == number * 10)
-        }
-        await #expect(throws: WriteFailed.self) { try await writer.run { throw WriteFailed() } }
-    }
-}

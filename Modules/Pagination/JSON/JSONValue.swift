@@ -37,8 +37,7 @@ public struct JSONValue: Sendable {
 
     /// A string's value, escapes resolved; `nil` for other kinds.
     public var string: String? {
-        guard node.kind == .string else { return nil }
-        return decodedString(node.start + 1, node.end - 1, hasEscapes: node.hasEscapes)
+        document.withNodeView { $0.string(of: index) }
     }
 
     /// A boolean's value; `nil` for other kinds.
@@ -49,11 +48,7 @@ public struct JSONValue: Sendable {
 
     /// A number's value when it is an integer that fits in `Int`; `nil` otherwise.
     public var integer: Int? {
-        let node = node
-        guard node.kind == .number else { return nil }
-        return document.bytes.withUnsafeBytes { buffer in
-            Int(decimalDigits: UnsafeRawBufferPointer(rebasing: buffer[node.start..<node.end]))
-        }
+        document.withNodeView { $0.integer(of: index) }
     }
 
     /// A number's value; `nil` for other kinds.
@@ -82,17 +77,9 @@ public struct JSONValue: Sendable {
 
     /// The first member called `name`, if this is an object that records it.
     public func member(_ name: String) -> JSONValue? {
-        guard node.kind == .object else { return nil }
         var name = name
-        return name.withUTF8 { target in
-            var child = node.firstChild
-            while child >= 0 {
-                let candidate = document.nodes[child]
-                if nameEquals(candidate, target) { return JSONValue(document: document, index: child) }
-                child = candidate.nextSibling
-            }
-            return nil
-        }
+        let found = name.withUTF8 { target in document.withNodeView { $0.member(of: index, named: target) } }
+        return found >= 0 ? JSONValue(document: document, index: found) : nil
     }
 
     /// The value at `path` below this one.
@@ -109,30 +96,15 @@ public struct JSONValue: Sendable {
         var child = node.firstChild
         while child >= 0 {
             let candidate = document.nodes[child]
-            let name = candidate.nameStart >= 0 ? decodedString(candidate.nameStart, candidate.nameEnd, hasEscapes: candidate.nameHasEscapes) : ""
+            let name = candidate.nameStart < 0 ? "" : document.withNodeView {
+                $0.decoded(candidate.nameStart, candidate.nameEnd, hasEscapes: candidate.nameHasEscapes)
+            }
             result.append((name, JSONValue(document: document, index: child)))
             child = candidate.nextSibling
         }
         return result
     }
 
-    private func nameEquals(_ candidate: JSONNode, _ target: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard candidate.nameStart >= 0 else { return false }
-        if candidate.nameHasEscapes {
-            return decodedString(candidate.nameStart, candidate.nameEnd, hasEscapes: true).utf8.elementsEqual(target)
-        }
-        guard candidate.nameEnd - candidate.nameStart == target.count else { return false }
-        return document.bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
-            target.isEmpty || memcmp(buffer.baseAddress! + candidate.nameStart, target.baseAddress!, target.count) == 0
-        }
-    }
-
-    private func decodedString(_ start: Int, _ end: Int, hasEscapes: Bool) -> String {
-        document.bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> String in
-            let slice = UnsafeRawBufferPointer(rebasing: buffer[start..<end])
-            return hasEscapes ? JSONStringEscapes.decode(slice) : String(decoding: slice, as: UTF8.self)
-        }
-    }
 }
 
 extension JSONValue {
@@ -140,34 +112,49 @@ extension JSONValue {
     /// line): every byte of every token kept as the document has it, numbers and escapes included.
     /// Without whitespace in the document, a slice of it (sharing its storage, no copy).
     public var compactBytes: Data {
-        let node = document.nodes[index]
-        guard document.hasInnerWhitespace else {
-            let start = document.bytes.startIndex
-            return document.bytes[start + node.start ..< start + node.end]
-        }
-        return document.bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Data in
-            let slice = UnsafeRawBufferPointer(rebasing: buffer[node.start..<node.end])
-            var compact = Data(count: slice.count)
-            let length = compact.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) -> Int in
-                var written = 0
-                var inString = false
-                var escaped = false
-                for byte in slice {
-                    if inString {
-                        if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                    } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-                        continue
-                    } else if byte == UInt8(ascii: "\"") {
-                        inString = true
-                    }
-                    output[written] = byte
-                    written += 1
-                }
-                return written
+        document.withNodeView { compactBytes(of: index, in: $0) }
+    }
+
+    /// ``compactBytes`` of each recorded element of an array, in order.
+    public var elementsCompactBytes: [Data] {
+        document.withNodeView { view in
+            var result: [Data] = []
+            result.reserveCapacity(view.nodes[index].childCount)
+            var child = view.nodes[index].kind == .array ? view.nodes[index].firstChild : -1
+            while child >= 0 {
+                result.append(compactBytes(of: child, in: view))
+                child = view.nodes[child].nextSibling
             }
-            compact.count = length
-            return compact
+            return result
         }
+    }
+
+    private func compactBytes(of node: Int, in view: JSONNodeView) -> Data {
+        let (start, end) = (view.nodes[node].start, view.nodes[node].end)
+        guard document.hasInnerWhitespace else {
+            return document.bytes[document.bytes.startIndex + start ..< document.bytes.startIndex + end]
+        }
+        let text = view.text(start, end)
+        var compact = Data(count: text.count)
+        let length = compact.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) -> Int in
+            var written = 0
+            var inString = false
+            var escaped = false
+            for byte in text {
+                if inString {
+                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
+                } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
+                    continue
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = true
+                }
+                output[written] = byte
+                written += 1
+            }
+            return written
+        }
+        compact.count = length
+        return compact
     }
 }
 

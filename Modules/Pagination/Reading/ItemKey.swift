@@ -28,14 +28,17 @@ public enum ItemKey: Hashable, Sendable, CustomStringConvertible {
     /// The key of `value`, or `nil` when it cannot key an item (a float, an empty string, null,
     /// an object, …).
     public init?(_ value: JSONValue) {
-        switch value.kind {
-        case .number:
-            guard let integer = value.integer else { return nil }
+        guard let key = value.document.withNodeView({ ItemKey(node: value.index, in: $0) }) else { return nil }
+        self = key
+    }
+
+    /// The key node `index` holds.
+    init?(node index: Int, in view: JSONNodeView) {
+        if let integer = view.integer(of: index) {
             self = .integer(integer)
-        case .string:
-            guard let string = value.string, !string.isEmpty else { return nil }
+        } else if let string = view.string(of: index), !string.isEmpty {
             self = .string(string)
-        default:
+        } else {
             return nil
         }
     }

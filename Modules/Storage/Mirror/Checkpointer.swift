@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import GRDB
 import Synchronization
@@ -8,8 +7,10 @@ import Synchronization
 ///
 /// A checkpoint waits for the disk twice (milliseconds each). Left to the writing connection,
 /// it would stall the sync every few megabytes; in the background it overlaps with the
-/// network. A passive checkpoint never blocks the writer or a reader. Checkpoints come every
-/// few megabytes, so what is left for the last connection's close to copy back stays small.
+/// network. A passive checkpoint never blocks the writer or a reader. Its thread runs only
+/// when a core would otherwise idle: copying megabytes, it would otherwise delay the thread
+/// that receives the next page (on a machine with few cores), and a checkpoint that waits
+/// costs nothing but a longer log, which the last connection's close copies back anyway.
 final class Checkpointer: Sendable {
     /// Log bytes written between two background checkpoints.
     static let interval = 4 * 1024 * 1024
@@ -17,43 +18,47 @@ final class Checkpointer: Sendable {
     private struct State {
         var bytesSinceCheckpoint = 0
         var running = false
+        /// The thread and connection, made for the first checkpoint.
+        var thread: BackgroundThread?
+        var connection: DatabaseQueue?
     }
 
     private let path: String
     private let state = Mutex(State())
-    /// The checkpoints' connection, opened by the first one.
-    private let connection = Mutex<DatabaseQueue?>(nil)
-    private let queue = DispatchQueue(label: "fresh.checkpoint", qos: .utility)
 
     init(path: String) {
         self.path = path
     }
 
+    deinit {
+        state.withLock { $0.thread?.stop() }
+    }
+
     /// Counts bytes just committed; starts a checkpoint when enough have gathered and none runs.
     func committed(bytes: Int) {
-        let start = state.withLock { state in
+        let thread = state.withLock { state -> BackgroundThread? in
             state.bytesSinceCheckpoint += bytes
-            guard state.bytesSinceCheckpoint >= Self.interval, !state.running else { return false }
+            guard state.bytesSinceCheckpoint >= Self.interval, !state.running else { return nil }
             state.bytesSinceCheckpoint = 0
             state.running = true
-            return true
+            if state.thread == nil { state.thread = BackgroundThread(name: "fresh.checkpoint", priority: .idle) }
+            return state.thread
         }
-        guard start else { return }
-        queue.async { [self] in
+        thread?.submit { [self] in
             defer { state.withLock { $0.running = false } }
             // Best effort: the writer's own automatic checkpoint is the fallback.
-            _ = try? openedConnection()?.writeWithoutTransaction { db in try db.checkpoint(.passive) }
+            _ = try? connection()?.writeWithoutTransaction { db in try db.checkpoint(.passive) }
         }
     }
 
-    private func openedConnection() -> DatabaseQueue? {
-        connection.withLock { connection in
-            if connection == nil {
+    private func connection() -> DatabaseQueue? {
+        state.withLock { state in
+            if state.connection == nil {
                 var configuration = Configuration()
                 configuration.busyMode = .timeout(DatabaseFile.defaultBusyTimeout)
-                connection = try? DatabaseQueue(path: path, configuration: configuration)
+                state.connection = try? DatabaseQueue(path: path, configuration: configuration)
             }
-            return connection
+            return state.connection
         }
     }
 }

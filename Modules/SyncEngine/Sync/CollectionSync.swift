@@ -102,7 +102,9 @@ private struct SyncRun: Sendable {
     let fetcher: PageFetcher
 
     /// How many read pages may wait for the writer.
-    static let queueCapacity = 16
+    static let queueCapacity = 32
+    /// How much lower than the process the item writer runs (Linux thread niceness).
+    static let writerNiceness: Int32 = 5
     /// How many pages share a transaction when they come fast: a commit costs about as much as
     /// writing a page of a hundred items.
     static let batchSize = 8
@@ -336,7 +338,7 @@ private struct SyncRun: Sendable {
                 if detected.recordedDepth > JSONDocument.recordedDepth { page = try parse(fetched, depth: detected.recordedDepth) }
             }
             let reading = try plan!.read(page, typicalSize: typicalSize)
-            let items = zip(reading.keys, reading.items.elements).map { (key: $0, json: $1.compactBytes) }
+            let items = zip(reading.keys, reading.items.elementsCompactBytes).map { (key: $0, json: $1) }
             return Step(next: reading.next, endReason: reading.endReason, itemCount: reading.itemCount, validator: validator, items: items,
                         statedTotal: reading.statedTotal)
         } catch let error as PageError {
@@ -359,7 +361,7 @@ private struct SyncRun: Sendable {
 
     /// Writes what the fetching stage read, batch by batch, until the last page or an error.
     private func consume(_ queue: PageQueue<Queued>, pass: Int) async throws {
-        let writer = WriterThread()
+        let writer = BackgroundThread(name: "fresh.writer", priority: .lowered(by: Self.writerNiceness))
         defer { writer.stop() }
         while true {
             let batch = try await queue.takeBatch()
