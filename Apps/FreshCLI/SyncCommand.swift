@@ -1,4 +1,5 @@
 import ArgumentParser
+import CurlTransport
 import Foundation
 import HTTPCache
 import HTTPTypes
@@ -147,6 +148,8 @@ struct SyncCommand: AsyncParsableCommand {
 
     func run() async throws {
         let reporter = SyncReporter(mode: quiet ? .quiet : verbose ? .verbose : .progress)
+        CurlTransport.preload()
+        defer { CurlTransport.finishPreload() }
         try await FailureReport.run {
             let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
             let database = try services.openItemDatabase()

@@ -24,6 +24,22 @@ public final class CurlTransport: HTTPTransport {
         self.userAgent = userAgent
     }
 
+    /// Starts loading libcurl on a thread of its own, for a program about to send requests
+    /// (a sync): the load (libcurl, the shared objects it needs, OpenSSL's configuration:
+    /// milliseconds) then overlaps with what the program does first, such as opening its
+    /// databases. A request made meanwhile waits for the load to finish. A program that
+    /// preloads calls ``finishPreload()`` before it exits.
+    public static func preload() {
+        Thread.detachNewThread { _ = fresh_curl_load() }
+    }
+
+    /// Waits until a load started by ``preload()`` is done (at once when it is): a program must
+    /// not exit while libcurl and OpenSSL initialise on another thread, since their exit
+    /// handlers would run beside that.
+    public static func finishPreload() {
+        _ = fresh_curl_load()
+    }
+
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               request.url.host?.isEmpty == false else {
