@@ -7,7 +7,7 @@ import Synchronization
 /// One transfer: sets a handle up for a request, runs it, and collects status, headers and
 /// body through libcurl's callbacks.
 final class CurlTransfer: Sendable {
-    private let request: TransportRequest
+    let request: TransportRequest
     private let connectTimeout: Duration
     private let userAgent: String
     private let cancelled = Atomic<Bool>(false)
@@ -28,7 +28,7 @@ final class CurlTransfer: Sendable {
     /// Runs the transfer on the calling thread (it blocks until done).
     func perform(on handle: CurlHandlePool.Handle) throws -> TransportResponse {
         let curl = handle.raw
-        let sink = ResponseSink(transfer: self)
+        let sink = ResponseSink(transfer: self, handle: curl)
         let context = Unmanaged.passRetained(sink)
         defer { context.release() }
         var headerList: UnsafeMutablePointer<curl_slist>?
@@ -54,7 +54,9 @@ final class CurlTransfer: Sendable {
         _ = fresh_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
         _ = fresh_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context.toOpaque())
         _ = fresh_curl_set_progress_callback(curl) { context, _, _, _, _ in
-            Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue().transfer.isCancelled ? 1 : 0
+            let sink = Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue()
+            sink.doWhileWaiting()
+            return sink.transfer.isCancelled ? 1 : 0
         }
         if let limit = request.maximumBodySize {
             // A Content-Length over the limit fails before the body is read.
@@ -161,7 +163,9 @@ private final class ResponseSink: @unchecked Sendable {
     /// The body's first allocation: a page of a hundred JSON objects decodes to about 50 KB.
     static let initialBodyCapacity = 64 * 1024
     let transfer: CurlTransfer
+    let handle: UnsafeMutableRawPointer
     var body = Data()
+    var ranWhileWaiting = false
     var headerFields = HTTPFields()
     var receivedStatus = false
     /// The body passed the request's maximum and the write callback refused it.
@@ -172,9 +176,22 @@ private final class ResponseSink: @unchecked Sendable {
     /// libcurl writes the message of a failed transfer here (`CURLOPT_ERRORBUFFER`).
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
-    init(transfer: CurlTransfer) {
+    init(transfer: CurlTransfer, handle: UnsafeMutableRawPointer) {
         self.transfer = transfer
+        self.handle = handle
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+    }
+
+    /// Runs the request's ``WhileWaiting`` work once the request has gone out: libcurl calls
+    /// the progress function right after sending, before it waits for the answer, which the
+    /// server needs time to prepare anyway.
+    func doWhileWaiting() {
+        guard !ranWhileWaiting, let work = transfer.request.whileWaiting else { return }
+        var sent = 0
+        _ = fresh_curl_get_long(handle, CURLINFO_REQUEST_SIZE, &sent)
+        guard sent > 0 else { return }
+        ranWhileWaiting = true
+        work.run()
     }
 
     deinit {

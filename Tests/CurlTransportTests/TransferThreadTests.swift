@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCache
+import Synchronization
 import MockServer
 import Testing
 @testable import CurlTransport
@@ -52,5 +53,36 @@ struct TransferThreadTests {
         continuation.yield(2)
         continuation.finish()
         #expect(await task.value == [1, 2])
+    }
+
+    @Test func workWhileWaitingRunsOnceOnTheThreadThatWaits() async throws {
+        let configuration = MockServerConfiguration(postCount: 30, faults: [FaultRule(route: "/posts", latencyMilliseconds: 100)])
+        let server = try await RunningMockServer.start(configuration)
+        let thread = TransferThread(name: "test.waiting")
+        let runs = Mutex<[Bool]>([])
+        let work = WhileWaiting { runs.withLock { $0.append(TransferThread.isCurrent) } }
+        let status = await Task(executorPreference: thread) {
+            defer { thread.stop() }
+            return try? await transport.send(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/posts?limit=3")!, whileWaiting: work)).status
+        }.value
+        work.run()
+        await server.stop()
+        #expect(status == .ok)
+        // Once, during the exchange, on the transfer's thread; asking again does nothing.
+        #expect(runs.withLock { $0 } == [true])
+    }
+
+    @Test func aRequestThatNeverLeavesLeavesTheWorkToTheCaller() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration())
+        let base = server.baseURL
+        await server.stop()
+        let runs = Mutex(0)
+        let work = WhileWaiting { runs.withLock { $0 += 1 } }
+        await #expect(throws: TransportError.self) {
+            try await transport.send(TransportRequest(method: .get, url: URL(string: base + "/posts")!, whileWaiting: work))
+        }
+        #expect(runs.withLock { $0 } == 0)
+        work.run()
+        #expect(runs.withLock { $0 } == 1)
     }
 }

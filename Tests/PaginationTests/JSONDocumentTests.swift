@@ -115,3 +115,55 @@ struct JSONDocumentTests {
         #expect(JSONPath.root.sqlitePath == "$")
     }
 }
+
+@Suite("Skimming a page for its next page")
+struct SkimmingTests {
+    @Test func skimmingReadsPastStringsItDoesNotCheck() throws {
+        // A raw control character and a byte that is not UTF-8, inside strings.
+        let bytes = Data(#"{"data": [{"t": "a"#.utf8) + Data([0x01, 0xFF]) + Data(#"b\"c"}], "meta": {"next": "c2"}, "n": "x\\"}"#.utf8)
+        let skimmed = try JSONDocument(skimming: bytes, recordedDepth: 2)
+        #expect(skimmed.value(at: JSONPath(["meta", "next"]))?.string == "c2")
+        #expect(skimmed.value(at: JSONPath(["n"]))?.string == "x\\")
+        #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes) }
+    }
+
+    @Test(arguments: [#"{"a": [1, 2}"#, #"{"a": "open"#, #"{"a" 1}"#, #"[1] 2"#])
+    func skimmingStillFollowsTheStructure(_ text: String) {
+        #expect(throws: JSONSyntaxError.self) { try JSONDocument(skimming: Data(text.utf8), recordedDepth: 1) }
+    }
+
+    static let url = URL(string: "http://o.test/things?limit=2")!
+
+    static func page(_ body: String, link: [String] = [], skimming: Bool) throws -> PageResponse {
+        let bytes = Data(body.utf8)
+        let document = skimming ? try JSONDocument(skimming: bytes, recordedDepth: 3) : try JSONDocument(bytes)
+        return PageResponse(url: url, linkFields: link, document: document)
+    }
+
+    @Test(arguments: [
+        (PaginationStyle.cursor(path: JSONPath(["next_cursor"]), parameter: "cursor", hasMore: nil), #"{"data": [{"id": 1}], "next_cursor": "c2"}"#, [String]()),
+        (.cursor(path: JSONPath(["next_cursor"]), parameter: "cursor", hasMore: nil), #"{"data": [{"id": 1}], "next_cursor": "0"}"#, []),
+        (.cursor(path: JSONPath(["meta", "cursor"]), parameter: "after", hasMore: JSONPath(["meta", "has_more"])),
+         #"{"data": [{"id": 1}], "meta": {"cursor": "c2", "has_more": false}}"#, []),
+        (.nextURL(path: JSONPath(["links", "next"])), #"{"data": [{"id": 1}], "links": {"next": {"href": "/things?page=2"}}}"#, []),
+        (.nextURL(path: JSONPath(["next"])), #"{"results": [{"id": 1}], "next": null}"#, []),
+        (.link, #"[{"id": 1}]"#, [#"<http://o.test/things?page=2>; rel="next""#]),
+        (.link, #"[{"id": 1}]"#, [#"<http://o.test/things?page=1>; rel="prev""#]),
+    ])
+    func theQuickPassFindsTheNextPageTheReadingFinds(style: PaginationStyle, body: String, link: [String]) throws {
+        let items = body.hasPrefix("[") ? JSONPath.root : JSONPath([body.contains("results") ? "results" : "data"])
+        let plan = PaginationPlan(style: style, items: items, key: JSONPath(["id"]), sizeParameter: "limit")
+        #expect(plan.readsNextPageAhead)
+        let ahead = try #require(plan.nextPage(aheadOf: try Self.page(body, link: link, skimming: true)))
+        #expect(ahead?.absoluteString == (try plan.read(try Self.page(body, link: link, skimming: false))).next?.absoluteString)
+    }
+
+    @Test func stylesWhoseNextPageDependsOnTheItemsDoNotReadAhead() throws {
+        for style in [PaginationStyle.offset(parameter: "offset", total: nil), .page(parameter: "page", start: 1, totalPages: nil, total: nil),
+                      .hasMore(flag: JSONPath(["has_more"]), parameter: "starting_after"), .single] {
+            let plan = PaginationPlan(style: style, items: JSONPath(["data"]), key: JSONPath(["id"]), sizeParameter: "limit")
+            #expect(!plan.readsNextPageAhead)
+            #expect(plan.nextPage(aheadOf: try Self.page(#"{"data": [{"id": 1}], "has_more": true}"#, skimming: true)) == nil)
+        }
+    }
+}

@@ -25,9 +25,20 @@ public struct JSONDocument: Sendable {
     /// is skipped.
     /// - Parameter recordedDepth: how deep values are recorded (see ``recordedDepth``).
     public init(_ bytes: Data, recordedDepth: Int = JSONDocument.recordedDepth) throws(JSONSyntaxError) {
+        try self.init(bytes, recordedDepth: recordedDepth, skimming: false)
+    }
+
+    /// Reads `bytes` quickly, for a few members near the top (a page's next cursor, say): the
+    /// structure is followed, but what stands inside strings is not checked (UTF-8, control
+    /// characters, escapes), so text that ``init(_:recordedDepth:)`` would refuse may pass here.
+    public init(skimming bytes: Data, recordedDepth: Int) throws(JSONSyntaxError) {
+        try self.init(bytes, recordedDepth: recordedDepth, skimming: true)
+    }
+
+    private init(_ bytes: Data, recordedDepth: Int, skimming: Bool) throws(JSONSyntaxError) {
         self.bytes = bytes
         let parsed = bytes.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Result<([JSONNode], Bool), JSONSyntaxError> in
-            var parser = JSONParser(buffer.bindMemory(to: UInt8.self), recordedDepth: recordedDepth)
+            var parser = JSONParser(buffer.bindMemory(to: UInt8.self), recordedDepth: recordedDepth, skimming: skimming)
             return Result { () throws(JSONSyntaxError) in (try parser.parseDocument(), parser.hasInnerWhitespace) }
         }
         (nodes, hasInnerWhitespace) = try parsed.get()

@@ -1,16 +1,19 @@
 /// The recursive-descent reader behind ``JSONDocument``: checks RFC 8259 syntax and UTF-8 in
-/// one pass over the bytes and records the values down to a given depth.
+/// one pass over the bytes and records the values down to a given depth. Skimming, it checks
+/// the structure only and moves through strings without looking at what is inside them.
 struct JSONParser {
     private let bytes: UnsafeBufferPointer<UInt8>
     private var index = 0
     private let recordedDepth: Int
+    private let skimming: Bool
     private var nodes: [JSONNode] = []
     /// Whether any whitespace stands between the tokens of the root value (not around it).
     private(set) var hasInnerWhitespace = false
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>, recordedDepth: Int) {
+    init(_ bytes: UnsafeBufferPointer<UInt8>, recordedDepth: Int, skimming: Bool = false) {
         self.bytes = bytes
         self.recordedDepth = recordedDepth
+        self.skimming = skimming
         // About one recorded value per 64 bytes in a page of small objects: room for them up
         // front rather than a dozen reallocations of the growing array.
         nodes.reserveCapacity(bytes.count / 64)
@@ -52,7 +55,7 @@ struct JSONParser {
             count = try parseArray(depth: depth, parent: nodeIndex)
         case UInt8(ascii: "\""):
             kind = .string
-            hasEscapes = try scanString()
+            hasEscapes = try skimming ? skipString() : scanString()
         case UInt8(ascii: "t"):
             kind = .bool
             try literal("true")
@@ -86,7 +89,7 @@ struct JSONParser {
         while true {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a member name in quotes") }
             let nameStart = index + 1
-            let nameHasEscapes = try scanString()
+            let nameHasEscapes = try skimming ? skipString() : scanString()
             let name: Name = (nameStart, index - 1, nameHasEscapes)
             skipWhitespace()
             guard consume(UInt8(ascii: ":")) else { throw error("expected ':' after a member name") }
@@ -133,6 +136,37 @@ struct JSONParser {
     }
 
     // MARK: Scalars
+
+    /// Moves past a string (the index is on its opening quote) without checking its text:
+    /// eight bytes at a time to the next quote or backslash. Whether it has escapes.
+    private mutating func skipString() throws(JSONSyntaxError) -> Bool {
+        index += 1
+        var hasEscapes = false
+        guard let base = bytes.baseAddress else { throw error("the text ends inside a string") }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        while index < bytes.count {
+            while index + 8 <= bytes.count {
+                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+                let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+                let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+                guard ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highBits == 0 else { break }
+                index += 8
+            }
+            guard index < bytes.count else { break }
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                return hasEscapes
+            case UInt8(ascii: "\\"):
+                hasEscapes = true
+                index += 2
+            default:
+                index += 1
+            }
+        }
+        throw error("the text ends inside a string")
+    }
 
     /// Moves past a string (the index is on its opening quote); whether it has escapes.
     private mutating func scanString() throws(JSONSyntaxError) -> Bool {

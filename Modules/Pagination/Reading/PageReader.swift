@@ -10,7 +10,7 @@ extension PaginationPlan {
         let items = try ItemLocator.array(at: self.items, in: page.document)
         let keys = try ItemLocator.keys(of: items, key: key)
         let size = sizeParameter.flatMap { QueryItems.value(of: $0, in: page.url) }.flatMap { Int($0) } ?? typicalSize
-        let (next, reason) = try nextPage(after: page, items: items, keys: keys, size: size, typicalSize: typicalSize)
+        let (next, reason) = try nextPage(after: page, itemCount: items.count, lastKey: keys.last, size: size, typicalSize: typicalSize)
         return PageReading(items: items, keys: keys, next: next, endReason: next == nil ? reason : nil, statedTotal: statedTotal(of: page))
     }
 
@@ -23,9 +23,37 @@ extension PaginationPlan {
         }
     }
 
-    private func nextPage(after page: PageResponse, items: JSONValue, keys: [ItemKey], size: Int?, typicalSize: Int?) throws(PageError) -> (URL?, String) {
+    /// The next page read ahead of the page's items, from a body read with
+    /// `JSONDocument(skimming:recordedDepth: nextPageDepth)`: for the styles whose next page does
+    /// not depend on the items (a `Link` field, a URL or a cursor in the body), what
+    /// ``read(_:typicalSize:)`` will say, or `nil` for the other styles and for a page that
+    /// reading will refuse. The next page is then `.some(nil)` at the end.
+    public func nextPage(aheadOf page: PageResponse) -> URL?? {
+        guard readsNextPageAhead, let (next, _) = try? nextPage(after: page, itemCount: 0, lastKey: nil, size: nil, typicalSize: nil) else {
+            return nil
+        }
+        return .some(next)
+    }
+
+    /// Whether ``nextPage(aheadOf:)`` can answer for this style.
+    public var readsNextPageAhead: Bool {
+        switch style {
+        case .link, .nextURL, .cursor: true
+        case .hasMore, .offset, .page, .single: false
+        }
+    }
+
+    /// How deep a skimming read must record the body for ``nextPage(aheadOf:)``.
+    public var nextPageDepth: Int {
+        switch style {
+        case .nextURL(let path): path.components.count + 1 // a link object's `href`
+        case .cursor(let path, _, let hasMore): max(path.components.count, hasMore?.components.count ?? 0)
+        default: 0
+        }
+    }
+
+    private func nextPage(after page: PageResponse, itemCount count: Int, lastKey: ItemKey?, size: Int?, typicalSize: Int?) throws(PageError) -> (URL?, String) {
         let document = page.document
-        let count = items.count
         switch style {
         case .link:
             return (LinkField.target(of: "next", in: page.linkFields, base: page.url), "no Link rel=\"next\"")
@@ -46,7 +74,7 @@ extension PaginationPlan {
         case .hasMore(let flag, let parameter):
             guard let more = document.value(at: flag)?.bool else { return (nil, "'\(flag)' is absent") }
             guard more else { return (nil, "'\(flag)' is false") }
-            guard let last = keys.last else { return (nil, "an empty page") }
+            guard let last = lastKey else { return (nil, "an empty page") }
             return (QueryItems.setting(parameter, to: last.text, in: page.url), "")
         case .offset(let parameter, let totalPath):
             let offset = QueryItems.value(of: parameter, in: page.url).flatMap { Int($0) } ?? 0

@@ -13,7 +13,9 @@ import Synchronization
 /// if an earlier run did not finish (see ``ItemDatabase/startPass(of:restart:now:)``). Each
 /// page is fetched (retrying what may be retried), read with the collection's plan (detected
 /// from the first page), and written in one transaction, unless its content is the one already
-/// stored. The next page's request goes out while a page is being written. A complete pass
+/// stored. The next page's request goes out while a page is being written, and, when the
+/// next page's URL can be found before the page is read (a cursor, a next URL, a `Link`
+/// field), while the page is being read (see ``PendingRead``). A complete pass
 /// deletes the items no page listed. Syncs of one collection, from any processes, run one at a
 /// time (``SyncLock``).
 public struct CollectionSync: Sendable {
@@ -249,8 +251,14 @@ private struct SyncRun: Sendable {
         var plan = initialPlan
         let lookahead = Lookahead(fetcher: fetcher, chain: chain, depth: Self.lookaheadDepth, skipping: Set(refreshed.keys))
         defer { lookahead.cancelAll() }
+        // The page (at `url`) read while the request for the next one (at `next`) waits.
+        var pending: (read: PendingRead<Step>, url: URL, next: URL)?
         while true {
-            try Task.checkCancellation()
+            if Task.isCancelled {
+                // What was read is written all the same.
+                _ = try await pending?.read.result()
+                throw CancellationError()
+            }
             if let done = refreshed[cursor.index], done.url == cursor.url.absoluteString {
                 // Revalidated and written before the walk: only its next page is needed.
                 guard let next = done.next else { return await queue.put(cursor.ending("the last page, refreshed first"), isLast: true) }
@@ -264,7 +272,38 @@ private struct SyncRun: Sendable {
             }
             // No guessing once the server has asked to slow down.
             let guessing = plan != nil && tally.update { $0.retries == 0 }
-            var fetched = try await lookahead.take(cursor.index, url: cursor.url, plan: plan, guessing: guessing)
+            var fetched: FetchedPage
+            do {
+                fetched = try await lookahead.take(cursor.index, url: cursor.url, plan: plan, guessing: guessing, ahead: pending?.read)
+            } catch {
+                // The page before is written all the same; its own error comes first.
+                _ = try await pending?.read.result()
+                throw error
+            }
+            if let (read, url, expected) = pending {
+                pending = nil
+                let step: Step
+                do {
+                    step = try await read.result()
+                } catch {
+                    // The next page's answer is dropped with the page; its request still counts.
+                    tally.update { $0.requests += fetched.response.decision.requestsSent }
+                    throw error
+                }
+                cursor.emptyRun = try emptyRun(after: step, before: cursor.emptyRun, url: url)
+                cursor.read(next: step.next, statedTotal: step.statedTotal)
+                if step.next?.absoluteString != expected.absoluteString {
+                    // The page's reading disagrees with the quick pass: what came is not its next page.
+                    tally.update { $0.requests += fetched.response.decision.requestsSent }
+                    cursor.seen.remove(expected.absoluteString)
+                    guard let next = step.next else { return await queue.put(cursor.ending(step.endReason), isLast: true) }
+                    guard cursor.seen.insert(next.absoluteString).inserted else {
+                        throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index - 1)
+                    }
+                    cursor.url = next
+                    continue
+                }
+            }
             if fetched.endsCollection {
                 let status = fetched.response.status.code
                 guard !cursor.totalSaysMore else {
@@ -281,13 +320,24 @@ private struct SyncRun: Sendable {
                 fetched = try await fetcher.fetch(cursor.url, index: cursor.index, plan: plan, policy: .reloadIgnoringLocalCacheData)
             }
             tally.update { $0.count(fetched.response, storedLength: fetched.storedLength) }
+            if let plan, let next = nextPageAhead(of: fetched, plan: plan, cursor: &cursor, from: start, refreshed: refreshed) {
+                // Read this page while the server prepares the next one.
+                let (emptyRunBefore, typicalSize) = (cursor.emptyRun, cursor.typicalSize)
+                pending = (PendingRead(read: { [self, fetched] in
+                    var known: PaginationPlan? = plan
+                    return try self.step(fetched, stored: stored, plan: &known, typicalSize: typicalSize)
+                }, deliver: { [self, fetched] step in
+                    _ = try emptyRun(after: step, before: emptyRunBefore, url: fetched.url)
+                    await queue.put(.page(fetched, step))
+                }), fetched.url, next)
+                cursor.url = next
+                cursor.index += 1
+                continue
+            }
             let step = try step(fetched, stored: stored, plan: &plan, typicalSize: cursor.typicalSize)
             if cursor.index == 0, step.itemCount > 0 { cursor.typicalSize = step.itemCount }
-            cursor.emptyRun = step.itemCount == 0 && step.next != nil ? cursor.emptyRun + 1 : 0
+            cursor.emptyRun = try emptyRun(after: step, before: cursor.emptyRun, url: fetched.url)
             cursor.read(next: step.next, statedTotal: step.statedTotal)
-            if cursor.emptyRun >= options.maximumEmptyPages {
-                throw SyncError.emptyPages(url: fetched.url.absoluteString, count: cursor.emptyRun)
-            }
             if let next = step.next, !cursor.seen.insert(next.absoluteString).inserted {
                 throw SyncError.loop(url: next.absoluteString, pageIndex: cursor.index)
             }
@@ -297,6 +347,32 @@ private struct SyncRun: Sendable {
             cursor.url = next
             cursor.index += 1
         }
+    }
+
+    /// The next page's URL from a quick pass over `fetched`, when the page can be read while
+    /// that request waits: a body just downloaded, a style whose next page does not depend on
+    /// the items, a next page not seen before this pass (it is marked seen), not refreshed
+    /// first, and within `--max-pages`.
+    private func nextPageAhead(
+        of fetched: FetchedPage, plan: PaginationPlan, cursor: inout Cursor, from start: Cursor,
+        refreshed: [Int: (url: String, next: URL?, statedTotal: Int?)]
+    ) -> URL? {
+        guard plan.readsNextPageAhead, !fetched.isFromStorage, refreshed[cursor.index + 1] == nil,
+              options.maximumPages.map({ cursor.index + 1 - start.index < $0 }) ?? true,
+              let document = try? JSONDocument(skimming: fetched.response.body, recordedDepth: plan.nextPageDepth),
+              case let next?? = plan.nextPage(aheadOf: PageResponse(
+                  url: fetched.url, linkFields: fetched.response.headerFields[values: .link],
+                  totalCountField: fetched.response.headerFields[.xTotalCount], document: document)),
+              cursor.seen.insert(next.absoluteString).inserted else { return nil }
+        return next
+    }
+
+    /// The run of empty pages that still point onward, with the page read as `step`; a run
+    /// of ``SyncOptions/maximumEmptyPages`` stops the walk.
+    private func emptyRun(after step: Step, before run: Int, url: URL) throws -> Int {
+        let length = step.itemCount == 0 && step.next != nil ? run + 1 : 0
+        if length >= options.maximumEmptyPages { throw SyncError.emptyPages(url: url.absoluteString, count: length) }
+        return length
     }
 
     /// What one page says: its next page, and either that its stored content is current

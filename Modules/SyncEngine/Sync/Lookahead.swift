@@ -36,12 +36,13 @@ final class Lookahead: Sendable {
 
     /// Page `index` at `url`: the guess in flight for it when it guessed right (and succeeded),
     /// else a fetch now. Before waiting, the pages the stored chain says follow it are requested.
-    func take(_ index: Int, url: URL, plan: PaginationPlan?, guessing: Bool) async throws -> FetchedPage {
+    /// - Parameter ahead: the page before, read while the request waits (see ``PageFetcher``).
+    func take(_ index: Int, url: URL, plan: PaginationPlan?, guessing: Bool, ahead: (any WorkWhileWaiting)? = nil) async throws -> FetchedPage {
         let guess = guesses.withLock { $0.removeValue(forKey: index) }
         if let guess, guess.url != url { discard([guess]) }
         if guessing { guessAhead(from: index + 1, after: index, url: url, plan: plan) }
         if let guess, guess.url == url, let page = try? await guess.task.value { return page }
-        return try await fetcher.fetch(url, index: index, plan: plan)
+        return try await fetcher.fetch(url, index: index, plan: plan, ahead: ahead)
     }
 
     /// Cancels every guess.

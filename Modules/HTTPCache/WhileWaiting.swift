@@ -1,0 +1,25 @@
+import Synchronization
+
+/// Work for the thread that sends a request to do while the server prepares its answer (a
+/// sync reads the previous page then, instead of after the answer came). A transport that
+/// blocks its thread on the exchange runs it once the request has gone out; the caller runs
+/// it otherwise (an answer from the cache, a transport that does not, a request that failed
+/// before it was sent). It runs once, whoever asks first.
+public final class WhileWaiting: Sendable, Equatable {
+    private let work: Mutex<(@Sendable () -> Void)?>
+
+    public init(_ work: @escaping @Sendable () -> Void) {
+        self.work = Mutex(work)
+    }
+
+    /// Runs the work, unless it ran already.
+    public func run() {
+        let pending = work.withLock { work in
+            defer { work = nil }
+            return work
+        }
+        pending?()
+    }
+
+    public static func == (left: WhileWaiting, right: WhileWaiting) -> Bool { left === right }
+}

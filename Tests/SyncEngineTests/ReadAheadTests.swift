@@ -1,0 +1,99 @@
+import Foundation
+import MockServer
+import Pagination
+import Storage
+import SyncEngine
+import Synchronization
+import Testing
+
+/// A page read while the request for the next one waits: what the walk did page by page, it
+/// still does when the reading overlaps the next request.
+@Suite("Reading a page while the next one is requested")
+struct ReadAheadTests {
+    typealias Reply = ScriptedOrigin.Reply
+
+    func keys(_ fixture: SyncFixture, _ name: String = "things") throws -> [String] {
+        try fixture.items(name).map(\.key.text).sorted { Int($0)! < Int($1)! }
+    }
+
+    @Test func aWaitToRetryTheNextPageWritesThePageBeforeItFirst() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        try origin.serve(["/things": EarlyEndTests.cursorPage(1...2, next: "2"), "/things?cursor=2": EarlyEndTests.cursorPage(3...4, next: "4"),
+                          "/things?cursor=4": Reply(status: 429, body: #"{"error": "slow down"}"#)])
+        // The second page is read while its next one is asked for; that one is refused. The wait
+        // to retry (minutes, for a real server) starts only once the second page is written: the
+        // test's wait ends when the writer reports it, then the run is interrupted (as by Ctrl-C).
+        let (written, writer) = AsyncStream<Int>.makeStream()
+        let interrupted = CollectionSync(services: fixture.services, database: fixture.database, sleep: { _ in
+            try await Self.first(in: written, where: { $0 == 1 }, orFailAfter: .seconds(10))
+            throw CancellationError()
+        })
+        await #expect(throws: CancellationError.self) {
+            _ = try await interrupted.run(SyncOptions(url: URL(string: origin.baseURL + "/things")!)) { event in
+                if case .page(let page) = event { writer.yield(page.index) }
+            }
+        }
+        #expect(try keys(fixture) == ["1", "2", "3", "4"])
+        try origin.serve(["/things": EarlyEndTests.cursorPage(1...2, next: "2"), "/things?cursor=2": EarlyEndTests.cursorPage(3...4, next: "4"),
+                          "/things?cursor=4": EarlyEndTests.cursorPage(5...5, next: nil)])
+        let resumed = try await fixture.sync(origin.baseURL + "/things")
+        #expect(resumed.resumedAtPage == 3 && resumed.complete)
+        #expect(try keys(fixture) == ["1", "2", "3", "4", "5"])
+    }
+
+    @Test func aPageThatFailsItsReadingStopsTheSyncAtThatPage() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        // The second page has a raw control character in a string: the quick pass that finds its
+        // cursor does not look inside strings, the reading refuses it.
+        try origin.serve(["/things": EarlyEndTests.cursorPage(1...2, next: "2"),
+                          "/things?cursor=2": Reply(body: "{\"data\": [{\"id\": 3, \"title\": \"a\u{1}b\"}], \"next_cursor\": \"4\"}"),
+                          "/things?cursor=4": EarlyEndTests.cursorPage(5...6, next: nil)])
+        let events = Mutex<[SyncEvent]>([])
+        await #expect {
+            _ = try await fixture.engine.run(SyncOptions(url: URL(string: origin.baseURL + "/things")!)) { event in
+                events.withLock { $0.append(event) }
+            }
+        } throws: { error in
+            guard case SyncError.invalidJSON(let url, let detail) = error else { return false }
+            return url.hasSuffix("/things?cursor=2") && detail.contains("control character")
+        }
+        #expect(try keys(fixture) == ["1", "2"])
+        // The third page was asked for before the second was read; its request is counted.
+        let stopped = events.withLock { events in
+            events.compactMap { event -> SyncSummary? in if case .stopped(let summary) = event { summary } else { nil } }.last
+        }
+        #expect(stopped?.requests == 3 && stopped?.pages == 2)
+    }
+
+    @Test(arguments: ["link", "next-url", "links-next", "cursor-null", "cursor-absent", "cursor-empty", "cursor-zero"])
+    func everyStyleThatReadsAheadWalksTheWholeCollectionAndNoFurther(style: String) async throws {
+        // fresh-mock's style routes (Link headers, next URLs, cursors ending four ways): the
+        // quick pass must agree with the reading page after page, and stop where it stops.
+        let server = try await RunningMockServer.start(MockServerConfiguration(userCount: 23))
+        let fixture = try SyncFixture()
+        let summary = try await fixture.sync("\(server.baseURL)/styles/\(style)/users") { $0.limit = 5 }
+        await server.stop()
+        #expect(summary.complete && summary.totalItems == 23 && summary.pages > 1)
+        #expect(summary.requests == summary.pages, "a request for every page and no more")
+    }
+
+    struct NeverCame: Error {}
+
+    /// Waits for the first element of `stream` that matches, failing after `limit`.
+    static func first(in stream: AsyncStream<Int>, where matches: @escaping @Sendable (Int) -> Bool, orFailAfter limit: Duration) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                for await element in stream where matches(element) { return }
+                throw NeverCame()
+            }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw NeverCame()
+            }
+            try await group.next()
+            group.cancelAll()
+        }
+    }
+}
