@@ -1,6 +1,5 @@
-import Dispatch
 import Foundation
-import Synchronization
+import HTTPCache
 
 /// A thread of its own for a task that sends one request after another, each waiting for the
 /// one before (a sync's chain of pages): run the task on it with `Task(executorPreference:)`
@@ -13,18 +12,11 @@ import Synchronization
 /// for its transfers anyway should prefer it (start what should overlap elsewhere, for example
 /// with `Task(executorPreference: globalConcurrentExecutor)`).
 public final class TransferThread: TaskExecutor, Sendable {
-    private let jobs = Mutex<(waiting: [UnownedJob], isStopped: Bool)>(([], false))
-    private let jobArrived = DispatchSemaphore(value: 0)
+    private let thread: JobThread
 
     /// Starts the thread, named `name` (as `top -H` and debuggers show it).
     public init(name: String) {
-        let thread = Thread { [self] in
-            // Named from the thread itself: on Linux a name set before start() is not applied.
-            Thread.current.name = name
-            pthread_setspecific(transferThreadKey, Unmanaged.passUnretained(self).toOpaque())
-            runJobs()
-        }
-        thread.start()
+        thread = JobThread(name: name) { pthread_setspecific(transferThreadKey, UnsafeRawPointer(bitPattern: 1)) }
     }
 
     /// Whether the calling thread is a transfer thread (where a transfer may block).
@@ -34,14 +26,8 @@ public final class TransferThread: TaskExecutor, Sendable {
     /// started from the thread that outlives it goes on there).
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        let accepted = jobs.withLock { jobs in
-            guard !jobs.isStopped else { return false }
-            jobs.waiting.append(job)
-            return true
-        }
-        if accepted {
-            jobArrived.signal()
-        } else {
+        let executor = asUnownedTaskExecutor()
+        if !thread.submit({ job.runSynchronously(on: executor) }) {
             globalConcurrentExecutor.enqueue(ExecutorJob(job))
         }
     }
@@ -49,24 +35,11 @@ public final class TransferThread: TaskExecutor, Sendable {
     /// Ends the thread once the jobs enqueued so far have run. A task that prefers the thread
     /// calls this as the last thing it does.
     public func stop() {
-        jobs.withLock { $0.isStopped = true }
-        jobArrived.signal()
-    }
-
-    private func runJobs() {
-        while true {
-            jobArrived.wait()
-            let (batch, isStopped) = jobs.withLock { jobs in
-                defer { jobs.waiting.removeAll() }
-                return (jobs.waiting, jobs.isStopped)
-            }
-            for job in batch { job.runSynchronously(on: asUnownedTaskExecutor()) }
-            if isStopped { return }
-        }
+        thread.stop()
     }
 }
 
-/// Set on each transfer thread to its ``TransferThread``.
+/// Set (to any value but `nil`) on each transfer thread.
 private let transferThreadKey: pthread_key_t = {
     var key = pthread_key_t()
     pthread_key_create(&key, nil)

@@ -1,11 +1,8 @@
-import Dispatch
 import Foundation
-import Synchronization
+import HTTPCache
 
 /// A thread of its own that runs jobs one at a time, in order, below the process's priority:
 /// for database work that should not take a core from the threads that wait on the network.
-/// (Its jobs block for milliseconds, so they stay off Swift's cooperative pool, which has one
-/// thread per core.)
 public final class BackgroundThread: Sendable {
     /// How far below the process the thread runs. Either is one-way: an unprivileged thread
     /// cannot raise its priority again, so each use gets a thread of its own.
@@ -18,49 +15,30 @@ public final class BackgroundThread: Sendable {
         case idle
     }
 
-    private let jobs = Mutex<(waiting: [@Sendable () -> Void], isStopped: Bool)>(([], false))
-    private let jobArrived = DispatchSemaphore(value: 0)
+    private let thread: JobThread
 
     /// Starts the thread, named `name` (as `top -H` and debuggers show it).
     public init(name: String, priority: Priority) {
-        let thread = Thread { [self] in
-            // Named from the thread itself: on Linux a name set before start() is not applied.
-            Thread.current.name = name
-            Self.lower(to: priority)
-            runJobs()
-        }
-        thread.start()
+        thread = JobThread(name: name) { Self.lower(to: priority) }
     }
 
     /// Runs `body` on the thread and returns what it returned or threw.
     public func run<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
         try await withCheckedThrowingContinuation { continuation in
-            submit { continuation.resume(with: Result { try body() }) }
+            if !thread.submit({ continuation.resume(with: Result { try body() }) }) {
+                continuation.resume(throwing: CancellationError())
+            }
         }
     }
 
-    /// Runs `job` on the thread after the jobs submitted before it.
+    /// Runs `job` on the thread after the jobs submitted before it (nothing, once stopped).
     public func submit(_ job: @escaping @Sendable () -> Void) {
-        jobs.withLock { $0.waiting.append(job) }
-        jobArrived.signal()
+        thread.submit(job)
     }
 
     /// Ends the thread once the jobs submitted so far have run.
     public func stop() {
-        jobs.withLock { $0.isStopped = true }
-        jobArrived.signal()
-    }
-
-    private func runJobs() {
-        while true {
-            jobArrived.wait()
-            let (batch, isStopped) = jobs.withLock { jobs in
-                defer { jobs.waiting.removeAll() }
-                return (jobs.waiting, jobs.isStopped)
-            }
-            for job in batch { job() }
-            if isStopped { return }
-        }
+        thread.stop()
     }
 
     /// `SCHED_IDLE` of <sched.h>, which Glibc's Swift module does not export.
