@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import HTTPCache
 import Synchronization
@@ -84,5 +85,28 @@ struct TransferThreadTests {
         #expect(runs.withLock { $0 } == 0)
         work.run()
         #expect(runs.withLock { $0 } == 1)
+    }
+
+    @Test func workAskedForWhileItRunsElsewhereIsWaitedFor() async {
+        let (started, proceed, asking) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let done = Mutex(false)
+        let work = WhileWaiting {
+            started.signal()
+            proceed.wait()
+            done.withLock { $0 = true }
+        }
+        Thread.detachNewThread { work.run() }
+        started.wait()
+        let seenDone = await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                asking.signal()
+                work.run()
+                continuation.resume(returning: done.withLock { $0 })
+            }
+            // The first run is let go as the second asks: an early return would see it unfinished.
+            asking.wait()
+            proceed.signal()
+        }
+        #expect(seenDone)
     }
 }

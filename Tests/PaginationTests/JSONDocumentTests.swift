@@ -127,8 +127,8 @@ struct SkimmingTests {
         #expect(throws: JSONSyntaxError.self) { try JSONDocument(bytes) }
     }
 
-    @Test(arguments: [#"{"a": [1, 2}"#, #"{"a": "open"#, #"{"a" 1}"#, #"[1] 2"#])
-    func skimmingStillFollowsTheStructure(_ text: String) {
+    @Test(arguments: [#"{"a": [1, 2}"#, #"{"a": "open"#, #"{"a" 1}"#, #"[1] 2"#, #"{"x\u00G0": 1, "next": "a"}"#, #"{"a": "\q"}"#])
+    func skimmingStillFollowsTheStructureAndTheEscapes(_ text: String) {
         #expect(throws: JSONSyntaxError.self) { try JSONDocument(skimming: Data(text.utf8), recordedDepth: 1) }
     }
 

@@ -67,6 +67,21 @@ struct ReadAheadTests {
         #expect(stopped?.requests == 3 && stopped?.pages == 2)
     }
 
+    @Test func aPageWithABrokenEscapeBeforeItsCursorIsRefusedAsBefore() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        try origin.serve(["/things": EarlyEndTests.cursorPage(1...2, next: "2"),
+                          "/things?cursor=2": Reply(body: #"{"data": [{"id": 3}], "x\u00G0": 1, "next_cursor": "4"}"#),
+                          "/things?cursor=4": EarlyEndTests.cursorPage(5...6, next: nil)])
+        await #expect {
+            _ = try await fixture.sync(origin.baseURL + "/things")
+        } throws: { error in
+            guard case SyncError.invalidJSON(let url, let detail) = error else { return false }
+            return url.hasSuffix("/things?cursor=2") && detail.contains("\\u escape")
+        }
+        #expect(try keys(fixture) == ["1", "2"])
+    }
+
     @Test(arguments: ["link", "next-url", "links-next", "cursor-null", "cursor-absent", "cursor-empty", "cursor-zero"])
     func everyStyleThatReadsAheadWalksTheWholeCollectionAndNoFurther(style: String) async throws {
         // fresh-mock's style routes (Link headers, next URLs, cursors ending four ways): the

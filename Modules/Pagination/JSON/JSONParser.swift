@@ -138,7 +138,8 @@ struct JSONParser {
     // MARK: Scalars
 
     /// Moves past a string (the index is on its opening quote) without checking its text:
-    /// eight bytes at a time to the next quote or backslash. Whether it has escapes.
+    /// eight bytes at a time to the next quote or backslash. Escapes are checked (they are few,
+    /// and a value read from the skimmed document is decoded). Whether it has escapes.
     private mutating func skipString() throws(JSONSyntaxError) -> Bool {
         index += 1
         var hasEscapes = false
@@ -160,7 +161,7 @@ struct JSONParser {
                 return hasEscapes
             case UInt8(ascii: "\\"):
                 hasEscapes = true
-                index += 2
+                try scanEscape()
             default:
                 index += 1
             }
