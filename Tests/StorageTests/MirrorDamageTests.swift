@@ -103,6 +103,31 @@ struct MirrorDamageTests {
         #expect(items.map(\.json) == [#"{"author":"민지","body":"본문","id":7,"title":"제목","updated_at":"2024-01-01T00:00:00Z"}"#])
     }
 
+    @Test func aDatabaseFromTheReleaseThatStoredTotalSaysMoreOpensAndSyncs() throws {
+        // Stop 19's data.sqlite: its fifth migration, "v5-page-total-says-more", added the
+        // statedTotal column and a totalSaysMore one (later derived, no longer stored).
+        let directory = try TemporaryDirectory()
+        let path = directory.file("data.sqlite")
+        let current = try ItemDatabase(path: path)
+        let id = try current.createCollection(preferredName: "c", url: "http://o.test/c").id
+        let position = try current.startPass(of: id, restart: false)
+        _ = try current.writePages([PageContent(index: 0, url: "http://o.test/c", nextURL: nil, validator: "v",
+                                                items: [(key: .integer(1), json: Data(#"{"id":1}"#.utf8))])], of: id, pass: position.pass)
+        let old = try DatabaseQueue(path: path)
+        try old.write { db in
+            try db.execute(sql: """
+                ALTER TABLE page ADD COLUMN totalSaysMore INTEGER NOT NULL DEFAULT 0;
+                UPDATE grdb_migrations SET identifier = 'v5-page-total-says-more' WHERE identifier = 'v5-page-stated-total';
+                """)
+        }
+        try old.close()
+        let reopened = try ItemDatabase(path: path)
+        let again = try reopened.startPass(of: id, restart: false)
+        _ = try reopened.writePages([PageContent(index: 0, url: "http://o.test/c", nextURL: nil, validator: "w",
+                                                 items: [(key: .integer(2), json: Data(#"{"id":2}"#.utf8))])], of: id, pass: again.pass)
+        #expect(try reopened.pages(of: id)[0]?.validator == "w")
+    }
+
     @Test func aReadOnlyOpenerReadsWithoutCreatingAnything() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("data.sqlite")
