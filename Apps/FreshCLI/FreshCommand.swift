@@ -48,6 +48,8 @@ extension FreshCommand {
     /// Runs the command line. Help and version print as usual; every error is one line on
     /// stderr (`fresh: …`) with the exit status documented in `fresh --help`.
     public static func launch(_ arguments: [String]? = nil) async -> Never {
+        let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        EarlyCacheOpen.start(for: arguments)
         await CommandLaunch.run(Self.self, arguments: arguments)
     }
 }

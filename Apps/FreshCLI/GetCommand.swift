@@ -135,7 +135,9 @@ struct GetCommand: AsyncParsableCommand {
         try await FailureReport.run {
             let request = try makeRequest()
             if let outputFile { try ResponsePrinter.checkWritable(outputFile) }
-            let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+            let databases = storage.location
+            let services = FreshServices(location: databases, cacheCapacity: storage.cacheCapacity,
+                                         openedCache: await EarlyCacheOpen.take(for: databases, capacity: storage.cacheCapacity))
             let policy = offline ? .returnCacheDataDontLoad : policy
             // Stored data only: a cache file that cannot be read is the answer, not an empty cache.
             if CachingClient.answersFromStorageOnly(request, policy: policy), let failure = services.cacheFailure { throw failure }

@@ -14,7 +14,7 @@ enum BlobReader {
         let opened = sqlite3_blob_open(connection, "main", table, column, rowID, 0, &handle)
         guard opened == SQLITE_OK, let blob = handle else {
             sqlite3_blob_close(handle)
-            throw VariantLookup.error(opened, connection)
+            throw CacheConnection.error(opened, connection)
         }
         defer { sqlite3_blob_close(blob) }
         let count = Int(sqlite3_blob_bytes(blob))
@@ -23,7 +23,7 @@ enum BlobReader {
         let read = sqlite3_blob_read(blob, bytes, Int32(count), 0)
         guard read == SQLITE_OK else {
             bytes.deallocate()
-            throw VariantLookup.error(read, connection)
+            throw CacheConnection.error(read, connection)
         }
         return Data(bytesNoCopy: bytes, count: count, deallocator: .custom { pointer, _ in pointer.deallocate() })
     }

@@ -1,7 +1,6 @@
 import CSQLiteOptions
 import Foundation
 import GRDB
-import GRDBSQLite
 import HTTPCache
 import Synchronization
 
@@ -14,6 +13,10 @@ import Synchronization
 /// write transaction of its own. Reads see the batched refreshes at once. A crash loses at most
 /// the renewals of that delay, never a body: the entry then revalidates again. The cache is
 /// disposable: a damaged file is moved aside and rebuilt with a warning.
+///
+/// Lookups and the batched bookkeeping go through a ``CacheConnection``; stores and maintenance
+/// through GRDB, whose queue is opened on first use when the file was ready as it was, so a
+/// run that only answers from the cache never opens it.
 public final class CacheDatabase: CacheStorage {
     /// The default byte capacity: 100 MiB.
     public static let defaultCapacity = 100 * 1024 * 1024
@@ -26,53 +29,68 @@ public final class CacheDatabase: CacheStorage {
     /// Set when the file was damaged and rebuilt while opening, with what happened.
     public let recoveryWarning: String?
 
-    private let database: DatabaseQueue
-    /// Lookups, on a connection of their own (see ``VariantLookup``).
-    private let lookup: VariantLookup
-    private let pending = Mutex(PendingWrites())
+    /// GRDB's queue: open from the start when the file had to be created, migrated or rebuilt,
+    /// else opened by the first store or maintenance (``writer()``).
+    private let queue: Mutex<DatabaseQueue?>
+    /// Lookups and the batched bookkeeping.
+    private let connection: CacheConnection
+    private let pending = Mutex(CacheBookkeeping())
     private let now: @Sendable () -> Date
 
-    /// One stored variant: primary key and variant key.
-    private struct VariantID: Hashable {
-        var key: String
-        var variantKey: String
-    }
-
-    private struct PendingWrites {
-        var accesses: [VariantID: Double] = [:]
-        var outcomes: [CacheOutcome.Kind: CacheOutcome] = [:]
-        var counts: [CacheOutcome.Kind: Int] = [:]
-        /// 304 refreshes: new headers and times over a stored row, its body kept.
-        var refreshes: [VariantID: CacheEntryRecord] = [:]
-        /// When the oldest refresh was batched.
-        var oldestRefresh: Date?
-        var isEmpty: Bool { accesses.isEmpty && outcomes.isEmpty && refreshes.isEmpty }
-    }
-
     /// Opens (creating if needed) the cache database at `path`.
-    public init(path: String, capacity: Int = CacheDatabase.defaultCapacity, now: @escaping @Sendable () -> Date = Date.init) throws {
-        self.path = path
-        self.capacity = capacity
-        self.now = now
+    public convenience init(path: String, capacity: Int = CacheDatabase.defaultCapacity, now: @escaping @Sendable () -> Date = Date.init) throws {
+        if let ready = Self.readyConnection(at: path) {
+            self.init(path: path, capacity: capacity, now: now, connection: ready, queue: nil, recoveryWarning: nil)
+            return
+        }
+        let opened: DatabaseQueue
+        var recoveryWarning: String?
         do {
-            database = try Self.openMigrated(path)
-            recoveryWarning = nil
+            opened = try Self.openMigrated(path)
         } catch let error as StorageError {
             guard let reason = Self.rebuildReason(for: error, path: path) else { throw error }
             let aside = Self.unusedAsidePath(for: path, at: now())
             for suffix in ["", "-wal", "-shm"] {
                 try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
             }
-            database = try Self.openMigrated(path)
+            opened = try Self.openMigrated(path)
             Self.removeEarlierAsideFiles(of: path, keeping: aside)
             recoveryWarning = "cache database at \(path) was unreadable (\(reason)); moved it to \(aside) and started an empty cache"
         }
+        let connection: CacheConnection
         do {
-            lookup = try VariantLookup(path: path, busyTimeout: DatabaseFile.defaultBusyTimeout)
+            connection = try CacheConnection(path: path, pragmas: Self.pragmas, busyTimeout: DatabaseFile.defaultBusyTimeout)
         } catch {
             throw DatabaseFile.classify(error, path: path)
         }
+        self.init(path: path, capacity: capacity, now: now, connection: connection, queue: opened, recoveryWarning: recoveryWarning)
     }
+
+    /// The cache database at `path` when the file is ready as it is (it exists, is writable, in
+    /// WAL mode, fully migrated and undamaged); `nil` otherwise, with nothing created, migrated
+    /// or moved. For opening the file before the command line that names it is known to be valid.
+    public static func openIfReady(path: String, capacity: Int = CacheDatabase.defaultCapacity) -> CacheDatabase? {
+        readyConnection(at: path).map { CacheDatabase(path: path, capacity: capacity, now: Date.init, connection: $0, queue: nil, recoveryWarning: nil) }
+    }
+
+    private init(path: String, capacity: Int, now: @escaping @Sendable () -> Date, connection: CacheConnection,
+                 queue: DatabaseQueue?, recoveryWarning: String?) {
+        self.path = path
+        self.capacity = capacity
+        self.now = now
+        self.connection = connection
+        self.queue = Mutex(queue)
+        self.recoveryWarning = recoveryWarning
+    }
+
+    private static func readyConnection(at path: String) -> CacheConnection? {
+        DatabaseFile.applyProcessSettings()
+        return CacheConnection.openReady(at: path, migrations: CacheSchema.identifiers, probeTables: probeTables,
+                                         pragmas: pragmas, busyTimeout: DatabaseFile.defaultBusyTimeout)
+    }
+
+    /// Whether GRDB's queue is open (tests: a hit on a ready file never opens it).
+    var isWriterOpen: Bool { queue.withLock { $0 != nil } }
 
     /// Why the file at `path` is moved aside and rebuilt: it is damaged, or it is this user's
     /// own regular file and still cannot be opened (its permissions were changed, say). `nil`
@@ -119,24 +137,39 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
+    /// Tables whose first row every open reads, so that damage to them is found there.
+    private static let probeTables = ["cacheEntry", "cacheBody"]
+
+    /// The settings of both connections: ``DatabaseFile``'s, and deleted content zeroed where
+    /// that costs no extra write, not on freed pages. Some SQLite builds (Debian's) zero every
+    /// freed page, and then replacing a 100 KB body writes the old body's pages as zeros besides
+    /// the new body's: half again the WAL traffic and the checkpoints of a store. The freed
+    /// pages are reused by the next stores.
+    private static let pragmas = DatabaseFile.pragmas(.normal) + ["PRAGMA secure_delete = FAST"]
+
     private static func openMigrated(_ path: String) throws -> DatabaseQueue {
-        let database = try DatabaseFile.openQueue(at: path, durability: .normal, migrator: CacheSchema.migrator, probeTables: ["cacheEntry", "cacheBody"])
-        // Deleted content is zeroed where that costs no extra write, not on freed pages. Some
-        // SQLite builds (Debian's) zero every freed page, and then replacing a 100 KB body
-        // writes the old body's pages as zeros besides the new body's: half again the WAL
-        // traffic and the checkpoints of a store. The freed pages are reused by the next stores.
-        try database.writeWithoutTransaction { try $0.execute(sql: "PRAGMA secure_delete = FAST") }
-        return database
+        try DatabaseFile.openQueue(at: path, durability: .normal, migrator: CacheSchema.migrator, probeTables: probeTables,
+                                   extraPragmas: ["PRAGMA secure_delete = FAST"])
+    }
+
+    /// GRDB's queue, opened now if this is its first use.
+    private func writer() throws -> DatabaseQueue {
+        try queue.withLock { queue in
+            if let queue { return queue }
+            let opened = try Self.openMigrated(path)
+            queue = opened
+            return opened
+        }
     }
 
     deinit {
         try? flush()
-        lookup.keepWALOnClose()
-        try? database.writeWithoutTransaction { db in
-            _ = fresh_sqlite3_keep_wal_on_close(db.sqliteConnection)
-            guard Self.walSize(of: path) >= Self.keptWALBytes else { return }
-            sqlite3_busy_timeout(db.sqliteConnection, Int32(Self.closingCheckpointWait * 1000))
-            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.keepWALOnClose()
+        try? queue.withLock { queue in
+            try queue?.writeWithoutTransaction { _ = fresh_sqlite3_keep_wal_on_close($0.sqliteConnection) }
+        }
+        if Self.walSize(of: path) >= Self.keptWALBytes {
+            try? connection.emptyWAL(waitingAtMost: Self.closingCheckpointWait)
         }
     }
 
@@ -164,10 +197,10 @@ public final class CacheDatabase: CacheStorage {
     // MARK: CacheStorage
 
     public func variants(forKey key: String) throws -> [StoredResponse] {
-        let records = try lookup.variants(forKey: key)
+        let records = try connection.variants(forKey: key)
         let refreshes = pending.withLock { $0.refreshes.isEmpty ? [:] : $0.refreshes.filter { $0.key.key == key } }
         return records.compactMap { record in
-            refreshes[VariantID(key: record.key, variantKey: record.variantKey)].map(record.refreshed) ?? record
+            refreshes[CacheBookkeeping.VariantID(key: record.key, variantKey: record.variantKey)].map(record.refreshed) ?? record
         }.compactMap { $0.storedResponse }
     }
 
@@ -182,8 +215,8 @@ public final class CacheDatabase: CacheStorage {
         let at = now()
         let records = entries.map { CacheEntryRecord($0, accessedAt: at) }
         let batch = takePending()
-        let tooLarge = try database.write { db in
-            try Self.apply(batch, in: db)
+        let tooLarge = try writer().write { db in
+            try batch.write(on: db.sqliteConnection!)
             var tooLarge: CacheEntryRecord?
             for record in records {
                 guard record.size <= capacity else {
@@ -208,7 +241,7 @@ public final class CacheDatabase: CacheStorage {
         // a sync revalidating a thousand pages within the delay must not hold a thousand bodies.
         record.body = Data()
         let due = pending.withLock { pending in
-            pending.refreshes[VariantID(key: entry.key, variantKey: entry.variantKey)] = record
+            pending.refreshes[CacheBookkeeping.VariantID(key: entry.key, variantKey: entry.variantKey)] = record
             let oldest = pending.oldestRefresh ?? at
             pending.oldestRefresh = oldest
             return at.timeIntervalSince(oldest) >= Self.batchDelay
@@ -217,14 +250,14 @@ public final class CacheDatabase: CacheStorage {
     }
 
     public func removeAll(forKey key: String) throws {
-        try database.write { db in
+        try writer().write { db in
             try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ?", arguments: [key])
         }
     }
 
     public func recordAccess(key: String, variantKey: String) {
         let at = now().timeIntervalSince1970
-        pending.withLock { $0.accesses[VariantID(key: key, variantKey: variantKey)] = at }
+        pending.withLock { $0.accesses[CacheBookkeeping.VariantID(key: key, variantKey: variantKey)] = at }
     }
 
     public func recordOutcome(_ outcome: CacheOutcome) {
@@ -237,11 +270,17 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
-    /// Writes the batched use times and statistics now.
+    /// Writes the batched use times, statistics and refreshes now: through GRDB's queue when
+    /// it is open (so the write queues behind this process's stores instead of waiting for
+    /// them in SQLite's busy handler), else on the lookup connection.
     public func flush() throws {
         let batch = takePending()
         guard !batch.isEmpty else { return }
-        try database.write { db in try Self.apply(batch, in: db) }
+        if let writer = queue.withLock({ $0 }) {
+            try writer.write { try batch.write(on: $0.sqliteConnection!) }
+        } else {
+            try connection.write { try batch.write(on: $0) }
+        }
     }
 
     // MARK: Maintenance (`fresh cache …`)
@@ -249,7 +288,7 @@ public final class CacheDatabase: CacheStorage {
     /// Entry count, bytes and the counters of every outcome.
     public func statistics() throws -> CacheStatistics {
         try flush()
-        return try database.read { db in
+        return try writer().read { db in
             var statistics = CacheStatistics(
                 entries: try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheEntry") ?? 0,
                 bytes: try CacheEntryRecord.totalBytes(db), capacity: capacity)
@@ -265,7 +304,7 @@ public final class CacheDatabase: CacheStorage {
 
     /// Every stored entry, most recently used first.
     public func listEntries() throws -> [CacheListing] {
-        try database.read { db in
+        try writer().read { db in
             try Row.fetchAll(db, sql: "SELECT key, variantKey, status, size, lastAccess FROM cacheEntry ORDER BY lastAccess DESC").map { row in
                 CacheListing(key: row["key"], variantKey: row["variantKey"], status: row["status"], size: row["size"],
                              lastAccess: Date(timeIntervalSince1970: row["lastAccess"]))
@@ -276,7 +315,7 @@ public final class CacheDatabase: CacheStorage {
     /// Removes every entry and resets the statistics.
     public func clear() throws {
         _ = takePending()
-        try database.write { db in
+        try writer().write { db in
             try db.execute(sql: "DELETE FROM cacheEntry; DELETE FROM cacheStat;")
         }
     }
@@ -297,32 +336,15 @@ public final class CacheDatabase: CacheStorage {
     /// many were removed.
     public func prune(toFit maximumBytes: Int) throws -> Int {
         try flush()
-        return try database.write { db in try CacheEntryRecord.evict(db, toFit: maximumBytes) }
+        return try writer().write { db in try CacheEntryRecord.evict(db, toFit: maximumBytes) }
     }
 
     // MARK: Batching
 
-    private func takePending() -> PendingWrites {
+    private func takePending() -> CacheBookkeeping {
         pending.withLock { pending in
-            defer { pending = PendingWrites() }
+            defer { pending = CacheBookkeeping() }
             return pending
-        }
-    }
-
-    private static func apply(_ batch: PendingWrites, in db: Database) throws {
-        for record in batch.refreshes.values {
-            try record.updateHeadersAndTimes(db)
-        }
-        for (variant, at) in batch.accesses {
-            try db.cachedStatement(sql: "UPDATE cacheEntry SET lastAccess = ? WHERE key = ? AND variantKey = ?")
-                .execute(arguments: [at, variant.key, variant.variantKey])
-        }
-        for (kind, total) in batch.outcomes {
-            try db.cachedStatement(sql: """
-                INSERT INTO cacheStat (kind, count, bytesSaved, bytesReceived) VALUES (?, ?, ?, ?)
-                ON CONFLICT(kind) DO UPDATE SET count = count + excluded.count,
-                    bytesSaved = bytesSaved + excluded.bytesSaved, bytesReceived = bytesReceived + excluded.bytesReceived
-                """).execute(arguments: [kind.rawValue, batch.counts[kind] ?? 0, total.bytesSaved, total.bytesReceived])
         }
     }
 }

@@ -115,7 +115,7 @@ extension CacheEntryRecord {
 
     /// This stored row with the headers, times and size of `refresh` (a 304), its body kept;
     /// unchanged when the row was stored after the refresh's request was sent (see
-    /// ``updateHeadersAndTimes(_:)``).
+    /// ``updateHeadersAndTimes(with:)``).
     func refreshed(by refresh: CacheEntryRecord) -> CacheEntryRecord {
         guard responseTime <= refresh.requestTime else { return self }
         var record = refresh
@@ -123,16 +123,19 @@ extension CacheEntryRecord {
         return record
     }
 
+    /// The statement ``updateHeadersAndTimes(with:)`` runs.
+    static let updateHeadersAndTimesSQL = """
+        UPDATE cacheEntry SET headers = ?, requestTime = ?, responseTime = ?, size = ?, lastAccess = ?
+        WHERE key = ? AND variantKey = ? AND responseTime <= ?
+        """
+
     /// Writes this record's headers, times and size over the stored row, leaving the body
-    /// as it is (the 304 path). A row stored after this revalidation's request was sent (a
-    /// newer full response, perhaps from another process) is left alone: these headers
-    /// describe the older body.
-    func updateHeadersAndTimes(_ db: Database) throws {
-        let statement = try db.cachedStatement(sql: """
-            UPDATE cacheEntry SET headers = ?, requestTime = ?, responseTime = ?, size = ?, lastAccess = ?
-            WHERE key = ? AND variantKey = ? AND responseTime <= ?
-            """)
-        try statement.execute(arguments: [headers, requestTime, responseTime, size, lastAccess, key, variantKey, requestTime])
+    /// as it is (the 304 path), with `statement` prepared from ``updateHeadersAndTimesSQL``.
+    /// A row stored after this revalidation's request was sent (a newer full response,
+    /// perhaps from another process) is left alone: these headers describe the older body.
+    func updateHeadersAndTimes(with statement: borrowing RawStatement) throws {
+        try statement.run(.text(headers), .real(requestTime), .real(responseTime), .integer(size), .real(lastAccess),
+                          .text(key), .text(variantKey), .real(requestTime))
     }
 
     /// Deletes least-recently-used entries until the total size fits `capacity`.
@@ -155,6 +158,11 @@ extension CacheEntryRecord {
 
 /// The migrations of the cache database, append-only.
 enum CacheSchema {
+    /// The identifiers ``migrator`` registers, in order: what a file this version has set up
+    /// lists in `grdb_migrations` (``CacheConnection/openReady(at:migrations:probeTables:pragmas:busyTimeout:)``
+    /// compares them without building the migrator).
+    static let identifiers = ["v1-cache-entries", "v2-bodies-apart"]
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-cache-entries") { db in

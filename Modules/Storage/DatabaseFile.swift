@@ -44,7 +44,8 @@ enum DatabaseFile {
         busyTimeout: TimeInterval = defaultBusyTimeout, readOnly: Bool = false
     ) throws -> DatabasePool {
         if readOnly { return try openReadOnly(at: path, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) }
-        return try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) {
+        return try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables,
+                                extraPragmas: [], busyTimeout: busyTimeout) {
             try DatabasePool(path: path, configuration: $0)
         }
     }
@@ -54,6 +55,28 @@ enum DatabaseFile {
     private static let processSettings: Void = {
         _ = fresh_sqlite3_skip_memory_statistics()
     }()
+
+    /// Applies the process-wide settings, for a connection opened without GRDB.
+    static func applyProcessSettings() {
+        processSettings
+    }
+
+    /// The settings every connection to a file applies when it opens.
+    static func pragmas(_ durability: Durability) -> [String] {
+        [
+            // On a new file, before WAL mode: 16 KiB pages, so a page of JSON or a response body
+            // takes a few WAL frames (one write each) rather than a dozen. An existing file keeps its size.
+            "PRAGMA page_size = \(pageSize)",
+            "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")",
+            // Checkpoint (copy the WAL back and wait for the disk twice) every 32 MiB of WAL, not
+            // every 4 MiB: a sync writes tens of megabytes, and each wait for the disk costs ~10 ms.
+            "PRAGMA wal_autocheckpoint = \(walAutocheckpointBytes / pageSize)",
+            // Room for a transaction of several pages of items without spilling to the log early.
+            "PRAGMA cache_size = -\(cacheKibibytes)",
+            // Statement journals and sorts in memory, not in files created and deleted in /var/tmp.
+            "PRAGMA temp_store = MEMORY",
+        ]
+    }
 
     private static func openReadOnly(
         at path: String, migrator: DatabaseMigrator, probeTables: [String], busyTimeout: TimeInterval
@@ -94,11 +117,13 @@ enum DatabaseFile {
 
     /// Opens one WAL connection, for a database whose reads are single short statements: a
     /// lookup then skips the pool's reader checkout, which costs more than the read itself.
+    /// `extraPragmas` run after ``pragmas(_:)`` on the connection.
     static func openQueue(
         at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
-        busyTimeout: TimeInterval = defaultBusyTimeout
+        extraPragmas: [String] = [], busyTimeout: TimeInterval = defaultBusyTimeout
     ) throws -> DatabaseQueue {
-        try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) {
+        try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables,
+                         extraPragmas: extraPragmas, busyTimeout: busyTimeout) {
             let queue = try DatabaseQueue(path: path, configuration: $0)
             // WAL is a property of the file: set once, on a new file (this runs under the open's
             // lock), and a no-op afterwards. Not GRDB's `journalMode = .wal`, which also writes a
@@ -115,7 +140,7 @@ enum DatabaseFile {
 
     private static func openMigrated<Writer: DatabaseWriter>(
         at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
-        busyTimeout: TimeInterval, make: (Configuration) throws -> Writer
+        extraPragmas: [String], busyTimeout: TimeInterval, make: (Configuration) throws -> Writer
     ) throws -> Writer {
         processSettings
         let directory = PathComponents.parent(of: path)
@@ -135,19 +160,9 @@ enum DatabaseFile {
         defer { flock(lock, LOCK_UN) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
-        let synchronous = durability == .full ? "FULL" : "NORMAL"
+        let pragmas = pragmas(durability) + extraPragmas
         configuration.prepareDatabase { db in
-            // On a new file, before WAL mode: 16 KiB pages, so a page of JSON or a response body
-            // takes a few WAL frames (one write each) rather than a dozen. An existing file keeps its size.
-            try db.execute(sql: "PRAGMA page_size = \(pageSize)")
-            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
-            // Checkpoint (copy the WAL back and wait for the disk twice) every 32 MiB of WAL, not
-            // every 4 MiB: a sync writes tens of megabytes, and each wait for the disk costs ~10 ms.
-            try db.execute(sql: "PRAGMA wal_autocheckpoint = \(walAutocheckpointBytes / pageSize)")
-            // Room for a transaction of several pages of items without spilling to the log early.
-            try db.execute(sql: "PRAGMA cache_size = -\(cacheKibibytes)")
-            // Statement journals and sorts in memory, not in files created and deleted in /var/tmp.
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            for pragma in pragmas { try db.execute(sql: pragma) }
         }
         do {
             let writer = try make(configuration)

@@ -32,14 +32,16 @@ public final class FreshServices: Sendable {
     /// to a cache in memory (with a warning) when neither works.
     /// - Parameters:
     ///   - cacheCapacity: byte capacity of the cache database.
+    ///   - openedCache: the cache database at `location` with that capacity, when the caller
+    ///     has opened it already.
     ///   - transport: the network; CurlTransport unless a test passes another.
-    public init(location: StorageLocation, cacheCapacity: Int = CacheDatabase.defaultCapacity,
+    public init(location: StorageLocation, cacheCapacity: Int = CacheDatabase.defaultCapacity, openedCache: CacheDatabase? = nil,
                 transport: any HTTPTransport = CurlTransport(userAgent: FreshServices.userAgent)) {
         self.location = location
         let memory = MemoryCacheStorage(capacity: min(cacheCapacity, 8 * 1024 * 1024))
         let storage: any CacheStorage
         do {
-            let database = try CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
+            let database = try openedCache ?? CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
             cacheDatabase = database
             cacheFailure = nil
             storage = TieredCacheStorage(memory: memory, backing: database)

@@ -301,6 +301,76 @@ struct CacheDatabaseTests {
         }
         #expect(try first.statistics().entries == 20)
     }
+
+    // MARK: Opening a ready file without GRDB
+
+    /// A run that only answers from the cache (`fresh get` of a fresh entry) opens a file this
+    /// version set up with its own connection alone, and its bookkeeping still reaches the file.
+    @Test func aReadyFileAnswersAndKeepsItsBookkeepingWithoutOpeningTheWriter() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let clock = ClockBox()
+        let stored = entry("/a")
+        do {
+            let database = try CacheDatabase(path: path, now: { clock.now })
+            #expect(database.isWriterOpen)
+            try database.store(stored)
+        }
+        clock.advance()
+        do {
+            let database = try CacheDatabase(path: path, now: { clock.now })
+            #expect(try database.variants(forKey: stored.key) == [stored])
+            database.recordAccess(key: stored.key, variantKey: "")
+            database.recordOutcome(CacheOutcome(kind: .hit, bytesSaved: 100, bytesReceived: 0))
+            try database.flush()
+            #expect(!database.isWriterOpen)
+        }
+        let reopened = try CacheDatabase(path: path)
+        #expect(try reopened.statistics().counts[.hit] == 1)
+        #expect(try reopened.listEntries().map(\.lastAccess) == [clock.now])
+    }
+
+    /// The first store after such an open opens GRDB's queue, and the batch waiting in memory
+    /// goes into the store's transaction.
+    @Test func aStoreAfterAReadyOpenOpensTheWriterAndTakesTheBatchAlong() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        do { try CacheDatabase(path: path).store(entry("/a")) }
+        let database = try CacheDatabase(path: path)
+        #expect(!database.isWriterOpen)
+        database.recordOutcome(CacheOutcome(kind: .miss, bytesSaved: 0, bytesReceived: 70))
+        try database.store(entry("/b"))
+        #expect(database.isWriterOpen)
+        let counts = try GRDB.DatabaseQueue(path: path).read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheEntry"), try Int.fetchOne(db, sql: "SELECT count FROM cacheStat WHERE kind = 'miss'"))
+        }
+        #expect(counts.0 == 2 && counts.1 == 1)
+    }
+
+    /// A file that is not ready as it is gets the full open: one still waiting for a migration
+    /// is migrated, one in another journal mode is switched to WAL.
+    @Test func aFileThatIsNotReadyGetsTheFullOpen() throws {
+        let directory = try TemporaryDirectory()
+        let behind = directory.file("behind.sqlite")
+        do {
+            let old = try DatabaseQueue(path: behind)
+            _ = try old.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = WAL") }
+            try CacheSchema.migrator.migrate(old, upTo: "v1-cache-entries")
+        }
+        let migrated = try CacheDatabase(path: behind)
+        #expect(migrated.isWriterOpen)
+        try migrated.store(entry("/a"))
+        #expect(try migrated.variants(forKey: entry("/a").key).count == 1)
+
+        let rollback = directory.file("rollback.sqlite")
+        do { try CacheSchema.migrator.migrate(try DatabaseQueue(path: rollback)) }
+        #expect(try CacheDatabase(path: rollback).isWriterOpen)
+        #expect(try Self.journalMode(of: rollback) == "wal")
+    }
+
+    @Test func theIdentifiersTheReadyCheckComparesAreTheMigratorsOwn() {
+        #expect(CacheSchema.migrator.migrations == CacheSchema.identifiers)
+    }
 }
 
 /// A clock moved by hand, one second at a time.

@@ -1,0 +1,50 @@
+import Foundation
+import Storage
+import Synchronization
+
+/// The cache file a `fresh get` line names, opened on the main thread while ArgumentParser
+/// reads the line on another: a cached `fresh get` spends most of its own time on those two.
+///
+/// The location is guessed before the line is parsed (the last `--db-dir DIR` or
+/// `--db-dir=DIR` before a `--`, else the environment's), and only a file that is ready as it
+/// is gets opened (``CacheDatabase/openIfReady(path:capacity:)``): nothing is created, migrated
+/// or moved before the line is known to be valid. ``take(for:capacity:)`` checks the guess
+/// against the parsed options; a database opened for another location or capacity is closed
+/// unused, and the command opens its own as it would have.
+enum EarlyCacheOpen {
+    private typealias Opening = Task<CacheDatabase?, Never>
+    private static let opening = Mutex<Opening?>(nil)
+
+    /// Starts opening the cache for `arguments` when they run `fresh get`.
+    static func start(for arguments: [String]) {
+        guard arguments.first == "get" else { return }
+        let options = arguments.prefix { $0 != "--" }
+        // A line that sets the capacity is left to the command (a rare line; the guess would need it).
+        guard !options.contains(where: { $0 == "--cache-size" || $0.hasPrefix("--cache-size=") }) else { return }
+        let directory = guessedDirectory(in: Array(options))
+        let task = Task { @MainActor in
+            CacheDatabase.openIfReady(path: StorageLocation.resolve(directory: directory).cacheDatabasePath)
+        }
+        opening.withLock { $0 = task }
+    }
+
+    /// The database opened early, when it is the one `location` and `capacity` name.
+    static func take(for location: StorageLocation, capacity: Int) async -> CacheDatabase? {
+        guard let task = opening.withLock({ $0.take() }), let database = await task.value else { return nil }
+        guard database.path == location.cacheDatabasePath, database.capacity == capacity else { return nil }
+        return database
+    }
+
+    /// The value of the last `--db-dir` among `options`.
+    static func guessedDirectory(in options: [String]) -> String? {
+        var directory: String?
+        for (index, option) in options.enumerated() {
+            if option == "--db-dir", index + 1 < options.count {
+                directory = options[index + 1]
+            } else if option.hasPrefix("--db-dir=") {
+                directory = String(option.dropFirst("--db-dir=".count))
+            }
+        }
+        return directory
+    }
+}

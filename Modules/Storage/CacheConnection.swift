@@ -1,0 +1,193 @@
+import CSQLiteOptions
+import Foundation
+import GRDB
+import GRDBSQLite
+import Synchronization
+
+/// The cache file's own SQLite connection, beside GRDB's: the one query every lookup runs, and
+/// the batched bookkeeping writes (use times, statistics, the headers of 304s).
+///
+/// GRDB owns the cache database's schema, its stores and its maintenance. A cache hit needs
+/// none of those: it looks one key up and records that it did. Through GRDB, opening the file
+/// (the queue's set-up, the migrator's check) cost more than the rest of the hit, and a lookup
+/// through the serialized queue (a `DispatchQueue.sync`, a statement cursor, a `Row` per
+/// result) more than the read itself. So a file this version has already set up is opened with
+/// this connection alone (``openReady(at:migrations:probeTables:pragmas:busyTimeout:)``), and
+/// ``CacheDatabase`` opens GRDB's queue only when a store or maintenance needs it.
+///
+/// The lookup is a prepared statement behind a mutex. It runs outside a transaction (one
+/// `SELECT` is atomic on its own) and sees every committed write, from this process or
+/// another, as WAL readers do.
+final class CacheConnection: Sendable {
+    private struct Connection: ~Copyable {
+        let handle: OpaquePointer
+        let lookup: OpaquePointer
+
+        deinit {
+            sqlite3_finalize(lookup)
+            sqlite3_close_v2(handle)
+        }
+    }
+
+    private let connection: Mutex<Connection>
+
+    /// Bodies at least this large are left out of the `SELECT` and read with ``BlobReader``.
+    static let largeBody = 16 * 1024
+
+    private static let lookupSQL = """
+        SELECT e.variantKey, e.url, e.method, e.status, e.headers,
+               CASE WHEN length(b.body) < \(largeBody) THEN b.body ELSE x'' END,
+               e.requestTime, e.responseTime, e.size, e.lastAccess, e.bodyID, length(b.body) >= \(largeBody)
+        FROM cacheEntry e JOIN cacheBody b ON b.id = e.bodyID WHERE e.key = ?
+        """
+
+    /// Opens a connection to the database at `path`, which exists with the current schema,
+    /// and applies `pragmas` (the settings every connection to the file uses).
+    init(path: String, pragmas: [String], busyTimeout: TimeInterval) throws {
+        var opened: OpaquePointer?
+        let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        guard code == SQLITE_OK, let handle = opened else {
+            defer { sqlite3_close_v2(opened) }
+            throw Self.error(code, opened)
+        }
+        do {
+            sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
+            for pragma in pragmas { try Self.execute(pragma, on: handle) }
+            var statement: OpaquePointer?
+            let prepared = sqlite3_prepare_v3(handle, Self.lookupSQL, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+            guard prepared == SQLITE_OK, let statement else { throw Self.error(prepared, handle) }
+            connection = Mutex(Connection(handle: handle, lookup: statement))
+        } catch {
+            sqlite3_close_v2(handle)
+            throw error
+        }
+    }
+
+    /// A connection to `path` when the file can be used as it is, `nil` when it needs
+    /// ``DatabaseFile``'s full open: it exists and can be written, it is in WAL mode, exactly
+    /// `migrations` are applied, and the first row of each of `probeTables` reads (the same
+    /// probe as the full open's, so damage is found here too). A new file, one written by an
+    /// older or newer fresh, a damaged or a read-only one all get `nil`; the full open then
+    /// creates, migrates, rebuilds or reports it as before.
+    static func openReady(at path: String, migrations: [String], probeTables: [String], pragmas: [String],
+                          busyTimeout: TimeInterval) -> CacheConnection? {
+        guard let connection = try? CacheConnection(path: path, pragmas: pragmas, busyTimeout: busyTimeout) else { return nil }
+        let ready = connection.connection.withLock { connection -> Bool in
+            let handle = connection.handle
+            guard sqlite3_db_readonly(handle, "main") == 0,
+                  (try? texts("PRAGMA journal_mode", on: handle)) == ["wal"],
+                  let applied = try? texts("SELECT identifier FROM grdb_migrations", on: handle),
+                  Set(applied) == Set(migrations), applied.count == migrations.count else { return false }
+            return probeTables.allSatisfy { (try? texts("SELECT 1 FROM \($0) LIMIT 1", on: handle)) != nil }
+        }
+        guard ready else {
+            // Closed as it was found: the last connection to close would checkpoint the WAL.
+            connection.keepWALOnClose()
+            return nil
+        }
+        return connection
+    }
+
+    /// Every stored variant of `key`, newest response first. Sorted here, not by SQL: an
+    /// `ORDER BY` without an index copies every row, body included, through SQLite's sorter,
+    /// and a key has a handful of variants at most.
+    func variants(forKey key: String) throws -> [CacheEntryRecord] {
+        try connection.withLock { connection in
+            let statement = connection.lookup
+            defer {
+                sqlite3_reset(statement)
+                sqlite3_clear_bindings(statement)
+            }
+            sqlite3_bind_text(statement, 1, key, -1, RawStatement.transient)
+            var records: [CacheEntryRecord] = []
+            while true {
+                let stepped = sqlite3_step(statement)
+                if stepped == SQLITE_DONE { break }
+                guard stepped == SQLITE_ROW else { throw Self.error(stepped, connection.handle) }
+                var record = CacheEntryRecord(
+                    key: key, variantKey: Self.text(statement, 0), url: Self.text(statement, 1),
+                    method: Self.text(statement, 2), status: Int(sqlite3_column_int64(statement, 3)),
+                    headers: Self.text(statement, 4), body: Self.blob(statement, 5),
+                    requestTime: sqlite3_column_double(statement, 6), responseTime: sqlite3_column_double(statement, 7),
+                    size: Int(sqlite3_column_int64(statement, 8)), lastAccess: sqlite3_column_double(statement, 9))
+                if sqlite3_column_int64(statement, 11) != 0 {
+                    record.body = try BlobReader.read(connection.handle, table: "cacheBody", column: "body",
+                                                      rowID: sqlite3_column_int64(statement, 10))
+                }
+                records.append(record)
+            }
+            records.sort { $0.responseTime > $1.responseTime }
+            return records
+        }
+    }
+
+    /// Runs `work` in one write transaction (`BEGIN IMMEDIATE`: it waits for another writer up
+    /// to the busy timeout, rather than fail when it finds the file changed under a read),
+    /// committed when `work` returns and rolled back when it throws.
+    func write(_ work: (OpaquePointer) throws -> Void) throws {
+        try connection.withLock { connection in
+            let handle = connection.handle
+            try Self.execute("BEGIN IMMEDIATE", on: handle)
+            do {
+                try work(handle)
+                try Self.execute("COMMIT", on: handle)
+            } catch {
+                try? Self.execute("ROLLBACK", on: handle)
+                throw error
+            }
+        }
+    }
+
+    /// Copies the WAL into the file and empties it (`wal_checkpoint(TRUNCATE)`), waiting at
+    /// most `wait` seconds for other connections' reads.
+    func emptyWAL(waitingAtMost wait: TimeInterval) throws {
+        try connection.withLock { connection in
+            sqlite3_busy_timeout(connection.handle, Int32(wait * 1000))
+            try Self.execute("PRAGMA wal_checkpoint(TRUNCATE)", on: connection.handle)
+        }
+    }
+
+    /// Makes closing this connection leave the WAL as it is (see ``CacheDatabase/keptWALBytes``).
+    func keepWALOnClose() {
+        connection.withLock { _ = fresh_sqlite3_keep_wal_on_close($0.handle) }
+    }
+
+    // MARK: SQL
+
+    private static func execute(_ sql: String, on handle: OpaquePointer) throws {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code, handle) }
+    }
+
+    /// The first column of every row `sql` returns, as text.
+    private static func texts(_ sql: String, on handle: OpaquePointer) throws -> [String] {
+        var prepared: OpaquePointer?
+        let code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
+        guard code == SQLITE_OK, let statement = prepared else {
+            sqlite3_finalize(prepared)
+            throw error(code, handle)
+        }
+        defer { sqlite3_finalize(statement) }
+        var values: [String] = []
+        while true {
+            let stepped = sqlite3_step(statement)
+            if stepped == SQLITE_DONE { return values }
+            guard stepped == SQLITE_ROW else { throw error(stepped, handle) }
+            values.append(text(statement, 0))
+        }
+    }
+
+    private static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
+        guard let bytes = sqlite3_column_text(statement, column) else { return "" }
+        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
+    }
+
+    private static func blob(_ statement: OpaquePointer, _ column: Int32) -> Data {
+        guard let bytes = sqlite3_column_blob(statement, column) else { return Data() }
+        return Data(bytes: bytes, count: Int(sqlite3_column_bytes(statement, column)))
+    }
+
+    static func error(_ code: Int32, _ handle: OpaquePointer?) -> DatabaseError {
+        DatabaseError(resultCode: ResultCode(rawValue: code), message: handle.map { String(cString: sqlite3_errmsg($0)) })
+    }
+}
