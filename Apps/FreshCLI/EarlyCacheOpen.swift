@@ -2,15 +2,16 @@ import Foundation
 import Storage
 import Synchronization
 
-/// The cache file a `fresh get` line names, opened on the main thread while ArgumentParser
-/// reads the line on another: a cached `fresh get` spends most of its own time on those two.
+/// The cache file a `fresh get` line names, opened on one core while ArgumentParser reads the
+/// line on the other: a cached `fresh get` spends most of its own time on those two.
 ///
 /// The location is guessed before the line is parsed (the last `--db-dir DIR` or
 /// `--db-dir=DIR` before a `--`, else the environment's), and only a file that is ready as it
-/// is gets opened (``CacheDatabase/openIfReady(path:capacity:)``): nothing is created, migrated
-/// or moved before the line is known to be valid. ``take(for:capacity:)`` checks the guess
+/// is gets opened (``CacheDatabase/openIfReady(path:)``): no database is created, migrated or
+/// moved before the line is known to be valid. ``take(for:capacity:)`` checks the guess
 /// against the parsed options; a database opened for another location or capacity is closed
-/// unused, and the command opens its own as it would have.
+/// unused, and the command opens its own as it would have. A line that fails to parse leaves
+/// the early database unused: it has only read, and the process exits.
 enum EarlyCacheOpen {
     private typealias Opening = Task<CacheDatabase?, Never>
     private static let opening = Mutex<Opening?>(nil)
@@ -22,7 +23,8 @@ enum EarlyCacheOpen {
         // A line that sets the capacity is left to the command (a rare line; the guess would need it).
         guard !options.contains(where: { $0 == "--cache-size" || $0.hasPrefix("--cache-size=") }) else { return }
         let directory = guessedDirectory(in: Array(options))
-        let task = Task { @MainActor in
+        // Detached: on a thread of the pool other than the parser's, whichever context starts it.
+        let task = Task.detached {
             CacheDatabase.openIfReady(path: StorageLocation.resolve(directory: directory).cacheDatabasePath)
         }
         opening.withLock { $0 = task }

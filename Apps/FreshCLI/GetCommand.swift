@@ -135,9 +135,9 @@ struct GetCommand: AsyncParsableCommand {
         try await FailureReport.run {
             let request = try makeRequest()
             if let outputFile { try ResponsePrinter.checkWritable(outputFile) }
-            let databases = storage.location
-            let services = FreshServices(location: databases, cacheCapacity: storage.cacheCapacity,
-                                         openedCache: await EarlyCacheOpen.take(for: databases, capacity: storage.cacheCapacity))
+            let storageLocation = storage.location
+            let services = FreshServices(location: storageLocation, cacheCapacity: storage.cacheCapacity,
+                                         openedCache: await EarlyCacheOpen.take(for: storageLocation, capacity: storage.cacheCapacity))
             let policy = offline ? .returnCacheDataDontLoad : policy
             // Stored data only: a cache file that cannot be read is the answer, not an empty cache.
             if CachingClient.answersFromStorageOnly(request, policy: policy), let failure = services.cacheFailure { throw failure }

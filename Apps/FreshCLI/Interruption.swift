@@ -17,7 +17,9 @@ enum Interruption {
         }
         defer { sources.forEach { $0.cancel() } }
         // Started on this thread, not handed to another one of the pool: work that never waits
-        // (an answer from the cache) finishes right here.
+        // (an answer from the cache) finishes right here. A signal during the part before the
+        // work first waits cancels it from that wait on: code there that checks for
+        // cancellation without waiting would not see it.
         let task = Task.immediate { try await work() }
         target.attach { task.cancel() }
         return try await task.value

@@ -17,7 +17,8 @@ import Synchronization
 ///
 /// The lookup is a prepared statement behind a mutex. It runs outside a transaction (one
 /// `SELECT` is atomic on its own) and sees every committed write, from this process or
-/// another, as WAL readers do.
+/// another, as WAL readers do. Closing the connection never checkpoints the WAL (see
+/// ``CacheDatabase/keptWALBytes``): the owner decides when the WAL is copied back.
 final class CacheConnection: Sendable {
     private struct Connection: ~Copyable {
         let handle: OpaquePointer
@@ -30,6 +31,9 @@ final class CacheConnection: Sendable {
     }
 
     private let connection: Mutex<Connection>
+    /// The file this connection opened (device and inode), to tell whether the path still names it.
+    private let file: (device: UInt64, inode: UInt64)?
+    private let busyTimeout: TimeInterval
 
     /// Bodies at least this large are left out of the `SELECT` and read with ``BlobReader``.
     static let largeBody = 16 * 1024
@@ -50,6 +54,9 @@ final class CacheConnection: Sendable {
             defer { sqlite3_close_v2(opened) }
             throw Self.error(code, opened)
         }
+        _ = fresh_sqlite3_keep_wal_on_close(handle)
+        file = Self.identity(of: path)
+        self.busyTimeout = busyTimeout
         do {
             sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
             for pragma in pragmas { try Self.execute(pragma, on: handle) }
@@ -72,20 +79,27 @@ final class CacheConnection: Sendable {
     static func openReady(at path: String, migrations: [String], probeTables: [String], pragmas: [String],
                           busyTimeout: TimeInterval) -> CacheConnection? {
         guard let connection = try? CacheConnection(path: path, pragmas: pragmas, busyTimeout: busyTimeout) else { return nil }
-        let ready = connection.connection.withLock { connection -> Bool in
-            let handle = connection.handle
+        let ready = connection.connection.withLock { opened -> Bool in
+            let handle = opened.handle
             guard sqlite3_db_readonly(handle, "main") == 0,
                   (try? texts("PRAGMA journal_mode", on: handle)) == ["wal"],
                   let applied = try? texts("SELECT identifier FROM grdb_migrations", on: handle),
                   Set(applied) == Set(migrations), applied.count == migrations.count else { return false }
             return probeTables.allSatisfy { (try? texts("SELECT 1 FROM \($0) LIMIT 1", on: handle)) != nil }
         }
-        guard ready else {
-            // Closed as it was found: the last connection to close would checkpoint the WAL.
-            connection.keepWALOnClose()
-            return nil
-        }
-        return connection
+        return ready ? connection : nil
+    }
+
+    /// Whether `path` still names the file this connection opened (another process may have
+    /// moved a damaged file aside and created a new one there).
+    func isStill(at path: String) -> Bool {
+        guard let file, let current = Self.identity(of: path) else { return false }
+        return current == file
+    }
+
+    private static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        var status = stat()
+        return stat(path, &status) == 0 ? (UInt64(status.st_dev), UInt64(status.st_ino)) : nil
     }
 
     /// Every stored variant of `key`, newest response first. Sorted here, not by SQL: an
@@ -121,20 +135,36 @@ final class CacheConnection: Sendable {
         }
     }
 
-    /// Runs `work` in one write transaction (`BEGIN IMMEDIATE`: it waits for another writer up
-    /// to the busy timeout, rather than fail when it finds the file changed under a read),
-    /// committed when `work` returns and rolled back when it throws.
+    /// Runs `work` in one write transaction (`BEGIN IMMEDIATE`, so it never fails halfway on a
+    /// file changed under a read), committed when `work` returns and rolled back when it throws.
+    ///
+    /// While another connection writes, the transaction waits up to the busy timeout, but not
+    /// in SQLite's busy handler, which would hold the connection (and every lookup behind it)
+    /// for the whole wait: each attempt gives up at once, and the attempts are spaced out with
+    /// the connection free for lookups in between.
     func write(_ work: (OpaquePointer) throws -> Void) throws {
-        try connection.withLock { connection in
-            let handle = connection.handle
-            try Self.execute("BEGIN IMMEDIATE", on: handle)
-            do {
-                try work(handle)
-                try Self.execute("COMMIT", on: handle)
-            } catch {
-                try? Self.execute("ROLLBACK", on: handle)
-                throw error
+        let deadline = Date(timeIntervalSinceNow: busyTimeout)
+        var pause: useconds_t = 1000
+        while true {
+            let written = try connection.withLock { connection -> Bool in
+                let handle = connection.handle
+                sqlite3_busy_timeout(handle, 0)
+                let began = sqlite3_exec(handle, "BEGIN IMMEDIATE", nil, nil, nil)
+                sqlite3_busy_timeout(handle, Int32(busyTimeout * 1000))
+                if began == SQLITE_BUSY && Date() < deadline { return false }
+                guard began == SQLITE_OK else { throw Self.error(began, handle) }
+                do {
+                    try work(handle)
+                    try Self.execute("COMMIT", on: handle)
+                } catch {
+                    try? Self.execute("ROLLBACK", on: handle)
+                    throw error
+                }
+                return true
             }
+            if written { return }
+            usleep(pause)
+            pause = min(pause * 2, 50_000)
         }
     }
 
@@ -145,11 +175,6 @@ final class CacheConnection: Sendable {
             sqlite3_busy_timeout(connection.handle, Int32(wait * 1000))
             try Self.execute("PRAGMA wal_checkpoint(TRUNCATE)", on: connection.handle)
         }
-    }
-
-    /// Makes closing this connection leave the WAL as it is (see ``CacheDatabase/keptWALBytes``).
-    func keepWALOnClose() {
-        connection.withLock { _ = fresh_sqlite3_keep_wal_on_close($0.handle) }
     }
 
     // MARK: SQL

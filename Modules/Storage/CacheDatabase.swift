@@ -16,7 +16,9 @@ import Synchronization
 ///
 /// Lookups and the batched bookkeeping go through a ``CacheConnection``; stores and maintenance
 /// through GRDB, whose queue is opened on first use when the file was ready as it was, so a
-/// run that only answers from the cache never opens it.
+/// run that only answers from the cache never opens it. The queue opens only on the file the
+/// connection opened: when another process has replaced it since (moving a damaged file aside),
+/// stores fail rather than split this process's entries over two files.
 public final class CacheDatabase: CacheStorage {
     /// The default byte capacity: 100 MiB.
     public static let defaultCapacity = 100 * 1024 * 1024
@@ -30,7 +32,7 @@ public final class CacheDatabase: CacheStorage {
     public let recoveryWarning: String?
 
     /// GRDB's queue: open from the start when the file had to be created, migrated or rebuilt,
-    /// else opened by the first store or maintenance (``writer()``).
+    /// else opened by the first store or maintenance (``grdbQueue()``).
     private let queue: Mutex<DatabaseQueue?>
     /// Lookups and the batched bookkeeping.
     private let connection: CacheConnection
@@ -66,11 +68,15 @@ public final class CacheDatabase: CacheStorage {
         self.init(path: path, capacity: capacity, now: now, connection: connection, queue: opened, recoveryWarning: recoveryWarning)
     }
 
-    /// The cache database at `path` when the file is ready as it is (it exists, is writable, in
-    /// WAL mode, fully migrated and undamaged); `nil` otherwise, with nothing created, migrated
-    /// or moved. For opening the file before the command line that names it is known to be valid.
-    public static func openIfReady(path: String, capacity: Int = CacheDatabase.defaultCapacity) -> CacheDatabase? {
-        readyConnection(at: path).map { CacheDatabase(path: path, capacity: capacity, now: Date.init, connection: $0, queue: nil, recoveryWarning: nil) }
+    /// The cache database at `path`, with the default capacity, when the file is ready as it is
+    /// (it exists, is writable, in WAL mode, fully migrated and undamaged); `nil` otherwise. No
+    /// database is created, migrated or moved (SQLite may add the `-wal` and `-shm` files it
+    /// keeps beside a WAL database). For opening the file before the command line that names
+    /// it is known to be valid.
+    public static func openIfReady(path: String) -> CacheDatabase? {
+        readyConnection(at: path).map {
+            CacheDatabase(path: path, capacity: defaultCapacity, now: Date.init, connection: $0, queue: nil, recoveryWarning: nil)
+        }
     }
 
     private init(path: String, capacity: Int, now: @escaping @Sendable () -> Date, connection: CacheConnection,
@@ -90,7 +96,7 @@ public final class CacheDatabase: CacheStorage {
     }
 
     /// Whether GRDB's queue is open (tests: a hit on a ready file never opens it).
-    var isWriterOpen: Bool { queue.withLock { $0 != nil } }
+    var isQueueOpen: Bool { queue.withLock { $0 != nil } }
 
     /// Why the file at `path` is moved aside and rebuilt: it is damaged, or it is this user's
     /// own regular file and still cannot be opened (its permissions were changed, say). `nil`
@@ -153,9 +159,12 @@ public final class CacheDatabase: CacheStorage {
     }
 
     /// GRDB's queue, opened now if this is its first use.
-    private func writer() throws -> DatabaseQueue {
+    private func grdbQueue() throws -> DatabaseQueue {
         try queue.withLock { queue in
             if let queue { return queue }
+            guard connection.isStill(at: path) else {
+                throw StorageError.cannotOpen(path: path, reason: "another process replaced the file while this one had it open")
+            }
             let opened = try Self.openMigrated(path)
             queue = opened
             return opened
@@ -164,7 +173,6 @@ public final class CacheDatabase: CacheStorage {
 
     deinit {
         try? flush()
-        connection.keepWALOnClose()
         try? queue.withLock { queue in
             try queue?.writeWithoutTransaction { _ = fresh_sqlite3_keep_wal_on_close($0.sqliteConnection) }
         }
@@ -214,8 +222,10 @@ public final class CacheDatabase: CacheStorage {
     public func store(contentsOf entries: [StoredResponse]) throws {
         let at = now()
         let records = entries.map { CacheEntryRecord($0, accessedAt: at) }
+        // The queue first: a batch taken out of memory must have somewhere to go.
+        let writer = try grdbQueue()
         let batch = takePending()
-        let tooLarge = try writer().write { db in
+        let tooLarge = try writer.write { db in
             try batch.write(on: db.sqliteConnection!)
             var tooLarge: CacheEntryRecord?
             for record in records {
@@ -250,7 +260,7 @@ public final class CacheDatabase: CacheStorage {
     }
 
     public func removeAll(forKey key: String) throws {
-        try writer().write { db in
+        try grdbQueue().write { db in
             try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ?", arguments: [key])
         }
     }
@@ -288,7 +298,7 @@ public final class CacheDatabase: CacheStorage {
     /// Entry count, bytes and the counters of every outcome.
     public func statistics() throws -> CacheStatistics {
         try flush()
-        return try writer().read { db in
+        return try grdbQueue().read { db in
             var statistics = CacheStatistics(
                 entries: try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheEntry") ?? 0,
                 bytes: try CacheEntryRecord.totalBytes(db), capacity: capacity)
@@ -304,7 +314,7 @@ public final class CacheDatabase: CacheStorage {
 
     /// Every stored entry, most recently used first.
     public func listEntries() throws -> [CacheListing] {
-        try writer().read { db in
+        try grdbQueue().read { db in
             try Row.fetchAll(db, sql: "SELECT key, variantKey, status, size, lastAccess FROM cacheEntry ORDER BY lastAccess DESC").map { row in
                 CacheListing(key: row["key"], variantKey: row["variantKey"], status: row["status"], size: row["size"],
                              lastAccess: Date(timeIntervalSince1970: row["lastAccess"]))
@@ -315,7 +325,7 @@ public final class CacheDatabase: CacheStorage {
     /// Removes every entry and resets the statistics.
     public func clear() throws {
         _ = takePending()
-        try writer().write { db in
+        try grdbQueue().write { db in
             try db.execute(sql: "DELETE FROM cacheEntry; DELETE FROM cacheStat;")
         }
     }
@@ -336,7 +346,7 @@ public final class CacheDatabase: CacheStorage {
     /// many were removed.
     public func prune(toFit maximumBytes: Int) throws -> Int {
         try flush()
-        return try writer().write { db in try CacheEntryRecord.evict(db, toFit: maximumBytes) }
+        return try grdbQueue().write { db in try CacheEntryRecord.evict(db, toFit: maximumBytes) }
     }
 
     // MARK: Batching

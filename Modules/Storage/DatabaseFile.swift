@@ -147,14 +147,11 @@ enum DatabaseFile {
         if let problem = directoryProblem(directory) {
             throw StorageError.cannotOpen(path: path, reason: problem)
         }
-        for file in [path, path + ".lock"] {
-            let descriptor = open(file, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-            guard descriptor >= 0 else {
-                throw StorageError.cannotOpen(path: file, reason: String(cString: strerror(errno)))
-            }
-            close(descriptor)
+        try createIfMissing(path)
+        let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard lock >= 0 else {
+            throw StorageError.cannotOpen(path: path + ".lock", reason: String(cString: strerror(errno)))
         }
-        let lock = open(path + ".lock", O_RDWR | O_CLOEXEC)
         defer { close(lock) }
         flock(lock, LOCK_EX)
         defer { flock(lock, LOCK_UN) }
@@ -174,6 +171,25 @@ enum DatabaseFile {
         } catch {
             throw classify(error, path: path)
         }
+    }
+
+    /// Creates the database file (mode 0600) when it does not exist. An existing file is checked
+    /// without being opened: closing any descriptor of a file drops every POSIX lock the process
+    /// holds on it, SQLite's included, and another connection of this process may have it open
+    /// (the cache's lookup connection, when GRDB's queue opens beside it). Without its shared
+    /// lock, another process could take that connection's WAL away from under it.
+    private static func createIfMissing(_ path: String) throws {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        var status = stat()
+        let problem = errno != EEXIST ? errno
+            : stat(path, &status) != 0 ? errno
+            : status.st_mode & S_IFMT == S_IFDIR ? EISDIR
+            : access(path, R_OK | W_OK) != 0 ? errno : 0
+        if problem != 0 { throw StorageError.cannotOpen(path: path, reason: String(cString: strerror(problem))) }
     }
 
     /// Whether an error means the file is not a usable SQLite database.

@@ -1,3 +1,4 @@
+import GRDB
 import GRDBSQLite
 
 /// A prepared statement run on a bare SQLite connection handle, for the cache's bookkeeping
@@ -32,19 +33,23 @@ struct RawStatement: ~Copyable {
         sqlite3_finalize(statement)
     }
 
-    /// Runs the statement once with `values` bound in order.
+    /// Runs the statement once with `values` bound in order, one for each `?`.
     func run(_ values: Value...) throws {
         defer {
             sqlite3_reset(statement)
             sqlite3_clear_bindings(statement)
         }
+        guard values.count == Int(sqlite3_bind_parameter_count(statement)) else {
+            throw DatabaseError(resultCode: .SQLITE_MISUSE, message: "\(values.count) values for \(sqlite3_bind_parameter_count(statement)) parameters")
+        }
         for (offset, value) in values.enumerated() {
             let index = Int32(offset + 1)
-            switch value {
+            let bound = switch value {
             case .text(let text): sqlite3_bind_text(statement, index, text, -1, Self.transient)
             case .real(let number): sqlite3_bind_double(statement, index, number)
             case .integer(let number): sqlite3_bind_int64(statement, index, Int64(number))
             }
+            guard bound == SQLITE_OK else { throw CacheConnection.error(bound, handle) }
         }
         let code = sqlite3_step(statement)
         guard code == SQLITE_DONE else { throw CacheConnection.error(code, handle) }

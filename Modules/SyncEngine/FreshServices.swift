@@ -38,6 +38,7 @@ public final class FreshServices: Sendable {
     public init(location: StorageLocation, cacheCapacity: Int = CacheDatabase.defaultCapacity, openedCache: CacheDatabase? = nil,
                 transport: any HTTPTransport = CurlTransport(userAgent: FreshServices.userAgent)) {
         self.location = location
+        assert(openedCache.map { $0.path == location.cacheDatabasePath && $0.capacity == cacheCapacity } ?? true)
         let memory = MemoryCacheStorage(capacity: min(cacheCapacity, 8 * 1024 * 1024))
         let storage: any CacheStorage
         do {

@@ -13,6 +13,11 @@ struct InterruptionTests {
     /// is ignored, so the signal is sent again until the work has seen it; the work waits for
     /// the last one to be sent before it ends, while the sources still catch it.
     @Test func aSignalCancelsWorkThatIsWaiting() async throws {
+        let before = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
+            var action = sigaction()
+            sigaction(signalNumber, nil, &action)
+            return (signalNumber, action)
+        }
         let started = Counter(), stopped = Counter()
         let interrupter = Task {
             while started.value.load(ordering: .acquiring) == 0 { await Task.yield() }
@@ -33,6 +38,8 @@ struct InterruptionTests {
                 }
             }
         }
+        // The work is over: the test process answers these signals as it did before.
+        for (signalNumber, action) in before { var action = action; sigaction(signalNumber, &action, nil) }
     }
 
     /// The work starts before it can be attached; a signal in between is not lost.

@@ -1,3 +1,4 @@
+import CSQLiteOptions
 import Foundation
 import GRDB
 import HTTPCache
@@ -304,16 +305,23 @@ struct CacheDatabaseTests {
 
     // MARK: Opening a ready file without GRDB
 
+    /// A cache file holding `stored`, closed and opened again: a ready file, which the open
+    /// takes without GRDB's queue.
+    func readyDatabase(holding stored: StoredResponse, at path: String) throws -> CacheDatabase {
+        do { try CacheDatabase(path: path).store(stored) }
+        return try CacheDatabase(path: path)
+    }
+
     /// A run that only answers from the cache (`fresh get` of a fresh entry) opens a file this
     /// version set up with its own connection alone, and its bookkeeping still reaches the file.
-    @Test func aReadyFileAnswersAndKeepsItsBookkeepingWithoutOpeningTheWriter() throws {
+    @Test func aReadyFileAnswersAndKeepsItsBookkeepingWithoutOpeningGRDB() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.sqlite")
         let clock = ClockBox()
         let stored = entry("/a")
         do {
             let database = try CacheDatabase(path: path, now: { clock.now })
-            #expect(database.isWriterOpen)
+            #expect(database.isQueueOpen)
             try database.store(stored)
         }
         clock.advance()
@@ -323,7 +331,7 @@ struct CacheDatabaseTests {
             database.recordAccess(key: stored.key, variantKey: "")
             database.recordOutcome(CacheOutcome(kind: .hit, bytesSaved: 100, bytesReceived: 0))
             try database.flush()
-            #expect(!database.isWriterOpen)
+            #expect(!database.isQueueOpen)
         }
         let reopened = try CacheDatabase(path: path)
         #expect(try reopened.statistics().counts[.hit] == 1)
@@ -332,15 +340,14 @@ struct CacheDatabaseTests {
 
     /// The first store after such an open opens GRDB's queue, and the batch waiting in memory
     /// goes into the store's transaction.
-    @Test func aStoreAfterAReadyOpenOpensTheWriterAndTakesTheBatchAlong() throws {
+    @Test func aStoreAfterAReadyOpenOpensGRDBAndTakesTheBatchAlong() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.sqlite")
-        do { try CacheDatabase(path: path).store(entry("/a")) }
-        let database = try CacheDatabase(path: path)
-        #expect(!database.isWriterOpen)
+        let database = try readyDatabase(holding: entry("/a"), at: path)
+        #expect(!database.isQueueOpen)
         database.recordOutcome(CacheOutcome(kind: .miss, bytesSaved: 0, bytesReceived: 70))
         try database.store(entry("/b"))
-        #expect(database.isWriterOpen)
+        #expect(database.isQueueOpen)
         let counts = try GRDB.DatabaseQueue(path: path).read { db in
             (try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheEntry"), try Int.fetchOne(db, sql: "SELECT count FROM cacheStat WHERE kind = 'miss'"))
         }
@@ -358,14 +365,121 @@ struct CacheDatabaseTests {
             try CacheSchema.migrator.migrate(old, upTo: "v1-cache-entries")
         }
         let migrated = try CacheDatabase(path: behind)
-        #expect(migrated.isWriterOpen)
+        #expect(migrated.isQueueOpen)
         try migrated.store(entry("/a"))
         #expect(try migrated.variants(forKey: entry("/a").key).count == 1)
 
         let rollback = directory.file("rollback.sqlite")
         do { try CacheSchema.migrator.migrate(try DatabaseQueue(path: rollback)) }
-        #expect(try CacheDatabase(path: rollback).isWriterOpen)
+        #expect(try CacheDatabase(path: rollback).isQueueOpen)
         #expect(try Self.journalMode(of: rollback) == "wal")
+    }
+
+    /// A file the check turns away (for the full open to deal with) is left exactly as it was
+    /// found: in particular its WAL is not checkpointed by the check's connection closing.
+    @Test(arguments: ["newer schema", "damaged table", "rollback journal"])
+    func aFileTheReadyCheckTurnsAwayIsLeftAsItWas(condition: String) throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        do { try CacheDatabase(path: path).store(entry("/a")) }
+        let queue = try DatabaseQueue(path: path)
+        switch condition {
+        case "newer schema":
+            try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v3-from-a-newer-fresh')") }
+        case "damaged table":
+            try queue.write { try $0.execute(sql: "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = 'CREATE TABLE cacheBody (' WHERE name = 'cacheBody'") }
+        default:
+            _ = try queue.writeWithoutTransaction { try String.fetchOne($0, sql: "PRAGMA journal_mode = DELETE") }
+        }
+        try queue.writeWithoutTransaction { _ = fresh_sqlite3_keep_wal_on_close($0.sqliteConnection) }
+        try queue.close()
+        let files = try ["", "-wal"].map { try? Data(contentsOf: URL(fileURLWithPath: path + $0)) }
+        #expect(CacheConnection.openReady(at: path, migrations: CacheSchema.identifiers, probeTables: ["cacheEntry", "cacheBody"],
+                                          pragmas: [], busyTimeout: 1) == nil)
+        #expect(try ["", "-wal"].map { try? Data(contentsOf: URL(fileURLWithPath: path + $0)) } == files)
+    }
+
+    /// A 304's new headers and size, batched and written on the lookup connection, reach the
+    /// row and the total the eviction counts with.
+    @Test func aRefreshWrittenWithoutGRDBUpdatesTheRowAndTheTotal() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let original = entry("/a", body: 300)
+        do { try CacheDatabase(path: path).store(original) }
+        var refreshed = original
+        refreshed.headerFields[.cacheControl] = "max-age=120, must-revalidate"
+        refreshed.requestTime = Date(timeIntervalSince1970: 2000)
+        refreshed.responseTime = Date(timeIntervalSince1970: 2001)
+        do {
+            let database = try CacheDatabase(path: path)
+            try database.refresh(refreshed)
+            try database.flush()
+            #expect(!database.isQueueOpen)
+        }
+        let database = try CacheDatabase(path: path)
+        #expect(try database.variants(forKey: original.key).first?.headerFields[.cacheControl] == "max-age=120, must-revalidate")
+        #expect(try database.statistics().bytes == refreshed.approximateSize)
+    }
+
+    /// Stores, flushes and lookups at once on a database opened without GRDB: the queue opens
+    /// once, and nothing is lost.
+    @Test func storesFlushesAndLookupsAtOnceAfterAReadyOpen() async throws {
+        let directory = try TemporaryDirectory()
+        let database = try readyDatabase(holding: entry("/seed"), at: directory.file("cache.sqlite"))
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for index in 0..<30 {
+                group.addTask {
+                    switch index % 3 {
+                    case 0: try database.store(entry("/item\(index)"))
+                    case 1:
+                        database.recordOutcome(CacheOutcome(kind: .hit, bytesSaved: 1, bytesReceived: 0))
+                        try database.flush()
+                    default: _ = try database.variants(forKey: entry("/seed").key)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let statistics = try database.statistics()
+        #expect(statistics.entries == 11)
+        #expect(statistics.counts[.hit] == 10)
+    }
+
+    /// Another process moved the file aside (it found it damaged) and made a new one: this
+    /// process's stores fail rather than go to a file its lookups do not read.
+    @Test func aStoreAfterTheFileWasReplacedFailsAndTouchesNeitherFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let database = try readyDatabase(holding: entry("/a"), at: path)
+        #expect(!database.isQueueOpen)
+        for suffix in ["", "-wal", "-shm"] {
+            try? FileManager.default.moveItem(atPath: path + suffix, toPath: directory.file("aside") + suffix)
+        }
+        do { _ = try CacheDatabase(path: path) }
+        #expect(throws: StorageError.self) { try database.store(entry("/b")) }
+        #expect(try CacheDatabase(path: path).statistics().entries == 0)
+        #expect(try database.variants(forKey: entry("/a").key).count == 1)
+    }
+
+    /// GRDB's queue opening beside the lookup connection must not drop that connection's locks
+    /// on the file (closing any descriptor of it would): another process closing its own
+    /// connection would then take itself for the last one and delete the WAL under this one.
+    @Test func openingTheQueueBesideTheLookupConnectionKeepsItsLocks() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let database = try readyDatabase(holding: entry("/a"), at: path)
+        #expect(try database.variants(forKey: entry("/a").key).count == 1)
+        try database.store(entry("/b"))
+        #expect(database.isQueueOpen)
+        let other = Process()
+        other.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        other.arguments = ["python3", "-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('SELECT count(*) FROM cacheEntry').fetchall(); c.close()", path]
+        try other.run()
+        other.waitUntilExit()
+        #expect(other.terminationStatus == 0)
+        #expect(FileManager.default.fileExists(atPath: path + "-wal"))
+        try database.store(entry("/c"))
+        #expect(try database.statistics().entries == 3)
     }
 
     @Test func theIdentifiersTheReadyCheckComparesAreTheMigratorsOwn() {
