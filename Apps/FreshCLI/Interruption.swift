@@ -8,14 +8,13 @@ import Synchronization
 enum Interruption {
     static func cancellingOnSignal<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         let target = CancellationTarget()
-        let sources = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { target.cancel() }
-            source.resume()
-            return source
+        let watch = SignalPipe.watch { target.cancel() }
+        defer {
+            watch?.cancel()
+            // libdispatch lets go of a cancelled source's handler later, on its queue; the task,
+            // and what its work holds (the databases), must not wait for that to be released.
+            target.detach()
         }
-        defer { sources.forEach { $0.cancel() } }
         // Started on this thread, not handed to another one of the pool: work that never waits
         // (an answer from the cache) finishes right here. A signal during the part before the
         // work first waits cancels it from that wait on: code there that checks for
@@ -23,6 +22,54 @@ enum Interruption {
         let task = Task.immediate { try await work() }
         target.attach { task.cancel() }
         return try await task.value
+    }
+}
+
+/// The three signals as bytes on a pipe. The handler is in place before the work starts, and a
+/// byte waits in the pipe until the dispatch source that reads it is armed (libdispatch arms a
+/// source a moment after it is resumed), so no signal is lost in between, as one was while the
+/// signals were ignored and handed to signal sources.
+private enum SignalPipe {
+    static let signals = [SIGINT, SIGTERM, SIGHUP]
+
+    /// The pipe's ends, both non-blocking; the handler reads `writeEnd` (a plain global: a
+    /// signal handler may touch nothing that locks). `nil` when no pipe could be made.
+    private static let readEnd: Int32? = {
+        var ends: [Int32] = [-1, -1]
+        guard pipe(&ends) == 0 else { return nil }
+        for end in ends {
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+        }
+        writeEnd = ends[1]
+        return ends[0]
+    }()
+    nonisolated(unsafe) private static var writeEnd: Int32 = -1
+
+    /// Installs the handler (again: a test may have restored another) and calls `onSignal` on
+    /// a dispatch queue for every signal from now on, until the returned source is cancelled.
+    /// Without a pipe (no descriptor left), the signals keep their default action: they end
+    /// the process, whose files SQLite keeps consistent as after any crash.
+    static func watch(_ onSignal: @escaping @Sendable () -> Void) -> (any DispatchSourceRead)? {
+        guard let descriptor = readEnd else { return nil }
+        // A signal that came while no work was running was ignored then; it cancels nothing now.
+        var leftover = [UInt8](repeating: 0, count: 64)
+        while read(descriptor, &leftover, leftover.count) > 0 {}
+        var action = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in
+            var byte: UInt8 = 1
+            _ = write(SignalPipe.writeEnd, &byte, 1)
+        }
+        action.sa_flags = SA_RESTART
+        for signalNumber in signals { sigaction(signalNumber, &action, nil) }
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .global())
+        source.setEventHandler {
+            var bytes = [UInt8](repeating: 0, count: 64)
+            while read(descriptor, &bytes, bytes.count) > 0 {}
+            onSignal()
+        }
+        source.resume()
+        return source
     }
 }
 
@@ -43,6 +90,11 @@ final class CancellationTarget: Sendable {
             return state.requested
         }
         if requested { cancel() }
+    }
+
+    /// Forgets the task: a signal from now on cancels nothing.
+    func detach() {
+        state.withLock { $0.cancel = nil }
     }
 
     func cancel() {

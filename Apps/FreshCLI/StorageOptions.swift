@@ -19,6 +19,11 @@ struct StorageOptions: ParsableArguments {
 
     var location: StorageLocation { StorageLocation.resolve(directory: databaseDirectory) }
 
+    func validate() throws {
+        // An unset shell variable (`--db-dir "$DIR"`) would otherwise mean the default location.
+        if databaseDirectory == "" { throw ValidationError("--db-dir is empty: give a directory") }
+    }
+
     /// The item database for commands that only read it: opened read-only when it was found
     /// damaged (so it can still be read) or its directory cannot be written.
     func openItemDatabaseForReading() throws -> ItemDatabase {

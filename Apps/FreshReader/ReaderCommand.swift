@@ -84,6 +84,8 @@ public struct ReaderCommand: AsyncParsableCommand {
 
     /// Rejects a `--url` that is not http(s) before anything is opened.
     public func validate() throws {
+        // An unset shell variable (`--db-dir "$DIR"`) would otherwise mean the default location.
+        if databaseDirectory == "" { throw ValidationError("--db-dir is empty: give a directory") }
         if let url, Self.httpURL(url) == nil {
             throw ValidationError("invalid --url '\(url)': expected an http:// or https:// URL")
         }

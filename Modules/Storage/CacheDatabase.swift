@@ -48,6 +48,7 @@ public final class CacheDatabase: CacheStorage {
         let opened: DatabaseQueue
         var recoveryWarning: String?
         do {
+            try DamageMarker.refuseIfMarked(path)
             opened = try Self.openMigrated(path)
         } catch let error as StorageError {
             guard let reason = Self.rebuildReason(for: error, path: path) else { throw error }
@@ -56,6 +57,7 @@ public final class CacheDatabase: CacheStorage {
                 try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
             }
             opened = try Self.openMigrated(path)
+            DamageMarker.clear(path)
             Self.removeEarlierAsideFiles(of: path, keeping: aside)
             recoveryWarning = "cache database at \(path) was unreadable (\(reason)); moved it to \(aside) and started an empty cache"
         }
@@ -91,6 +93,7 @@ public final class CacheDatabase: CacheStorage {
 
     private static func readyConnection(at path: String) -> CacheConnection? {
         DatabaseFile.applyProcessSettings()
+        guard !DamageMarker.isMarked(path) else { return nil }
         return CacheConnection.openReady(at: path, migrations: CacheSchema.identifiers, probeTables: probeTables,
                                          pragmas: pragmas, busyTimeout: DatabaseFile.defaultBusyTimeout)
     }
@@ -163,7 +166,7 @@ public final class CacheDatabase: CacheStorage {
         try queue.withLock { queue in
             if let queue { return queue }
             guard connection.isStill(at: path) else {
-                throw StorageError.cannotOpen(path: path, reason: "another process replaced the file while this one had it open")
+                throw StorageError.cannotOpen(path: path, reason: "another process replaced or removed the file while this one had it open")
             }
             let opened = try Self.openMigrated(path)
             queue = opened
@@ -171,7 +174,11 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
-    deinit {
+    /// Writes the batched bookkeeping and leaves the WAL as the next process should find it
+    /// (see ``keptWALBytes``): what the end of a command does. Deinitialisation does it too, but
+    /// may come too late: the last reference can go on another thread (a finished task's), after
+    /// the process has exited. Using the database afterwards is allowed; the next end does it again.
+    public func finish() {
         try? flush()
         try? queue.withLock { queue in
             try queue?.writeWithoutTransaction { _ = fresh_sqlite3_keep_wal_on_close($0.sqliteConnection) }
@@ -179,6 +186,10 @@ public final class CacheDatabase: CacheStorage {
         if Self.walSize(of: path) >= Self.keptWALBytes {
             try? connection.emptyWAL(waitingAtMost: Self.closingCheckpointWait)
         }
+    }
+
+    deinit {
+        finish()
     }
 
     /// The largest WAL a closing ``CacheDatabase`` leaves for the next process as it is.
@@ -205,7 +216,7 @@ public final class CacheDatabase: CacheStorage {
     // MARK: CacheStorage
 
     public func variants(forKey key: String) throws -> [StoredResponse] {
-        let records = try connection.variants(forKey: key)
+        let records = try noticingDamage { try connection.variants(forKey: key) }
         let refreshes = pending.withLock { $0.refreshes.isEmpty ? [:] : $0.refreshes.filter { $0.key.key == key } }
         return records.compactMap { record in
             refreshes[CacheBookkeeping.VariantID(key: record.key, variantKey: record.variantKey)].map(record.refreshed) ?? record
@@ -225,7 +236,7 @@ public final class CacheDatabase: CacheStorage {
         // The queue first: a batch taken out of memory must have somewhere to go.
         let writer = try grdbQueue()
         let batch = takePending()
-        let tooLarge = try writer.write { db in
+        let tooLarge = try noticingDamage { try writer.write { db in
             try batch.write(on: db.sqliteConnection!)
             var tooLarge: CacheEntryRecord?
             for record in records {
@@ -238,7 +249,7 @@ public final class CacheDatabase: CacheStorage {
             }
             _ = try CacheEntryRecord.evict(db, toFit: capacity)
             return tooLarge
-        }
+        } }
         if let tooLarge { throw CacheStorageError.entryTooLarge(size: tooLarge.size, capacity: capacity) }
     }
 
@@ -260,8 +271,10 @@ public final class CacheDatabase: CacheStorage {
     }
 
     public func removeAll(forKey key: String) throws {
-        try grdbQueue().write { db in
-            try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ?", arguments: [key])
+        try noticingDamage {
+            try grdbQueue().write { db in
+                try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ?", arguments: [key])
+            }
         }
     }
 
@@ -286,10 +299,25 @@ public final class CacheDatabase: CacheStorage {
     public func flush() throws {
         let batch = takePending()
         guard !batch.isEmpty else { return }
-        if let writer = queue.withLock({ $0 }) {
-            try writer.write { try batch.write(on: $0.sqliteConnection!) }
-        } else {
-            try connection.write { try batch.write(on: $0) }
+        try noticingDamage {
+            if let writer = queue.withLock({ $0 }) {
+                try writer.write { try batch.write(on: $0.sqliteConnection!) }
+            } else {
+                try connection.write { try batch.write(on: $0) }
+            }
+        }
+    }
+
+    /// Runs `work`; when it finds the file damaged, marks it (``DamageMarker``), so that the
+    /// next open moves it aside and starts an empty cache with a warning. Damage deep in the
+    /// file (an index, a body) escapes the checks of an open and shows only here; without the
+    /// mark every later run would find it again and quietly go to the network each time.
+    private func noticingDamage<Value>(_ work: () throws -> Value) throws -> Value {
+        do {
+            return try work()
+        } catch {
+            if DatabaseFile.isCorruption(error) { DamageMarker.mark(path, reason: DatabaseFile.message(of: error)) }
+            throw error
         }
     }
 
@@ -298,7 +326,7 @@ public final class CacheDatabase: CacheStorage {
     /// Entry count, bytes and the counters of every outcome.
     public func statistics() throws -> CacheStatistics {
         try flush()
-        return try grdbQueue().read { db in
+        return try noticingDamage { try grdbQueue().read { db in
             var statistics = CacheStatistics(
                 entries: try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheEntry") ?? 0,
                 bytes: try CacheEntryRecord.totalBytes(db), capacity: capacity)
@@ -309,24 +337,26 @@ public final class CacheDatabase: CacheStorage {
                 statistics.bytesReceived += row["bytesReceived"] as Int
             }
             return statistics
-        }
+        } }
     }
 
     /// Every stored entry, most recently used first.
     public func listEntries() throws -> [CacheListing] {
-        try grdbQueue().read { db in
+        try noticingDamage { try grdbQueue().read { db in
             try Row.fetchAll(db, sql: "SELECT key, variantKey, status, size, lastAccess FROM cacheEntry ORDER BY lastAccess DESC").map { row in
                 CacheListing(key: row["key"], variantKey: row["variantKey"], status: row["status"], size: row["size"],
                              lastAccess: Date(timeIntervalSince1970: row["lastAccess"]))
             }
-        }
+        } }
     }
 
     /// Removes every entry and resets the statistics.
     public func clear() throws {
         _ = takePending()
-        try grdbQueue().write { db in
-            try db.execute(sql: "DELETE FROM cacheEntry; DELETE FROM cacheStat;")
+        try noticingDamage {
+            try grdbQueue().write { db in
+                try db.execute(sql: "DELETE FROM cacheEntry; DELETE FROM cacheStat;")
+            }
         }
     }
 
@@ -340,13 +370,14 @@ public final class CacheDatabase: CacheStorage {
                 throw StorageError.cannotOpen(path: path + suffix, reason: "cannot delete it: \((error as NSError).localizedDescription)")
             }
         }
+        DamageMarker.clear(path)
     }
 
     /// Evicts least-recently-used entries until at most `maximumBytes` remain; returns how
     /// many were removed.
     public func prune(toFit maximumBytes: Int) throws -> Int {
         try flush()
-        return try grdbQueue().write { db in try CacheEntryRecord.evict(db, toFit: maximumBytes) }
+        return try noticingDamage { try grdbQueue().write { db in try CacheEntryRecord.evict(db, toFit: maximumBytes) } }
     }
 
     // MARK: Batching

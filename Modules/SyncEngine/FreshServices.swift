@@ -63,13 +63,14 @@ public final class FreshServices: Sendable {
         try ItemDatabase(path: location.itemDatabasePath)
     }
 
-    /// Waits for background revalidations and writes batched cache bookkeeping (use times,
-    /// statistics, the refreshed headers of 304s).
+    /// Waits for background revalidations, writes batched cache bookkeeping (use times,
+    /// statistics, the refreshed headers of 304s) and settles the cache's WAL for the next
+    /// process (``CacheDatabase/finish()``).
     public func finish() async {
         await client.waitForBackgroundRevalidations()
         await pageClient.waitForBackgroundRevalidations()
         drainPageCache()
-        try? cacheDatabase?.flush()
+        cacheDatabase?.finish()
     }
 
     /// Removes what the page client keeps for these page URLs (their validators), for a

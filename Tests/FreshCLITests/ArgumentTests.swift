@@ -31,6 +31,17 @@ struct ArgumentTests {
         }
     }
 
+    /// `--db-dir "$DIR"` with DIR unset must not quietly use (and write) the default location.
+    @Test func anEmptyDatabaseDirectoryIsRefused() {
+        for line in [["get", "--db-dir", "", "http://o.test/a"], ["sync", "http://o.test/a", "--db-dir", ""], ["collections", "--db-dir", ""]] {
+            #expect {
+                try FreshCommand.parseAsRoot(line)
+            } throws: { error in
+                FreshCommand.message(for: error).contains("--db-dir is empty") && FreshCommand.exitCode(for: error).rawValue == 64
+            }
+        }
+    }
+
     @Test func removeIsAnotherNameOfRm() throws {
         #expect(try FreshCommand.parseAsRoot(["remove", "posts"]) is RemoveCommand)
         #expect(try FreshCommand.parseAsRoot(["rm", "posts"]) is RemoveCommand)

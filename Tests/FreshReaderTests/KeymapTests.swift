@@ -1,3 +1,4 @@
+import ArgumentParser
 import Testing
 @testable import FreshReader
 
@@ -22,5 +23,17 @@ struct KeymapTests {
     @Test func controlKeysAreNamedAsLessNamesThem() {
         #expect(KeyInput.control("d").name == "Ctrl-D")
         #expect(KeyInput.character(" ").name == "Space")
+    }
+}
+
+@Suite("fresh-reader arguments")
+struct ReaderArgumentTests {
+    /// `--db-dir "$DIR"` with DIR unset must not quietly open the default location.
+    @Test func anEmptyDatabaseDirectoryIsRefused() {
+        #expect {
+            try ReaderCommand.parse(["--db-dir", ""])
+        } throws: { error in
+            ReaderCommand.message(for: error).contains("--db-dir is empty") && ReaderCommand.exitCode(for: error).rawValue == 64
+        }
     }
 }

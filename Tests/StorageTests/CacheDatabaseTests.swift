@@ -188,6 +188,19 @@ struct CacheDatabaseTests {
         #expect(rows == 1)
     }
 
+    /// The end of a command settles the WAL itself: the database may outlive the command's
+    /// last use of it (a reference a finished task drops later), and the process exits first.
+    @Test func finishingEmptiesALargeWALWhileTheDatabaseIsStillHeld() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let database = try CacheDatabase(path: path)
+        try database.store(entry("/large", body: CacheDatabase.keptWALBytes))
+        #expect(Self.walSize(of: path) >= CacheDatabase.keptWALBytes)
+        database.finish()
+        #expect(Self.walSize(of: path) == 0)
+        #expect(try database.variants(forKey: entry("/large").key).count == 1)
+    }
+
     static func walSize(of path: String) -> Int {
         (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
     }
@@ -280,6 +293,38 @@ struct CacheDatabaseTests {
         let reopened = try CacheDatabase(path: path)
         #expect(reopened.recoveryWarning?.contains("moved it to") == true)
         #expect(try reopened.variants(forKey: entry("/a").key).isEmpty)
+    }
+
+    /// Damage the open's checks cannot see (the key index): the lookup that finds it marks the
+    /// file, and the next open moves it aside and starts an empty cache, where before every
+    /// run went to the network again without a word.
+    @Test func damageALookupFindsIsRepairedByTheNextOpen() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        do { try CacheDatabase(path: path).store(entry("/a")) }
+        let (indexRootPage, pageSize) = try GRDB.DatabaseQueue(path: path).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+            return (try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'sqlite_autoindex_cacheEntry_1'") ?? 0,
+                    try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 0)
+        }
+        #expect(indexRootPage > 1)
+        let file = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try file.seek(toOffset: UInt64((indexRootPage - 1) * pageSize))
+        try file.write(contentsOf: Data(repeating: 0xA5, count: pageSize))
+        try file.close()
+
+        do {
+            let damaged = try CacheDatabase(path: path)
+            #expect(damaged.recoveryWarning == nil)
+            #expect(throws: DatabaseError.self) { try damaged.variants(forKey: entry("/a").key) }
+        }
+        #expect(FileManager.default.fileExists(atPath: DamageMarker.markerPath(for: path)))
+        let rebuilt = try CacheDatabase(path: path)
+        #expect(rebuilt.recoveryWarning?.contains("found damaged before") == true)
+        #expect(try rebuilt.variants(forKey: entry("/a").key).isEmpty)
+        try rebuilt.store(entry("/a"))
+        #expect(try rebuilt.variants(forKey: entry("/a").key).count == 1)
+        #expect(!FileManager.default.fileExists(atPath: DamageMarker.markerPath(for: path)))
     }
 
     @Test func unwritableLocationIsAClearError() throws {

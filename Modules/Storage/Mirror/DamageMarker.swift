@@ -23,6 +23,11 @@ public enum DamageMarker {
         throw StorageError.corrupted(path: path, reason: "found damaged before: \(recorded)")
     }
 
+    /// Whether the database at `path` was found damaged before.
+    static func isMarked(_ path: String) -> Bool {
+        access(markerPath(for: path), F_OK) == 0
+    }
+
     /// Forgets the damage (after a clean check or a recovery).
     static func clear(_ path: String) {
         try? FileManager.default.removeItem(atPath: markerPath(for: path))
