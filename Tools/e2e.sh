@@ -348,11 +348,11 @@ stop_server
 # prints must be what the whole tree prints.
 get_reads_as_through_the_tree() {
     "$BIN/fresh" get >/dev/null 2>"$WORK/get-missing.err"
-    [ $? -eq 64 ] && [ "$(cat "$WORK/get-missing.err")" = "fresh: Missing expected argument '<url>' (see 'fresh --help')" ] &&
+    [ $? -eq 64 ] && [ "$(cat "$WORK/get-missing.err")" = "fresh: Missing expected argument '<url>' (see 'fresh get --help')" ] &&
         local help && help=$("$BIN/fresh" get --help) &&
         grep -qF "USAGE: fresh get [<options>] <url>" <<<"$help" && grep -q -- "--version" <<<"$help" &&
         [ "$("$BIN/fresh" get --version)" = "$("$BIN/fresh" --version)" ] &&
-        [ "$("$BIN/fresh" get http://127.0.0.1:1/ --bogus 2>&1 >/dev/null)" = "fresh: Unknown option '--bogus' (see 'fresh --help')" ]
+        [ "$("$BIN/fresh" get http://127.0.0.1:1/ --bogus 2>&1 >/dev/null)" = "fresh: Unknown option '--bogus' (see 'fresh get --help')" ]
 }
 check "fresh get: a missing URL, --help, --version and an unknown option read as through the whole command tree" \
     get_reads_as_through_the_tree

@@ -2,9 +2,10 @@ import ArgumentParser
 import Foundation
 
 /// How `fresh` and `fresh-reader` start and end: `--help` and `--version` print as
-/// ArgumentParser prints them; any other error is one line `NAME: message (see 'NAME --help')`
-/// on stderr, never ArgumentParser's `Error: … Usage: …` dump, with the exit status the
-/// command's own error carries (64 for invalid arguments).
+/// ArgumentParser prints them; any other error is one line `NAME: message (see 'NAME SUB --help')`
+/// on stderr (the help of the subcommand the line ran, whose screen lists its options), never
+/// ArgumentParser's `Error: … Usage: …` dump, with the exit status the command's own error
+/// carries (64 for invalid arguments).
 public enum CommandLaunch {
     public static func run<Command: ParsableCommand>(_ command: Command.Type, arguments: [String]? = nil) async -> Never {
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
@@ -21,12 +22,27 @@ public enum CommandLaunch {
         } catch {
             let code = parser.exitCode(for: error)
             if code == .success { parser.exit(withError: error) }
-            if let line = firstLine(of: parser.fullMessage(for: error)) {
+            let message = parser.fullMessage(for: error)
+            if let line = firstLine(of: message) {
                 let name = command.configuration.commandName ?? "command"
-                FileHandle.standardError.write(Data("\(name): \(line) (see '\(name) --help')\n".utf8))
+                let help = helpCommand(in: message, root: name, subcommand: entry?.command.configuration.commandName)
+                FileHandle.standardError.write(Data("\(name): \(line) (see '\(help)')\n".utf8))
             }
             command.exit(withError: ExitCode(code.rawValue))
         }
+    }
+
+    /// The help command ArgumentParser's message points to (`See 'fresh sync --help' for more
+    /// information.`), with the root's name in front when the subcommand was parsed on its own
+    /// (``DirectEntry``: its message says `get --help`). Without one, the help of `subcommand`
+    /// when the line was parsed by it alone, else the root's.
+    static func helpCommand(in message: String, root: String, subcommand: String?) -> String {
+        guard let start = message.range(of: "See '"),
+              let end = message[start.upperBound...].range(of: "' for more information") else {
+            return subcommand.map { "\(root) \($0) --help" } ?? "\(root) --help"
+        }
+        let named = String(message[start.upperBound..<end.lowerBound])
+        return named == root || named.hasPrefix(root + " ") ? named : "\(root) \(named)"
     }
 
     /// The message's first non-empty line without ArgumentParser's `Error: ` prefix; `nil`

@@ -54,4 +54,17 @@ struct DirectEntryTests {
         #expect(CommandLaunch.firstLine(of: direct) == "Missing expected argument '<target>'")
         #expect(CommandLaunch.firstLine(of: direct) == CommandLaunch.firstLine(of: tree))
     }
+
+    /// An error points to the help of the subcommand that ran, whose screen lists its options,
+    /// whichever way the line was parsed.
+    @Test func anErrorPointsToTheHelpOfTheSubcommandThatRan() throws {
+        var direct = "", tree = ""
+        let entry = try #require(DirectEntry.subcommand(of: Root.self, arguments: ["fast", "x", "--bogus"]))
+        do { _ = try entry.command.parseAsRoot(entry.arguments) } catch { direct = entry.command.fullMessage(for: error) }
+        do { _ = try Root.parseAsRoot(["plain", "x", "--bogus"]) } catch { tree = Root.fullMessage(for: error) }
+        #expect(CommandLaunch.helpCommand(in: direct, root: "tool", subcommand: "fast") == "tool fast --help")
+        #expect(CommandLaunch.helpCommand(in: tree, root: "tool", subcommand: nil) == "tool plain --help")
+        #expect(CommandLaunch.helpCommand(in: "Missing expected argument", root: "tool", subcommand: "fast") == "tool fast --help")
+        #expect(CommandLaunch.helpCommand(in: "Missing expected argument", root: "tool", subcommand: nil) == "tool --help")
+    }
 }
