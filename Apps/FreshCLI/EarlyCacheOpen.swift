@@ -18,7 +18,7 @@ enum EarlyCacheOpen {
 
     /// Starts opening the cache for `arguments` when they run `fresh get`.
     static func start(for arguments: [String]) {
-        guard arguments.first == "get" else { return }
+        guard arguments.first == GetCommand.configuration.commandName else { return }
         let options = arguments.prefix { $0 != "--" }
         // A line that sets the capacity is left to the command (a rare line; the guess would need it).
         guard !options.contains(where: { $0 == "--cache-size" || $0.hasPrefix("--cache-size=") }) else { return }

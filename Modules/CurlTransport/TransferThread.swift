@@ -9,8 +9,9 @@ import HTTPCache
 /// on a busy machine, on the path from one page to the next.
 ///
 /// Jobs run one at a time, in order; a transfer blocks the thread, so only a task that waits
-/// for its transfers anyway should prefer it (start what should overlap elsewhere, for example
-/// with `Task(executorPreference: globalConcurrentExecutor)`).
+/// for its transfers anyway should prefer it. The preference passes to the task's structured
+/// children (`async let`, task groups); start what should overlap on another executor (for
+/// example with `Task(executorPreference: globalConcurrentExecutor)`).
 public final class TransferThread: TaskExecutor, Sendable {
     private let thread: JobThread
 

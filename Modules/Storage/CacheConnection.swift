@@ -186,23 +186,10 @@ final class CacheConnection: Sendable {
 
     /// The first column of every row `sql` returns, as text.
     private static func texts(_ sql: String, on handle: OpaquePointer) throws -> [String] {
-        var prepared: OpaquePointer?
-        let code = sqlite3_prepare_v2(handle, sql, -1, &prepared, nil)
-        guard code == SQLITE_OK, let statement = prepared else {
-            sqlite3_finalize(prepared)
-            throw error(code, handle)
-        }
-        defer { sqlite3_finalize(statement) }
-        var values: [String] = []
-        while true {
-            let stepped = sqlite3_step(statement)
-            if stepped == SQLITE_DONE { return values }
-            guard stepped == SQLITE_ROW else { throw error(stepped, handle) }
-            values.append(text(statement, 0))
-        }
+        try RawStatement(sql, on: handle).rows { text($0, 0) }
     }
 
-    private static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
+    static func text(_ statement: OpaquePointer, _ column: Int32) -> String {
         guard let bytes = sqlite3_column_text(statement, column) else { return "" }
         return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))), as: UTF8.self)
     }

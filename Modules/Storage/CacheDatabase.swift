@@ -149,16 +149,18 @@ public final class CacheDatabase: CacheStorage {
     /// Tables whose first row every open reads, so that damage to them is found there.
     private static let probeTables = ["cacheEntry", "cacheBody"]
 
-    /// The settings of both connections: ``DatabaseFile``'s, and deleted content zeroed where
-    /// that costs no extra write, not on freed pages. Some SQLite builds (Debian's) zero every
-    /// freed page, and then replacing a 100 KB body writes the old body's pages as zeros besides
-    /// the new body's: half again the WAL traffic and the checkpoints of a store. The freed
-    /// pages are reused by the next stores.
-    private static let pragmas = DatabaseFile.pragmas(.normal) + ["PRAGMA secure_delete = FAST"]
+    /// The cache's own settings, after ``DatabaseFile``'s: deleted content zeroed where that
+    /// costs no extra write, not on freed pages. Some SQLite builds (Debian's) zero every freed
+    /// page, and then replacing a 100 KB body writes the old body's pages as zeros besides the
+    /// new body's: half again the WAL traffic and the checkpoints of a store. The freed pages
+    /// are reused by the next stores.
+    private static let cachePragmas = ["PRAGMA secure_delete = FAST"]
+    /// The settings of both connections.
+    private static let pragmas = DatabaseFile.pragmas(.normal) + cachePragmas
 
     private static func openMigrated(_ path: String) throws -> DatabaseQueue {
         try DatabaseFile.openQueue(at: path, durability: .normal, migrator: CacheSchema.migrator, probeTables: probeTables,
-                                   extraPragmas: ["PRAGMA secure_delete = FAST"])
+                                   extraPragmas: cachePragmas)
     }
 
     /// GRDB's queue, opened now if this is its first use.
@@ -192,17 +194,17 @@ public final class CacheDatabase: CacheStorage {
         finish()
     }
 
-    /// The largest WAL a closing ``CacheDatabase`` leaves for the next process as it is.
+    /// The largest WAL a finishing ``CacheDatabase`` leaves for the next process as it is.
     ///
     /// SQLite's last connection to close checkpoints the WAL into the file and deletes it,
     /// waiting for the disk three times (the WAL, the file, the directory). A cache hit writes
     /// only its bookkeeping (a few pages), so a run of `fresh get` would spend more on that
     /// checkpoint than on everything else it does. A WAL under this size is kept instead: the
     /// next process to open the file reads it back (SQLite rebuilds its index from the WAL, so
-    /// the cost of an open grows with it). The first close that finds it larger copies it into
-    /// the file and empties it (`wal_checkpoint(TRUNCATE)`, which needs no write access to the
-    /// directory, where deleting the WAL would), waiting at most ``closingCheckpointWait`` for
-    /// other processes' reads; a later close does it when they keep it busy. Nothing committed
+    /// the cost of an open grows with it). The first ``finish()`` that finds it larger copies it
+    /// into the file and empties it (`wal_checkpoint(TRUNCATE)`, which needs no write access to
+    /// the directory, where deleting the WAL would), waiting at most ``closingCheckpointWait``
+    /// for other processes' reads; a later one does it when they keep it busy. Nothing committed
     /// is at risk: a kept WAL is what a crash leaves, and SQLite recovers from it on the next open.
     static let keptWALBytes = 512 * 1024
     /// How long a closing checkpoint waits for other connections' reads, in seconds.

@@ -1,9 +1,9 @@
 import GRDB
 import GRDBSQLite
 
-/// A prepared statement run on a bare SQLite connection handle, for the cache's bookkeeping
-/// writes: they run on ``CacheConnection`` (no GRDB queue open) or inside a GRDB transaction
-/// (on `Database.sqliteConnection`), with the same SQL either way.
+/// A prepared statement run on a bare SQLite connection handle: the cache's bookkeeping writes,
+/// which run on ``CacheConnection`` (no GRDB queue open) or inside a GRDB transaction (on
+/// `Database.sqliteConnection`) with the same SQL either way, and the connection's own checks.
 struct RawStatement: ~Copyable {
     /// A value bound to one `?` of the statement.
     enum Value {
@@ -31,6 +31,18 @@ struct RawStatement: ~Copyable {
 
     deinit {
         sqlite3_finalize(statement)
+    }
+
+    /// Steps through every row the statement (with no parameters) returns, reading each with `read`.
+    func rows<Row>(_ read: (OpaquePointer) -> Row) throws -> [Row] {
+        defer { sqlite3_reset(statement) }
+        var rows: [Row] = []
+        while true {
+            let code = sqlite3_step(statement)
+            if code == SQLITE_DONE { return rows }
+            guard code == SQLITE_ROW else { throw CacheConnection.error(code, handle) }
+            rows.append(read(statement))
+        }
     }
 
     /// Runs the statement once with `values` bound in order, one for each `?`.

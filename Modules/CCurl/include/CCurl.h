@@ -3,7 +3,8 @@
 // A program linked against libcurl pays for loading it and the thirty-odd libraries it
 // depends on (OpenSSL, GnuTLS, Kerberos, LDAP, SSH, ...) before main runs: several
 // milliseconds, more than everything else a cache hit costs. So nothing here links libcurl:
-// `fresh_curl_load` opens libcurl.so.4 with dlopen the first time a transfer needs it, and
+// `fresh_curl_load` opens libcurl.so.4 with dlopen the first time a transfer needs it (or
+// earlier, on a thread of its own, when `fresh sync` asks to preload it), and
 // the functions below call through the pointers it resolved. curl.h still supplies the
 // types and constants.
 //

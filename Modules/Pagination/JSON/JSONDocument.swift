@@ -1,6 +1,7 @@
 import Foundation
 
-/// A JSON text, checked in full and indexed near the top: every value down to
+/// A JSON text, checked in full (unless only skimmed, see ``init(skimming:recordedDepth:)``)
+/// and indexed near the top: every value down to
 /// ``recordedDepth`` is recorded with its byte range, so a page's envelope (`next`,
 /// `meta.next_cursor`, `has_more`, …), its items and each item's key can be read without
 /// building a Swift value for the whole body. Deeper values are checked (syntax, UTF-8) but not

@@ -15,8 +15,8 @@ struct JSONParser {
         self.recordedDepth = recordedDepth
         self.skimming = skimming
         // About one recorded value per 64 bytes in a page of small objects: room for them up
-        // front rather than a dozen reallocations of the growing array.
-        nodes.reserveCapacity(bytes.count / 64)
+        // front rather than a dozen reallocations of the growing array. A skim records a few.
+        if !skimming { nodes.reserveCapacity(bytes.count / 64) }
     }
 
     mutating func parseDocument() throws(JSONSyntaxError) -> [JSONNode] {

@@ -70,7 +70,7 @@ public final class PageValidatorStorage: CacheStorage {
         }
         // The scheduled writes hold the storage weakly: one still pending when the run ends
         // (``drain()`` has written everything by then) must not keep the cache file open past
-        // the end of the program, whose close is where a large WAL is emptied.
+        // the end of the program.
         if count == 1 {
             writes.asyncAfter(deadline: .now() + Self.batchDelay) { [weak self] in self?.writeWaiting() }
         } else if count == Self.batchSize {
