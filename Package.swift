@@ -1,6 +1,6 @@
 // swift-tools-version: 6.2
 // Fresh: HTTP caching, offline-first fetching and cursor pagination for Swift on Linux.
-// Layout, dependency rule and chosen libraries: ../shared/ARCHITECTURE.md.
+// The modules, the dependency rule and where each idea lives: docs/architecture.md.
 
 import PackageDescription
 
@@ -30,13 +30,18 @@ let package = Package(
         // MARK: Pure modules (no I/O, no C)
         .target(name: "Models", path: "Modules/Models"),
         .target(name: "HTTPFields", path: "Modules/HTTPFields"),
+        .target(name: "JSON", path: "Modules/JSON"),
         .target(
             name: "HTTPCache",
             dependencies: ["HTTPFields", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/HTTPCache"
         ),
-        .target(name: "Pagination", dependencies: ["HTTPFields"], path: "Modules/Pagination"),
+        .target(name: "Pagination", dependencies: ["HTTPFields", "JSON"], path: "Modules/Pagination"),
         .target(name: "Fetcher", path: "Modules/Fetcher"),
+        .target(name: "MirrorStore", dependencies: ["JSON"], path: "Modules/MirrorStore"),
+
+        // MARK: Threads of our own, which exist only for speed
+        .target(name: "DedicatedThreads", path: "Modules/DedicatedThreads"),
 
         // MARK: System-library shims
         // libcurl's headers (Debian libcurl4-openssl-dev) and a loader: libcurl itself is opened
@@ -55,22 +60,23 @@ let package = Package(
         // MARK: Live implementations
         .target(
             name: "CurlTransport",
-            dependencies: ["CCurl", "HTTPCache", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CCurl", "DedicatedThreads", "HTTPCache", "HTTPFields", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/CurlTransport"
         ),
         .target(
             name: "Storage",
             dependencies: [
-                "Models", "HTTPCache", "Pagination", "CSQLiteOptions",
+                "CSQLiteOptions", "DedicatedThreads", "HTTPCache", "HTTPFields", "JSON", "MirrorStore",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/Storage"
         ),
         .target(
             name: "SyncEngine",
             dependencies: [
-                "Models", "HTTPCache", "CurlTransport", "Storage", "Pagination", "Fetcher",
-                .product(name: "Logging", package: "swift-log"),
+                "CurlTransport", "DedicatedThreads", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "Pagination", "Storage",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/SyncEngine"
         ),
@@ -84,13 +90,20 @@ let package = Package(
         // MARK: Apps (a library with the logic, a thin executable beside it)
         .target(
             name: "FreshCLI",
-            dependencies: ["SyncEngine", "HTTPFields", "TerminalText", "CommandLaunch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "Pagination", "Storage", "SyncEngine",
+                "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
             path: "Apps/FreshCLI"
         ),
         .executableTarget(name: "fresh", dependencies: ["FreshCLI"], path: "Apps/fresh"),
         .target(
             name: "FreshReader",
-            dependencies: ["SyncEngine", "TerminalText", "CNcursesw", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            dependencies: [
+                "CNcursesw", "Fetcher", "JSON", "MirrorStore", "Pagination", "Storage", "SyncEngine", "TerminalText",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
             path: "Apps/FreshReader"
         ),
         .executableTarget(name: "fresh-reader", dependencies: ["FreshReader", "CommandLaunch"], path: "Apps/fresh-reader"),
@@ -109,16 +122,23 @@ let package = Package(
         // MARK: Tests (one target per module and app)
         .testTarget(name: "ModelsTests", dependencies: ["Models"], path: "Tests/ModelsTests"),
         .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"], path: "Tests/HTTPFieldsTests"),
+        .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
         .testTarget(name: "HTTPCacheTests", dependencies: ["HTTPCache", "HTTPFields"], path: "Tests/HTTPCacheTests"),
-        .testTarget(name: "PaginationTests", dependencies: ["Pagination"], path: "Tests/PaginationTests"),
+        .testTarget(name: "PaginationTests", dependencies: ["JSON", "Pagination"], path: "Tests/PaginationTests"),
         .testTarget(name: "FetcherTests", dependencies: ["Fetcher"], path: "Tests/FetcherTests"),
-        .testTarget(name: "CurlTransportTests", dependencies: ["CurlTransport", "MockServer"], path: "Tests/CurlTransportTests"),
+        .testTarget(name: "DedicatedThreadsTests", dependencies: ["DedicatedThreads"], path: "Tests/DedicatedThreadsTests"),
         .testTarget(
-            name: "StorageTests", dependencies: ["Storage", "Pagination", .product(name: "GRDB", package: "GRDB.swift")],
+            name: "CurlTransportTests", dependencies: ["CurlTransport", "DedicatedThreads", "HTTPCache", "MockServer"],
+            path: "Tests/CurlTransportTests"),
+        .testTarget(
+            name: "StorageTests",
+            dependencies: ["HTTPCache", "JSON", "MirrorStore", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Tests/StorageTests"),
-        .testTarget(name: "SyncEngineTests", dependencies: ["SyncEngine", "MockServer", "Pagination"], path: "Tests/SyncEngineTests"),
-        .testTarget(name: "FreshCLITests", dependencies: ["FreshCLI", "TerminalText"], path: "Tests/FreshCLITests"),
-        .testTarget(name: "FreshReaderTests", dependencies: ["FreshReader", "TerminalText"], path: "Tests/FreshReaderTests"),
+        .testTarget(
+            name: "SyncEngineTests", dependencies: ["HTTPCache", "JSON", "MirrorStore", "MockServer", "Pagination", "Storage", "SyncEngine"],
+            path: "Tests/SyncEngineTests"),
+        .testTarget(name: "FreshCLITests", dependencies: ["FreshCLI", "MirrorStore", "TerminalText"], path: "Tests/FreshCLITests"),
+        .testTarget(name: "FreshReaderTests", dependencies: ["FreshReader", "MirrorStore", "Pagination", "TerminalText"], path: "Tests/FreshReaderTests"),
         .testTarget(
             name: "CommandLaunchTests", dependencies: ["CommandLaunch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/CommandLaunchTests"),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPFields
+import MirrorStore
 import Storage
 import SyncEngine
 import TerminalText

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MirrorStore
 import Storage
 import SyncEngine
 import TerminalText

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MirrorStore
 import Storage
 import SyncEngine
 import TerminalText
@@ -26,8 +27,7 @@ struct CollectionsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await FailureReport.run {
-            let database = try storage.openItemDatabaseForReading()
-            let summaries = try database.summaries()
+            let summaries = try await storage.openMirrorForReading().summaries()
             if json {
                 let objects = summaries.map(Self.object)
                 FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPCache
+import MirrorStore
 import Storage
 import Synchronization
 import SyncEngine
@@ -18,7 +19,7 @@ enum FailureReport {
         case TransportError.truncated, TransportError.invalidResponse, SyncError.badReply, SyncError.invalidJSON, SyncError.invalidPage,
              SyncError.duplicateKey, SyncError.loop, SyncError.emptyPages, SyncError.pageTooLarge,
              CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
-        case is StorageError, is FileError, SyncError.lockUnavailable: 6
+        case is StorageError, is FileError: 6
         case CacheError.notStored, is NothingStored: 7
         case SyncError.nameTaken, SyncError.ambiguousCollection, SyncError.unknownCollection: 64
         default: 1

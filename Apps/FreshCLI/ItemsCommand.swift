@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
-import Pagination
+import JSON
+import MirrorStore
 import Storage
 import SyncEngine
 
@@ -62,27 +63,28 @@ struct ItemsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await FailureReport.run {
-            let database = try storage.openItemDatabaseForReading()
-            guard let collection = try database.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
+            let store = try storage.openMirrorForReading()
+            guard let collection = try await store.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
             let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
             let output = BufferedOutput()
             switch format {
             case .jsonl:
-                try database.forEachItem(in: collection.id, filters: filters, limit: limit) { output.write($0.json + "\n") }
+                try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { output.write($0.json + "\n") }
             case .json:
                 var first = true
                 output.write("[")
-                try database.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
+                try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
                     output.write((first ? "\n" : ",\n") + item.json)
                     first = false
                 }
                 output.write(first ? "]\n" : "\n]\n")
             case .table:
-                let columns = try fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
-                    ?? Self.defaultColumns(collection, sample: database.firstItemJSON(in: collection.id))
+                let sample = try await store.firstItemJSON(in: collection.id)
+                let columns = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
+                    ?? Self.defaultColumns(collection, sample: sample)
                 var rows: [[String]] = []
                 // A table is for reading: without --limit it shows the first rows, and says so.
-                try database.forEachItem(in: collection.id, filters: filters, limit: limit ?? Self.tableRows + 1) { item in
+                try await store.forEachItem(in: collection.id, filters: filters, limit: limit ?? Self.tableRows + 1) { item in
                     rows.append(ItemCells.cells(of: item, columns: columns))
                 }
                 let cut = limit == nil && rows.count > Self.tableRows

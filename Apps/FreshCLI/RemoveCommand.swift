@@ -19,15 +19,23 @@ struct RemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await FailureReport.run {
-            let database = try ItemDatabase(path: storage.location.itemDatabasePath)
-            guard let collection = try database.collection(meaning: name), let url = URL(string: collection.url) else {
+            let store = try storage.openMirror()
+            guard let collection = try await store.collection(meaning: name), let url = URL(string: collection.url) else {
                 throw SyncError.unknownCollection(name: name)
             }
-            let lock = try await SyncLock.acquire(identity: CollectionIdentity.of(url), databasePath: database.path) { holder in
-                StandardError.write("fresh: a sync of '\(collection.name)' is running\(holder.map { " (process \($0))" } ?? ""); waiting for it")
+            let lock = try await store.lock(collection: CollectionIdentity.of(url)) { holder in
+                StandardError.write("fresh: a sync of '\(collection.name)' is running\(holder.map { " (\($0))" } ?? ""); waiting for it")
             }
-            let pages = try database.pageURLs(onlyIn: collection.id)
-            let count = try withExtendedLifetime(lock) { try database.deleteCollection(collection.id) }
+            let pages: [String]
+            let count: Int
+            do {
+                pages = try await store.pageURLs(onlyIn: collection.id)
+                count = try await store.deleteCollection(collection.id)
+                await lock.release()
+            } catch {
+                await lock.release()
+                throw error
+            }
             let services = FreshServices(location: storage.location)
             services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }
             services.forgetPages(pages.compactMap(URL.init(string:)))

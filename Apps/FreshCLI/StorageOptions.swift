@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MirrorStore
 import Storage
 
 /// Where the databases live, shared by every subcommand.
@@ -24,16 +25,14 @@ struct StorageOptions: ParsableArguments {
         if databaseDirectory == "" { throw ValidationError("--db-dir is empty: give a directory") }
     }
 
-    /// The item database for commands that only read it: opened read-only when it was found
-    /// damaged (so it can still be read) or its directory cannot be written.
-    func openItemDatabaseForReading() throws -> ItemDatabase {
-        let path = location.itemDatabasePath
-        let directory = PathComponents.parent(of: path)
-        let marked = FileManager.default.fileExists(atPath: DamageMarker.markerPath(for: path))
-        if FileManager.default.fileExists(atPath: path) && (marked || access(directory, W_OK) != 0) {
-            return try ItemDatabase(path: path, readOnly: true)
-        }
-        return try ItemDatabase(path: path)
+    /// The mirror for commands that only read it (a damaged one can still be read).
+    func openMirrorForReading() throws -> any MirrorStore {
+        try SQLiteMirror.openForReading(path: location.itemDatabasePath)
+    }
+
+    /// The mirror for commands that write it.
+    func openMirror() throws -> any MirrorStore {
+        try SQLiteMirror(path: location.itemDatabasePath)
     }
 
     /// The cache database alone, for `fresh cache …`; a damaged file moved aside is reported

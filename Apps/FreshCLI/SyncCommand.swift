@@ -3,6 +3,7 @@ import CurlTransport
 import Foundation
 import HTTPCache
 import HTTPTypes
+import JSON
 import Pagination
 import SyncEngine
 
@@ -152,10 +153,10 @@ struct SyncCommand: AsyncParsableCommand {
         defer { CurlTransport.finishPreload() }
         try await FailureReport.run {
             let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
-            let database = try services.openItemDatabase()
+            let store = try services.openMirror()
             if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
             let options = try syncOptions()
-            let sync = CollectionSync(services: services, database: database)
+            let sync = CollectionSync(services: services, store: store)
             do {
                 let summary = try await services.finishing {
                     try await Interruption.cancellingOnSignal { try await sync.run(options, events: reporter.report) }

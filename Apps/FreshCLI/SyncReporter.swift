@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCache
+import MirrorStore
 import Storage
 import SyncEngine
 import Synchronization
@@ -43,7 +44,7 @@ final class SyncReporter: Sendable {
         case .resumed(let index):
             if mode != .quiet { say("resuming the unfinished pass at page \(index + 1) (--restart starts over)") }
         case .waitingForLock(let holder):
-            if mode != .quiet { say("another sync of this collection is running\(holder.map { " (process \($0))" } ?? ""); waiting for it") }
+            if mode != .quiet { say("another sync of this collection is running\(holder.map { " (\($0))" } ?? ""); waiting for it") }
         case .retrying(let url, let wait, let reason, let attempt, let of):
             if mode != .quiet {
                 say("\(reason): waiting \(wait.formattedSeconds) before retry \(attempt) of \(of) — \(Self.shown(url))")

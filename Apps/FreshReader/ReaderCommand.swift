@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import JSON
+import MirrorStore
 import Pagination
 import Storage
 import SyncEngine
@@ -114,12 +116,12 @@ public struct ReaderCommand: AsyncParsableCommand {
         let location = StorageLocation.resolve(directory: databaseDirectory)
         let readOnly = Self.isReadOnly(location.itemDatabasePath) && url == nil
         let services: FreshServices
-        let items: ItemDatabase
+        let store: any MirrorStore
         let collectionID: Int64?
         do {
             services = FreshServices(location: location)
-            items = try ItemDatabase(path: location.itemDatabasePath, readOnly: readOnly)
-            collectionID = try Self.collection(url: url.flatMap(Self.httpURL), name: collection, in: items)?.id
+            store = try SQLiteMirror(path: location.itemDatabasePath, readOnly: readOnly)
+            collectionID = try await Self.collection(url: url.flatMap(Self.httpURL), name: collection, in: store)?.id
         } catch let error as ReaderError {
             throw error
         } catch {
@@ -134,9 +136,9 @@ public struct ReaderCommand: AsyncParsableCommand {
         TerminalLocale.activate()
         var options = ReaderState.Options()
         options.canFetch = !readOnly
-        options.prefetch = PrefetchRule(threshold: prefetch)
-        let library = StoredLibrary(database: items, title: title.flatMap(JSONPath.init(parsing:)), canIndex: !readOnly)
-        let session = ReaderSession(services: services, database: items, library: library, collectionID: collectionID, options: options)
+        options.prefetchDistance = prefetch
+        let library = StoredLibrary(store: store, title: title.flatMap(JSONPath.init(parsing:)))
+        let session = ReaderSession(services: services, store: store, library: library, collectionID: collectionID, options: options)
         do {
             try await services.finishing { try await session.run() }
         } catch {
@@ -155,19 +157,19 @@ public struct ReaderCommand: AsyncParsableCommand {
 
     /// The collection named `name`, else the one of `url` (created when new), else none (the
     /// reader chooses: the only one, or the collection list).
-    private static func collection(url: URL?, name: String?, in items: ItemDatabase) throws -> CollectionRecord? {
+    private static func collection(url: URL?, name: String?, in store: any MirrorStore) async throws -> CollectionRecord? {
         if let name {
-            guard let found = try items.collection(meaning: name) else {
-                let names = try items.collections().map(\.name)
+            guard let found = try await store.collection(meaning: name) else {
+                let names = try await store.collections().map(\.name)
                 throw ReaderError.usage("no collection named '\(name)'" + (names.isEmpty ? ": nothing is stored yet" : " (stored: \(names.joined(separator: ", ")))"))
             }
             return found
         }
         guard let url else { return nil }
         let identity = CollectionIdentity.of(url)
-        if let match = try items.collections().first(where: { URL(string: $0.url).map(CollectionIdentity.of) == identity }) { return match }
-        return try items.createCollection(preferredName: CollectionIdentity.defaultName(for: url),
-                                          url: CollectionIdentity.withoutCredentials(url).absoluteString)
+        if let match = try await store.collections().first(where: { URL(string: $0.url).map(CollectionIdentity.of) == identity }) { return match }
+        return try await store.createCollection(preferredName: CollectionIdentity.defaultName(for: url),
+                                                url: CollectionIdentity.withoutCredentials(url).absoluteString, now: Date())
     }
 
     private static func httpURL(_ text: String) -> URL? {

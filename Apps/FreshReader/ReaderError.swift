@@ -1,4 +1,4 @@
-import Storage
+import MirrorStore
 import SyncEngine
 
 /// Why the reader could not start. Each case is one line on stderr and an exit status

@@ -17,6 +17,14 @@ static struct {
     CURLcode (*easy_getinfo)(CURL *handle, CURLINFO info, ...);
     struct curl_slist *(*slist_append)(struct curl_slist *list, const char *value);
     void (*slist_free_all)(struct curl_slist *list);
+    CURLM *(*multi_init)(void);
+    CURLMcode (*multi_cleanup)(CURLM *multi);
+    CURLMcode (*multi_add_handle)(CURLM *multi, CURL *handle);
+    CURLMcode (*multi_remove_handle)(CURLM *multi, CURL *handle);
+    CURLMcode (*multi_perform)(CURLM *multi, int *running);
+    CURLMcode (*multi_poll)(CURLM *multi, struct curl_waitfd *extra, unsigned int count, int timeout_ms, int *ready);
+    CURLMcode (*multi_wakeup)(CURLM *multi);
+    CURLMsg *(*multi_info_read)(CURLM *multi, int *left);
 } curl;
 
 static pthread_once_t load_once = PTHREAD_ONCE_INIT;
@@ -49,7 +57,15 @@ static void load(void) {
           && resolve(library, "curl_easy_setopt", (void **)&curl.easy_setopt)
           && resolve(library, "curl_easy_getinfo", (void **)&curl.easy_getinfo)
           && resolve(library, "curl_slist_append", (void **)&curl.slist_append)
-          && resolve(library, "curl_slist_free_all", (void **)&curl.slist_free_all))) {
+          && resolve(library, "curl_slist_free_all", (void **)&curl.slist_free_all)
+          && resolve(library, "curl_multi_init", (void **)&curl.multi_init)
+          && resolve(library, "curl_multi_cleanup", (void **)&curl.multi_cleanup)
+          && resolve(library, "curl_multi_add_handle", (void **)&curl.multi_add_handle)
+          && resolve(library, "curl_multi_remove_handle", (void **)&curl.multi_remove_handle)
+          && resolve(library, "curl_multi_perform", (void **)&curl.multi_perform)
+          && resolve(library, "curl_multi_poll", (void **)&curl.multi_poll)
+          && resolve(library, "curl_multi_wakeup", (void **)&curl.multi_wakeup)
+          && resolve(library, "curl_multi_info_read", (void **)&curl.multi_info_read))) {
         return;
     }
     CURLcode code = curl.global_init(CURL_GLOBAL_DEFAULT);
@@ -114,4 +130,25 @@ CURLcode fresh_curl_get_long(CURL *handle, CURLINFO info, long *value) {
 
 CURLcode fresh_curl_get_off(CURL *handle, CURLINFO info, curl_off_t *value) {
     return curl.easy_getinfo(handle, info, value);
+}
+
+CURLM *fresh_curl_multi_init(void) { return curl.multi_init(); }
+void fresh_curl_multi_cleanup(CURLM *multi) { curl.multi_cleanup(multi); }
+CURLMcode fresh_curl_multi_add_handle(CURLM *multi, CURL *handle) { return curl.multi_add_handle(multi, handle); }
+CURLMcode fresh_curl_multi_remove_handle(CURLM *multi, CURL *handle) { return curl.multi_remove_handle(multi, handle); }
+CURLMcode fresh_curl_multi_perform(CURLM *multi, int *running) { return curl.multi_perform(multi, running); }
+CURLMcode fresh_curl_multi_poll(CURLM *multi, int timeout_ms) { return curl.multi_poll(multi, NULL, 0, timeout_ms, NULL); }
+CURLMcode fresh_curl_multi_wakeup(CURLM *multi) { return curl.multi_wakeup(multi); }
+
+int fresh_curl_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result) {
+    int left = 0;
+    CURLMsg *message;
+    while ((message = curl.multi_info_read(multi, &left))) {
+        if (message->msg == CURLMSG_DONE) {
+            *handle = message->easy_handle;
+            *result = message->data.result;
+            return 1;
+        }
+    }
+    return 0;
 }

@@ -1,12 +1,13 @@
 import CCurl
+import DedicatedThreads
 import Dispatch
 import Foundation
 import HTTPCache
-import HTTPTypes
 
 /// The live ``HTTPTransport``: libcurl's easy interface, one blocking transfer per request on
-/// a dispatch thread (or on the calling ``TransferThread``), with connections kept alive
-/// between requests through a pool of reused handles.
+/// a dispatch thread, with connections kept alive between requests through a pool of reused
+/// handles. A request made from a ``TransferLoop`` this transport made
+/// (``makeTransferLoop(name:)``) is driven by that loop instead, without blocking it.
 ///
 /// Redirects are not followed (the caching client follows them); bodies in a coding libcurl
 /// decodes come back decoded unless the request sets its own `Accept-Encoding` (then exactly
@@ -51,9 +52,15 @@ public final class CurlTransport: HTTPTransport {
             throw TransportError.unavailable("libcurl: \(String(cString: failure))")
         }
         let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent)
+        let loop = CurlMulti.current
         return try await withTaskCancellationHandler {
-            if TransferThread.isCurrent { return try perform(transfer) }
-            return try await withCheckedThrowingContinuation { continuation in
+            try await withCheckedThrowingContinuation { continuation in
+                if let loop {
+                    // On a transfer loop: the request goes out now, and the loop resumes the task
+                    // when the answer is in.
+                    loop.start(transfer) { continuation.resume(with: $0) }
+                    return
+                }
                 // A transfer blocks its thread until the server answers (seconds, for a slow
                 // one). The global queue's threads are Swift concurrency's pool on Linux, one per
                 // core, so a few slow transfers there would stall every task of the process. A
@@ -64,7 +71,18 @@ public final class CurlTransport: HTTPTransport {
             }
         } onCancel: {
             transfer.cancel()
+            // A loop waiting for I/O looks at the transfer again now, rather than at its next timer.
+            loop?.wake()
         }
+    }
+
+    /// A thread that runs a chain of requests and drives their transfers itself, several at
+    /// once, without blocking (see ``TransferLoop``); `nil` when libcurl cannot be loaded (a
+    /// request then fails as it would anywhere). Stop it when its task is done.
+    public func makeTransferLoop(name: String) -> TransferLoop? {
+        guard fresh_curl_load() == nil else { return nil }
+        let multi = CurlMulti(pool: pool)
+        return TransferLoop(name: name, io: multi, setUp: { multi.adoptCurrentThread() })
     }
 
     /// Runs `transfer` on the calling thread, with a handle from the pool.

@@ -328,9 +328,6 @@ public final class CachingClient: Sendable {
     }
 
     private func startBackgroundRevalidation(_ request: TransportRequest, entry: StoredResponse, requestCC: CacheControl) {
-        // The caller's work while waiting belongs to its own wait, not to this one.
-        var request = request
-        request.whileWaiting = nil
         let evaluation = StoredResponseEvaluation(entry: entry, now: now())
         backgroundWork.start(key: entry.key + "\n" + entry.variantKey) { [self, request] in
             _ = try? await self.revalidate(request, evaluation: evaluation, requestCC: requestCC, reasons: [])

@@ -12,20 +12,15 @@ public struct TransportRequest: Sendable, Equatable {
     /// The largest body (decoded) the caller takes: a longer one fails with
     /// ``TransportError/bodyTooLarge`` as soon as it passes the limit, so memory stays bounded.
     public var maximumBodySize: Int?
-    /// Work the sending thread may do while the server prepares its answer. It belongs to this
-    /// sending: a copy of the request sent on someone else's behalf (a background
-    /// revalidation) must clear it.
-    public var whileWaiting: WhileWaiting?
 
     public init(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil, timeout: Duration? = nil,
-                maximumBodySize: Int? = nil, whileWaiting: WhileWaiting? = nil) {
+                maximumBodySize: Int? = nil) {
         self.method = method
         self.url = url
         self.headerFields = headerFields
         self.body = body
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
-        self.whileWaiting = whileWaiting
     }
 }
 

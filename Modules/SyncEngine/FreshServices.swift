@@ -1,10 +1,12 @@
 import CurlTransport
+import DedicatedThreads
 import Foundation
 import HTTPCache
+import MirrorStore
 import Storage
 
 /// The composition root both clients use: the cache database with its memory tier, the
-/// libcurl transport and the caching client over them, and the item database on demand.
+/// libcurl transport and the caching client over them, and the mirror on demand.
 public final class FreshServices: Sendable {
     /// The version of the two clients, `fresh` and `fresh-reader` (their `--version`), and of
     /// the `User-Agent` they send.
@@ -24,6 +26,7 @@ public final class FreshServices: Sendable {
     /// validators without their bodies (see ``PageValidatorStorage``).
     public let pageClient: CachingClient
     private let pageStorage: PageValidatorStorage
+    private let transport: any HTTPTransport
     /// Things the user should hear about, such as a rebuilt cache database or one that could
     /// not be used.
     public let warnings: [String]
@@ -53,14 +56,24 @@ public final class FreshServices: Sendable {
             storage = memory
             warnings = ["the HTTP cache cannot be used (\(ErrorDescription.line(error))); this run caches in memory only"]
         }
+        self.transport = transport
         client = CachingClient(transport: transport, storage: storage)
         pageStorage = PageValidatorStorage(backing: (cacheDatabase as (any CacheStorage)?) ?? storage)
         pageClient = CachingClient(transport: transport, storage: pageStorage)
     }
 
-    /// Opens the item database (the synced posts).
-    public func openItemDatabase() throws -> ItemDatabase {
-        try ItemDatabase(path: location.itemDatabasePath)
+    /// Opens the mirror: the SQLite file at ``location``.
+    /// - Parameter forReading: for commands that only read it: a damaged file, or one in a
+    ///   directory that cannot be written, is opened read-only.
+    public func openMirror(forReading: Bool = false) throws -> any MirrorStore {
+        let path = location.itemDatabasePath
+        return forReading ? try SQLiteMirror.openForReading(path: path) : try SQLiteMirror(path: path)
+    }
+
+    /// A thread for a sync's chain of page requests, when the transport can drive one (see
+    /// `TransferLoop`); `nil` otherwise (a test's transport).
+    func makeTransferLoop(name: String) -> TransferLoop? {
+        (transport as? CurlTransport)?.makeTransferLoop(name: name)
     }
 
     /// Waits for background revalidations, writes batched cache bookkeeping (use times,

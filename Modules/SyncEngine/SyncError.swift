@@ -1,6 +1,6 @@
 import Foundation
 import HTTPCache
-import Storage
+import MirrorStore
 
 /// Why a sync stopped. Pages written before the failure stay written, and the next sync
 /// resumes at the page that failed. Every case names the URL it is about.
@@ -33,8 +33,6 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case ambiguousCollection(url: String, names: [String])
     /// No collection has that name.
     case unknownCollection(name: String)
-    /// The lock file of the collection cannot be used.
-    case lockUnavailable(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -56,7 +54,6 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .ambiguousCollection(let url, let names):
             "several collections mirror \(url) (\(names.joined(separator: ", "))); choose one with --name"
         case .unknownCollection(let name): "no collection is called '\(name)' (see 'fresh collections')"
-        case .lockUnavailable(let path, let reason): "cannot use the lock file \(path): \(reason)"
         }
     }
 }

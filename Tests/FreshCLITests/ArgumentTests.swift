@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import HTTPCache
+import MirrorStore
 import Storage
 import SyncEngine
 import TerminalText

@@ -1,5 +1,5 @@
 import Foundation
-import Storage
+import MirrorStore
 import Testing
 @testable import FreshReader
 

@@ -1,5 +1,5 @@
 import Foundation
-import Storage
+import MirrorStore
 import Synchronization
 import TerminalText
 @testable import FreshReader
@@ -140,7 +140,7 @@ struct MemoryCollection: CollectionReading {
 func reader(_ library: MemoryLibrary, size: ScreenSize = ScreenSize(rows: 12, columns: 60), collectionID: Int64? = nil,
             prefetch: Int = 3) throws -> ReaderState {
     var options = ReaderState.Options()
-    options.prefetch.threshold = prefetch
+    options.prefetchDistance = prefetch
     return try ReaderState(library: library, size: size, collectionID: collectionID, options: options, measure: cells, timeZone: utc)
 }
 

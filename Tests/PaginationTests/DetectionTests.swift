@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import Pagination
 import Testing
 
@@ -22,32 +23,32 @@ struct DetectionTests {
         let detected = try plan(first)
         #expect(detected.style == .nextURL(path: JSONPath(["next"])))
         #expect(detected.items == JSONPath(["results"]) && detected.key == JSONPath(["id"]))
-        #expect(try detected.read(first).next?.absoluteString == "http://x.test/api/posts/?cursor=cD0y")
+        #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/api/posts/?cursor=cD0y")
     }
 
     @Test func githubLinkOverABareArray() throws {
         let first = try page("http://x.test/repos?per_page=2", two, link: #"<http://x.test/repos?per_page=2&page=2>; rel="next", <http://x.test/repos?per_page=2&page=3>; rel="last""#)
         let detected = try plan(first)
         #expect(detected.style == .link && detected.items.isRoot && detected.sizeParameter == "per_page")
-        #expect(try detected.read(first).next?.absoluteString == "http://x.test/repos?per_page=2&page=2")
+        #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/repos?per_page=2&page=2")
         let last = try page("http://x.test/repos?per_page=2&page=3", two, link: #"<http://x.test/repos?per_page=2&page=1>; rel="first""#)
-        #expect(try detected.read(last).endReason == "no Link rel=\"next\"")
+        #expect(try detected.read(last).link.endReason == "no Link rel=\"next\"")
     }
 
     @Test func aRelativeLinkTargetIsDetectedAndResolvedAgainstThePage() throws {
         let first = try page("http://x.test/api/things", #"{"data": \#(two)}"#, link: #"</api/things?after=c2>; rel="next""#)
         let detected = try plan(first)
         #expect(detected.style == .link && detected.items == JSONPath(["data"]))
-        #expect(try detected.read(first).next?.absoluteString == "http://x.test/api/things?after=c2")
+        #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/api/things?after=c2")
     }
 
     @Test func stripeHasMoreWithStartingAfter() throws {
         let first = try page("http://x.test/v1/customers?limit=2", #"{"object": "list", "url": "/v1/customers", "has_more": true, "data": [{"id": "cus_a"}, {"id": "cus_b"}]}"#)
         let detected = try plan(first)
         #expect(detected.style == .hasMore(flag: JSONPath(["has_more"]), parameter: "starting_after"))
-        #expect(try detected.read(first).next?.absoluteString == "http://x.test/v1/customers?limit=2&starting_after=cus_b")
+        #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/v1/customers?limit=2&starting_after=cus_b")
         let last = try page("http://x.test/v1/customers?limit=2&starting_after=cus_b", #"{"has_more": false, "data": [{"id": "cus_c"}]}"#)
-        #expect(try detected.read(last).endReason == "'has_more' is false")
+        #expect(try detected.read(last).link.endReason == "'has_more' is false")
     }
 
     @Test func slackCursorInResponseMetadata() throws {
@@ -55,9 +56,9 @@ struct DetectionTests {
         let detected = try plan(first)
         #expect(detected.style == .cursor(path: JSONPath(["response_metadata", "next_cursor"]), parameter: "cursor", hasMore: nil))
         #expect(detected.items == JSONPath(["members"]))
-        #expect(try detected.read(first).next.map { QueryItems.value(of: "cursor", in: $0) } == "dXNlcjpV")
+        #expect(try detected.read(first).link.next.map { QueryItems.value(of: "cursor", in: $0) } == "dXNlcjpV")
         let last = try page("http://x.test/users.list?cursor=dXNlcjpV", #"{"ok": true, "members": [{"id": "U2"}], "response_metadata": {"next_cursor": ""}}"#)
-        #expect(try detected.read(last).next == nil)
+        #expect(try detected.read(last).link.next == nil)
     }
 
     @Test func googleNextPageToken() throws {
@@ -65,14 +66,14 @@ struct DetectionTests {
         let detected = try plan(first)
         #expect(detected.style == .cursor(path: JSONPath(["nextPageToken"]), parameter: "pageToken", hasMore: nil))
         let last = try page("http://x.test/v1/items?pageToken=tok2", #"{"kind": "list", "items": [{"id": "b"}]}"#)
-        #expect(try detected.read(last).endReason == "'nextPageToken' is absent")
+        #expect(try detected.read(last).link.endReason == "'nextPageToken' is absent")
     }
 
     @Test func jsonAPILinksNextRelative() throws {
         let first = try page("http://x.test/articles", #"{"data": [{"id": "1", "type": "articles"}], "links": {"self": "/articles", "next": "/articles?page%5Bnumber%5D=2"}}"#)
         let detected = try plan(first)
         #expect(detected.style == .nextURL(path: JSONPath(["links", "next"])))
-        #expect(try detected.read(first).next?.absoluteString == "http://x.test/articles?page%5Bnumber%5D=2")
+        #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/articles?page%5Bnumber%5D=2")
     }
 
     @Test func halEmbeddedItemsAndLinkObjects() throws {
@@ -80,7 +81,7 @@ struct DetectionTests {
         let detected = try plan(first)
         #expect(detected.style == .nextURL(path: JSONPath(["_links", "next"])))
         #expect(detected.items == JSONPath(["_embedded", "orders"]))
-        #expect(try detected.read(first).next?.absoluteString == "http://x.test/orders?page=2")
+        #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/orders?page=2")
     }
 
     @Test func odataNextLink() throws {
@@ -104,16 +105,16 @@ struct DetectionTests {
         let first = try page("http://x.test/feed?limit=2", #"{"items": \#(two), "total": 5, "offset": 0, "limit": 2}"#)
         let detected = try plan(first)
         #expect(detected.style == .offset(parameter: "offset", total: JSONPath(["total"])))
-        #expect(try detected.read(first).next?.absoluteString == "http://x.test/feed?limit=2&offset=2")
+        #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/feed?limit=2&offset=2")
         let last = try page("http://x.test/feed?limit=2&offset=4", #"{"items": [{"id": 5}], "total": 5, "offset": 4, "limit": 2}"#)
-        #expect(try detected.read(last).endReason == "offset 4 + 1 items reached the total of 5")
+        #expect(try detected.read(last).link.endReason == "offset 4 + 1 items reached the total of 5")
     }
 
     @Test func aStatedTotalWinsOverAShortPageAndAnEmptyPageBeforeItIsAnError() throws {
         let first = try page("http://x.test/feed?limit=10", #"{"items": \#(two), "total": 5, "offset": 0}"#)
         let detected = try plan(first)
         let reading = try detected.read(first)
-        #expect(reading.next?.absoluteString == "http://x.test/feed?limit=10&offset=2" && reading.totalSaysMore)
+        #expect(reading.link.next?.absoluteString == "http://x.test/feed?limit=10&offset=2" && reading.link.totalSaysMore)
         let empty = try page("http://x.test/feed?limit=10&offset=2", #"{"items": [], "total": 5, "offset": 2}"#)
         #expect(throws: PageError.endsBeforeTotal("the page at offset 2 is empty, but the total is 5 items")) { try detected.read(empty) }
         let movies = try plan(try page("http://x.test/movies", #"{"page": 1, "results": \#(two), "total_pages": 3}"#))
@@ -124,7 +125,7 @@ struct DetectionTests {
     @Test func keysThatAreCanonicallyEquivalentButDifferentBytesAreTwoKeys() throws {
         let first = try page("http://x.test/tags", #"[{"slug": "caf\u00e9"}, {"slug": "cafe\u0301"}]"#)
         let reading = try plan(first, .init(key: JSONPath(["slug"]))).read(first)
-        #expect(reading.keys.count == 2 && reading.keys[0] != reading.keys[1])
+        #expect(reading.items.keys.count == 2 && reading.items.keys[0] != reading.items.keys[1])
     }
 
     @Test func offsetWithoutTotalEndsAtAShortPage() throws {
@@ -132,18 +133,18 @@ struct DetectionTests {
         let detected = try plan(first, .init(paginate: try PaginateSpec(parsing: "offset:size=take")))
         #expect(detected.style == .offset(parameter: "skip", total: nil) && detected.sizeParameter == "take")
         let short = try page("http://x.test/log?skip=2&take=2", #"[{"id": 3}]"#)
-        #expect(try detected.read(short).endReason == "a short page (1 of 2 items)")
+        #expect(try detected.read(short).link.endReason == "a short page (1 of 2 items)")
         let empty = try page("http://x.test/log?skip=2&take=2", "[]")
-        #expect(try detected.read(empty).endReason == "an empty page")
+        #expect(try detected.read(empty).link.endReason == "an empty page")
     }
 
     @Test func pageNumbersWithTotalPages() throws {
         let first = try page("http://x.test/movies", #"{"page": 1, "results": \#(two), "total_pages": 2, "total_results": 4}"#)
         let detected = try plan(first)
         #expect(detected.style == .page(parameter: "page", start: 1, totalPages: JSONPath(["total_pages"]), total: JSONPath(["total_results"])))
-        #expect(try detected.read(first).next?.absoluteString == "http://x.test/movies?page=2")
+        #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/movies?page=2")
         let last = try page("http://x.test/movies?page=2", #"{"page": 2, "results": \#(two), "total_pages": 2}"#)
-        #expect(try detected.read(last).endReason == "page 2 is the last of 2")
+        #expect(try detected.read(last).link.endReason == "page 2 is the last of 2")
     }
 
     @Test func pageNumbersFromTheURLEndAtA404() throws {
@@ -159,14 +160,14 @@ struct DetectionTests {
         let detected = try plan(first)
         #expect(detected.style == .page(parameter: "_page", start: 1, totalPages: nil, total: nil) && detected.sizeParameter == "_limit")
         let second = try page("http://x.test/a?_page=2&_limit=2", two, totalCount: "4")
-        #expect(try detected.read(second).endReason == "page 2 reached the total of 4 items")
+        #expect(try detected.read(second).link.endReason == "page 2 reached the total of 4 items")
     }
 
     @Test func aBareArrayAskedForWithAPageSizeIsPaged() throws {
         let pages = try plan(try page("http://x.test/items?per_page=2", two))
         #expect(pages.style == .page(parameter: "page", start: 1, totalPages: nil, total: nil))
-        #expect(try pages.read(try page("http://x.test/items?per_page=2", two)).next?.absoluteString == "http://x.test/items?per_page=2&page=2")
-        #expect(try pages.read(try page("http://x.test/items?per_page=2&page=3", #"[{"id": 5}]"#)).endReason == "a short page (1 of 2 items)")
+        #expect(try pages.read(try page("http://x.test/items?per_page=2", two)).link.next?.absoluteString == "http://x.test/items?per_page=2&page=2")
+        #expect(try pages.read(try page("http://x.test/items?per_page=2&page=3", #"[{"id": 5}]"#)).link.endReason == "a short page (1 of 2 items)")
         #expect(try plan(try page("http://x.test/items?limit=2", two)).style == .offset(parameter: "offset", total: nil))
         #expect(try plan(try page("http://x.test/items?take=2", two)).style == .offset(parameter: "skip", total: nil))
     }
@@ -175,7 +176,7 @@ struct DetectionTests {
         let exercises = try page("http://x.test/exercises", #"{"version": 1, "exercises": [{"id": 1, "name": "squat"}]}"#)
         let detected = try plan(exercises)
         #expect(detected.style == .single && detected.items == JSONPath(["exercises"]))
-        #expect(try detected.read(exercises).endReason == "a single document")
+        #expect(try detected.read(exercises).link.endReason == "a single document")
         #expect(try plan(try page("http://x.test/tags", two)).style == .single)
     }
 
@@ -204,12 +205,12 @@ struct CursorEndTests {
     ])
     func endsWhereRealAPIsEnd(_ body: String, _ reason: String) throws {
         let reading = try detected.read(try page("http://x.test/p?cursor=a", body))
-        #expect(reading.next == nil && reading.endReason == reason)
+        #expect(reading.link.next == nil && reading.link.endReason == reason)
     }
 
     @Test func continuesWithTheCursorAsAQueryParameter() throws {
         let reading = try detected.read(try page("http://x.test/p?limit=2&cursor=a", #"{"data": [], "next_cursor": 42}"#))
-        #expect(reading.next?.absoluteString == "http://x.test/p?limit=2&cursor=42")
+        #expect(reading.link.next?.absoluteString == "http://x.test/p?limit=2&cursor=42")
     }
 }
 
@@ -231,7 +232,7 @@ struct ItemCheckTests {
 
     @Test func integerAndStringKeysAreDifferent() throws {
         let reading = try detected.read(try page("http://x.test/p", #"{"data": [{"id": 1}, {"id": "1"}]}"#))
-        #expect(reading.keys == [.integer(1), .string("1")])
+        #expect(reading.items.keys == [.integer(1), .string("1")])
     }
 
     @Test func anObjectWithoutAnyArrayIsNoCollection() throws {

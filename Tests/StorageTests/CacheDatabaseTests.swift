@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import HTTPCache
 import HTTPTypes
+import MirrorStore
 @testable import Storage
 import Testing
 

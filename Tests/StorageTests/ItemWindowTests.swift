@@ -1,6 +1,7 @@
 import Foundation
-import Pagination
-import Storage
+import JSON
+import MirrorStore
+@testable import Storage
 import Testing
 
 @Suite("Item database: windows, search, change checks")
@@ -15,7 +16,7 @@ struct ItemWindowTests {
                 (key: ItemKey.integer(n + 1), json: Data(#"{"id":\#(n + 1),"title":"Post \#(n + 1)","author":"\#(n % 3 == 0 ? "민지" : "Kim")","body":"word\#(n) caching"}"#.utf8))
             })
         }
-        _ = try mirror.database.writePages(pages, of: mirror.collection.id, pass: 1)
+        _ = try mirror.database.writePagesNow(pages, of: mirror.collection.id, pass: 1, now: Date())
         return mirror
     }
 
@@ -45,30 +46,45 @@ struct ItemWindowTests {
 
     @Test func titlesFallBackAlongThePathsAndSkipObjects() throws {
         let mirror = try Mirror()
-        _ = try mirror.database.writePages([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: [
+        _ = try mirror.database.writePagesNow([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: [
             (.integer(1), Data(#"{"id":1,"name":"named"}"#.utf8)),
             (.integer(2), Data(#"{"id":2,"title":{"nested":true},"name":"fallback"}"#.utf8)),
             (.integer(3), Data(#"{"id":3,"title":7}"#.utf8)),
-        ])], of: mirror.collection.id, pass: 1)
+        ])], of: mirror.collection.id, pass: 1, now: Date())
         let rows = try mirror.database.rows(in: mirror.collection.id, from: nil, limit: 5, fields: fields)
         #expect(rows.map(\.title) == ["named", "fallback", "7"])
     }
 
+    /// The keys of every item matching `query`, walking the matches from the first until the
+    /// search wraps around to it.
+    func matchingKeys(_ query: String, in id: Int64, of store: SQLiteMirror) throws -> [ItemKey] {
+        guard let first = try store.firstMatch(of: query, in: id, after: nil, fields: fields) else { return [] }
+        var keys = [first.key]
+        var at = first.at
+        while let next = try store.firstMatch(of: query, in: id, after: at, fields: fields), next.at != first.at {
+            keys.append(next.key)
+            at = next.at
+        }
+        return keys
+    }
+
+    /// A writable mirror searches its full-text index; a read-only one (a read-only directory)
+    /// searches the items' text: the same matches either way.
     @Test(arguments: [true, false])
-    func searchFindsWordsForwardAndBackwardAndWraps(_ indexed: Bool) throws {
+    func searchFindsWordsForwardAndBackwardAndWraps(_ writable: Bool) throws {
         let mirror = try mirror(30)
         let id = mirror.collection.id
-        if indexed { #expect(try mirror.database.updateSearchIndex(of: id)) }
-        let first = try mirror.database.firstMatch(of: "민지", in: id, after: nil, indexed: indexed, fields: fields)
+        let store = writable ? mirror.database : try SQLiteMirror(path: mirror.database.path, readOnly: true)
+        let first = try store.firstMatch(of: "민지", in: id, after: nil, fields: fields)
         #expect(first?.key == .integer(1))
-        let next = try mirror.database.firstMatch(of: "민지", in: id, after: first?.at, indexed: indexed, fields: fields)
+        let next = try store.firstMatch(of: "민지", in: id, after: first?.at, fields: fields)
         #expect(next?.key == .integer(4))
-        let wrapped = try mirror.database.firstMatch(of: "민지", in: id, after: ItemPosition(pageIndex: 2, position: 9), indexed: indexed, fields: fields)
+        let wrapped = try store.firstMatch(of: "민지", in: id, after: ItemPosition(pageIndex: 2, position: 9), fields: fields)
         #expect(wrapped?.key == .integer(1))
-        let previous = try mirror.database.firstMatch(of: "민지", in: id, after: next?.at, backward: true, indexed: indexed, fields: fields)
+        let previous = try store.firstMatch(of: "민지", in: id, after: next?.at, backward: true, fields: fields)
         #expect(previous?.key == .integer(1))
-        #expect(try mirror.database.matchCount(of: "민지", in: id, indexed: indexed) == 10)
-        #expect(try mirror.database.matchCount(of: "nothing-like-it", in: id, indexed: indexed) == 0)
+        #expect(try matchingKeys("민지", in: id, of: store).count == 10)
+        #expect(try matchingKeys("nothing-like-it", in: id, of: store).isEmpty)
     }
 
     @Test func theSearchIndexFollowsChangesAndIgnoresQueryOperators() throws {
@@ -76,21 +92,21 @@ struct ItemWindowTests {
         let id = mirror.collection.id
         try mirror.database.updateSearchIndex(of: id)
         #expect(try !mirror.database.updateSearchIndex(of: id), "nothing changed, nothing done")
-        _ = try mirror.database.writePages([PageContent(index: 0, url: "u0", nextURL: nil, validator: nil, items: [
+        _ = try mirror.database.writePagesNow([PageContent(index: 0, url: "u0", nextURL: nil, validator: nil, items: [
             (.integer(1), Data(#"{"id":1,"title":"Fresh title about SQLite"}"#.utf8)),
-        ])], of: id, pass: 2)
+        ])], of: id, pass: 2, now: Date())
         _ = try mirror.database.finishPass(2, of: id)
         #expect(try mirror.database.updateSearchIndex(of: id))
-        #expect(try mirror.database.matchCount(of: "sqli", in: id) == 1, "the last word is a prefix")
-        #expect(try mirror.database.matchCount(of: "caching", in: id) == 0, "the other items are gone")
-        #expect(try mirror.database.matchCount(of: #"title" OR "x"#, in: id) == 0)
+        #expect(try matchingKeys("sqli", in: id, of: mirror.database) == [.integer(1)], "the last word is a prefix")
+        #expect(try matchingKeys("caching", in: id, of: mirror.database).isEmpty, "the other items are gone")
+        #expect(try matchingKeys(#"title" OR "x"#, in: id, of: mirror.database).isEmpty)
     }
 
     @Test func aWatcherSeesOtherConnectionsWrite() throws {
         let mirror = try mirror(5)
-        let watcher = try ChangeWatcher(database: mirror.database)
+        let watcher = try mirror.database.watchChanges()
         #expect(try !watcher.hasChanged())
-        let other = try ItemDatabase(path: mirror.database.path)
+        let other = try SQLiteMirror(path: mirror.database.path)
         _ = try other.createCollection(preferredName: "more", url: "http://o.test/more")
         #expect(try watcher.hasChanged())
         #expect(try !watcher.hasChanged())

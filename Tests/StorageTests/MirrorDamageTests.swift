@@ -1,7 +1,8 @@
 import Foundation
 import GRDB
-import Pagination
-import Storage
+import JSON
+import MirrorStore
+@testable import Storage
 import Testing
 
 @Suite("Item database: damage, recovery, old versions, read-only")
@@ -12,7 +13,7 @@ struct MirrorDamageTests {
         let garbage = Data(repeating: 0x42, count: 8192)
         try garbage.write(to: URL(fileURLWithPath: path))
         #expect {
-            try ItemDatabase(path: path)
+            try SQLiteMirror(path: path)
         } throws: { error in
             guard case StorageError.corrupted = error else { return false }
             return true
@@ -23,12 +24,12 @@ struct MirrorDamageTests {
     /// Damage in the item table's pages: found by a write, which marks the file, so no later
     /// run writes to it; the check says so; recovery keeps what can be read.
     /// A database of 3,000 items whose item table has a page of zeros in its middle.
-    private func damagedDatabase(in directory: TemporaryDirectory) throws -> (path: String, database: ItemDatabase, collection: CollectionRecord) {
+    private func damagedDatabase(in directory: TemporaryDirectory) throws -> (path: String, database: SQLiteMirror, collection: CollectionRecord) {
         let path = directory.file("data.sqlite")
-        let database = try ItemDatabase(path: path)
+        let database = try SQLiteMirror(path: path)
         let collection = try database.createCollection(preferredName: "big", url: "http://o.test/big")
         let items = (1...3000).map { (key: ItemKey.integer($0), json: Data(#"{"id":\#($0),"text":"\#(String(repeating: "x", count: 200))"}"#.utf8)) }
-        _ = try database.writePages([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: items)], of: collection.id, pass: 1)
+        _ = try database.writePagesNow([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: items)], of: collection.id, pass: 1, now: Date())
         try DatabaseQueue(path: path).writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
         // Overwrite the page at the middle of the item table's rows with zeros.
         let (page, pageSize) = try DatabaseQueue(path: path).read { db in
@@ -48,7 +49,7 @@ struct MirrorDamageTests {
         let (path, _, _) = try damagedDatabase(in: directory)
         #expect(try MirrorCheck.problems(at: path) != ["ok"])
         #expect {
-            try ItemDatabase(path: path)
+            try SQLiteMirror(path: path)
         } throws: { error in
             guard case StorageError.corrupted = error else { return false }
             return true
@@ -61,12 +62,12 @@ struct MirrorDamageTests {
 
         #expect(try MirrorCheck.problems(at: path) != ["ok"])
         #expect(throws: StorageError.self) {
-            _ = try database.writePages([PageContent(index: 1, url: "u2", nextURL: nil, validator: nil,
-                                                     items: [(.integer(99999), Data(#"{"id":99999}"#.utf8))])], of: collection.id, pass: 1)
+            _ = try database.writePagesNow([PageContent(index: 1, url: "u2", nextURL: nil, validator: nil,
+                                                     items: [(.integer(99999), Data(#"{"id":99999}"#.utf8))])], of: collection.id, pass: 1, now: Date())
             try database.forEachItem(in: collection.id) { _ in }
         }
         #expect {
-            try ItemDatabase(path: path)
+            try SQLiteMirror(path: path)
         } throws: { error in
             guard case StorageError.corrupted(_, let reason) = error else { return false }
             return reason.hasPrefix("found damaged before")
@@ -76,7 +77,7 @@ struct MirrorDamageTests {
         #expect(recovery.items > 1000 && recovery.items < 3000)
         #expect(FileManager.default.fileExists(atPath: recovery.damagedCopy))
         #expect(try MirrorCheck.problems(at: path) == ["ok"])
-        #expect(try ItemDatabase(path: path).itemCount(in: collection.id) == recovery.items)
+        #expect(try SQLiteMirror(path: path).itemCount(in: collection.id) == recovery.items)
     }
 
     @Test func aVersionTwoDatabaseMigratesItsPostsIntoACollection() throws {
@@ -95,7 +96,7 @@ struct MirrorDamageTests {
                 """)
         }
         try old.close()
-        let database = try ItemDatabase(path: path)
+        let database = try SQLiteMirror(path: path)
         let collection = try #require(try database.collection(named: "posts"))
         #expect(collection.url == "http://o.test/posts?limit=20")
         var items: [StoredItem] = []
@@ -108,11 +109,11 @@ struct MirrorDamageTests {
         // statedTotal column and a totalSaysMore one (later derived, no longer stored).
         let directory = try TemporaryDirectory()
         let path = directory.file("data.sqlite")
-        let current = try ItemDatabase(path: path)
+        let current = try SQLiteMirror(path: path)
         let id = try current.createCollection(preferredName: "c", url: "http://o.test/c").id
         let position = try current.startPass(of: id, restart: false)
-        _ = try current.writePages([PageContent(index: 0, url: "http://o.test/c", nextURL: nil, validator: "v",
-                                                items: [(key: .integer(1), json: Data(#"{"id":1}"#.utf8))])], of: id, pass: position.pass)
+        _ = try current.writePagesNow([PageContent(index: 0, url: "http://o.test/c", nextURL: nil, validator: "v",
+                                                items: [(key: .integer(1), json: Data(#"{"id":1}"#.utf8))])], of: id, pass: position.pass, now: Date())
         let old = try DatabaseQueue(path: path)
         try old.write { db in
             try db.execute(sql: """
@@ -121,20 +122,20 @@ struct MirrorDamageTests {
                 """)
         }
         try old.close()
-        let reopened = try ItemDatabase(path: path)
+        let reopened = try SQLiteMirror(path: path)
         let again = try reopened.startPass(of: id, restart: false)
-        _ = try reopened.writePages([PageContent(index: 0, url: "http://o.test/c", nextURL: nil, validator: "w",
-                                                 items: [(key: .integer(2), json: Data(#"{"id":2}"#.utf8))])], of: id, pass: again.pass)
+        _ = try reopened.writePagesNow([PageContent(index: 0, url: "http://o.test/c", nextURL: nil, validator: "w",
+                                                 items: [(key: .integer(2), json: Data(#"{"id":2}"#.utf8))])], of: id, pass: again.pass, now: Date())
         #expect(try reopened.pages(of: id)[0]?.validator == "w")
     }
 
     @Test func aReadOnlyOpenerReadsWithoutCreatingAnything() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("data.sqlite")
-        #expect(throws: StorageError.self) { try ItemDatabase(path: path, readOnly: true) }
+        #expect(throws: StorageError.self) { try SQLiteMirror(path: path, readOnly: true) }
         #expect(!FileManager.default.fileExists(atPath: path))
-        let writer = try ItemDatabase(path: path)
+        let writer = try SQLiteMirror(path: path)
         _ = try writer.createCollection(preferredName: "c", url: "http://o.test/c")
-        #expect(try ItemDatabase(path: path, readOnly: true).collections().map(\.name) == ["c"])
+        #expect(try SQLiteMirror(path: path, readOnly: true).collections().map(\.name) == ["c"])
     }
 }

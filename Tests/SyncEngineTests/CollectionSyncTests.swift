@@ -1,5 +1,7 @@
 import Foundation
 import HTTPCache
+import JSON
+import MirrorStore
 import MockServer
 import Pagination
 import Storage
@@ -60,9 +62,9 @@ struct CollectionSyncTests {
         let fixture = try SyncFixture()
         let url = "\(server.baseURL)/posts?limit=10"
         _ = try await fixture.sync(url)
-        let collection = try #require(try fixture.database.collection(named: "posts"))
-        let pages = try fixture.database.pages(of: collection.id).values.compactMap { URL(string: $0.url) }
-        try fixture.database.deleteCollection(collection.id)
+        let collection = try #require(try fixture.store.collection(named: "posts"))
+        let pages = try fixture.store.pages(of: collection.id).values.compactMap { URL(string: $0.url) }
+        try fixture.store.deleteCollection(collection.id)
         fixture.services.forgetPages(pages)
         let again = try await fixture.sync(url)
         await server.stop()
@@ -80,7 +82,7 @@ struct CollectionSyncTests {
         #expect(articles.pages == 5 && articles.totalItems == 45 && articles.endReason == "no Link rel=\"next\"")
         #expect(feed.pages == 4 && feed.totalItems == 33 && feed.endReason == "offset 30 + 3 items reached the total of 33")
         #expect(exercises.pages == 1 && exercises.totalItems == 40)
-        let styles = try fixture.database.collections().map { "\($0.name) \($0.paginationPlan?.style.name ?? "")" }
+        let styles = try fixture.store.collections().map { "\($0.name) \($0.paginationPlan?.style.name ?? "")" }
         #expect(styles == ["articles link", "exercises single", "feed offset"])
         // Keys overlap (1…) across the collections; each keeps its own items.
         #expect(try fixture.items("articles").count == 45 && fixture.items("feed").count == 33)
@@ -111,7 +113,7 @@ struct CollectionSyncTests {
         _ = try await fixture.sync("\(one.baseURL)/posts")
         await one.stop()
         await two.stop()
-        #expect(try fixture.database.collections().map(\.name) == ["posts", "posts-2"])
+        #expect(try fixture.store.collections().map(\.name) == ["posts", "posts-2"])
         #expect(try fixture.items("posts").count == 12 && fixture.items("posts-2").count == 20)
         #expect(try fixture.items("posts")[0].json != fixture.items("posts-2")[0].json)
     }
@@ -153,7 +155,7 @@ struct CollectionSyncTests {
         cancelled.signal()
         await #expect(throws: (any Error).self) { try await task.value }
         // An interruption is no error: the collection shows as unfinished, not failed.
-        #expect(try fixture.database.collection(named: "posts")?.lastError == nil)
+        #expect(try fixture.store.collection(named: "posts")?.lastError == nil)
         let stored = try fixture.items("posts").count
         let resumed = try await fixture.sync(url.absoluteString)
         await server.stop()
@@ -243,7 +245,7 @@ struct CollectionSyncTests {
         }
         #expect(fixture.waits.withLock { $0 }.count == 3)
         #expect(try fixture.items("posts").count == 15)
-        #expect(try fixture.database.collection(named: "posts")?.lastError?.hasPrefix("cannot reach the server") == true)
+        #expect(try fixture.store.collection(named: "posts")?.lastError?.hasPrefix("cannot reach the server") == true)
     }
 
     @Test func aNameOfAnotherURLIsRefused() async throws {

@@ -1,5 +1,7 @@
 import Foundation
 import HTTPCache
+import JSON
+import MirrorStore
 import Pagination
 import Storage
 import SyncEngine
@@ -19,7 +21,7 @@ struct DjangoSyncTests {
         let first = try await fixture.sync("\(origin.baseURL)/api/\(route)")
         let second = try await fixture.sync("\(origin.baseURL)/api/\(route)")
         #expect(first.pages == pages && first.totalItems == 95 && first.created == 95 && first.complete)
-        #expect(try fixture.database.collections().first?.paginationPlan?.style.summary == style)
+        #expect(try fixture.store.collections().first?.paginationPlan?.style.summary == style)
         // No Cache-Control: every page is revalidated with the ETag Django's middleware sends.
         #expect(second.notModified == pages && second.unchangedPages == pages && second.bytesReceived == 0, "\(second)")
         #expect(try fixture.items("posts").map(\.key) == (1...95).map { ItemKey.integer($0) })
@@ -45,7 +47,7 @@ struct DjangoSyncTests {
         let summary = try await fixture.sync("\(origin.baseURL)/api/users/?page_size=7")
         #expect(summary.totalItems == 21)
         #expect(try fixture.items("users").first?.key == .string("user-0001"))
-        #expect(try fixture.database.collections().first?.paginationPlan?.key == JSONPath(["username"]))
+        #expect(try fixture.store.collections().first?.paginationPlan?.key == JSONPath(["username"]))
     }
 
     @Test func headersReachTheAPIAndAreNeverStored() async throws {
@@ -61,7 +63,7 @@ struct DjangoSyncTests {
     @Test func aThrottledAPIIsMirroredByWaitingForRetryAfter() async throws {
         let origin = try DjangoOrigin(items: 60, throttle: "3/s")
         let fixture = try SyncFixture()
-        let engine = CollectionSync(services: fixture.services, database: fixture.database)
+        let engine = CollectionSync(services: fixture.services, store: fixture.store)
         let summary = try await engine.run(SyncOptions(url: URL(string: "\(origin.baseURL)/api/limited/posts/?page_size=5")!))
         #expect(summary.totalItems == 60 && summary.pages == 12)
         #expect(summary.retries >= 1)

@@ -1,5 +1,7 @@
 import Foundation
 import HTTPCache
+import JSON
+import MirrorStore
 import MockServer
 import Storage
 import SyncEngine
@@ -10,19 +12,19 @@ import Synchronization
 final class SyncFixture: Sendable {
     let directory: String
     let services: FreshServices
-    let database: ItemDatabase
+    let store: SQLiteMirror
     /// The waits retries asked for (the fixture's sync does not really sleep).
     let waits = WaitLog()
 
     init() throws {
         directory = NSTemporaryDirectory() + "fresh-sync-tests-" + UUID().uuidString
         services = FreshServices(location: StorageLocation(directory: directory))
-        database = try services.openItemDatabase()
+        store = try SQLiteMirror(path: services.location.itemDatabasePath)
     }
 
     /// A sync whose retries record their wait instead of sleeping.
     var engine: CollectionSync {
-        CollectionSync(services: services, database: database, sleep: { [waits] duration in waits.record(duration) },
+        CollectionSync(services: services, store: store, sleep: { [waits] duration in waits.record(duration) },
                        random: { 0.5 })
     }
 
@@ -34,9 +36,9 @@ final class SyncFixture: Sendable {
 
     /// The stored items of a collection, as (key, JSON).
     func items(_ name: String) throws -> [StoredItem] {
-        guard let collection = try database.collection(named: name) else { return [] }
+        guard let collection = try store.collection(named: name) else { return [] }
         var items: [StoredItem] = []
-        try database.forEachItem(in: collection.id) { items.append($0) }
+        try store.forEachItem(in: collection.id) { items.append($0) }
         return items
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import Storage
+import MirrorStore
 
 /// One row of an item list as the reader keeps it: which item, where it stands (the keyset
 /// for the next window), and the text it shows.

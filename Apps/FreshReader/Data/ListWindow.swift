@@ -1,4 +1,4 @@
-import Storage
+import MirrorStore
 
 /// The rows on screen and where they start, read so that a step costs the same wherever the
 /// list is: from a row already on screen (keyset: an index range from its position), from the

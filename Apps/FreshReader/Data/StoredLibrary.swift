@@ -1,77 +1,90 @@
 import Foundation
-import Pagination
-import Storage
+import JSON
+import MirrorStore
 import SyncEngine
 
-/// The reader's view of the item database: collections and windows of rows, through the
-/// indexed window reads of ``ItemDatabase`` (an index range and `LIMIT`, never a whole table).
+/// The reader's view of the mirror: collections and windows of rows, through the window reads
+/// of its ``MirrorStore`` (an index range and `LIMIT`, never a whole table), each waited for on
+/// the UI thread (``BlockingCall``).
 public struct StoredLibrary: ReaderLibrary {
-    let database: ItemDatabase
+    let store: any MirrorStore
     /// The member rows are titled with (`--title`), or `nil` to choose from the items.
     let title: JSONPath?
-    /// Whether the full-text index may be brought up to date (not in a read-only directory).
-    let canIndex: Bool
 
-    public init(database: ItemDatabase, title: JSONPath?, canIndex: Bool) {
-        self.database = database
+    public init(store: any MirrorStore, title: JSONPath?) {
+        self.store = store
         self.title = title
-        self.canIndex = canIndex
     }
 
     public func collections() throws -> [CollectionEntry] {
-        // Counts through the order index; no item JSON is read.
-        try database.collections().map { CollectionEntry($0, itemCount: try database.itemCount(in: $0.id)) }
+        try BlockingCall.wait { [store] in
+            // Counts through the order index; no item JSON is read.
+            var entries: [CollectionEntry] = []
+            for record in try await store.collections() {
+                entries.append(CollectionEntry(record, itemCount: try await store.itemCount(in: record.id)))
+            }
+            return entries
+        }
     }
 
     public func open(_ collectionID: Int64) throws -> any CollectionReading {
-        let fields = ItemFields.choose(for: try database.firstItemJSON(in: collectionID), title: title)
-        return StoredCollection(database: database, collectionID: collectionID, fields: fields, canIndex: canIndex)
+        let sample = try BlockingCall.wait { [store] in try await store.firstItemJSON(in: collectionID) }
+        return StoredCollection(store: store, collectionID: collectionID, fields: ItemFields.choose(for: sample, title: title))
     }
 }
 
-/// One collection of the item database, read a window at a time.
+/// One collection of the mirror, read a window at a time.
 struct StoredCollection: CollectionReading {
-    let database: ItemDatabase
+    let store: any MirrorStore
     let collectionID: Int64
     let fields: RowFields
-    let canIndex: Bool
 
     func entry() throws -> CollectionEntry {
-        guard let record = try database.collection(id: collectionID) else {
-            throw StorageError.failed("the collection was deleted")
+        try BlockingCall.wait { [store, collectionID] in
+            guard let record = try await store.collection(id: collectionID) else {
+                throw StorageError.failed("the collection was deleted")
+            }
+            return CollectionEntry(record, itemCount: try await store.itemCount(in: collectionID))
         }
-        return CollectionEntry(record, itemCount: try database.itemCount(in: collectionID))
     }
 
     func rows(from start: ItemPosition?, limit: Int) throws -> [ListRow] {
-        try database.rows(in: collectionID, from: start, limit: limit, fields: fields).map(ListRow.init)
+        try BlockingCall.wait { [store, collectionID, fields] in
+            try await store.rows(in: collectionID, from: start, limit: limit, fields: fields).map(ListRow.init)
+        }
     }
 
     func rows(before end: ItemPosition, limit: Int) throws -> [ListRow] {
-        try database.rows(in: collectionID, before: end, limit: limit, fields: fields).map(ListRow.init)
+        try BlockingCall.wait { [store, collectionID, fields] in
+            try await store.rows(in: collectionID, before: end, limit: limit, fields: fields).map(ListRow.init)
+        }
     }
 
     func rows(atOffset offset: Int, limit: Int) throws -> [ListRow] {
-        try database.rows(in: collectionID, atOffset: offset, limit: limit, fields: fields).map(ListRow.init)
+        try BlockingCall.wait { [store, collectionID, fields] in
+            try await store.rows(in: collectionID, atOffset: offset, limit: limit, fields: fields).map(ListRow.init)
+        }
     }
 
     func ordinal(ofItem id: Int64) throws -> Int? {
-        guard let item = try database.item(id: id) else { return nil }
-        return try database.ordinal(of: ItemPosition(pageIndex: item.pageIndex, position: item.position), in: collectionID)
+        try BlockingCall.wait { [store, collectionID] in
+            guard let item = try await store.item(id: id) else { return nil }
+            return try await store.ordinal(of: ItemPosition(pageIndex: item.pageIndex, position: item.position), in: collectionID)
+        }
     }
 
     func json(ofItem id: Int64) throws -> String? {
-        try database.item(id: id)?.json
+        try BlockingCall.wait { [store] in try await store.item(id: id)?.json }
     }
 
     func markShown(upTo sequence: Int) throws {
-        try database.markShown(collectionID, upTo: sequence)
+        try BlockingCall.wait { [store, collectionID] in try await store.markShown(collectionID, upTo: sequence) }
     }
 
     func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow? {
-        if canIndex { try database.updateSearchIndex(of: collectionID) }
-        return try database.firstMatch(of: query, in: collectionID, after: row?.at, backward: backward, indexed: canIndex, fields: fields)
-            .map(ListRow.init)
+        try BlockingCall.wait { [store, collectionID, fields] in
+            try await store.firstMatch(of: query, in: collectionID, after: row?.at, backward: backward, fields: fields).map(ListRow.init)
+        }
     }
 }
 

@@ -1,7 +1,6 @@
 import Fetcher
 import Foundation
-import HTTPCache
-import Storage
+import MirrorStore
 import Synchronization
 import SyncEngine
 
@@ -11,16 +10,16 @@ import SyncEngine
 /// and the sync's summary go to the UI. Presses while a refresh runs join it (single-flight).
 final class CollectionRefresher: Sendable {
     private let services: FreshServices
-    private let database: ItemDatabase
+    private let store: any MirrorStore
     private let report: @Sendable (Int64, FetchState<CollectionEntry>.Status, String?) -> Void
     private let fetchers = Mutex<[Int64: Fetcher<CollectionEntry>]>([:])
     private let firstPages = Mutex<[Int64: [Int]]>([:])
     private let summaries = Mutex<[Int64: String]>([:])
 
-    init(services: FreshServices, database: ItemDatabase,
+    init(services: FreshServices, store: any MirrorStore,
          report: @escaping @Sendable (Int64, FetchState<CollectionEntry>.Status, String?) -> Void) {
         self.services = services
-        self.database = database
+        self.store = store
         self.report = report
     }
 
@@ -47,12 +46,12 @@ final class CollectionRefresher: Sendable {
 
     private func makeFetcher(_ id: Int64) -> Fetcher<CollectionEntry> {
         Fetcher(
-            readLocal: { [database] in
-                guard let record = try database.collection(id: id) else { throw StorageError.failed("the collection was deleted") }
-                return CollectionEntry(record, itemCount: try database.itemCount(in: id))
+            readLocal: { [store] in
+                guard let record = try await store.collection(id: id) else { throw StorageError.failed("the collection was deleted") }
+                return CollectionEntry(record, itemCount: try await store.itemCount(in: id))
             },
             refreshRemote: { [self] in
-                guard let record = try database.collection(id: id), let url = URL(string: record.url) else {
+                guard let record = try await store.collection(id: id), let url = URL(string: record.url) else {
                     throw FetchFailure(message: "the collection has no URL to refresh", isOffline: false)
                 }
                 var options = SyncOptions(url: url)
@@ -62,7 +61,7 @@ final class CollectionRefresher: Sendable {
                 options.policy = .reloadRevalidatingCacheData
                 options.timeout = .seconds(10)
                 options.firstPages = firstPages.withLock { $0[id] ?? [] }
-                let summary = try await CollectionSync(services: services, database: database).run(options)
+                let summary = try await CollectionSync(services: services, store: store).run(options)
                 summaries.withLock { $0[id] = Self.changes(summary) }
             },
             classify: { error in

@@ -1,6 +1,6 @@
 import Fetcher
 import Foundation
-import Storage
+import MirrorStore
 import SyncEngine
 
 /// One run of the reader, from the first frame to the restored terminal: the UI loop on its
@@ -9,7 +9,7 @@ import SyncEngine
 /// Run it after ``TerminalLocale/activate()``.
 struct ReaderSession {
     let services: FreshServices
-    let database: ItemDatabase
+    let store: any MirrorStore
     let library: any ReaderLibrary
     /// The collection to open on, if the user named one.
     let collectionID: Int64?
@@ -20,9 +20,9 @@ struct ReaderSession {
         let signals = SignalWatch { inbox.post(.quit) }
         defer { signals.cancel() }
         // No watcher for a database opened immutable (a read-only directory): nobody writes there.
-        let watcher = try? ChangeWatcher(database: database)
-        let pages = PageLoader(services: services, database: database) { inbox.post(.pageLoaded(collectionID: $0, failure: $1)) }
-        let refresher = CollectionRefresher(services: services, database: database) {
+        let watcher = try? await store.watchChanges()
+        let pages = PageLoader(services: services, store: store) { inbox.post(.pageLoaded(collectionID: $0, failure: $1)) }
+        let refresher = CollectionRefresher(services: services, store: store) {
             inbox.post(.refresh(collectionID: $0, status: $1, summary: $2))
         }
         try await UIThread.run { [library, collectionID, options] in

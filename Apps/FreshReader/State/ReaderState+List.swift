@@ -16,7 +16,6 @@ extension ReaderState {
         seenSequence = entry.shownSequence ?? entry.changeSequence
         seenItems = []
         noteShown()
-        paging = .idle
         refresh = .idle
         refreshSummary = nil
         window.invalidate()
@@ -50,7 +49,7 @@ extension ReaderState {
         switch paging {
         case .loading: return "loading the next page…"
         case .failed(let reason): return "the next page failed: \(reason) — R retries"
-        case .idle, .endReached:
+        case .idle:
             guard entry.hasNextPage else { return entry.itemCount == 0 ? nil : "end of \(entry.name) · \(Grouped.count(entry.itemCount, "item"))" }
             return options.canFetch ? "more on the server: loads as you reach it" : "more on the server (read-only: not fetched)"
         }
@@ -92,25 +91,33 @@ extension ReaderState {
 
     // MARK: Paging
 
-    /// Asks for the next page when the selection is within the prefetch distance of the end
-    /// of what is stored, the collection has one, and none is loading or failed (a failed
-    /// page waits for `R`). The state turns to loading at once, so a page is never asked twice.
+    /// The open collection's next page: idle, loading, failed.
+    public var paging: LoadState {
+        entry.flatMap { prefetches[$0.id]?.state } ?? .idle
+    }
+
+    /// Asks for the next page when the ``Prefetch`` rule says so: the selection is within its
+    /// distance of the end of what is stored, the collection has a next page, and none is
+    /// loading or failed (a failed page waits for `R`). No page while a refresh runs.
     mutating func prefetchIfNear() -> Effect {
-        guard let entry, entry.hasNextPage, options.canFetch, paging == .idle, refresh != .loading,
-              options.prefetch.shouldPrefetch(visibleIndex: min(list.selected, itemCount - 1), loadedCount: itemCount) else { return .none }
-        return loadNextPage(entry.id)
+        guard let entry, options.canFetch, refresh != .loading else { return .none }
+        var rule = prefetches[entry.id] ?? Prefetch(distance: options.prefetchDistance)
+        guard rule.startIfNear(selected: min(list.selected, itemCount - 1), loaded: itemCount, hasMore: entry.hasNextPage) else {
+            return .none
+        }
+        return loadNextPage(entry.id, rule)
     }
 
     mutating func retryPage() -> Effect {
-        guard let entry, case .failed = paging else {
+        guard let entry, var rule = prefetches[entry.id], rule.retry() else {
             message = paging == .loading ? "the next page is on its way" : "no page to retry"
             return .none
         }
-        return loadNextPage(entry.id)
+        return loadNextPage(entry.id, rule)
     }
 
-    private mutating func loadNextPage(_ id: Int64) -> Effect {
-        paging = .loading
+    private mutating func loadNextPage(_ id: Int64, _ rule: Prefetch) -> Effect {
+        prefetches[id] = rule
         list.reshape(count: rowCount, height: list.height)
         return .loadNextPage(collectionID: id)
     }
@@ -132,8 +139,8 @@ extension ReaderState {
 
     /// A page load of collection `id` ended: `failure` is why it failed, `nil` when stored.
     public mutating func pageLoaded(collectionID id: Int64, failure: String?) -> Effect {
+        prefetches[id]?.finished(failure: failure)
         guard id == entry?.id else { return .none }
-        paging = failure.map(LoadState.failed) ?? .idle
         reloadQuietly()
         // What the user scrolled into is not news: only later writes are marked.
         if failure == nil, let entry {

@@ -31,8 +31,8 @@ public struct ReaderState: Sendable {
     public struct Options: Sendable {
         /// Whether pages may be fetched (not with a read-only data directory).
         public var canFetch = true
-        /// Load the next page within this many rows of the end.
-        public var prefetch = PrefetchRule(threshold: 3)
+        /// Load the next page within this many rows of the end (see ``Prefetch``).
+        public var prefetchDistance = 3
         public init() {}
     }
 
@@ -58,8 +58,10 @@ public struct ReaderState: Sendable {
     public internal(set) var list: ListNavigation
     /// The rows on screen.
     public internal(set) var window = ListWindow()
-    /// The next page: idle, loading, failed.
-    public internal(set) var paging: LoadState = .idle
+    /// Infinite scroll's rule for each collection opened: when to load its next page, and
+    /// whether one is loading (kept when the user leaves the collection, so coming back while
+    /// its page loads never asks for it again).
+    var prefetches: [Int64: Prefetch] = [:]
     /// The latest refresh.
     public internal(set) var refresh: FetchState<CollectionEntry>.Status = .idle
     /// What the latest refresh changed: "3 new, 1 updated, 2 removed · 48 × 304".

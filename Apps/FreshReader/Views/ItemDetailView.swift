@@ -1,5 +1,5 @@
 import Foundation
-import Pagination
+import JSON
 import TerminalText
 
 /// An open item: its title, then every member of its JSON in the server's order, nested

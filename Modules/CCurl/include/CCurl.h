@@ -43,4 +43,15 @@ CURLcode fresh_curl_set_progress_callback(CURL *handle, fresh_curl_progress_call
 CURLcode fresh_curl_get_long(CURL *handle, CURLINFO info, long *value);
 CURLcode fresh_curl_get_off(CURL *handle, CURLINFO info, curl_off_t *value);
 
+// The multi interface: many transfers driven from one thread without blocking it.
+CURLM *fresh_curl_multi_init(void);
+void fresh_curl_multi_cleanup(CURLM *multi);
+CURLMcode fresh_curl_multi_add_handle(CURLM *multi, CURL *handle);
+CURLMcode fresh_curl_multi_remove_handle(CURLM *multi, CURL *handle);
+CURLMcode fresh_curl_multi_perform(CURLM *multi, int *running);
+CURLMcode fresh_curl_multi_poll(CURLM *multi, int timeout_ms);
+CURLMcode fresh_curl_multi_wakeup(CURLM *multi);
+/// The next transfer that finished, with its result: 1 and the two set, or 0 when none is left.
+int fresh_curl_multi_next_done(CURLM *multi, CURL **handle, CURLcode *result);
+
 #endif

@@ -1,3 +1,5 @@
+import JSON
+
 /// Finds a page's array of items, and each item's key.
 public enum ItemLocator {
     /// Envelope members that usually hold the items, most likely first.
@@ -68,40 +70,14 @@ public enum ItemLocator {
 
     /// The key of every item, checking that each item is an object with a usable, unique key.
     static func keys(of items: JSONValue, key: JSONPath) throws(PageError) -> [ItemKey] {
-        let names = key.components.map { Array($0.utf8) }
-        return try items.document.withNodeView { view in
-            Result { () throws(PageError) in try keys(ofArray: items.index, names: names, key: key, in: view) }
-        }.get()
-    }
-
-    /// ``keys(of:key:)`` over the borrowed nodes: a page holds a hundred items or more.
-    private static func keys(ofArray array: Int, names: [[UInt8]], key: JSONPath, in view: JSONNodeView) throws(PageError) -> [ItemKey] {
-        var keys: [ItemKey] = []
-        keys.reserveCapacity(view.nodes[array].childCount)
-        var seen: [ItemKey: Int] = [:]
-        seen.reserveCapacity(view.nodes[array].childCount)
-        var item = view.nodes[array].kind == .array ? view.nodes[array].firstChild : -1
-        var index = 0
-        while item >= 0 {
-            guard view.nodes[item].kind == .object else { throw .itemNotObject(index: index, kind: view.nodes[item].kind) }
-            var value = item
-            for name in names where value >= 0 {
-                value = name.withUnsafeBufferPointer { view.member(of: value, named: $0) }
+        do throws(ElementKeyProblem) {
+            return try items.elementKeys(at: key)
+        } catch {
+            switch error {
+            case .notAnObject(let index, let kind): throw .itemNotObject(index: index, kind: kind)
+            case .noKey(let index, let found): throw .itemWithoutKey(index: index, key: key, found: found)
+            case .duplicate(let itemKey, let first, let second): throw .duplicateKey(itemKey, firstIndex: first, secondIndex: second)
             }
-            guard value >= 0 else { throw .itemWithoutKey(index: index, key: key, found: "absent") }
-            guard let itemKey = ItemKey(node: value, in: view) else {
-                let node = view.nodes[value]
-                let found = node.kind == .string ? "an empty string"
-                    : node.kind == .number ? "the number \(String(decoding: view.text(node.start, node.end), as: UTF8.self))" : node.kind.phrase
-                throw .itemWithoutKey(index: index, key: key, found: found)
-            }
-            if let first = seen.updateValue(index, forKey: itemKey) {
-                throw .duplicateKey(itemKey, firstIndex: first, secondIndex: index)
-            }
-            keys.append(itemKey)
-            item = view.nodes[item].nextSibling
-            index += 1
         }
-        return keys
     }
 }

@@ -1,3 +1,5 @@
+import JSON
+
 /// The members real APIs use for pagination, looked for in a first page's envelope.
 enum KnownFields {
     /// Objects that group pagination members.

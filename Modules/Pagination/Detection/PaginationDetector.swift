@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 import HTTPFields
 
 /// Works out a collection's ``PaginationPlan`` from its first page: where the items are, which

@@ -1,17 +1,60 @@
 import Foundation
 import HTTPFields
+import JSON
 
 extension PaginationPlan {
-    /// Reads one page: its items (each an object with a usable, unique key) and the URL of the
-    /// next page, or why there is none.
+    /// Reads one page whole: what it holds, then where it points.
     /// - Parameter typicalSize: the number of items a full page holds when the URL does not say
     ///   (the first page's count), for the short-page end rule of offset and page styles.
     public func read(_ page: PageResponse, typicalSize: Int? = nil) throws(PageError) -> PageReading {
-        let items = try ItemLocator.array(at: self.items, in: page.document)
-        let keys = try ItemLocator.keys(of: items, key: key)
+        let items = try items(of: page)
+        return PageReading(items: items, link: try link(of: page, items: items, typicalSize: typicalSize))
+    }
+
+    /// What the page holds: its items, each an object with a usable key no other item of the
+    /// page has, and those keys.
+    public func items(of page: PageResponse) throws(PageError) -> PageItems {
+        let array = try ItemLocator.array(at: items, in: page.document)
+        return PageItems(array: array, keys: try ItemLocator.keys(of: array, key: key))
+    }
+
+    /// Where the page points, given what it holds: the next page's URL, or why it is the last.
+    public func link(of page: PageResponse, items: PageItems, typicalSize: Int?) throws(PageError) -> PageLink {
         let size = sizeParameter.flatMap { QueryItems.value(of: $0, in: page.url) }.flatMap { Int($0) } ?? typicalSize
-        let (next, reason) = try nextPage(after: page, itemCount: items.count, lastKey: keys.last, size: size, typicalSize: typicalSize)
-        return PageReading(items: items, keys: keys, next: next, endReason: next == nil ? reason : nil, statedTotal: statedTotal(of: page))
+        let (next, reason) = try nextPage(after: page, itemCount: items.count, lastKey: items.keys.last, size: size,
+                                          typicalSize: typicalSize)
+        return PageLink(next: next, endReason: next == nil ? reason : nil, statedTotal: statedTotal(of: page))
+    }
+
+    // MARK: Ahead of the items
+
+    /// Whether a page's link can be read before its items (``linkAhead(of:)``): the styles whose
+    /// next page is named by a `Link` field, a URL or a cursor, not counted from the items.
+    public var linksAheadOfItems: Bool {
+        switch style {
+        case .link, .nextURL, .cursor: true
+        case .hasMore, .offset, .page, .single: false
+        }
+    }
+
+    /// How deep a skimming read must record the body for ``linkAhead(of:)``.
+    public var linkDepth: Int {
+        switch style {
+        case .nextURL(let path): path.components.count + 1 // a link object's `href`
+        case .cursor(let path, _, let hasMore): max(path.components.count, hasMore?.components.count ?? 0)
+        default: 0
+        }
+    }
+
+    /// Where the page points, read without its items, from a body read with
+    /// `JSONDocument(skimming:recordedDepth: linkDepth)`: the link that ``link(of:items:typicalSize:)``
+    /// gives, for the styles that allow it (``linksAheadOfItems``); `nil` for the others, and for a
+    /// link that cannot be read (the page's full reading then says why).
+    public func linkAhead(of page: PageResponse) -> PageLink? {
+        guard linksAheadOfItems, let (next, reason) = try? nextPage(after: page, itemCount: 0, lastKey: nil, size: nil, typicalSize: nil) else {
+            return nil
+        }
+        return PageLink(next: next, endReason: next == nil ? reason : nil, statedTotal: nil)
     }
 
     private func statedTotal(of page: PageResponse) -> Int? {
@@ -20,35 +63,6 @@ extension PaginationPlan {
         case .page(_, _, let totalPagesPath, let totalPath):
             total(at: totalPath, in: page) ?? totalPagesPath.flatMap { page.document.value(at: $0)?.integer }
         default: nil
-        }
-    }
-
-    /// The next page read ahead of the page's items, from a body read with
-    /// `JSONDocument(skimming:recordedDepth: nextPageDepth)`: for the styles whose next page does
-    /// not depend on the items (a `Link` field, a URL or a cursor in the body), what
-    /// ``read(_:typicalSize:)`` will say, or `nil` for the other styles and for a page that
-    /// reading will refuse. The next page is then `.some(nil)` at the end.
-    public func nextPage(aheadOf page: PageResponse) -> URL?? {
-        guard readsNextPageAhead, let (next, _) = try? nextPage(after: page, itemCount: 0, lastKey: nil, size: nil, typicalSize: nil) else {
-            return nil
-        }
-        return .some(next)
-    }
-
-    /// Whether ``nextPage(aheadOf:)`` can answer for this style.
-    public var readsNextPageAhead: Bool {
-        switch style {
-        case .link, .nextURL, .cursor: true
-        case .hasMore, .offset, .page, .single: false
-        }
-    }
-
-    /// How deep a skimming read must record the body for ``nextPage(aheadOf:)``.
-    public var nextPageDepth: Int {
-        switch style {
-        case .nextURL(let path): path.components.count + 1 // a link object's `href`
-        case .cursor(let path, _, let hasMore): max(path.components.count, hasMore?.components.count ?? 0)
-        default: 0
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// What pagination reads from one page's response: the URL that was requested, the fields
 /// that can carry pagination (`Link`, `X-Total-Count`) and the parsed body.
@@ -16,25 +17,40 @@ public struct PageResponse: Sendable {
     }
 }
 
-/// One page read with a plan: its items, their keys, and the next page's URL or why there is none.
-public struct PageReading: Sendable {
+/// What a page holds: its array of items and the key of each, in order.
+public struct PageItems: Sendable {
     /// The array of items.
-    public var items: JSONValue
-    /// The key of each item, in order.
+    public var array: JSONValue
     public var keys: [ItemKey]
+
+    public var count: Int { array.count }
+}
+
+/// Where a page points: the next page's URL, or why the page is the last.
+public struct PageLink: Sendable, Equatable {
     /// The next page, or `nil` at the end.
     public var next: URL?
-    /// Why this page is the last, when it is (`next_cursor is null`, `short page: 7 of 20`, …).
+    /// Why this page is the last, when it is (`'next_cursor' is null`, `a short page (7 of 20 items)`, …).
     public var endReason: String?
     /// The collection size the page states (items, else pages), for the styles whose pages
     /// shift when it changes: offsets and page numbers.
     public var statedTotal: Int?
 
+    public init(next: URL?, endReason: String?, statedTotal: Int? = nil) {
+        self.next = next
+        self.endReason = endReason
+        self.statedTotal = statedTotal
+    }
+
     /// Whether the next page exists because a total the page states says so: that page then
     /// cannot be missing (a 404, say) without the collection being cut short.
     public var totalSaysMore: Bool { next != nil && statedTotal != nil }
+}
 
-    public var itemCount: Int { items.count }
+/// One page read with a plan: what it holds and where it points.
+public struct PageReading: Sendable {
+    public var items: PageItems
+    public var link: PageLink
 }
 
 /// Why a page cannot be read. Each case reads as part of one line that names the page's URL.

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The value of `fresh sync --paginate STYLE[:NAME=VALUE,…]`: a style name and the settings
 /// that detection cannot guess, e.g. `cursor:path=meta.after,param=after` or

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// Everything needed to read a collection's pages: the style, where the items are in a page,
 /// which member keys an item, and the page size parameter. Detected from the first page (see

@@ -1,3 +1,5 @@
+import JSON
+
 /// How the pages of a collection point to each other, and so how the end is found.
 ///
 /// Every style turns a page into the URL of the next one (or the end); the first page is the

@@ -1,5 +1,7 @@
+import DedicatedThreads
 import Foundation
 import GRDB
+import MirrorStore
 import Synchronization
 
 /// Copies the item database's write-ahead log back into the file on a connection and thread

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import MirrorStore
 
 /// Checks an item database for damage and saves what can still be read into a new file.
 ///
@@ -49,7 +50,7 @@ public enum MirrorCheck {
             var configuration = Configuration()
             configuration.readonly = true
             let source = try DatabaseQueue(path: path, configuration: configuration)
-            let destination = try ItemDatabase(path: target)
+            let destination = try SQLiteMirror(path: target)
             try destination.pool.write { db in
                 // No transaction around the reads: a damaged page makes its commit fail too.
                 try source.inDatabase { from in

@@ -1,34 +1,10 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import Pagination
+import JSON
+import MirrorStore
 
-/// One page as a sync hands it to the item database.
-public struct PageContent: Sendable {
-    public var index: Int
-    /// The URL requested, and the next page's (`nil` on the last page).
-    public var url: String
-    public var nextURL: String?
-    /// What identifies the content (see the sync's content validator).
-    public var validator: String?
-    /// The items in order, each its key and its UTF-8 JSON without insignificant whitespace;
-    /// `nil` when the content stored for this page is current.
-    public var items: [(key: ItemKey, json: Data)]?
-    /// The collection size the page states (see ``PageRecord/statedTotal``).
-    public var statedTotal: Int?
-
-    public init(index: Int, url: String, nextURL: String?, validator: String?, items: [(key: ItemKey, json: Data)]?,
-                statedTotal: Int? = nil) {
-        self.index = index
-        self.url = url
-        self.nextURL = nextURL
-        self.validator = validator
-        self.items = items
-        self.statedTotal = statedTotal
-    }
-}
-
-/// The statements that write one changed page, inside ``ItemDatabase/writePages(_:of:pass:now:)``'s
+/// The statements that write one changed page, inside ``SQLiteMirror/writePages(_:of:pass:now:)``'s
 /// transaction.
 enum PageWriter {
     /// A key of the page that another page of this pass listed already (found by the upsert).
@@ -103,46 +79,4 @@ enum PageWriter {
         return ListedBefore(key: String.fromDatabaseValue(stored).map { "\"\($0)\"" } ?? stored.description,
                             pageIndex: row?["pageIndex"] ?? index, foundOnPage: index)
     }
-}
-
-/// The upsert of every item, bound and stepped through SQLite's own API: a page is a hundred
-/// executions of one statement, and the binding layer above it would cost more than SQLite's work.
-/// Returns how many items were inserted (an upsert that updates leaves SQLite's last insert
-/// rowid alone), and the first key whose step wrote no row.
-private func upsertEach(
-    _ items: [(key: ItemKey, json: Data)], with upsert: Statement, db: Database,
-    bindCommon: (OpaquePointer, Int) -> Void
-) throws -> (inserted: Int, refused: ItemKey?) {
-    let statement = upsert.sqliteStatement
-    let connection = db.sqliteConnection
-    defer { sqlite3_reset(statement) }
-    var inserted = 0
-    for (position, item) in items.enumerated() {
-        sqlite3_reset(statement)
-        bindCommon(statement, position)
-        sqlite3_set_last_insert_rowid(connection, 0)
-        let code: Int32 = item.json.withUnsafeBytes { json in
-            // SQLITE_STATIC: the bytes stay put until the steps below are done with them.
-            sqlite3_bind_text(statement, 5, json.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(json.count), nil)
-            switch item.key {
-            case .integer(let value): sqlite3_bind_int64(statement, 2, Int64(value))
-            case .string(let value):
-                // With its byte count: a key may hold U+0000, which a C string would end at.
-                var key = value
-                key.withUTF8 { bytes in
-                    _ = sqlite3_bind_text(statement, 2, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
-                                          Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
-                }
-            }
-            let code = sqlite3_step(statement)
-            sqlite3_clear_bindings(statement)
-            return code == SQLITE_DONE && sqlite3_changes(connection) == 0 ? SQLITE_EMPTY : code
-        }
-        if code == SQLITE_EMPTY { return (inserted, item.key) }
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
-        }
-        if sqlite3_last_insert_rowid(connection) != 0 { inserted += 1 }
-    }
-    return (inserted, nil)
 }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCache
 import HTTPFields
 import HTTPTypes
+import JSON
 import Pagination
 import Synchronization
 
@@ -42,22 +43,15 @@ struct PageFetcher: Sendable {
 
     /// Fetches page `index` at `url`; `plan` (when known) decides whether an error status
     /// ends the collection instead.
-    /// - Parameters:
-    ///   - retrying: `false` for a single attempt (a guess; see ``Lookahead``).
-    ///   - ahead: the page before this one, read while this request waits for its answer (see
-    ///     ``PendingRead``); it is finished before any wait to retry.
-    func fetch(
-        _ url: URL, index: Int, plan: PaginationPlan?, policy: CachePolicy? = nil, retrying: Bool = true, ahead: (any WorkWhileWaiting)? = nil
-    ) async throws -> FetchedPage {
+    /// - Parameter retrying: `false` for a single attempt (a guess; see ``ChainLookahead``).
+    func fetch(_ url: URL, index: Int, plan: PaginationPlan?, policy: CachePolicy? = nil, retrying: Bool = true) async throws -> FetchedPage {
         var attempt = 0
         while true {
             attempt += 1
             try Task.checkCancellation()
             let failure: RetryPolicy.Failure
             do {
-                var request = request(for: url)
-                request.whileWaiting = ahead?.whileWaiting
-                let response = try await send(request, policy: policy ?? options.policy)
+                let response = try await send(request(for: url), policy: policy ?? options.policy)
                 if case .bodyTooLarge(let limit)? = response.decision.networkFailure {
                     tally.update { $0.requests += 1 }
                     throw SyncError.pageTooLarge(url: url.absoluteString, limit: limit)
@@ -88,8 +82,6 @@ struct PageFetcher: Sendable {
             let retry = retrying ? options.retry : RetryPolicy(retries: 0)
             switch retry.decide(after: failure, attempt: attempt, random: random()) {
             case .retry(let wait, let reason):
-                // The page before is written before the wait (which may be minutes long).
-                try await ahead?.finish()
                 events(.retrying(url: url, after: wait, reason: reason, attempt: attempt, of: options.retry.retries))
                 tally.update {
                     $0.retries += 1

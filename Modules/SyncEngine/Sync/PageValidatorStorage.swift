@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HTTPCache
+import HTTPFields
 import HTTPTypes
 import Synchronization
 

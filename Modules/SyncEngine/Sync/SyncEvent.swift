@@ -1,6 +1,6 @@
 import Foundation
 import HTTPCache
-import Storage
+import MirrorStore
 
 /// What a sync reports while it runs, for `-v`, the progress line and the reader's status.
 public enum SyncEvent: Sendable {
@@ -8,8 +8,8 @@ public enum SyncEvent: Sendable {
     case created(name: String)
     /// The pages are read this way (detected from the first page, or as stored).
     case plan(String)
-    /// Another process is syncing the collection; this one waits for it.
-    case waitingForLock(holder: Int32?)
+    /// Another process is syncing the collection; this one waits for it (`holder`: who, when known).
+    case waitingForLock(holder: String?)
     /// An unfinished pass continues at this page.
     case resumed(pageIndex: Int)
     /// A page was fetched and stored (or found unchanged).

@@ -1,0 +1,48 @@
+import Foundation
+
+/// One mirrored collection: where it comes from, how its pages are read, and where its
+/// current pass stands.
+public struct CollectionRecord: Codable, Sendable, Equatable {
+    public var id: Int64
+    /// The name commands use (`fresh items NAME`, `fresh-reader --collection NAME`).
+    public var name: String
+    /// The first page's URL as the user gave it (page size included, credentials removed).
+    public var url: String
+    /// The pagination plan as JSON (style, item path, key, size parameter); `nil` until the
+    /// first page has been read.
+    public var plan: String?
+    public var createdAt: Double
+    /// The current or last pass: every page is written with the pass that fetched it.
+    public var pass: Int
+    /// Whether ``pass`` reached the last page; an unfinished pass is resumed by the next sync.
+    public var passComplete: Bool
+    public var passStartedAt: Double?
+    /// When a pass last reached the last page.
+    public var lastCompleteAt: Double?
+    /// When a sync last ran, finished or not.
+    public var lastSyncAt: Double?
+    /// Why the last sync stopped, when it failed.
+    public var lastError: String?
+    /// Page writes so far; items carry the number of the write that created or changed them.
+    public var changeSequence: Int
+    /// The ``changeSequence`` a reader last showed the collection at: items changed by a later
+    /// write are new to its user. `nil` until a reader has shown it.
+    public var shownSequence: Int?
+}
+
+/// A collection with the figures `fresh collections` shows.
+public struct CollectionSummary: Sendable, Equatable {
+    public var collection: CollectionRecord
+    public var itemCount: Int
+    public var pageCount: Int
+    /// Bytes of item JSON stored.
+    public var bytes: Int
+
+    public init(collection: CollectionRecord, itemCount: Int, pageCount: Int, bytes: Int) {
+        self.collection = collection
+        self.itemCount = itemCount
+        self.pageCount = pageCount
+        self.bytes = bytes
+    }
+}
+

@@ -1,0 +1,115 @@
+import Foundation
+import JSON
+
+/// One page of a collection as last fetched.
+public struct PageRecord: Codable, Sendable, Equatable {
+    public var collectionID: Int64
+    /// 0 for the first page.
+    public var pageIndex: Int
+    /// The URL that was requested.
+    public var url: String
+    /// The next page's URL; `nil` on the last page.
+    public var nextURL: String?
+    public var itemCount: Int
+    /// What identifies the content written for this page (its ETag, or a digest of the body),
+    /// so a 304 or a fresh hit for the same content writes nothing.
+    public var validator: String?
+    /// The last pass that fetched the page.
+    public var pass: Int
+    /// The pass that last wrote its items.
+    public var contentPass: Int
+    public var fetchedAt: Double
+    /// The collection size the page stated (items, else pages), for offset and page-number styles.
+    public var statedTotal: Int?
+    /// How many items the mirror holds for the page now, when read with
+    /// ``MirrorStore/pages(of:)``. Fewer than ``itemCount`` when a later write moved some to
+    /// another page (a pass that stopped after the server shifted its items): the stored
+    /// content is then not the page's, whatever its validator says.
+    public var presentCount: Int?
+
+    /// Whether a total the page stated is what said the next page exists.
+    public var totalSaysMore: Bool { nextURL != nil && statedTotal != nil }
+
+    /// Whether every item written for the page is still on it.
+    public var isIntact: Bool { presentCount.map { $0 == itemCount } ?? true }
+}
+
+/// What writing one page changed.
+public struct PageWrite: Sendable, Equatable {
+    /// Items the collection did not have.
+    public var created = 0
+    /// Items whose JSON changed.
+    public var changed = 0
+
+    public init(created: Int = 0, changed: Int = 0) {
+        self.created = created
+        self.changed = changed
+    }
+}
+
+/// A key seen on two pages of one pass.
+public struct DuplicateKey: Error, Sendable, Equatable {
+    /// The key as SQLite returned it (an integer or a string).
+    public var key: String
+    /// The page of this pass that already lists it.
+    public var pageIndex: Int
+    /// The page that lists it again (nothing of it was written).
+    public var foundOnPage: Int
+    /// What the pages written before it changed.
+    public var written: [PageWrite]
+
+    public init(key: String, pageIndex: Int, foundOnPage: Int, written: [PageWrite]) {
+        self.key = key
+        self.pageIndex = pageIndex
+        self.foundOnPage = foundOnPage
+        self.written = written
+    }
+}
+
+/// Where a sync starts: a new pass from the first page, or the unfinished pass from the page
+/// after the last one it wrote.
+public struct PassPosition: Sendable, Equatable {
+    public var pass: Int
+    /// Whether this continues a pass an earlier sync did not finish.
+    public var isResumed: Bool
+    /// The index of the next page to fetch.
+    public var nextPageIndex: Int
+    /// The URL of that page; `nil` for the first page (the collection's URL), or when the
+    /// resumed pass had already reached the last page.
+    public var nextURL: String?
+    /// Pages the pass has fetched, in order (for loop detection).
+    public var fetchedURLs: [String]
+
+    public init(pass: Int, isResumed: Bool, nextPageIndex: Int, nextURL: String?, fetchedURLs: [String]) {
+        self.pass = pass
+        self.isResumed = isResumed
+        self.nextPageIndex = nextPageIndex
+        self.nextURL = nextURL
+        self.fetchedURLs = fetchedURLs
+    }
+}
+
+/// One page as a sync hands it to the mirror.
+public struct PageContent: Sendable {
+    public var index: Int
+    /// The URL requested, and the next page's (`nil` on the last page).
+    public var url: String
+    public var nextURL: String?
+    /// What identifies the content (see the sync's content validator).
+    public var validator: String?
+    /// The items in order, each its key and its UTF-8 JSON without insignificant whitespace;
+    /// `nil` when the content stored for this page is current.
+    public var items: [(key: ItemKey, json: Data)]?
+    /// The collection size the page states (see ``PageRecord/statedTotal``).
+    public var statedTotal: Int?
+
+    public init(index: Int, url: String, nextURL: String?, validator: String?, items: [(key: ItemKey, json: Data)]?,
+                statedTotal: Int? = nil) {
+        self.index = index
+        self.url = url
+        self.nextURL = nextURL
+        self.validator = validator
+        self.items = items
+        self.statedTotal = statedTotal
+    }
+}

@@ -1,0 +1,23 @@
+/// Why a database (the mirror, or the HTTP cache) could not be used. Each case reads as one
+/// line for the user.
+public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The directory or file cannot be created or opened (permissions, missing parent, …).
+    case cannotOpen(path: String, reason: String)
+    /// The database is damaged; nothing more is written to it (see `fresh check`).
+    case corrupted(path: String, reason: String)
+    /// Writing failed for lack of room or an I/O error (a full disk, a file-size limit); what
+    /// was committed before stays.
+    case cannotWrite(path: String, reason: String)
+    /// A read or write failed.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .cannotOpen(let path, let reason): "cannot open database at \(path): \(reason)"
+        case .corrupted(let path, let reason):
+            "database at \(path) is damaged (\(reason)); nothing more is written to it: 'fresh check' shows what can be read, 'fresh check --recover' saves it to a new file"
+        case .cannotWrite(let path, let reason): "cannot write to the database at \(path): \(reason) (is the disk full?)"
+        case .failed(let reason): "database error: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,202 @@
+import Foundation
+
+/// One pass over a paginated collection, as a value: which page to ask for next, and when the
+/// pass has ended and why. It fetches nothing: its user fetches the page ``next`` names, reads
+/// it, and tells the walk what the page said, in two steps:
+///
+/// 1. ``follow(_:)``: where the page points (its ``PageLink``);
+/// 2. ``count(items:)``: how many items it holds.
+///
+/// Between the two, ``next`` already names the following page: a caller that can read a page's
+/// link before its items (``PaginationPlan/linkAhead(of:)``) may send that request while it
+/// reads the items. A page that answers a status meaning "there is no such page" (a 404 past
+/// the last page of a page-number API) is told with ``pastTheEnd(status:)`` instead.
+///
+/// The rules it keeps:
+/// - a URL this pass has asked for already is a loop: an error, never a second request;
+/// - ``Limits/maximumEmptyPages`` empty pages in a row that still point onward stop the walk,
+///   so a server that pages forever cannot keep a sync running;
+/// - a page missing where the page before promised it by a stated total is an error, not the
+///   end, so a page lost for a moment cannot end the pass early;
+/// - a stated total that changes during the pass ends it unsettled (``End/unsettled``): the
+///   pages shifted under the walk, and an item no page listed may still exist;
+/// - ``Limits/maximumPages`` pauses the walk (the next run resumes it).
+public struct PageWalk: Sendable {
+    /// What the walk asks for next.
+    public enum Next: Sendable, Equatable {
+        /// Fetch page `index` (0 for the first) at `url`.
+        case page(index: Int, url: URL)
+        /// The pass is over.
+        case end(End)
+        /// This run has read as many pages as it may; the pass goes on next time.
+        case pause
+    }
+
+    /// How a pass ended.
+    public struct End: Sendable, Equatable {
+        /// Why the last page is the last (`'next_cursor' is null`, `page 5 answered 404: …`).
+        public var reason: String
+        /// Why the collection may have changed under the walk (its stated total moved), so the
+        /// items no page listed must not be taken as gone; `nil` when the pass is settled.
+        public var unsettled: String?
+
+        public init(reason: String, unsettled: String?) {
+            self.reason = reason
+            self.unsettled = unsettled
+        }
+    }
+
+    /// How far a walk may go.
+    public struct Limits: Sendable, Equatable {
+        /// Empty pages in a row, each still pointing onward, that stop the walk.
+        public var maximumEmptyPages: Int
+        /// Pages one run may read before it pauses; `nil` for no limit.
+        public var maximumPages: Int?
+
+        public init(maximumEmptyPages: Int = 5, maximumPages: Int? = nil) {
+            self.maximumEmptyPages = maximumEmptyPages
+            self.maximumPages = maximumPages
+        }
+    }
+
+    /// Where an unfinished pass stood when its run stopped.
+    public struct ResumePoint: Sendable, Equatable {
+        /// The page to read next, and its URL; `nil` when the pass had read its last page.
+        public var index: Int
+        public var url: URL?
+        /// Every page URL the pass asked for before, in order.
+        public var readURLs: [String]
+        /// The item count of the first page (see ``typicalSize``).
+        public var firstPageSize: Int?
+        /// What the page before said of the collection: the total it stated, and whether that
+        /// total is what said this page exists.
+        public var statedTotal: Int?
+        public var totalSaysMore: Bool
+
+        public init(index: Int, url: URL?, readURLs: [String], firstPageSize: Int?, statedTotal: Int?, totalSaysMore: Bool) {
+            self.index = index
+            self.url = url
+            self.readURLs = readURLs
+            self.firstPageSize = firstPageSize
+            self.statedTotal = statedTotal
+            self.totalSaysMore = totalSaysMore
+        }
+    }
+
+    /// What the walk asks for next.
+    public private(set) var next: Next
+    /// The number of items a full page holds when its URL does not say: the first page's count,
+    /// for the short-page rule of offset and page-number styles.
+    public private(set) var typicalSize: Int?
+
+    private let limits: Limits
+    /// Every page URL of this pass so far: one seen again would loop.
+    private var seen: Set<String>
+    /// The page followed and not yet counted: its index, URL and whether it pointed onward.
+    private var uncounted: (index: Int, url: URL, pointsOnward: Bool)?
+    private var emptyRun = 0
+    /// The last page followed stated a total that says the next page exists.
+    private var totalSaysMore = false
+    /// The collection size the pass's pages state, and how it changed during the pass.
+    private var passTotal: Int?
+    private var totalChange: String?
+    private var pagesRead = 0
+    /// Pages read already (revalidated before the walk), stepped over when reached at the same URL.
+    private var readBefore: [Int: (url: URL, link: PageLink)] = [:]
+
+    /// A new pass from the first page.
+    public init(first url: URL, limits: Limits = Limits()) {
+        next = .page(index: 0, url: url)
+        seen = [url.absoluteString]
+        self.limits = limits
+    }
+
+    /// The rest of an unfinished pass.
+    public init(resuming point: ResumePoint, limits: Limits = Limits()) {
+        self.limits = limits
+        seen = Set(point.readURLs)
+        typicalSize = point.firstPageSize
+        passTotal = point.statedTotal
+        totalSaysMore = point.totalSaysMore
+        if let url = point.url {
+            seen.insert(url.absoluteString)
+            next = .page(index: point.index, url: url)
+        } else {
+            next = .end(End(reason: "the pass had reached the last page", unsettled: nil))
+        }
+    }
+
+    // MARK: Telling the walk what a page said
+
+    /// Page `next` names points onward by `link`: ``next`` becomes the page after it, or the end.
+    public mutating func follow(_ link: PageLink) throws(PageWalkError) {
+        guard case .page(let index, let url) = next, uncounted == nil else {
+            preconditionFailure("follow(_:) needs a page to read, and the page before it counted")
+        }
+        uncounted = (index, url, link.next != nil)
+        pagesRead += 1
+        try advance(past: index, by: link)
+        if case .page = next, let maximum = limits.maximumPages, pagesRead >= maximum { next = .pause }
+        try stepOverPagesReadBefore()
+    }
+
+    /// The page last followed holds `count` items.
+    public mutating func count(items count: Int) throws(PageWalkError) {
+        guard let page = uncounted else { preconditionFailure("count(items:) needs a page followed and not yet counted") }
+        uncounted = nil
+        if page.index == 0, count > 0 { typicalSize = count }
+        emptyRun = count == 0 && page.pointsOnward ? emptyRun + 1 : 0
+        if emptyRun >= limits.maximumEmptyPages { throw .emptyPages(url: page.url, count: emptyRun) }
+    }
+
+    /// Page `next` names answered `status`, which the style reads as "no such page": the end,
+    /// unless the page before promised it.
+    public mutating func pastTheEnd(status: Int) throws(PageWalkError) {
+        guard case .page(let index, let url) = next, uncounted == nil else {
+            preconditionFailure("pastTheEnd(status:) needs a page to read, and the page before it counted")
+        }
+        if totalSaysMore { throw .missingPage(url: url, status: status) }
+        next = .end(End(reason: "page \(index + 1) answered \(status): past the last page", unsettled: totalChange))
+    }
+
+    /// Pages read before the walk reaches them (revalidated first, by index): when the walk comes
+    /// to one at the URL it was read at, it follows that page's link without asking for it again.
+    public mutating func stepOver(_ pages: [Int: (url: URL, link: PageLink)]) throws(PageWalkError) {
+        readBefore = pages
+        try stepOverPagesReadBefore()
+    }
+
+    // MARK: Rules
+
+    private mutating func advance(past index: Int, by link: PageLink) throws(PageWalkError) {
+        totalSaysMore = link.totalSaysMore
+        if let total = link.statedTotal {
+            if let passTotal, passTotal != total, totalChange == nil {
+                totalChange = "the collection's stated total changed from \(passTotal) to \(total) while the pass read it"
+            }
+            passTotal = passTotal ?? total
+        }
+        guard let following = link.next else {
+            next = .end(End(reason: link.endReason ?? "no next page", unsettled: totalChange))
+            return
+        }
+        guard seen.insert(following.absoluteString).inserted else { throw .loop(url: following, afterPage: index) }
+        next = .page(index: index + 1, url: following)
+    }
+
+    private mutating func stepOverPagesReadBefore() throws(PageWalkError) {
+        while case .page(let index, let url) = next, let page = readBefore[index], page.url == url {
+            try advance(past: index, by: page.link)
+        }
+    }
+}
+
+/// Why a walk stopped before its end (the sync says each in its own words, see `SyncError`).
+public enum PageWalkError: Error, Sendable, Equatable {
+    /// The page after page `afterPage` (from 0) is one this pass asked for already.
+    case loop(url: URL, afterPage: Int)
+    /// `count` empty pages in a row still pointed onward; `url` is the last of them.
+    case emptyPages(url: URL, count: Int)
+    /// The page at `url` answered `status`, but the page before it states a total that says it exists.
+    case missingPage(url: URL, status: Int)
+}

@@ -1,0 +1,413 @@
+import CSQLiteOptions
+import Foundation
+import GRDB
+import HTTPCache
+import MirrorStore
+import Synchronization
+
+/// The HTTP cache database (`cache.sqlite`): the persistent ``CacheStorage``.
+///
+/// Entries are written atomically, one transaction each; the total size is kept under a byte
+/// capacity by least-recently-used eviction. Use-time updates, statistics and the header
+/// refreshes of 304 responses are batched in memory and written with the next store, on
+/// ``flush()``, or once the oldest has waited ``batchDelay``, so neither a hit nor a 304 costs a
+/// write transaction of its own. Reads see the batched refreshes at once. A crash loses at most
+/// the renewals of that delay, never a body: the entry then revalidates again. The cache is
+/// disposable: a damaged file is moved aside and rebuilt with a warning.
+///
+/// Lookups and the batched bookkeeping go through a ``CacheConnection``; stores and maintenance
+/// through GRDB, whose queue is opened on first use when the file was ready as it was, so a
+/// run that only answers from the cache never opens it. The queue opens only on the file the
+/// connection opened: when another process has replaced it since (moving a damaged file aside),
+/// stores fail rather than split this process's entries over two files.
+public final class CacheDatabase: CacheStorage {
+    /// The default byte capacity: 100 MiB.
+    public static let defaultCapacity = 100 * 1024 * 1024
+    /// The longest a batched write waits before the next refresh writes the batch.
+    public static let batchDelay: TimeInterval = 1
+
+    public let path: String
+    /// The most bytes the entries may occupy.
+    public let capacity: Int
+    /// Set when the file was damaged and rebuilt while opening, with what happened.
+    public let recoveryWarning: String?
+
+    /// GRDB's queue: open from the start when the file had to be created, migrated or rebuilt,
+    /// else opened by the first store or maintenance (``grdbQueue()``).
+    private let queue: Mutex<DatabaseQueue?>
+    /// Lookups and the batched bookkeeping.
+    private let connection: CacheConnection
+    private let pending = Mutex(CacheBookkeeping())
+    private let now: @Sendable () -> Date
+
+    /// Opens (creating if needed) the cache database at `path`.
+    public convenience init(path: String, capacity: Int = CacheDatabase.defaultCapacity, now: @escaping @Sendable () -> Date = Date.init) throws {
+        if let ready = Self.readyConnection(at: path) {
+            self.init(path: path, capacity: capacity, now: now, connection: ready, queue: nil, recoveryWarning: nil)
+            return
+        }
+        let opened: DatabaseQueue
+        var recoveryWarning: String?
+        do {
+            try DamageMarker.refuseIfMarked(path)
+            opened = try Self.openMigrated(path)
+        } catch let error as StorageError {
+            guard let reason = Self.rebuildReason(for: error, path: path) else { throw error }
+            let aside = Self.unusedAsidePath(for: path, at: now())
+            for suffix in ["", "-wal", "-shm"] {
+                try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix)
+            }
+            opened = try Self.openMigrated(path)
+            DamageMarker.clear(path)
+            Self.removeEarlierAsideFiles(of: path, keeping: aside)
+            recoveryWarning = "cache database at \(path) was unreadable (\(reason)); moved it to \(aside) and started an empty cache"
+        }
+        let connection: CacheConnection
+        do {
+            connection = try CacheConnection(path: path, pragmas: Self.pragmas, busyTimeout: DatabaseFile.defaultBusyTimeout)
+        } catch {
+            throw DatabaseFile.classify(error, path: path)
+        }
+        self.init(path: path, capacity: capacity, now: now, connection: connection, queue: opened, recoveryWarning: recoveryWarning)
+    }
+
+    /// The cache database at `path`, with the default capacity, when the file is ready as it is
+    /// (it exists, is writable, in WAL mode, fully migrated and undamaged); `nil` otherwise. No
+    /// database is created, migrated or moved (SQLite may add the `-wal` and `-shm` files it
+    /// keeps beside a WAL database). For opening the file before the command line that names
+    /// it is known to be valid.
+    public static func openIfReady(path: String) -> CacheDatabase? {
+        readyConnection(at: path).map {
+            CacheDatabase(path: path, capacity: defaultCapacity, now: Date.init, connection: $0, queue: nil, recoveryWarning: nil)
+        }
+    }
+
+    private init(path: String, capacity: Int, now: @escaping @Sendable () -> Date, connection: CacheConnection,
+                 queue: DatabaseQueue?, recoveryWarning: String?) {
+        self.path = path
+        self.capacity = capacity
+        self.now = now
+        self.connection = connection
+        self.queue = Mutex(queue)
+        self.recoveryWarning = recoveryWarning
+    }
+
+    private static func readyConnection(at path: String) -> CacheConnection? {
+        DatabaseFile.applyProcessSettings()
+        guard !DamageMarker.isMarked(path) else { return nil }
+        return CacheConnection.openReady(at: path, migrations: CacheSchema.identifiers, probeTables: probeTables,
+                                         pragmas: pragmas, busyTimeout: DatabaseFile.defaultBusyTimeout)
+    }
+
+    /// Whether GRDB's queue is open (tests: a hit on a ready file never opens it).
+    var isQueueOpen: Bool { queue.withLock { $0 != nil } }
+
+    /// Why the file at `path` is moved aside and rebuilt: it is damaged, or it is this user's
+    /// own regular file and still cannot be opened (its permissions were changed, say). `nil`
+    /// otherwise: a directory in its place or a file of another user (a shared `--db-dir`) is
+    /// not ours to move, and when the directory is the problem a new file would fail the same
+    /// way; the caller then runs without the file (see `FreshServices`).
+    static func rebuildReason(for error: StorageError, path: String) -> String? {
+        switch error {
+        case .corrupted(_, let reason): return reason
+        case .cannotOpen(path, let reason):
+            var status = stat()
+            guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else { return nil }
+            return reason
+        default: return nil
+        }
+    }
+
+    /// Where a damaged file goes: `cache.sqlite.corrupt-<seconds>-<process id>`, with `-2`,
+    /// `-3`… when that name is taken, so neither two processes recovering in the same second
+    /// nor two recoveries in one process can collide (a failed move would leave the damaged
+    /// file in place).
+    private static func unusedAsidePath(for path: String, at date: Date) -> String {
+        let base = "\(path).corrupt-\(Int(date.timeIntervalSince1970))-\(getpid())"
+        var candidate = base
+        var attempt = 1
+        while FileManager.default.fileExists(atPath: candidate) {
+            attempt += 1
+            candidate = "\(base)-\(attempt)"
+        }
+        return candidate
+    }
+
+    /// Deletes the damaged files earlier recoveries moved aside: only the newest, `kept`, stays
+    /// for inspection, so a file that keeps getting damaged cannot fill the disk with copies.
+    private static func removeEarlierAsideFiles(of path: String, keeping kept: String) {
+        let directory = PathComponents.parent(of: path)
+        let prefix = (path as NSString).lastPathComponent + ".corrupt-"
+        let keptNames = Set(["", "-wal", "-shm"].map { (kept as NSString).lastPathComponent + $0 })
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        where name.hasPrefix(prefix) && !keptNames.contains(name) {
+            let aside = (directory as NSString).appendingPathComponent(name)
+            var status = stat()
+            if lstat(aside, &status) == 0, status.st_mode & S_IFMT == S_IFREG { unlink(aside) }
+        }
+    }
+
+    /// Tables whose first row every open reads, so that damage to them is found there.
+    private static let probeTables = ["cacheEntry", "cacheBody"]
+
+    /// The cache's own settings, after ``DatabaseFile``'s: deleted content zeroed where that
+    /// costs no extra write, not on freed pages. Some SQLite builds (Debian's) zero every freed
+    /// page, and then replacing a 100 KB body writes the old body's pages as zeros besides the
+    /// new body's: half again the WAL traffic and the checkpoints of a store. The freed pages
+    /// are reused by the next stores.
+    private static let cachePragmas = ["PRAGMA secure_delete = FAST"]
+    /// The settings of both connections.
+    private static let pragmas = DatabaseFile.pragmas(.normal) + cachePragmas
+
+    private static func openMigrated(_ path: String) throws -> DatabaseQueue {
+        try DatabaseFile.openQueue(at: path, durability: .normal, migrator: CacheSchema.migrator, probeTables: probeTables,
+                                   extraPragmas: cachePragmas)
+    }
+
+    /// GRDB's queue, opened now if this is its first use.
+    private func grdbQueue() throws -> DatabaseQueue {
+        try queue.withLock { queue in
+            if let queue { return queue }
+            guard connection.isStill(at: path) else {
+                throw StorageError.cannotOpen(path: path, reason: "another process replaced or removed the file while this one had it open")
+            }
+            let opened = try Self.openMigrated(path)
+            queue = opened
+            return opened
+        }
+    }
+
+    /// Writes the batched bookkeeping and leaves the WAL as the next process should find it
+    /// (see ``keptWALBytes``): what the end of a command does. Deinitialisation does it too, but
+    /// may come too late: the last reference can go on another thread (a finished task's), after
+    /// the process has exited. Using the database afterwards is allowed; the next end does it again.
+    public func finish() {
+        try? flush()
+        try? queue.withLock { queue in
+            try queue?.writeWithoutTransaction { _ = fresh_sqlite3_keep_wal_on_close($0.sqliteConnection) }
+        }
+        if Self.walSize(of: path) >= Self.keptWALBytes {
+            try? connection.emptyWAL(waitingAtMost: Self.closingCheckpointWait)
+        }
+    }
+
+    deinit {
+        finish()
+    }
+
+    /// The largest WAL a finishing ``CacheDatabase`` leaves for the next process as it is.
+    ///
+    /// SQLite's last connection to close checkpoints the WAL into the file and deletes it,
+    /// waiting for the disk three times (the WAL, the file, the directory). A cache hit writes
+    /// only its bookkeeping (a few pages), so a run of `fresh get` would spend more on that
+    /// checkpoint than on everything else it does. A WAL under this size is kept instead: the
+    /// next process to open the file reads it back (SQLite rebuilds its index from the WAL, so
+    /// the cost of an open grows with it). The first ``finish()`` that finds it larger copies it
+    /// into the file and empties it (`wal_checkpoint(TRUNCATE)`, which needs no write access to
+    /// the directory, where deleting the WAL would), waiting at most ``closingCheckpointWait``
+    /// for other processes' reads; a later one does it when they keep it busy. Nothing committed
+    /// is at risk: a kept WAL is what a crash leaves, and SQLite recovers from it on the next open.
+    static let keptWALBytes = 512 * 1024
+    /// How long a closing checkpoint waits for other connections' reads, in seconds.
+    static let closingCheckpointWait = 0.05
+
+    private static func walSize(of path: String) -> Int {
+        var status = stat()
+        return stat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
+    }
+
+    // MARK: CacheStorage
+
+    public func variants(forKey key: String) throws -> [StoredResponse] {
+        let records = try noticingDamage { try connection.variants(forKey: key) }
+        let refreshes = pending.withLock { $0.refreshes.isEmpty ? [:] : $0.refreshes.filter { $0.key.key == key } }
+        return records.compactMap { record in
+            refreshes[CacheBookkeeping.VariantID(key: record.key, variantKey: record.variantKey)].map(record.refreshed) ?? record
+        }.compactMap { $0.storedResponse }
+    }
+
+    public func store(_ entry: StoredResponse) throws {
+        try store(contentsOf: [entry])
+    }
+
+    /// Stores the entries in one transaction: what ``store(_:)`` does for each, for the price
+    /// of one commit. An entry larger than the capacity is not stored (its older variant is
+    /// removed) and is reported after the others are written.
+    public func store(contentsOf entries: [StoredResponse]) throws {
+        let at = now()
+        let records = entries.map { CacheEntryRecord($0, accessedAt: at) }
+        // The queue first: a batch taken out of memory must have somewhere to go.
+        let writer = try grdbQueue()
+        let batch = takePending()
+        let tooLarge = try noticingDamage { try writer.write { db in
+            try batch.write(on: db.sqliteConnection!)
+            var tooLarge: CacheEntryRecord?
+            for record in records {
+                guard record.size <= capacity else {
+                    try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ? AND variantKey = ?", arguments: [record.key, record.variantKey])
+                    tooLarge = tooLarge ?? record
+                    continue
+                }
+                try record.save(db)
+            }
+            _ = try CacheEntryRecord.evict(db, toFit: capacity)
+            return tooLarge
+        } }
+        if let tooLarge { throw CacheStorageError.entryTooLarge(size: tooLarge.size, capacity: capacity) }
+    }
+
+    /// Batches the new headers and times of a revalidated entry (see the type's notes); the
+    /// batch is written now when its oldest refresh has waited ``batchDelay``.
+    public func refresh(_ entry: StoredResponse) throws {
+        let at = now()
+        var record = CacheEntryRecord(entry, accessedAt: at)
+        // The body stays in its row (the update does not touch it, a read takes it from there):
+        // a sync revalidating a thousand pages within the delay must not hold a thousand bodies.
+        record.body = Data()
+        let due = pending.withLock { pending in
+            pending.refreshes[CacheBookkeeping.VariantID(key: entry.key, variantKey: entry.variantKey)] = record
+            let oldest = pending.oldestRefresh ?? at
+            pending.oldestRefresh = oldest
+            return at.timeIntervalSince(oldest) >= Self.batchDelay
+        }
+        if due { try flush() }
+    }
+
+    public func removeAll(forKey key: String) throws {
+        try noticingDamage {
+            try grdbQueue().write { db in
+                try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ?", arguments: [key])
+            }
+        }
+    }
+
+    public func recordAccess(key: String, variantKey: String) {
+        let at = now().timeIntervalSince1970
+        pending.withLock { $0.accesses[CacheBookkeeping.VariantID(key: key, variantKey: variantKey)] = at }
+    }
+
+    public func recordOutcome(_ outcome: CacheOutcome) {
+        pending.withLock { pending in
+            var total = pending.outcomes[outcome.kind] ?? CacheOutcome(kind: outcome.kind, bytesSaved: 0, bytesReceived: 0)
+            total.bytesSaved += outcome.bytesSaved
+            total.bytesReceived += outcome.bytesReceived
+            pending.outcomes[outcome.kind] = total
+            pending.counts[outcome.kind, default: 0] += 1
+        }
+    }
+
+    /// Writes the batched use times, statistics and refreshes now: through GRDB's queue when
+    /// it is open (so the write queues behind this process's stores instead of waiting for
+    /// them in SQLite's busy handler), else on the lookup connection.
+    public func flush() throws {
+        let batch = takePending()
+        guard !batch.isEmpty else { return }
+        try noticingDamage {
+            if let writer = queue.withLock({ $0 }) {
+                try writer.write { try batch.write(on: $0.sqliteConnection!) }
+            } else {
+                try connection.write { try batch.write(on: $0) }
+            }
+        }
+    }
+
+    /// Runs `work`; when it finds the file damaged, marks it (``DamageMarker``), so that the
+    /// next open moves it aside and starts an empty cache with a warning. Damage deep in the
+    /// file (an index, a body) escapes the checks of an open and shows only here; without the
+    /// mark every later run would find it again and quietly go to the network each time.
+    private func noticingDamage<Value>(_ work: () throws -> Value) throws -> Value {
+        do {
+            return try work()
+        } catch {
+            if DatabaseFile.isCorruption(error) { DamageMarker.mark(path, reason: DatabaseFile.message(of: error)) }
+            throw error
+        }
+    }
+
+    // MARK: Maintenance (`fresh cache …`)
+
+    /// Entry count, bytes and the counters of every outcome.
+    public func statistics() throws -> CacheStatistics {
+        try flush()
+        return try noticingDamage { try grdbQueue().read { db in
+            var statistics = CacheStatistics(
+                entries: try Int.fetchOne(db, sql: "SELECT count(*) FROM cacheEntry") ?? 0,
+                bytes: try CacheEntryRecord.totalBytes(db), capacity: capacity)
+            for row in try Row.fetchAll(db, sql: "SELECT * FROM cacheStat") {
+                guard let kind = CacheOutcome.Kind(rawValue: row["kind"]) else { continue }
+                statistics.counts[kind] = row["count"]
+                statistics.bytesSaved += row["bytesSaved"] as Int
+                statistics.bytesReceived += row["bytesReceived"] as Int
+            }
+            return statistics
+        } }
+    }
+
+    /// Every stored entry, most recently used first.
+    public func listEntries() throws -> [CacheListing] {
+        try noticingDamage { try grdbQueue().read { db in
+            try Row.fetchAll(db, sql: "SELECT key, variantKey, status, size, lastAccess FROM cacheEntry ORDER BY lastAccess DESC").map { row in
+                CacheListing(key: row["key"], variantKey: row["variantKey"], status: row["status"], size: row["size"],
+                             lastAccess: Date(timeIntervalSince1970: row["lastAccess"]))
+            }
+        } }
+    }
+
+    /// Removes every entry and resets the statistics.
+    public func clear() throws {
+        _ = takePending()
+        try noticingDamage {
+            try grdbQueue().write { db in
+                try db.execute(sql: "DELETE FROM cacheEntry; DELETE FROM cacheStat;")
+            }
+        }
+    }
+
+    /// Deletes the cache database at `path` with its `-wal` and `-shm` files, for a file too
+    /// damaged for ``clear()``: the cache is disposable, and the next open starts an empty one.
+    public static func deleteFiles(at path: String) throws {
+        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
+            do {
+                try FileManager.default.removeItem(atPath: path + suffix)
+            } catch {
+                throw StorageError.cannotOpen(path: path + suffix, reason: "cannot delete it: \((error as NSError).localizedDescription)")
+            }
+        }
+        DamageMarker.clear(path)
+    }
+
+    /// Evicts least-recently-used entries until at most `maximumBytes` remain; returns how
+    /// many were removed.
+    public func prune(toFit maximumBytes: Int) throws -> Int {
+        try flush()
+        return try noticingDamage { try grdbQueue().write { db in try CacheEntryRecord.evict(db, toFit: maximumBytes) } }
+    }
+
+    // MARK: Batching
+
+    private func takePending() -> CacheBookkeeping {
+        pending.withLock { pending in
+            defer { pending = CacheBookkeeping() }
+            return pending
+        }
+    }
+}
+
+/// What `fresh cache stats` prints.
+public struct CacheStatistics: Sendable, Equatable {
+    public var entries: Int
+    public var bytes: Int
+    public var capacity: Int
+    public var counts: [CacheOutcome.Kind: Int] = [:]
+    public var bytesSaved = 0
+    public var bytesReceived = 0
+}
+
+/// One line of `fresh cache ls`.
+public struct CacheListing: Sendable, Equatable {
+    public var key: String
+    public var variantKey: String
+    public var status: Int
+    public var size: Int
+    public var lastAccess: Date
+}

@@ -1,0 +1,157 @@
+import Foundation
+import GRDB
+import HTTPCache
+import HTTPTypes
+
+/// A stored response as the cache database keeps it: one row of `cacheEntry` (status,
+/// headers, times, size) and, referenced by its `bodyID`, one row of `cacheBody`.
+///
+/// The body lives in a table of its own so that everything else about an entry fits in one
+/// small row: a lookup reads the row without stepping over the body's overflow pages, and a
+/// 304 refresh or a use-time update rewrites the row, never the body.
+struct CacheEntryRecord {
+    var key: String
+    var variantKey: String
+    var url: String
+    var method: String
+    var status: Int
+    /// Header fields as `Name: value` lines.
+    var headers: String
+    var body: Data
+    var requestTime: Double
+    var responseTime: Double
+    /// ``StoredResponse/approximateSize``, kept for eviction arithmetic.
+    var size: Int
+    /// Last use, for least-recently-used eviction.
+    var lastAccess: Double
+}
+
+extension CacheEntryRecord {
+    /// The record of `entry`, last used at `accessedAt` (the memberwise initializer builds one
+    /// from a row).
+    init(_ entry: StoredResponse, accessedAt: Date) {
+        key = entry.key
+        variantKey = entry.variantKey
+        url = entry.url.absoluteString
+        method = entry.method.rawValue
+        status = entry.status.code
+        headers = Self.lines(of: entry.headerFields)
+        body = entry.body
+        requestTime = entry.requestTime.timeIntervalSince1970
+        responseTime = entry.responseTime.timeIntervalSince1970
+        size = entry.approximateSize
+        lastAccess = accessedAt.timeIntervalSince1970
+    }
+
+    var storedResponse: StoredResponse? {
+        guard let url = URL(string: url), let method = HTTPRequest.Method(method) else { return nil }
+        return StoredResponse(
+            key: key, variantKey: variantKey, url: url, method: method, status: HTTPResponse.Status(code: status),
+            headerFields: Self.fields(fromLines: headers), body: body, requestTime: Date(timeIntervalSince1970: requestTime),
+            responseTime: Date(timeIntervalSince1970: responseTime))
+    }
+
+    /// The header fields as `Name: value` lines, the form of the `headers` column.
+    static func lines(of fields: HTTPFields) -> String {
+        var text = ""
+        text.reserveCapacity(fields.reduce(0) { $0 + $1.name.rawName.utf8.count + $1.value.utf8.count + 3 })
+        for field in fields {
+            if !text.isEmpty { text += "\n" }
+            text += field.name.rawName
+            text += ": "
+            text += field.value
+        }
+        return text
+    }
+
+    /// Parses the `Name: value` lines written by ``init(_:accessedAt:)``, byte by byte; lines
+    /// without a colon or with an invalid name are skipped.
+    static func fields(fromLines text: String) -> HTTPFields {
+        var text = text
+        return text.withUTF8 { bytes in
+            var fields = HTTPFields()
+            fields.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
+            var lineStart = 0
+            while lineStart < bytes.count {
+                let lineEnd = bytes[lineStart...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+                if let colon = bytes[lineStart..<lineEnd].firstIndex(of: UInt8(ascii: ":")),
+                   let name = HTTPField.Name(String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<colon]), as: UTF8.self)) {
+                    let valueStart = colon + 1 < lineEnd && bytes[colon + 1] == UInt8(ascii: " ") ? colon + 2 : colon + 1
+                    let value = String(decoding: UnsafeBufferPointer(rebasing: bytes[valueStart..<lineEnd]), as: UTF8.self)
+                    fields.append(HTTPField(name: name, value: value))
+                }
+                lineStart = lineEnd + 1
+            }
+            return fields
+        }
+    }
+
+    // MARK: SQL
+
+    /// Stores this record: its entry row, replacing the stored variant with the same keys, and
+    /// its body. A replaced variant's body row is updated in place, so the new body reuses the
+    /// old one's pages in the same transaction; a body row found missing is written anew.
+    func save(_ db: Database) throws {
+        var bodyID = try Int64.fetchOne(
+            db.cachedStatement(sql: "SELECT bodyID FROM cacheEntry WHERE key = ? AND variantKey = ?"),
+            arguments: [key, variantKey])
+        if let stored = bodyID {
+            try db.cachedStatement(sql: "UPDATE cacheBody SET body = ? WHERE id = ?").execute(arguments: [body, stored])
+            if db.changesCount == 0 { bodyID = nil }
+        }
+        if bodyID == nil {
+            try db.cachedStatement(sql: "INSERT INTO cacheBody (body) VALUES (?)").execute(arguments: [body])
+            bodyID = db.lastInsertedRowID
+        }
+        try db.cachedStatement(sql: """
+            INSERT INTO cacheEntry (key, variantKey, url, method, status, headers, requestTime, responseTime, size, lastAccess, bodyID)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (key, variantKey) DO UPDATE SET url = excluded.url, method = excluded.method,
+                status = excluded.status, headers = excluded.headers, requestTime = excluded.requestTime,
+                responseTime = excluded.responseTime, size = excluded.size, lastAccess = excluded.lastAccess,
+                bodyID = excluded.bodyID
+            """).execute(arguments: [key, variantKey, url, method, status, headers, requestTime, responseTime, size, lastAccess, bodyID])
+    }
+
+    /// This stored row with the headers, times and size of `refresh` (a 304), its body kept;
+    /// unchanged when the row was stored after the refresh's request was sent (see
+    /// ``updateHeadersAndTimes(with:)``).
+    func refreshed(by refresh: CacheEntryRecord) -> CacheEntryRecord {
+        guard responseTime <= refresh.requestTime else { return self }
+        var record = refresh
+        record.body = body
+        return record
+    }
+
+    /// The statement ``updateHeadersAndTimes(with:)`` runs.
+    static let updateHeadersAndTimesSQL = """
+        UPDATE cacheEntry SET headers = ?, requestTime = ?, responseTime = ?, size = ?, lastAccess = ?
+        WHERE key = ? AND variantKey = ? AND responseTime <= ?
+        """
+
+    /// Writes this record's headers, times and size over the stored row, leaving the body
+    /// as it is (the 304 path), with `statement` prepared from ``updateHeadersAndTimesSQL``.
+    /// A row stored after this revalidation's request was sent (a newer full response,
+    /// perhaps from another process) is left alone: these headers describe the older body.
+    func updateHeadersAndTimes(with statement: borrowing RawStatement) throws {
+        try statement.run(.text(headers), .real(requestTime), .real(responseTime), .integer(size), .real(lastAccess),
+                          .text(key), .text(variantKey), .real(requestTime))
+    }
+
+    /// Deletes least-recently-used entries until the total size fits `capacity`.
+    static func evict(_ db: Database, toFit capacity: Int) throws -> Int {
+        var evicted = 0
+        while try totalBytes(db) > capacity {
+            let oldest = try Row.fetchOne(db, sql: "SELECT key, variantKey FROM cacheEntry ORDER BY lastAccess ASC LIMIT 1")
+            guard let oldest else { break }
+            try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ? AND variantKey = ?",
+                           arguments: [oldest["key"] as String, oldest["variantKey"] as String])
+            evicted += 1
+        }
+        return evicted
+    }
+
+    static func totalBytes(_ db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT totalBytes FROM cacheMeta WHERE id = 1")) ?? 0
+    }
+}

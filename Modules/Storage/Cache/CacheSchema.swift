@@ -1,0 +1,74 @@
+import GRDB
+
+/// The cache database's schema: its tables and their named migrations, append-only (a file of
+/// any earlier version migrates; the cache is disposable, so a damaged one is rebuilt instead).
+///
+/// - `cacheEntry`: one row per stored response variant (primary key and `Vary` variant key),
+///   with its status, header lines, times and size;
+/// - `cacheBody`: the bodies, apart, so a lookup or a 304 refresh never steps over a body's pages;
+/// - `cacheMeta`: the total size, kept by triggers, for eviction;
+/// - `cacheStat`: what `fresh cache stats` counts.
+enum CacheSchema {
+    /// The identifiers ``migrator`` registers, in order: what a file this version has set up
+    /// lists in `grdb_migrations` (``CacheConnection/openReady(at:migrations:probeTables:pragmas:busyTimeout:)``
+    /// compares them without building the migrator).
+    static let identifiers = ["v1-cache-entries", "v2-bodies-apart"]
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-cache-entries") { db in
+            try db.execute(sql: """
+                CREATE TABLE cacheEntry (
+                    key TEXT NOT NULL,
+                    variantKey TEXT NOT NULL,
+                    url TEXT NOT NULL,
+                    method TEXT NOT NULL,
+                    status INTEGER NOT NULL,
+                    headers TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    requestTime DOUBLE NOT NULL,
+                    responseTime DOUBLE NOT NULL,
+                    size INTEGER NOT NULL,
+                    lastAccess DOUBLE NOT NULL,
+                    PRIMARY KEY (key, variantKey)
+                );
+                CREATE INDEX cacheEntryByLastAccess ON cacheEntry(lastAccess);
+                CREATE TABLE cacheMeta (id INTEGER PRIMARY KEY CHECK (id = 1), totalBytes INTEGER NOT NULL);
+                INSERT INTO cacheMeta (id, totalBytes) VALUES (1, 0);
+                CREATE TRIGGER cacheEntryInserted AFTER INSERT ON cacheEntry BEGIN
+                    UPDATE cacheMeta SET totalBytes = totalBytes + NEW.size WHERE id = 1;
+                END;
+                CREATE TRIGGER cacheEntryDeleted AFTER DELETE ON cacheEntry BEGIN
+                    UPDATE cacheMeta SET totalBytes = totalBytes - OLD.size WHERE id = 1;
+                END;
+                CREATE TRIGGER cacheEntryResized AFTER UPDATE OF size ON cacheEntry BEGIN
+                    UPDATE cacheMeta SET totalBytes = totalBytes - OLD.size + NEW.size WHERE id = 1;
+                END;
+                CREATE TABLE cacheStat (
+                    kind TEXT PRIMARY KEY,
+                    count INTEGER NOT NULL DEFAULT 0,
+                    bytesSaved INTEGER NOT NULL DEFAULT 0,
+                    bytesReceived INTEGER NOT NULL DEFAULT 0
+                );
+                """)
+        }
+        // Bodies move to a table of their own (see CacheEntryRecord); the rows keep their
+        // bodies' old rowids as bodyID. AUTOINCREMENT: a body id is never handed out twice, so
+        // an entry whose body row went missing can never be joined to another entry's body. A
+        // trigger deletes a body with its entry. The pages the old column frees stay in the
+        // file and are reused by later stores.
+        migrator.registerMigration("v2-bodies-apart") { db in
+            try db.execute(sql: """
+                CREATE TABLE cacheBody (id INTEGER PRIMARY KEY AUTOINCREMENT, body BLOB NOT NULL);
+                INSERT INTO cacheBody (id, body) SELECT rowid, body FROM cacheEntry;
+                ALTER TABLE cacheEntry ADD COLUMN bodyID INTEGER NOT NULL DEFAULT 0;
+                UPDATE cacheEntry SET bodyID = rowid;
+                ALTER TABLE cacheEntry DROP COLUMN body;
+                CREATE TRIGGER cacheEntryBodyDeleted AFTER DELETE ON cacheEntry BEGIN
+                    DELETE FROM cacheBody WHERE id = OLD.bodyID;
+                END;
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import MirrorStore
+
+/// The file beside a damaged item database (`data.sqlite.damaged`) that keeps every later
+/// run from writing to it, even one that would not touch the damaged pages. It holds when and
+/// why the damage was found; `fresh check` removes it once the file checks clean again, and
+/// `fresh check --recover` replaces the database.
+public enum DamageMarker {
+    /// The marker's path for the database at `path`.
+    public static func markerPath(for path: String) -> String { path + ".damaged" }
+
+    /// Records that the database at `path` was found damaged (best effort: a read-only
+    /// directory keeps no marker, but nothing can be written there anyway).
+    static func mark(_ path: String, reason: String) {
+        let text = "\(ISO8601DateFormatter().string(from: Date())) \(reason)\n"
+        _ = FileManager.default.createFile(atPath: markerPath(for: path), contents: Data(text.utf8))
+    }
+
+    /// Throws ``StorageError/corrupted(path:reason:)`` when the database at `path` was found
+    /// damaged before.
+    static func refuseIfMarked(_ path: String) throws {
+        guard let data = FileManager.default.contents(atPath: markerPath(for: path)) else { return }
+        let recorded = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        throw StorageError.corrupted(path: path, reason: "found damaged before: \(recorded)")
+    }
+
+    /// Whether the database at `path` was found damaged before.
+    static func isMarked(_ path: String) -> Bool {
+        access(markerPath(for: path), F_OK) == 0
+    }
+
+    /// Forgets the damage (after a clean check or a recovery).
+    static func clear(_ path: String) {
+        try? FileManager.default.removeItem(atPath: markerPath(for: path))
+    }
+}

@@ -1,0 +1,240 @@
+import CSQLiteOptions
+import Foundation
+import GRDB
+import MirrorStore
+
+/// Opens SQLite files the way both databases want them: parent directory created (0700),
+/// the file created with mode 0600 before SQLite sees it, WAL, and a busy timeout so several
+/// `fresh` processes can share a file without "database is locked".
+enum DatabaseFile {
+    /// How long a connection waits for another one's lock before it gives up.
+    static let defaultBusyTimeout: TimeInterval = 10
+    /// The page size of new database files.
+    static let pageSize = 16 * 1024
+    /// How much WAL a connection lets grow before it checkpoints.
+    static let walAutocheckpointBytes = 32 * 1024 * 1024
+    /// The page cache of a connection, in KiB.
+    static let cacheKibibytes = 8 * 1024
+
+    /// How much a commit waits for the disk.
+    enum Durability {
+        /// `synchronous = FULL`: a committed transaction survives a power cut. For the item
+        /// database, the source of truth.
+        case full
+        /// `synchronous = NORMAL` (safe from corruption in WAL mode; the last commits may be lost
+        /// on a power cut). For the disposable cache, where a commit per 304 must be cheap.
+        case normal
+    }
+
+    /// Opens a pool (concurrent readers beside one writer) and brings the schema up to date,
+    /// then reads the first row of each of `probeTables`, so a file that is not a database, or
+    /// whose tables' root pages are damaged, fails here rather than on some later query. (A
+    /// row count would find more damage, but reads every leaf of the table: tens of
+    /// milliseconds on every open of a full cache.)
+    ///
+    /// The first open of a new file (the switch to WAL and the migrations) is serialised across
+    /// processes with `flock` on a sidecar `.lock` file: GRDB's migrator checks and applies
+    /// migrations in separate steps, so two processes creating one database at once could both
+    /// try to create the tables. SQLite's own locks are POSIX record locks on the database file,
+    /// which the sidecar never touches.
+    ///
+    /// With `readOnly`, nothing is created or migrated: the file must exist with the current
+    /// schema (a reader of a read-only directory).
+    static func openPool(
+        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
+        busyTimeout: TimeInterval = defaultBusyTimeout, readOnly: Bool = false
+    ) throws -> DatabasePool {
+        if readOnly { return try openReadOnly(at: path, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) }
+        return try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables,
+                                extraPragmas: [], busyTimeout: busyTimeout) {
+            try DatabasePool(path: path, configuration: $0)
+        }
+    }
+
+    /// Process-wide SQLite settings, applied before the first database opens: no memory
+    /// statistics (a global lock on every allocation SQLite makes, for numbers nothing reads).
+    private static let processSettings: Void = {
+        _ = fresh_sqlite3_skip_memory_statistics()
+    }()
+
+    /// Applies the process-wide settings, for a connection opened without GRDB.
+    static func applyProcessSettings() {
+        processSettings
+    }
+
+    /// The settings every connection to a file applies when it opens.
+    static func pragmas(_ durability: Durability) -> [String] {
+        [
+            // On a new file, before WAL mode: 16 KiB pages, so a page of JSON or a response body
+            // takes a few WAL frames (one write each) rather than a dozen. An existing file keeps its size.
+            "PRAGMA page_size = \(pageSize)",
+            "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")",
+            // Checkpoint (copy the WAL back and wait for the disk twice) every 32 MiB of WAL, not
+            // every 4 MiB: a sync writes tens of megabytes, and each wait for the disk costs ~10 ms.
+            "PRAGMA wal_autocheckpoint = \(walAutocheckpointBytes / pageSize)",
+            // Room for a transaction of several pages of items without spilling to the log early.
+            "PRAGMA cache_size = -\(cacheKibibytes)",
+            // Statement journals and sorts in memory, not in files created and deleted in /var/tmp.
+            "PRAGMA temp_store = MEMORY",
+        ]
+    }
+
+    private static func openReadOnly(
+        at path: String, migrator: DatabaseMigrator, probeTables: [String], busyTimeout: TimeInterval
+    ) throws -> DatabasePool {
+        processSettings
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StorageError.cannotOpen(path: path, reason: "no such file (nothing has been synced there yet)")
+        }
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(busyTimeout)
+        do {
+            let pool = try DatabasePool(path: readOnlyLocation(of: path), configuration: configuration)
+            try pool.read { db in
+                guard try migrator.hasCompletedMigrations(db) else {
+                    throw StorageError.cannotOpen(path: path, reason: "it was written by an older fresh; open it once with write access to upgrade it")
+                }
+                for table in probeTables { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM \(table) LIMIT 1") }
+            }
+            return pool
+        } catch {
+            throw classify(error, path: path)
+        }
+    }
+
+    /// Where SQLite opens `path` read-only. A WAL database needs its `-shm` file, which SQLite
+    /// creates on open; in a directory that cannot be written and has none (the last writer
+    /// closed cleanly), the file is opened as immutable instead: nobody can be writing to it.
+    static func readOnlyLocation(of path: String) -> String {
+        let directory = PathComponents.parent(of: path)
+        guard access(directory, W_OK) != 0, !FileManager.default.fileExists(atPath: path + "-shm") else { return path }
+        var components = URLComponents()
+        components.scheme = "file"
+        components.path = path
+        components.queryItems = [URLQueryItem(name: "immutable", value: "1")]
+        return components.string ?? path
+    }
+
+    /// Opens one WAL connection, for a database whose reads are single short statements: a
+    /// lookup then skips the pool's reader checkout, which costs more than the read itself.
+    /// `extraPragmas` run after ``pragmas(_:)`` on the connection.
+    static func openQueue(
+        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
+        extraPragmas: [String] = [], busyTimeout: TimeInterval = defaultBusyTimeout
+    ) throws -> DatabaseQueue {
+        try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables,
+                         extraPragmas: extraPragmas, busyTimeout: busyTimeout) {
+            let queue = try DatabaseQueue(path: path, configuration: $0)
+            // WAL is a property of the file: set once, on a new file (this runs under the open's
+            // lock), and a no-op afterwards. Not GRDB's `journalMode = .wal`, which also writes a
+            // transaction on every open that finds no WAL file (a table created and dropped,
+            // for the snapshots of a DatabasePool this connection never serves).
+            try queue.writeWithoutTransaction { db in
+                guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
+                    throw StorageError.cannotOpen(path: path, reason: "SQLite refused WAL mode")
+                }
+            }
+            return queue
+        }
+    }
+
+    private static func openMigrated<Writer: DatabaseWriter>(
+        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
+        extraPragmas: [String], busyTimeout: TimeInterval, make: (Configuration) throws -> Writer
+    ) throws -> Writer {
+        processSettings
+        let directory = PathComponents.parent(of: path)
+        if let problem = directoryProblem(directory) {
+            throw StorageError.cannotOpen(path: path, reason: problem)
+        }
+        try createIfMissing(path)
+        let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+        guard lock >= 0 else {
+            throw StorageError.cannotOpen(path: path + ".lock", reason: String(cString: strerror(errno)))
+        }
+        defer { close(lock) }
+        flock(lock, LOCK_EX)
+        defer { flock(lock, LOCK_UN) }
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        let pragmas = pragmas(durability) + extraPragmas
+        configuration.prepareDatabase { db in
+            for pragma in pragmas { try db.execute(sql: pragma) }
+        }
+        do {
+            let writer = try make(configuration)
+            try migrator.migrate(writer)
+            try writer.read { db in
+                for table in probeTables { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM \(table) LIMIT 1") }
+            }
+            return writer
+        } catch {
+            throw classify(error, path: path)
+        }
+    }
+
+    /// Creates the database file (mode 0600) when it does not exist. An existing file is checked
+    /// without being opened: closing any descriptor of a file drops every POSIX lock the process
+    /// holds on it, SQLite's included, and another connection of this process may have it open
+    /// (the cache's lookup connection, when GRDB's queue opens beside it). Without its shared
+    /// lock, another process could take that connection's WAL away from under it.
+    private static func createIfMissing(_ path: String) throws {
+        let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            close(descriptor)
+            return
+        }
+        var status = stat()
+        let problem = errno != EEXIST ? errno
+            : stat(path, &status) != 0 ? errno
+            : status.st_mode & S_IFMT == S_IFDIR ? EISDIR
+            : access(path, R_OK | W_OK) != 0 ? errno : 0
+        if problem != 0 { throw StorageError.cannotOpen(path: path, reason: String(cString: strerror(problem))) }
+    }
+
+    /// Whether an error means the file is not a usable SQLite database.
+    static func isCorruption(_ error: any Error) -> Bool {
+        guard let error = error as? DatabaseError else { return false }
+        return error.resultCode == .SQLITE_CORRUPT || error.resultCode == .SQLITE_NOTADB
+    }
+
+    static func classify(_ error: any Error, path: String) -> StorageError {
+        if let error = error as? StorageError { return error }
+        if isCorruption(error) { return .corrupted(path: path, reason: message(of: error)) }
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_PERM {
+            return .cannotOpen(path: path, reason: message(of: error))
+        }
+        if let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR {
+            return .cannotWrite(path: path, reason: message(of: error))
+        }
+        return .failed(message(of: error))
+    }
+
+    static func message(of error: any Error) -> String {
+        if let error = error as? DatabaseError { return error.message ?? "\(error.resultCode)" }
+        return "\(error)"
+    }
+
+    /// Creates `directory` (0700) with its parents, or says in words why it cannot be.
+    private static func directoryProblem(_ directory: String) -> String? {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue { return nil }
+        var ancestor = directory
+        while ancestor != "/" && ancestor != "." && !FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory) {
+            ancestor = PathComponents.parent(of: ancestor)
+        }
+        if FileManager.default.fileExists(atPath: ancestor, isDirectory: &isDirectory), !isDirectory.boolValue {
+            return "\(ancestor) is a file, not a directory"
+        }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+            return nil
+        } catch {
+            let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+            let reason = underlying.map { String(cString: strerror(Int32($0.code))) } ?? "permission denied or read-only file system"
+            return "cannot create directory \(directory): \(reason)"
+        }
+    }
+}

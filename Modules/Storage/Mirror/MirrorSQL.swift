@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import JSON
+import MirrorStore
+
+// How the mirror's records, keys and conditions are read from and written as SQLite values.
+
+extension CollectionRecord: FetchableRecord {}
+extension PageRecord: FetchableRecord {}
+
+extension StoredItem {
+    init(row: Row) {
+        self.init(key: ItemKey(databaseValue: row["key"]), json: row["json"], pageIndex: row["pageIndex"], position: row["position"],
+                  createdSequence: row["createdSequence"], changedSequence: row["changedSequence"])
+    }
+}
+
+extension ItemFilter {
+    /// The SQL condition and its arguments. A member compares as its text: `5` matches the
+    /// number 5 and the string "5", `true` matches the boolean.
+    var sql: (String, [any DatabaseValueConvertible]) {
+        let member = "coalesce(CASE json_type(json, ?) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' "
+            + "ELSE CAST(json_extract(json, ?) AS TEXT) END, '')"
+        let path = self.path.sqlitePath
+        switch comparison {
+        case .equals: return ("\(member) = ?", [path, path, value])
+        case .notEquals: return ("\(member) != ?", [path, path, value])
+        case .contains: return ("instr(lower(\(member)), lower(?)) > 0", [path, path, value])
+        }
+    }
+}
+
+extension RowFields {
+    /// The SQL expression of the first present member of `paths` as text (`NULL` when none).
+    static func expression(_ paths: [JSONPath]) -> String {
+        guard !paths.isEmpty else { return "NULL" }
+        let parts = paths.map { path in
+            let quoted = path.sqlitePath.replacingOccurrences(of: "'", with: "''")
+            return "CASE json_type(json, '\(quoted)') WHEN 'object' THEN NULL WHEN 'array' THEN NULL "
+                + "ELSE CAST(json_extract(json, '\(quoted)') AS TEXT) END"
+        }
+        return parts.count == 1 ? parts[0] : "coalesce(\(parts.joined(separator: ", ")))"
+    }
+}
+
+extension ItemRow {
+    init(row: Row) {
+        self.init(id: row["id"], key: ItemKey(databaseValue: row["key"]), at: ItemPosition(pageIndex: row["pageIndex"], position: row["position"]),
+                  title: row["title"], subtitle: row["subtitle"], createdSequence: row["createdSequence"],
+                  changedSequence: row["changedSequence"])
+    }
+}
+
+extension ItemKey {
+    /// The `key` column as a result column that keeps every byte of a text key: read as
+    /// text, a key holding U+0000 would end there (GRDB reads text as a C string).
+    static let column = "iif(typeof(key) = 'text', CAST(key AS BLOB), key) AS key"
+
+    /// The key as SQLite stored it (a text key read through ``column`` comes as its bytes).
+    init(databaseValue: DatabaseValue) {
+        switch databaseValue.storage {
+        case .int64(let value): self = .integer(Int(value))
+        case .string(let value): self = .string(value)
+        case .double(let value): self = .string(String(value))
+        case .blob(let data): self = .string(String(decoding: data, as: UTF8.self))
+        case .null: self = .string("")
+        }
+    }
+
+    /// The key as SQLite stores it: an integer or a text value (never converted into each other).
+    var databaseValue: DatabaseValue {
+        switch self {
+        case .integer(let value): value.databaseValue
+        case .string(let value): value.databaseValue
+        }
+    }
+}

@@ -1,0 +1,132 @@
+import GRDB
+import MirrorStore
+
+/// The migrations of the item database, append-only: a database of any earlier version
+/// migrates without losing what it holds.
+enum MirrorSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-posts-and-pages") { db in
+            try db.execute(sql: """
+                CREATE TABLE post (
+                    id INTEGER PRIMARY KEY,
+                    title TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    author TEXT NOT NULL,
+                    updatedAt DOUBLE NOT NULL
+                );
+                CREATE TABLE syncedPage (
+                    resource TEXT NOT NULL,
+                    pageIndex INTEGER NOT NULL,
+                    cursor TEXT,
+                    nextCursor TEXT NOT NULL,
+                    itemCount INTEGER NOT NULL,
+                    syncedAt DOUBLE NOT NULL,
+                    PRIMARY KEY (resource, pageIndex)
+                );
+                """)
+        }
+        migrator.registerMigration("v2-post-sync-run") { db in
+            try db.execute(sql: """
+                ALTER TABLE post ADD COLUMN resource TEXT NOT NULL DEFAULT '';
+                ALTER TABLE post ADD COLUMN syncRun TEXT NOT NULL DEFAULT '';
+                CREATE INDEX postByResource ON post(resource, syncRun);
+                """)
+        }
+        migrator.registerMigration("v3-collections-of-any-json") { db in
+            try createCollections(db)
+            try copyPosts(db)
+            try db.execute(sql: "DROP TABLE post; DROP TABLE syncedPage;")
+        }
+        migrator.registerMigration("v4-collection-shown") { db in
+            try db.execute(sql: "ALTER TABLE collection ADD COLUMN shownSequence INTEGER")
+        }
+        // An earlier release named this migration "v5-page-total-says-more" and also added a
+        // `totalSaysMore` column (now derived, unused): its databases have `statedTotal` already.
+        migrator.registerMigration("v5-page-stated-total", merging: ["v5-page-total-says-more"]) { db, applied in
+            guard !applied.contains("v5-page-total-says-more") else { return }
+            try db.execute(sql: "ALTER TABLE page ADD COLUMN statedTotal INTEGER")
+        }
+        return migrator
+    }
+
+    /// Collections of any JSON API: each with its own pages and items.
+    ///
+    /// - `item.key` has no type affinity (declared BLOB), so `1` and `'1'` stay different keys.
+    /// - `item.pass` is the pass that wrote the item with its page's current content; an item is
+    ///   current while its page's `contentPass` equals it. `pageIndex` -1 marks an item its page
+    ///   no longer lists, kept until the pass ends in case a later page lists it.
+    /// - The sequences number the page writes of a collection, so a reader can tell which items
+    ///   are new or changed since it last looked.
+    /// - `itemText` is the full-text index of the items' string values, brought up to date by
+    ///   whoever searches (see `SQLiteMirror.updateSearchIndex`), not by the sync, so a sync
+    ///   pays nothing for it; `itemTextState` says up to which page write it is current.
+    private static func createCollections(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE collection (
+                id INTEGER PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE,
+                url TEXT NOT NULL,
+                plan TEXT,
+                createdAt DOUBLE NOT NULL,
+                pass INTEGER NOT NULL DEFAULT 0,
+                passComplete INTEGER NOT NULL DEFAULT 1,
+                passStartedAt DOUBLE,
+                lastCompleteAt DOUBLE,
+                lastSyncAt DOUBLE,
+                lastError TEXT,
+                changeSequence INTEGER NOT NULL DEFAULT 0
+            );
+            CREATE TABLE page (
+                collectionID INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
+                pageIndex INTEGER NOT NULL,
+                url TEXT NOT NULL,
+                nextURL TEXT,
+                itemCount INTEGER NOT NULL,
+                validator TEXT,
+                pass INTEGER NOT NULL,
+                contentPass INTEGER NOT NULL,
+                fetchedAt DOUBLE NOT NULL,
+                PRIMARY KEY (collectionID, pageIndex)
+            ) WITHOUT ROWID;
+            CREATE TABLE item (
+                id INTEGER PRIMARY KEY,
+                collectionID INTEGER NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
+                key BLOB NOT NULL,
+                pageIndex INTEGER NOT NULL,
+                position INTEGER NOT NULL,
+                json TEXT NOT NULL,
+                pass INTEGER NOT NULL,
+                createdSequence INTEGER NOT NULL,
+                changedSequence INTEGER NOT NULL,
+                UNIQUE (collectionID, key)
+            );
+            CREATE INDEX itemOrder ON item(collectionID, pageIndex, position);
+            CREATE VIRTUAL TABLE itemText USING fts5(text, collectionID UNINDEXED, tokenize = 'unicode61 remove_diacritics 2');
+            CREATE TABLE itemTextState (
+                collectionID INTEGER PRIMARY KEY REFERENCES collection(id) ON DELETE CASCADE,
+                sequence INTEGER NOT NULL,
+                itemCount INTEGER NOT NULL
+            );
+            """)
+    }
+
+    /// The posts of a version-2 database become items of one collection per synced resource,
+    /// as the JSON the mock server sends; the next sync of that URL revalidates their pages.
+    private static func copyPosts(_ db: Database) throws {
+        let resources = try String.fetchAll(db, sql: "SELECT DISTINCT resource FROM post ORDER BY resource")
+        for (index, resource) in resources.enumerated() {
+            let name = resources.count == 1 ? "posts" : "posts-\(index + 1)"
+            try db.execute(sql: """
+                INSERT INTO collection (name, url, createdAt, passComplete) VALUES (?, ?, CAST(strftime('%s', 'now') AS REAL), 1)
+                """, arguments: [name, resource])
+            let collection = db.lastInsertedRowID
+            try db.execute(sql: """
+                INSERT INTO item (collectionID, key, pageIndex, position, json, pass, createdSequence, changedSequence)
+                SELECT ?, id, 0, id, json_object('author', author, 'body', body, 'id', id, 'title', title,
+                       'updated_at', strftime('%Y-%m-%dT%H:%M:%SZ', updatedAt, 'unixepoch')), 0, 0, 0
+                FROM post WHERE resource = ?
+                """, arguments: [collection, resource])
+        }
+    }
+}

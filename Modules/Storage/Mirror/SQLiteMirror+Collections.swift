@@ -1,0 +1,98 @@
+import Foundation
+import GRDB
+import JSON
+import MirrorStore
+
+extension SQLiteMirror {
+    // MARK: Finding collections
+
+    /// Every collection, by name.
+    public func collections() throws -> [CollectionRecord] {
+        try read { db in try CollectionRecord.fetchAll(db, sql: "SELECT * FROM collection ORDER BY name") }
+    }
+
+    /// The collection called `name`.
+    public func collection(named name: String) throws -> CollectionRecord? {
+        try read { db in try CollectionRecord.fetchOne(db, sql: "SELECT * FROM collection WHERE name = ?", arguments: [name]) }
+    }
+
+    /// The collection with `id`.
+    public func collection(id: Int64) throws -> CollectionRecord? {
+        try read { db in try CollectionRecord.fetchOne(db, sql: "SELECT * FROM collection WHERE id = ?", arguments: [id]) }
+    }
+
+    /// Every collection with the figures `fresh collections` shows.
+    public func summaries() throws -> [CollectionSummary] {
+        try read { db in
+            try CollectionRecord.fetchAll(db, sql: "SELECT * FROM collection ORDER BY name").map { collection in
+                let row = try Row.fetchOne(db, sql: """
+                    SELECT count(*) AS items, coalesce(sum(length(json)), 0) AS bytes
+                    FROM item WHERE collectionID = ? AND pageIndex >= 0
+                    """, arguments: [collection.id])
+                let pages = try Int.fetchOne(db, sql: "SELECT count(*) FROM page WHERE collectionID = ?", arguments: [collection.id]) ?? 0
+                return CollectionSummary(collection: collection, itemCount: row?["items"] ?? 0, pageCount: pages, bytes: row?["bytes"] ?? 0)
+            }
+        }
+    }
+
+    // MARK: Changing collections
+
+    /// Creates a collection called `name` (or, when that name is taken, `name-2`, `name-3`, …)
+    /// for the first page at `url`.
+    public func createCollection(preferredName name: String, url: String, now: Date = Date()) throws -> CollectionRecord {
+        try write { db in
+            var candidate = name
+            var suffix = 1
+            while try Bool.fetchOne(db, sql: "SELECT 1 FROM collection WHERE name = ?", arguments: [candidate]) == true {
+                suffix += 1
+                candidate = "\(name)-\(suffix)"
+            }
+            try db.execute(sql: "INSERT INTO collection (name, url, createdAt) VALUES (?, ?, ?)",
+                           arguments: [candidate, url, now.timeIntervalSince1970])
+            return try CollectionRecord.fetchOne(db, sql: "SELECT * FROM collection WHERE id = ?", arguments: [db.lastInsertedRowID])!
+        }
+    }
+
+    public func setPlan(_ plan: String, url: String, of collectionID: Int64) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE collection SET plan = ?, url = ? WHERE id = ?", arguments: [plan, url, collectionID])
+        }
+    }
+
+    /// Forgets a collection's plan and pages and starts a new pass; its items stay until that
+    /// pass ends (used when the user changes how the pages are read, or restarts).
+    public func resetPlan(of collectionID: Int64) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE collection SET plan = NULL, passComplete = 1 WHERE id = ?", arguments: [collectionID])
+            try db.execute(sql: "DELETE FROM page WHERE collectionID = ?", arguments: [collectionID])
+        }
+    }
+
+    /// Records that a reader showed the collection as it was after page write `sequence`.
+    public func markShown(_ collectionID: Int64, upTo sequence: Int) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE collection SET shownSequence = ? WHERE id = ?", arguments: [sequence, collectionID])
+        }
+    }
+
+    /// Deletes a collection with its pages and items; returns how many items it held.
+    @discardableResult
+    public func deleteCollection(_ collectionID: Int64) throws -> Int {
+        try write { db in
+            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ?", arguments: [collectionID]) ?? 0
+            try db.execute(sql: "DELETE FROM item WHERE collectionID = ?", arguments: [collectionID])
+            try db.execute(sql: "DELETE FROM page WHERE collectionID = ?", arguments: [collectionID])
+            try db.execute(sql: "DELETE FROM itemText WHERE collectionID = ?", arguments: [collectionID])
+            try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [collectionID])
+            return count
+        }
+    }
+
+    /// Records how the last sync of a collection ended (`nil`: it succeeded or stopped cleanly).
+    public func recordSyncEnd(of collectionID: Int64, error: String?, at date: Date = Date()) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE collection SET lastSyncAt = ?, lastError = ? WHERE id = ?",
+                           arguments: [date.timeIntervalSince1970, error, collectionID])
+        }
+    }
+}

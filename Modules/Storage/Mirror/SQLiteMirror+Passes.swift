@@ -1,0 +1,152 @@
+import Foundation
+import GRDB
+import JSON
+import MirrorStore
+
+extension SQLiteMirror {
+    /// Resumes the collection's unfinished pass, or starts a new one (`restart`, or the last
+    /// pass finished).
+    public func startPass(of collectionID: Int64, restart: Bool, now: Date = Date()) throws -> PassPosition {
+        try write { db in
+            guard let collection = try CollectionRecord.fetchOne(db, sql: "SELECT * FROM collection WHERE id = ?", arguments: [collectionID]) else {
+                throw StorageError.failed("collection \(collectionID) no longer exists")
+            }
+            if !restart && !collection.passComplete && collection.pass > 0 && collection.plan != nil {
+                let pages = try Row.fetchAll(db, sql: """
+                    SELECT pageIndex, url, nextURL FROM page WHERE collectionID = ? AND pass = ? ORDER BY pageIndex
+                    """, arguments: [collectionID, collection.pass])
+                // Pages are fetched in order: the pass stands after the run of pages 0, 1, 2, …
+                var fetched: [String] = []
+                var nextURL: String?
+                for (expected, page) in pages.enumerated() where page["pageIndex"] as Int == expected {
+                    fetched.append(page["url"])
+                    nextURL = page["nextURL"]
+                }
+                // A pass that wrote no page (its first request failed) has nothing to resume:
+                // resumed, it would end at once and remove every item.
+                if !pages.isEmpty && fetched.count == pages.count {
+                    return PassPosition(pass: collection.pass, isResumed: true, nextPageIndex: fetched.count,
+                                        nextURL: nextURL, fetchedURLs: fetched)
+                }
+            }
+            let pass = collection.pass + 1
+            try db.execute(sql: "UPDATE collection SET pass = ?, passComplete = 0, passStartedAt = ? WHERE id = ?",
+                           arguments: [pass, now.timeIntervalSince1970, collectionID])
+            return PassPosition(pass: pass, isResumed: false, nextPageIndex: 0, nextURL: nil, fetchedURLs: [])
+        }
+    }
+
+    /// Every stored page record of a collection, by index, each with the number of items the
+    /// mirror holds for it now (``PageRecord/presentCount``).
+    public func pages(of collectionID: Int64) throws -> [Int: PageRecord] {
+        try read { db in
+            let records = try PageRecord.fetchAll(db, sql: """
+                SELECT p.*, (SELECT count(*) FROM item i WHERE i.collectionID = p.collectionID AND i.pageIndex = p.pageIndex) AS presentCount
+                FROM page p WHERE p.collectionID = ?
+                """, arguments: [collectionID])
+            return Dictionary(records.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
+        }
+    }
+
+    /// The URLs of a collection's stored pages that no other collection's pages share: what a
+    /// removal of the collection may forget in the HTTP cache (a shared page's validators stand
+    /// for the other collection's items too).
+    public func pageURLs(onlyIn collectionID: Int64) throws -> [String] {
+        try read { db in
+            try String.fetchAll(db, sql: """
+                SELECT DISTINCT url FROM page WHERE collectionID = ?1
+                    AND url NOT IN (SELECT url FROM page WHERE collectionID != ?1)
+                """, arguments: [collectionID])
+        }
+    }
+
+    /// The stored record of page `index`.
+    public func page(_ index: Int, of collectionID: Int64) throws -> PageRecord? {
+        try read { db in
+            try PageRecord.fetchOne(db, sql: "SELECT * FROM page WHERE collectionID = ? AND pageIndex = ?", arguments: [collectionID, index])
+        }
+    }
+
+    public func writePages(_ pages: [PageContent], of collectionID: Int64, pass: Int, now: Date) async throws -> [PageWrite] {
+        try await onWriterThread { [self] in try writePagesNow(pages, of: collectionID, pass: pass, now: now) }
+    }
+
+    /// ``writePages(_:of:pass:now:)`` on the calling thread: the pages in one transaction.
+    func writePagesNow(_ pages: [PageContent], of collectionID: Int64, pass: Int, now: Date = Date()) throws -> [PageWrite] {
+        do {
+            let written = try write { db in
+                try pages.map { page in
+                    // A batch holds its core for milliseconds. On a machine with few cores, the
+                    // thread that sends the next request (or a local server answering it) would
+                    // wait that long: the scheduler does not preempt the writer for it at once.
+                    // Costs nothing when no thread waits.
+                    defer { sched_yield() }
+                    return try write(page, of: collectionID, pass: pass, now: now, db: db)
+                }
+            }
+            checkpointer.committed(bytes: pages.reduce(0) { total, page in total + (page.items?.reduce(0) { $0 + $1.json.count } ?? 0) })
+            return written
+        } catch let found as PageWriter.ListedBefore {
+            // Rolled back: the pages before that one are written again on their own.
+            let before = Array(pages.prefix { $0.index != found.foundOnPage })
+            let written = before.isEmpty ? [] : try writePagesNow(before, of: collectionID, pass: pass, now: now)
+            throw DuplicateKey(key: found.key, pageIndex: found.pageIndex, foundOnPage: found.foundOnPage, written: written)
+        }
+    }
+
+    private func write(_ page: PageContent, of collectionID: Int64, pass: Int, now: Date, db: Database) throws -> PageWrite {
+        guard let items = page.items else {
+            try db.cachedStatement(sql: "UPDATE page SET pass = ?, fetchedAt = ? WHERE collectionID = ? AND pageIndex = ?")
+                .execute(arguments: [pass, now.timeIntervalSince1970, collectionID, page.index])
+            return PageWrite()
+        }
+        return try PageWriter.write(page, items: items, of: collectionID, pass: pass, now: now, db: db)
+    }
+
+    /// Gives up the current pass without deleting anything: the next sync starts a new one.
+    public func abandonPass(of collectionID: Int64) throws {
+        try write { db in try db.execute(sql: "UPDATE collection SET passComplete = 1 WHERE id = ?", arguments: [collectionID]) }
+    }
+
+    /// Ends a pass that reached the last page: deletes the items no page of the pass lists
+    /// and the pages beyond the last. Returns how many items were deleted. With
+    /// `removingUnlisted` false (the collection changed while the pass read it, so an item no
+    /// page listed may still exist), only the pages go: the items wait for the next pass.
+    public func finishPass(_ pass: Int, of collectionID: Int64, removingUnlisted: Bool = true, now: Date = Date()) throws -> Int {
+        try write { db in
+            try db.execute(sql: "DELETE FROM page WHERE collectionID = ? AND pass != ?", arguments: [collectionID, pass])
+            let pagesDropped = db.changesCount > 0
+            var removed = 0
+            if removingUnlisted {
+                removed = try pagesDropped ? PassEnd.deleteUnlisted(of: collectionID, db: db)
+                    : PassEnd.deleteSetAsideAndPastTheEnd(of: collectionID, db: db)
+            }
+            try db.execute(sql: "UPDATE collection SET passComplete = 1, lastCompleteAt = ? WHERE id = ? AND pass = ?",
+                           arguments: [now.timeIntervalSince1970, collectionID, pass])
+            return removed
+        }
+    }
+
+}
+
+/// The deletions that end a complete pass. A rewritten page sets its leftovers aside (-1) at
+/// once, so what remains to delete is set aside, or on pages the pass did not reach.
+enum PassEnd {
+    /// When no page was dropped: the set-aside items and any past the last page, two index
+    /// ranges rather than a walk over every item.
+    static func deleteSetAsideAndPastTheEnd(of collectionID: Int64, db: Database) throws -> Int {
+        let last = try Int.fetchOne(db, sql: "SELECT max(pageIndex) FROM page WHERE collectionID = ?", arguments: [collectionID]) ?? -1
+        try db.execute(sql: "DELETE FROM item WHERE collectionID = ? AND pageIndex < 0", arguments: [collectionID])
+        let setAside = db.changesCount
+        try db.execute(sql: "DELETE FROM item WHERE collectionID = ? AND pageIndex > ?", arguments: [collectionID, last])
+        return setAside + db.changesCount
+    }
+
+    /// When pages were dropped: every item on a page that no longer exists.
+    static func deleteUnlisted(of collectionID: Int64, db: Database) throws -> Int {
+        try db.execute(sql: """
+            DELETE FROM item WHERE collectionID = ?1 AND pageIndex NOT IN (SELECT pageIndex FROM page WHERE collectionID = ?1)
+            """, arguments: [collectionID])
+        return db.changesCount
+    }
+}

@@ -1,0 +1,126 @@
+import DedicatedThreads
+import Foundation
+import GRDB
+import MirrorStore
+import Synchronization
+
+/// The mirror in a local SQLite file (`data.sqlite`): the embedded ``MirrorStore``, and the
+/// source of truth of a workstation's collections.
+///
+/// Each collection keeps its pages (the URL requested, the next page's URL, what identifies
+/// the content) and its items, as the JSON the server sent, keyed by (collection, key); the
+/// tables are in ``MirrorSchema``. A page's items and its record are written in one transaction,
+/// so a sync stopped anywhere leaves whole pages; a page whose content did not change is not
+/// rewritten.
+///
+/// Commits are not flushed to the disk one by one (`synchronous = NORMAL` in WAL mode): a
+/// killed process loses nothing committed, and a power cut can lose only the last commits,
+/// which the next sync fetches again; the file stays consistent either way. A damaged file
+/// is never moved, rebuilt or written to: see ``MirrorCheck``.
+///
+/// Speed, skippable on a first reading: pages are written on a thread of their own below the
+/// process's priority (``writer``, see `DedicatedThreads`), their items upserted through
+/// SQLite's own API (`RawSQLite/ItemUpsert.swift`), and the write-ahead log is copied back in
+/// the background (``Checkpointer``).
+public final class SQLiteMirror: MirrorStore {
+    public let path: String
+    /// Whether the file was opened without write access (a reader of a read-only directory).
+    public let isReadOnly: Bool
+    let pool: DatabasePool
+    let checkpointer: Checkpointer
+    /// The thread page writes run on, made by the first.
+    private let writerThread = WriterThread()
+
+    /// How much lower than the process the page writer runs (Linux thread niceness).
+    static let writerNiceness: Int32 = 5
+
+    /// Opens (creating if needed) the mirror at `path`, migrating an older schema.
+    /// - Parameter readOnly: open without writing anything (no migration, no new file), for a
+    ///   reader of a read-only directory.
+    public init(path: String, readOnly: Bool = false) throws {
+        self.path = path
+        isReadOnly = readOnly
+        if !readOnly { try DamageMarker.refuseIfMarked(path) }
+        checkpointer = Checkpointer(path: path)
+        pool = try DatabaseFile.openPool(at: path, durability: .normal, migrator: MirrorSchema.migrator,
+                                         probeTables: ["collection", "page", "item"], readOnly: readOnly)
+    }
+
+    /// The mirror at `path` for commands that only read it: opened read-only when it was found
+    /// damaged (so it can still be read) or its directory cannot be written.
+    public static func openForReading(path: String) throws -> SQLiteMirror {
+        let directory = PathComponents.parent(of: path)
+        if FileManager.default.fileExists(atPath: path) && (DamageMarker.isMarked(path) || access(directory, W_OK) != 0) {
+            return try SQLiteMirror(path: path, readOnly: true)
+        }
+        return try SQLiteMirror(path: path)
+    }
+
+    public var location: String { path }
+
+    /// Runs `body` on the page writer's thread (see ``writerNiceness``).
+    func onWriterThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await writerThread.thread.run(body)
+    }
+
+    public func lock(collection identity: String, onWait: @escaping @Sendable (String?) -> Void) async throws -> any CollectionLock {
+        try await FileCollectionLock.acquire(identity: identity, beside: path, onWait: onWait)
+    }
+
+    public func watchChanges() throws -> any ChangeWatch {
+        try ChangeWatcher(path: path)
+    }
+
+    public func problems() throws -> [String] {
+        let found = try MirrorCheck.problems(at: path)
+        return found == ["ok"] ? [] : found
+    }
+
+    /// Runs a write, turning its errors into ``StorageError``s; damage found while writing
+    /// marks the file (see ``DamageMarker``) so no later run writes to it. A duplicate key
+    /// found by ``PageWriter`` passes through as it is.
+    func write<T>(_ updates: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.write(updates)
+        } catch let found as PageWriter.ListedBefore {
+            throw found
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    /// Runs a read, turning its errors into ``StorageError``s.
+    func read<T>(_ value: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(value)
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    private func failure(_ error: any Error) -> StorageError {
+        if StorageError.isDamage(error) {
+            DamageMarker.mark(path, reason: DatabaseFile.message(of: error))
+            return .corrupted(path: path, reason: DatabaseFile.message(of: error))
+        }
+        return DatabaseFile.classify(error, path: path)
+    }
+}
+
+/// The page writer's thread, started by its first use and stopped with the mirror.
+private final class WriterThread: Sendable {
+    private let started = Mutex<BackgroundThread?>(nil)
+
+    var thread: BackgroundThread {
+        started.withLock { thread in
+            if let thread { return thread }
+            let made = BackgroundThread(name: "fresh.writer", priority: .lowered(by: SQLiteMirror.writerNiceness))
+            thread = made
+            return made
+        }
+    }
+
+    deinit {
+        started.withLock { $0?.stop() }
+    }
+}

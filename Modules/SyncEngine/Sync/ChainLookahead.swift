@@ -1,0 +1,91 @@
+import Foundation
+import MirrorStore
+import Pagination
+import Synchronization
+
+/// A speed-up for re-syncs, skippable on a first reading: requests for the pages after the
+/// current one, sent before the current one is read, when the last pass says where they are.
+///
+/// An unchanged collection keeps its chain of next-page URLs, so a re-sync (all 304s) has up to
+/// ``depth`` conditional requests in flight instead of one round trip at a time. A page that
+/// turns out to point elsewhere discards what was guessed after it; a guess that failed is
+/// asked again, with its retries, when its page is taken.
+final class ChainLookahead: Sendable {
+    private struct Guess {
+        var url: URL
+        var task: Task<FetchedPage, any Error>
+    }
+
+    private let fetcher: PageFetcher
+    /// The pages of the last pass, by index.
+    private let chain: [Int: PageRecord]
+    private let depth: Int
+    /// Where guesses run: the pass's transfer loop, when it has one.
+    private let executor: (any TaskExecutor)?
+    /// Pages revalidated before the walk, never requested again.
+    private let skipped: Set<Int>
+    private let guesses = Mutex<[Int: Guess]>([:])
+
+    /// - Parameters:
+    ///   - depth: how many pages may be in flight at once (1: no guessing).
+    ///   - executor: where the guesses' tasks run (they are not the pass's children).
+    ///   - skipped: pages the walk steps over without fetching them.
+    init(fetcher: PageFetcher, chain: [Int: PageRecord], depth: Int, executor: (any TaskExecutor)?, skipping skipped: Set<Int>) {
+        self.fetcher = fetcher
+        self.chain = chain
+        self.depth = max(1, depth)
+        self.executor = executor
+        self.skipped = skipped
+    }
+
+    /// Page `index` at `url`: the guess in flight for it when it guessed right (and succeeded),
+    /// else a fetch now. Before waiting, the pages the stored chain says follow it are requested
+    /// (when `guessing`).
+    func take(_ index: Int, url: URL, plan: PaginationPlan?, guessing: Bool) async throws -> FetchedPage {
+        let guess = guesses.withLock { $0.removeValue(forKey: index) }
+        if let guess, guess.url != url { discard([guess]) }
+        if guessing { guessAhead(after: index, url: url, plan: plan) }
+        if let guess, guess.url == url, let page = try? await guess.task.value { return page }
+        return try await fetcher.fetch(url, index: index, plan: plan)
+    }
+
+    /// Cancels every guess.
+    func cancelAll() {
+        discard(guesses.withLock { all in defer { all = [:] }; return Array(all.values) })
+    }
+
+    private func guessAhead(after index: Int, url: URL, plan: PaginationPlan?) {
+        var previous = chain[index]
+        var expected = url
+        for candidate in (index + 1)..<(index + depth) {
+            guard let record = previous, record.url == expected.absoluteString,
+                  let next = record.nextURL.flatMap(URL.init(string:)) else { return }
+            if !skipped.contains(candidate) { guess(candidate, at: next, plan: plan) }
+            previous = chain[candidate]
+            expected = next
+        }
+    }
+
+    private func guess(_ candidate: Int, at next: URL, plan: PaginationPlan?) {
+        guesses.withLock { guesses in
+            if let existing = guesses[candidate], existing.url == next { return }
+            if let existing = guesses.removeValue(forKey: candidate) { discard([existing]) }
+            // A guess tries once: a failure is retried, with its waits said, when the page is taken.
+            guesses[candidate] = Guess(url: next, task: Task(executorPreference: executor) { [fetcher] in
+                try await fetcher.fetch(next, index: candidate, plan: plan, retrying: false)
+            })
+        }
+    }
+
+    /// Cancels guesses; the requests that went out anyway still count.
+    private func discard(_ discarded: [Guess]) {
+        for guess in discarded {
+            guess.task.cancel()
+            Task { [fetcher] in
+                if let page = try? await guess.task.value {
+                    fetcher.tally.update { $0.requests += page.response.decision.requestsSent }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import HTTPTypes
+import JSON
+import MirrorStore
+import Pagination
+
+/// Reads the pages a sync fetched with the collection's plan: what each holds (its items, as the
+/// JSON bytes the server sent, keyed) and where it points. The plan is the stored one, or
+/// detected from the first page read (``detectPlan(from:overrides:)``).
+struct PageReader: Sendable {
+    /// How the collection's pages are read; `nil` until the first page is.
+    var plan: PaginationPlan?
+
+    /// A page's items as the mirror stores them: each key with its JSON text.
+    typealias Items = [(key: ItemKey, json: Data)]
+
+    // MARK: Whole pages
+
+    /// The plan for the collection whose first page `fetched` is, what the user fixed winning.
+    mutating func detectPlan(from fetched: FetchedPage, overrides: PaginationDetector.Overrides) throws -> PaginationPlan {
+        let page = try parse(fetched, depth: JSONDocument.recordedDepth)
+        let detected = try pageError(at: fetched) { () throws(PageError) in try PaginationDetector.plan(for: page, overrides: overrides) }
+        plan = detected
+        return detected
+    }
+
+    /// What the page holds and where it points. The plan must be known.
+    func read(_ fetched: FetchedPage, typicalSize: Int?) throws -> (items: Items, link: PageLink) {
+        let plan = try knownPlan()
+        let page = try parse(fetched, depth: plan.recordedDepth)
+        return try pageError(at: fetched) { () throws(PageError) in
+            let items = try plan.items(of: page)
+            return (Self.stored(items), try plan.link(of: page, items: items, typicalSize: typicalSize))
+        }
+    }
+
+    // MARK: The link before the items
+
+    /// Where a page just downloaded points, read from a quick pass over its body before its
+    /// items are: for the styles whose next page does not depend on the items (a `Link` field, a
+    /// URL or a cursor in the body); `nil` for the others, or when the quick pass cannot tell
+    /// (the page's full reading then says why).
+    func linkAhead(of fetched: FetchedPage) -> PageLink? {
+        guard let plan, plan.linksAheadOfItems, !fetched.isFromStorage,
+              let document = try? JSONDocument(skimming: fetched.response.body, recordedDepth: plan.linkDepth) else { return nil }
+        return plan.linkAhead(of: response(fetched, document))
+    }
+
+    /// What a page holds, read in full (its link was read ahead).
+    func items(of fetched: FetchedPage) throws -> Items {
+        let plan = try knownPlan()
+        let page = try parse(fetched, depth: plan.recordedDepth)
+        return Self.stored(try pageError(at: fetched) { () throws(PageError) in try plan.items(of: page) })
+    }
+
+    // MARK: Parsing
+
+    private func knownPlan() throws -> PaginationPlan {
+        guard let plan else { preconditionFailure("a page is read with a plan: detect it from the first page") }
+        return plan
+    }
+
+    private func parse(_ fetched: FetchedPage, depth: Int) throws -> PageResponse {
+        do {
+            return response(fetched, try JSONDocument(fetched.response.body, recordedDepth: depth))
+        } catch {
+            throw SyncError.invalidJSON(url: fetched.url.absoluteString, detail: error.description)
+        }
+    }
+
+    private func response(_ fetched: FetchedPage, _ document: JSONDocument) -> PageResponse {
+        PageResponse(url: fetched.url, linkFields: fetched.response.headerFields[values: .link],
+                     totalCountField: fetched.response.headerFields[.xTotalCount], document: document)
+    }
+
+    private func pageError<Value>(at fetched: FetchedPage, _ body: () throws(PageError) -> Value) throws -> Value {
+        do {
+            return try body()
+        } catch {
+            throw SyncError.invalidPage(url: fetched.url.absoluteString, detail: error.description)
+        }
+    }
+
+    /// Each item's key with its JSON text, without insignificant whitespace.
+    private static func stored(_ items: PageItems) -> Items {
+        zip(items.keys, items.array.elementsCompactBytes).map { (key: $0, json: $1) }
+    }
+}
+
+extension HTTPField.Name {
+    /// RFC 8288 `Link`.
+    static let link = HTTPField.Name("Link")!
+    /// The collection size some APIs send beside a page.
+    static let xTotalCount = HTTPField.Name("X-Total-Count")!
+}

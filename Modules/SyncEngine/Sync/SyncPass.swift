@@ -1,0 +1,308 @@
+import Foundation
+import HTTPCache
+import MirrorStore
+import Pagination
+
+/// One run over one collection's pages: the pass, from where it stands to its last page (or to
+/// the run's page limit), page after page: **fetch** (through the HTTP cache), **read** (with the
+/// collection's plan), **write** (one transaction per page). ``PageWalk`` says which page comes
+/// next and when the pass is over.
+///
+/// Three speed-ups ride on that loop, each a named step that a first reading can skip:
+/// - **read-ahead**: when a page's link can be read before its items, the next page's request
+///   goes out while the page is read (``readAhead(_:walk:reader:lookahead:into:)``);
+/// - **chain lookahead**: a re-sync asks for the pages the last pass's chain says come next
+///   before it needs them (``ChainLookahead``);
+/// - **write-behind**: pages are written by a task of their own, several per transaction when
+///   they come fast (``WriteBehind``).
+struct SyncPass: Sendable {
+    let collection: CollectionRecord
+    /// Whether the collection was created for this run (it is announced once its first page reads).
+    let isNew: Bool
+    let options: SyncOptions
+    let store: any MirrorStore
+    let tally: SyncTally
+    let events: @Sendable (SyncEvent) -> Void
+    let fetcher: PageFetcher
+    /// The thread the pages are fetched and read on, when the transport has one (see `TransferLoop`).
+    let loop: (any TaskExecutor)?
+
+    /// How many read pages may wait for the writer.
+    static let writeQueueCapacity = 32
+    /// How many pages share a transaction when they come fast.
+    static let writeBatchSize = 8
+    /// The longest a page waits for others to share its transaction.
+    static let writeBatchDelay = Duration.milliseconds(100)
+    /// How many page requests may be in flight when the last pass's chain says where the next are.
+    static let lookaheadDepth = 4
+
+    /// A page read and ready to be written.
+    struct ReadPage: Sendable {
+        var fetched: FetchedPage
+        var content: PageContent
+        var itemCount: Int
+    }
+
+    /// The first page's URL with the page size asked for.
+    var firstURL: URL {
+        PageSize.url(options.url, size: options.limit,
+                     parameter: options.overrides.paginate?.options["size"] ?? collection.paginationPlan?.sizeParameter)
+    }
+
+    // MARK: The pass
+
+    func run() async throws {
+        // A changed URL or a plan the user fixed reads the pages anew, from the first.
+        let replan = options.overridesGiven || collection.url != firstURL.absoluteString || collection.plan == nil
+        if replan && collection.plan != nil { try await store.resetPlan(of: collection.id) }
+        let position = try await store.startPass(of: collection.id, restart: options.restart || replan, now: Date())
+        let chain = try await store.pages(of: collection.id)
+        var reader = PageReader(plan: replan ? nil : collection.paginationPlan)
+        if let plan = reader.plan { events(.plan(plan.style.summary)) }
+        var walk = startWalk(at: position, chain: chain)
+        var readBefore: [Int: (url: URL, link: PageLink)] = [:]
+        if reader.plan != nil, !position.isResumed {
+            readBefore = try await revalidateFirst(options.firstPages.compactMap { chain[$0] }, reader: reader, pass: position.pass)
+            try walkError { () throws(PageWalkError) in try walk.stepOver(readBefore) }
+        }
+        let writer = WriteBehind<ReadPage>(capacity: Self.writeQueueCapacity, batchSize: Self.writeBatchSize,
+                                           maximumDelay: Self.writeBatchDelay) { [self] pages in
+            try await write(pages, pass: position.pass)
+        }
+        let lookahead = ChainLookahead(fetcher: fetcher, chain: chain, depth: Self.lookaheadDepth, executor: loop,
+                                       skipping: Set(readBefore.keys))
+        defer { lookahead.cancelAll() }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await writer.writeAll() }
+            do {
+                try await walkPages(&walk, reader: &reader, chain: chain, lookahead: lookahead, into: writer)
+            } catch {
+                // What was read is written all the same; a failed write, being earlier, is the error.
+                try await writer.finish()
+                throw error
+            }
+            try await writer.finish()
+        }
+        if case .end(let end) = walk.next { try await finish(pass: position.pass, end: end) }
+    }
+
+    /// Fetch, read, write: page after page, until the walk ends or pauses.
+    private func walkPages(
+        _ walk: inout PageWalk, reader: inout PageReader, chain: [Int: PageRecord], lookahead: ChainLookahead,
+        into writer: WriteBehind<ReadPage>
+    ) async throws {
+        var ahead: FetchedPage?
+        while case .page(let index, let url) = walk.next {
+            try Task.checkCancellation()
+            // 1. Fetch (unless it was fetched ahead).
+            let fetched = if let ahead { ahead } else { try await fetch(index, url: url, plan: reader.plan, lookahead: lookahead) }
+            ahead = nil
+            if fetched.endsCollection {
+                try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code) }
+                continue
+            }
+            let page = try await withStoredContent(fetched, stored: chain[index], plan: reader.plan)
+            tally.update { $0.count(page.response, storedLength: page.storedLength) }
+            // 2. Read.
+            if let stored = chain[index], isCurrent(page, stored: stored, plan: reader.plan) {
+                // The content stored is this page's: nothing to read or write but its pass.
+                let link = stored.link
+                try walkError { () throws(PageWalkError) in
+                    try walk.follow(link)
+                    try walk.count(items: stored.itemCount)
+                }
+                try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: nil), itemCount: stored.itemCount))
+                continue
+            }
+            if let link = reader.linkAhead(of: page) {
+                ahead = try await readAhead(page, link: link, walk: &walk, reader: reader, lookahead: lookahead, into: writer)
+                continue
+            }
+            if reader.plan == nil { try await detectPlan(from: page, reader: &reader) }
+            let (items, link) = try reader.read(page, typicalSize: walk.typicalSize)
+            try walkError { () throws(PageWalkError) in
+                try walk.follow(link)
+                try walk.count(items: items.count)
+            }
+            // 3. Write.
+            try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count))
+        }
+    }
+
+    /// Read-ahead: the page's link is known before its items, so the next page's request goes
+    /// out first and the page is read while the server prepares that answer. Returns the next
+    /// page, fetched.
+    private func readAhead(
+        _ page: FetchedPage, link: PageLink, walk: inout PageWalk, reader: PageReader, lookahead: ChainLookahead,
+        into writer: WriteBehind<ReadPage>
+    ) async throws -> FetchedPage? {
+        try walkError { () throws(PageWalkError) in try walk.follow(link) }
+        let following = walk.next
+        let guessing = isGuessing
+        async let next: FetchedPage? = {
+            guard case .page(let index, let url) = following else { return nil }
+            return try await lookahead.take(index, url: url, plan: reader.plan, guessing: guessing)
+        }()
+        // On the transfer loop the request above goes out when this task first suspends: now.
+        await Task.yield()
+        do {
+            let items = try reader.items(of: page)
+            try walkError { () throws(PageWalkError) in try walk.count(items: items.count) }
+            try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count))
+        } catch {
+            // The next page's answer is dropped with this page; its request still counts.
+            if let dropped = try? await next { tally.update { $0.requests += dropped.response.decision.requestsSent } }
+            throw error
+        }
+        return try await next
+    }
+
+    // MARK: Fetching
+
+    /// Page `index`, through the chain's lookahead (a request may already be in flight).
+    private func fetch(_ index: Int, url: URL, plan: PaginationPlan?, lookahead: ChainLookahead) async throws -> FetchedPage {
+        try await lookahead.take(index, url: url, plan: plan, guessing: plan != nil && isGuessing)
+    }
+
+    /// No guessing once the server has asked to slow down.
+    private var isGuessing: Bool { tally.update { $0.retries == 0 } }
+
+    /// `fetched`, or the page fetched again in full when the cache answered for content the
+    /// mirror does not hold (the cache keeps only a page's validators, and a sync that stopped
+    /// between writing the two would otherwise never get the body back).
+    private func withStoredContent(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) async throws -> FetchedPage {
+        guard fetched.isFromStorage, !isCurrent(fetched, stored: stored, plan: plan) else { return fetched }
+        tally.update { $0.requests += fetched.response.decision.requestsSent }
+        return try await fetcher.fetch(fetched.url, index: fetched.index, plan: plan, policy: .reloadIgnoringLocalCacheData)
+    }
+
+    /// Whether the items stored for the page are the content of `fetched`: same URL, same
+    /// validator, and every item written for the page still on it.
+    private func isCurrent(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) -> Bool {
+        guard let stored, plan != nil, stored.url == fetched.url.absoluteString, stored.isIntact else { return false }
+        return stored.validator == ContentValidator.of(headerFields: fetched.response.headerFields, body: fetched.response.body)
+    }
+
+    // MARK: Reading
+
+    private func detectPlan(from page: FetchedPage, reader: inout PageReader) async throws {
+        var plan = try reader.detectPlan(from: page, overrides: options.overrides)
+        if plan.sizeParameter == nil, options.limit != nil {
+            plan.sizeParameter = PageSize.parameter(in: firstURL)
+            reader.plan = plan
+        }
+        try await store.setPlan(try plan.json(), url: firstURL.absoluteString, of: collection.id)
+        if isNew { events(.created(name: collection.name)) }
+        events(.plan(plan.style.summary))
+    }
+
+    private func content(_ page: FetchedPage, link: PageLink?, items: PageReader.Items?) -> PageContent {
+        PageContent(index: page.index, url: page.url.absoluteString, nextURL: link?.next?.absoluteString,
+                    validator: ContentValidator.of(headerFields: page.response.headerFields, body: page.response.body),
+                    items: items, statedTotal: link?.statedTotal)
+    }
+
+    // MARK: Starting and ending
+
+    /// A new walk from the first page, or the rest of the unfinished pass.
+    private func startWalk(at position: PassPosition, chain: [Int: PageRecord]) -> PageWalk {
+        let limits = PageWalk.Limits(maximumEmptyPages: options.maximumEmptyPages, maximumPages: options.maximumPages)
+        guard position.isResumed else { return PageWalk(first: firstURL, limits: limits) }
+        tally.update { $0.resumedAtPage = position.nextPageIndex + 1 }
+        events(.resumed(pageIndex: position.nextPageIndex))
+        // The page the pass stopped after may have promised this one (a 404 here is then no end).
+        let before = chain[position.nextPageIndex - 1]
+        return PageWalk(resuming: PageWalk.ResumePoint(
+            index: position.nextPageIndex, url: position.nextURL.flatMap(URL.init(string:)), readURLs: position.fetchedURLs,
+            firstPageSize: chain[0]?.itemCount, statedTotal: before?.statedTotal, totalSaysMore: before?.totalSaysMore ?? false),
+            limits: limits)
+    }
+
+    /// Revalidates the given stored pages and writes those that changed, before the walk (a
+    /// reader's refresh: the pages on screen first); returns where each points, so the walk
+    /// steps over them.
+    private func revalidateFirst(_ pages: [PageRecord], reader: PageReader, pass: Int) async throws -> [Int: (url: URL, link: PageLink)] {
+        var revalidated: [Int: (url: URL, link: PageLink)] = [:]
+        for record in pages {
+            guard let url = URL(string: record.url) else { continue }
+            let fetched = try await fetcher.fetch(url, index: record.pageIndex, plan: reader.plan)
+            guard !fetched.endsCollection else { continue }
+            let page = try await withStoredContent(fetched, stored: record, plan: reader.plan)
+            tally.update { $0.count(page.response, storedLength: page.storedLength) }
+            let readPage: ReadPage
+            let link: PageLink
+            if isCurrent(page, stored: record, plan: reader.plan) {
+                link = record.link
+                readPage = ReadPage(fetched: page, content: content(page, link: link, items: nil), itemCount: record.itemCount)
+            } else {
+                let (items, read) = try reader.read(page, typicalSize: nil)
+                link = read
+                readPage = ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count)
+            }
+            try await write([readPage], pass: pass)
+            revalidated[record.pageIndex] = (url, link)
+        }
+        return revalidated
+    }
+
+    /// Writes a batch of pages in one transaction and says what each changed.
+    private func write(_ pages: [ReadPage], pass: Int) async throws {
+        let writes: [PageWrite]
+        var failure: (any Error)?
+        do {
+            writes = try await store.writePages(pages.map(\.content), of: collection.id, pass: pass, now: Date())
+        } catch let duplicate as DuplicateKey {
+            writes = duplicate.written
+            try await store.abandonPass(of: collection.id)
+            failure = SyncError.duplicateKey(url: pages[writes.count].content.url, key: duplicate.key, pageIndex: duplicate.foundOnPage,
+                                             earlierPageIndex: duplicate.pageIndex)
+        }
+        for (page, write) in zip(pages, writes) {
+            let unchanged = page.content.items == nil
+            let summary = tally.update { summary in
+                summary.pagesWritten += 1
+                summary.items += page.itemCount
+                summary.created += write.created
+                summary.changed += write.changed
+                if unchanged { summary.unchangedPages += 1 }
+                return summary
+            }
+            events(.page(PageEvent(index: page.fetched.index, url: page.fetched.url, decision: page.fetched.response.decision,
+                                   items: page.itemCount, unchanged: unchanged, write: write, summary: summary)))
+        }
+        if let failure { throw failure }
+    }
+
+    /// Ends a pass that reached its last page: what no page listed is removed, unless the
+    /// collection changed under the walk.
+    private func finish(pass: Int, end: PageWalk.End) async throws {
+        let removed = try await store.finishPass(pass, of: collection.id, removingUnlisted: end.unsettled == nil, now: Date())
+        if let unsettled = end.unsettled { events(.notice("\(unsettled): nothing removed this time")) }
+        tally.update {
+            $0.removed = removed
+            $0.complete = true
+            $0.endReason = [end.reason, end.unsettled.map { "\($0), so nothing was removed" }].compactMap { $0 }.joined(separator: "; ")
+        }
+    }
+
+    /// Runs a step of the walk, its errors said as the sync says them.
+    private func walkError(_ step: () throws(PageWalkError) -> Void) throws {
+        do {
+            try step()
+        } catch .loop(let url, let page) {
+            throw SyncError.loop(url: url.absoluteString, pageIndex: page)
+        } catch .emptyPages(let url, let count) {
+            throw SyncError.emptyPages(url: url.absoluteString, count: count)
+        } catch .missingPage(let url, let status) {
+            throw SyncError.invalidPage(url: url.absoluteString,
+                                        detail: "answered \(status), but the page before it states a total that says it exists")
+        }
+    }
+}
+
+extension PageRecord {
+    /// Where the stored page points, as its last reading said.
+    var link: PageLink {
+        PageLink(next: nextURL.flatMap(URL.init(string:)), endReason: "the last page, unchanged", statedTotal: statedTotal)
+    }
+}

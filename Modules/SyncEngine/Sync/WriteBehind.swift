@@ -1,0 +1,113 @@
+/// A speed-up, skippable on a first reading: the pages a pass has read are written by a task of
+/// their own (``writeAll()``), so the walk goes on to the next page instead of waiting for the
+/// disk. When pages come faster than they are written, several share one transaction: a
+/// commit costs about as much as writing a page of a hundred items.
+///
+/// At most ``capacity`` pages wait, so memory stays flat: ``put(_:)`` waits for room. A batch is
+/// ``batchSize`` pages, or fewer once the oldest has waited ``maximumDelay`` or the walk is done:
+/// a fast server's pages share their commits, a slow server's pages are still written as they
+/// come. Pages are written in the order they were put.
+actor WriteBehind<Page: Sendable> {
+    let capacity: Int
+    let batchSize: Int
+    let maximumDelay: Duration
+    private let write: @Sendable ([Page]) async throws -> Void
+    private var waiting: [Page] = []
+    /// Why the writing stopped, when it failed: every later call throws it.
+    private var failure: (any Error)?
+    /// The walk has put its last page.
+    private var isFinished = false
+    /// The writing task has written everything, or failed.
+    private var isDone = false
+    /// The oldest waiting page has waited ``maximumDelay``.
+    private var isDue = false
+    /// Tells the timer of an earlier batch from the current one's.
+    private var batchNumber = 0
+    private var writer: CheckedContinuation<Void, Never>?
+    private var putters: [CheckedContinuation<Void, Never>] = []
+    private var finishers: [CheckedContinuation<Void, Never>] = []
+
+    /// - Parameter write: writes a batch of pages (in one transaction).
+    init(capacity: Int, batchSize: Int, maximumDelay: Duration, write: @escaping @Sendable ([Page]) async throws -> Void) {
+        self.capacity = max(1, capacity)
+        self.batchSize = min(max(1, batchSize), self.capacity)
+        self.maximumDelay = maximumDelay
+        self.write = write
+    }
+
+    /// Hands a page over to be written, waiting while ``capacity`` pages wait.
+    /// - Throws: what stopped the writing, when an earlier batch failed.
+    func put(_ page: Page) async throws {
+        while waiting.count >= capacity && failure == nil {
+            await withCheckedContinuation { putters.append($0) }
+        }
+        if let failure { throw failure }
+        waiting.append(page)
+        if waiting.count == 1 { startTimer() }
+        wakeWriter()
+    }
+
+    /// Returns once every page put has been written (no more may be put).
+    /// - Throws: what stopped the writing, when a batch failed.
+    func finish() async throws {
+        isFinished = true
+        wakeWriter()
+        if !isDone { await withCheckedContinuation { finishers.append($0) } }
+        if let failure { throw failure }
+    }
+
+    /// The writing task's work: batch after batch until ``finish()``, or a failure.
+    func writeAll() async {
+        while let batch = await nextBatch() {
+            do {
+                try await write(batch)
+            } catch {
+                failure = error
+                break
+            }
+        }
+        isDone = true
+        for waiter in putters + finishers { waiter.resume() }
+        putters.removeAll()
+        finishers.removeAll()
+    }
+
+    private func nextBatch() async -> [Page]? {
+        while !isReady {
+            if isFinished && waiting.isEmpty { return nil }
+            await withCheckedContinuation { writer = $0 }
+        }
+        let batch = waiting
+        waiting.removeAll(keepingCapacity: true)
+        isDue = false
+        batchNumber += 1
+        for putter in putters { putter.resume() }
+        putters.removeAll()
+        return batch
+    }
+
+    private var isReady: Bool {
+        !waiting.isEmpty && (waiting.count >= batchSize || isFinished || isDue)
+    }
+
+    private func startTimer() {
+        guard batchSize > 1, !isFinished else { return }
+        let number = batchNumber
+        Task { [maximumDelay] in
+            try? await Task.sleep(for: maximumDelay)
+            self.timerFired(for: number)
+        }
+    }
+
+    private func timerFired(for number: Int) {
+        guard number == batchNumber else { return }
+        isDue = true
+        wakeWriter()
+    }
+
+    private func wakeWriter() {
+        guard let writer, isReady || isFinished else { return }
+        self.writer = nil
+        writer.resume()
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import DedicatedThreads
+import Synchronization
+import Testing
+
+@Suite("A background thread for database work")
+struct BackgroundThreadTests {
+    struct WriteFailed: Error {}
+
+    @Test(arguments: [BackgroundThread.Priority.lowered(by: 5), .idle])
+    func jobsReturnWhatTheyReturnOrThrow(_ priority: BackgroundThread.Priority) async throws {
+        let thread = BackgroundThread(name: "test.background", priority: priority)
+        defer { thread.stop() }
+        for number in 1...5 {
+            #expect(try await thread.run { number * 10 } == number * 10)
+        }
+        await #expect(throws: WriteFailed.self) { try await thread.run { throw WriteFailed() } }
+    }
+
+    @Test func jobsRunInOrderBelowTheProcesssPriority() async throws {
+        let thread = BackgroundThread(name: "test.lowered", priority: .lowered(by: 5))
+        defer { thread.stop() }
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        let processNiceness = getpriority(which, 0)
+        let order = Mutex<[Int]>([])
+        for number in 1...20 { thread.submit { order.withLock { $0.append(number) } } }
+        let niceness = try await thread.run { getpriority(which, 0) }
+        #expect(order.withLock { $0 } == Array(1...20))
+        #expect(niceness == min(19, processNiceness + 5))
+    }
+
+    @Test func anIdleThreadRunsOnlyWhenACoreWouldIdle() async throws {
+        let thread = BackgroundThread(name: "test.idle", priority: .idle)
+        defer { thread.stop() }
+        // SCHED_IDLE is 5 in <sched.h>.
+        #expect(try await thread.run { sched_getscheduler(0) } == 5)
+    }
+}
