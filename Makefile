@@ -20,7 +20,7 @@ APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tm
 PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help setup build test unit e2e demo api-check clean
+.PHONY: help setup build test unit e2e docs-check check-imports demo api-check clean
 .PHONY: bench bench-mock bench-cache bench-sync bench-get bench-reader
 
 help: ## List the targets
@@ -42,10 +42,16 @@ build: setup ## Build the three programs (CONFIGURATION=release links the Swift 
 unit: setup ## Run the unit and integration tests (swift test)
 	$(SWIFT) test
 
-test: build unit e2e ## Everything: setup, build, swift test, then the end-to-end test
+test: build check-imports unit e2e docs-check ## Everything: setup, build, the import check, swift test, the end-to-end test, the docs' examples
+
+check-imports: ## Each target declares exactly what its files import; docs/architecture.md's module graph is Package.swift's
+	Tools/check-imports.py
 
 e2e: build ## End-to-end: mock server, sync, cache, offline, reader in tmux
 	Tools/e2e.sh $(BIN)
+
+docs-check: build ## Run every example of README.md and docs/*.md against fresh-mock and compare what it prints
+	Tools/docs-check.py --bin $(BIN)
 
 demo: build ## Mock server, a sync, then the reader (q quits)
 	Tools/demo.sh $(BIN)

@@ -25,6 +25,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
+        // The mock server's own imports of what Hummingbird is built on.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
     ],
     targets: [
         // MARK: Pure modules (no I/O, no C)
@@ -111,9 +115,17 @@ let package = Package(
             name: "MockServer",
             dependencies: [
                 "Models", "HTTPFields",
-                .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CompressNIO", package: "compress-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
             ],
             path: "Apps/MockServer"
         ),
@@ -123,22 +135,28 @@ let package = Package(
         .testTarget(name: "ModelsTests", dependencies: ["Models"], path: "Tests/ModelsTests"),
         .testTarget(name: "HTTPFieldsTests", dependencies: ["HTTPFields"], path: "Tests/HTTPFieldsTests"),
         .testTarget(name: "JSONTests", dependencies: ["JSON"], path: "Tests/JSONTests"),
-        .testTarget(name: "HTTPCacheTests", dependencies: ["HTTPCache", "HTTPFields"], path: "Tests/HTTPCacheTests"),
+        .testTarget(name: "HTTPCacheTests", dependencies: ["HTTPCache", "HTTPFields", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Tests/HTTPCacheTests"),
         .testTarget(name: "PaginationTests", dependencies: ["JSON", "Pagination"], path: "Tests/PaginationTests"),
         .testTarget(name: "FetcherTests", dependencies: ["Fetcher"], path: "Tests/FetcherTests"),
         .testTarget(name: "DedicatedThreadsTests", dependencies: ["DedicatedThreads"], path: "Tests/DedicatedThreadsTests"),
         .testTarget(
-            name: "CurlTransportTests", dependencies: ["CurlTransport", "DedicatedThreads", "HTTPCache", "MockServer"],
+            name: "CurlTransportTests", dependencies: ["CurlTransport", "DedicatedThreads", "HTTPCache", "MockServer", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/CurlTransportTests"),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["HTTPCache", "JSON", "MirrorStore", "Storage", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["CSQLiteOptions", "HTTPCache", "JSON", "MirrorStore", "Storage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/StorageTests"),
         .testTarget(
-            name: "SyncEngineTests", dependencies: ["HTTPCache", "JSON", "MirrorStore", "MockServer", "Pagination", "Storage", "SyncEngine"],
+            name: "SyncEngineTests",
+            dependencies: ["HTTPCache", "HTTPFields", "JSON", "MirrorStore", "MockServer", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/SyncEngineTests"),
-        .testTarget(name: "FreshCLITests", dependencies: ["FreshCLI", "MirrorStore", "TerminalText"], path: "Tests/FreshCLITests"),
-        .testTarget(name: "FreshReaderTests", dependencies: ["FreshReader", "MirrorStore", "Pagination", "TerminalText"], path: "Tests/FreshReaderTests"),
+        .testTarget(
+            name: "FreshCLITests",
+            dependencies: ["FreshCLI", "HTTPCache", "MirrorStore", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/FreshCLITests"),
+        .testTarget(
+            name: "FreshReaderTests", dependencies: ["Fetcher", "FreshReader", "MirrorStore", "Storage", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Tests/FreshReaderTests"),
         .testTarget(
             name: "CommandLaunchTests", dependencies: ["CommandLaunch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/CommandLaunchTests"),
@@ -146,8 +164,8 @@ let package = Package(
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", "HTTPFields", .product(name: "HummingbirdTesting", package: "hummingbird"),
-                .product(name: "CompressNIO", package: "compress-nio"),
+                "HTTPFields", "MockServer", "Models", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/MockServerTests"
         ),

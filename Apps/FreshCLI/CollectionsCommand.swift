@@ -3,7 +3,6 @@ import Foundation
 import MirrorStore
 import Storage
 import SyncEngine
-import TerminalText
 
 /// `fresh collections`: what the item database mirrors.
 struct CollectionsCommand: AsyncParsableCommand {

@@ -29,11 +29,7 @@ struct ExplainCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await FailureReport.run {
-            var fields = HTTPFields()
-            for header in headers {
-                let (name, value) = try HeaderArgument.parse(header)
-                fields.append(HTTPField(name: name, value: value))
-            }
+            let fields = try HeaderArgument.fields(headers)
             let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
             if let failure = services.cacheFailure { throw failure } // it was asked about the file
             services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }

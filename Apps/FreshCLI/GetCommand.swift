@@ -194,11 +194,7 @@ struct GetCommand: AsyncParsableCommand {
     }
 
     func makeRequest() throws -> TransportRequest {
-        var fields = HTTPFields()
-        for header in headers {
-            let (name, value) = try HeaderArgument.parse(header)
-            fields.append(HTTPField(name: name, value: value))
-        }
+        var fields = try HeaderArgument.fields(headers)
         if let user, fields[.authorization] == nil {
             fields[.authorization] = "Basic " + Data(user.utf8).base64EncodedString()
         }
@@ -234,6 +230,16 @@ struct GetCommand: AsyncParsableCommand {
 
 /// `-H 'Name: value'`.
 enum HeaderArgument {
+    /// The fields of every `-H` argument, in order.
+    static func fields(_ arguments: [String]) throws -> HTTPFields {
+        var fields = HTTPFields()
+        for argument in arguments {
+            let (name, value) = try parse(argument)
+            fields.append(HTTPField(name: name, value: value))
+        }
+        return fields
+    }
+
     static func parse(_ text: String) throws -> (HTTPField.Name, String) {
         guard let colon = text.firstIndex(of: ":"),
               let name = HTTPField.Name(text[..<colon].trimmingCharacters(in: .whitespaces)) else {

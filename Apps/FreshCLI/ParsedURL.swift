@@ -13,6 +13,4 @@ struct ParsedURL: ExpressibleByArgument {
               url.port.map((1...65535).contains) ?? true else { return nil }
         self.url = url
     }
-
-    static var defaultCompletionKind: CompletionKind { .default }
 }

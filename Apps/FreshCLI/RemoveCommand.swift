@@ -23,18 +23,10 @@ struct RemoveCommand: AsyncParsableCommand {
             guard let collection = try await store.collection(meaning: name), let url = URL(string: collection.url) else {
                 throw SyncError.unknownCollection(name: name)
             }
-            let lock = try await store.lock(collection: CollectionIdentity.of(url)) { holder in
+            let (pages, count) = try await store.withLock(collection: CollectionIdentity.of(url), onWait: { holder in
                 StandardError.write("fresh: a sync of '\(collection.name)' is running\(holder.map { " (\($0))" } ?? ""); waiting for it")
-            }
-            let pages: [String]
-            let count: Int
-            do {
-                pages = try await store.pageURLs(onlyIn: collection.id)
-                count = try await store.deleteCollection(collection.id)
-                await lock.release()
-            } catch {
-                await lock.release()
-                throw error
+            }) {
+                (try await store.pageURLs(onlyIn: collection.id), try await store.deleteCollection(collection.id))
             }
             let services = FreshServices(location: storage.location)
             services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }

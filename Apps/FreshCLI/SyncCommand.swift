@@ -186,10 +186,7 @@ struct SyncCommand: AsyncParsableCommand {
         options.name = name
         options.overrides = PaginationDetector.Overrides(paginate: paginate, items: items, key: key)
         options.limit = limit
-        for header in headers {
-            let (name, value) = try HeaderArgument.parse(header)
-            options.headerFields.append(HTTPField(name: name, value: value))
-        }
+        options.headerFields = try HeaderArgument.fields(headers)
         options.policy = policy
         options.timeout = TimeLimit.duration(maxTime)
         options.retry = RetryPolicy(retries: retries, maximumWait: .milliseconds(Int(maxWait * 1000)))

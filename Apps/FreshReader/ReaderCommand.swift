@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Glibc
 import JSON
 import MirrorStore
 import Pagination

@@ -50,11 +50,6 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Codable {
         "$" + components.map { ".\"\($0.replacingOccurrences(of: "\"", with: "\\\""))\"" }.joined()
     }
 
-    /// The path one step further down.
-    public func appending(_ name: String) -> JSONPath {
-        JSONPath(components + [name])
-    }
-
     public init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let path = JSONPath(parsing: text) else {

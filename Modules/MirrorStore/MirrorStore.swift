@@ -127,6 +127,22 @@ extension MirrorStore {
         return matches.count == 1 ? matches[0] : nil
     }
 
+    /// Runs `body` holding the collection's sync lock (``lock(collection:onWait:)``), released
+    /// however `body` ends.
+    public func withLock<Value>(
+        collection identity: String, onWait: @escaping @Sendable (String?) -> Void, _ body: () async throws -> Value
+    ) async throws -> Value {
+        let lock = try await lock(collection: identity, onWait: onWait)
+        do {
+            let value = try await body()
+            await lock.release()
+            return value
+        } catch {
+            await lock.release()
+            throw error
+        }
+    }
+
     /// ``forEachItem(in:filters:limit:_:)`` over every current item.
     public func forEachItem(in id: Int64, _ body: (StoredItem) throws -> Void) async throws {
         try await forEachItem(in: id, filters: [], limit: nil, body)

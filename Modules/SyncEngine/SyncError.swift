@@ -60,14 +60,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
 
 /// One line for any error the engine can raise, and whether it means "offline".
 public enum ErrorDescription {
+    /// Every error of the engine and the modules below it says itself in one line.
     public static func line(_ error: any Error) -> String {
-        switch error {
-        case let error as SyncError: error.description
-        case let error as TransportError: error.description
-        case let error as CacheError: error.description
-        case let error as StorageError: error.description
-        default: "\(error)"
-        }
+        "\(error)"
     }
 
     public static func isOffline(_ error: any Error) -> Bool {

@@ -2,7 +2,7 @@ import CurlTransport
 import Foundation
 import HTTPCache
 import HTTPTypes
-import MockServer
+@testable import MockServer
 import Testing
 
 @Suite("CurlTransport against fresh-mock over loopback")

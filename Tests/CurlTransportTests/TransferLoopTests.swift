@@ -2,7 +2,7 @@ import DedicatedThreads
 import Dispatch
 import Foundation
 import HTTPCache
-import MockServer
+@testable import MockServer
 import Testing
 @testable import CurlTransport
 

@@ -15,6 +15,19 @@ struct PagingTests {
         #expect(state.screenText.contains { $0.contains("loading the next page…") })
     }
 
+    @Test func leavingAndReopeningACollectionWhosePageLoadsNeverAsksForItAgain() throws {
+        let library = MemoryLibrary([MemoryLibrary.collection(id: 1, name: "a", count: 10, hasNextPage: true),
+                                     MemoryLibrary.collection(id: 2, name: "b", count: 10, hasNextPage: true)])
+        var state = try reader(library)
+        #expect(state.mode == .collections)
+        #expect(state.press(.enter, .character("G")) == [.loadNextPage(collectionID: 1)])
+        // Back to the list and into the same collection while its page is on its way.
+        #expect(state.press(.character("q"), .enter, .character("G"), .up, .down).isEmpty)
+        #expect(state.paging == .loading)
+        // Once that page is stored, the next one (the selection is still at the end).
+        #expect(state.pageLoaded(collectionID: 1, failure: nil) == .loadNextPage(collectionID: 1))
+    }
+
     @Test func anArrivedPageIsAppendedAndTheSelectionStays() throws {
         let library = MemoryLibrary(count: 10, hasNextPage: true)
         var state = try reader(library)

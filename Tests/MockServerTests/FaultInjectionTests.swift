@@ -127,8 +127,8 @@ struct FaultInjectionTests {
         #expect(rule == FaultRule(route: "/posts/{id}", latencyMilliseconds: 100, jitterMilliseconds: 50, failure: .status,
                                   status: 429, rate: 0.25, first: 3, retryAfter: 2))
         #expect(try FaultRule(spec: "failure=close").failure == .close)
-        #expect(throws: FaultSpecError.self) { try FaultRule(spec: "route=posts") }
-        #expect(throws: FaultSpecError.self) { try FaultRule(spec: "latency=fast") }
-        #expect(throws: FaultSpecError.self) { try FaultRule(spec: "colour=red") }
+        #expect(throws: SpecError.self) { try FaultRule(spec: "route=posts") }
+        #expect(throws: SpecError.self) { try FaultRule(spec: "latency=fast") }
+        #expect(throws: SpecError.self) { try FaultRule(spec: "colour=red") }
     }
 }

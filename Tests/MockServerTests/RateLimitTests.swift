@@ -18,7 +18,7 @@ struct RateLimitTests {
 
     @Test(arguments: ["0/min", "10", "10/fortnight", "x/min", "10/0s", "-1/s", "10/"])
     func badSpecsAreRejected(spec: String) {
-        #expect(throws: RateLimitSpecError.self) { try RateLimit(spec: spec) }
+        #expect(throws: SpecError.self) { try RateLimit(spec: spec) }
     }
 
     @Test func theWindowSlidesAndRetryAfterIsTheWaitForTheOldestRequest() {

@@ -86,7 +86,7 @@ struct SQLiteMirrorTests {
         try mirror.database.forEachItem(in: mirror.collection.id) { items.append($0) }
         #expect(items.map(\.key) == [.integer(1), .integer(2)])
         #expect(items[0].json == #"{"id":1,"title":"한국어","extra":{"nested":[1,2]}}"#)
-        #expect(try mirror.database.page(0, of: mirror.collection.id)?.itemCount == 2)
+        #expect(try mirror.database.pages(of: mirror.collection.id)[0]?.itemCount == 2)
     }
 
     @Test func rewritingAPageCountsOnlyRealChanges() throws {
@@ -107,7 +107,7 @@ struct SQLiteMirrorTests {
         try mirror.write(0, pass: pass, [(1, "a")], next: nil)
         #expect(try mirror.database.finishPass(pass, of: id) == 2)
         #expect(try mirror.keys() == [.integer(1)])
-        #expect(try mirror.database.page(1, of: id) == nil)
+        #expect(try mirror.database.pages(of: id)[1] == nil)
     }
 
     @Test func unchangedPagesKeepTheirItemsWithoutBeingWritten() throws {
@@ -138,7 +138,7 @@ struct SQLiteMirrorTests {
         try mirror.write(0, pass: 1, [(1, "a"), (2, "b")])
         #expect(throws: DuplicateKey(key: "2", pageIndex: 0, foundOnPage: 1, written: [])) { try mirror.write(1, pass: 1, [(2, "b"), (3, "c")]) }
         #expect(try mirror.keys() == [.integer(1), .integer(2)])
-        #expect(try mirror.database.page(1, of: mirror.collection.id) == nil)
+        #expect(try mirror.database.pages(of: mirror.collection.id)[1] == nil)
     }
 
     @Test func integerAndStringKeysAreDifferentItems() throws {

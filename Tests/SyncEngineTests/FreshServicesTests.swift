@@ -1,6 +1,6 @@
 import Foundation
 import HTTPCache
-import MockServer
+@testable import MockServer
 import Storage
 import SyncEngine
 import Testing

@@ -2,7 +2,7 @@ import Foundation
 import HTTPCache
 import JSON
 import MirrorStore
-import MockServer
+@testable import MockServer
 import Storage
 import SyncEngine
 import Synchronization

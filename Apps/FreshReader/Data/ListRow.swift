@@ -6,6 +6,8 @@ import MirrorStore
 public struct ListRow: Sendable, Equatable {
     /// The item's row id: stable while the item exists.
     public var id: Int64
+    /// Its key as messages show it (`57`, `"abc"`): what names an item without a title.
+    public var key: String
     /// Its place in the collection (page, position on the page).
     public var at: ItemPosition
     /// The title member's text, when the item has it.
@@ -13,18 +15,7 @@ public struct ListRow: Sendable, Equatable {
     /// The second field (author, user, date), when the item has it.
     public var subtitle: String?
     /// The page write that last created or changed it (for "new or changed" marks).
-    public var changedSequence: Int
-    /// Its key as messages show it (`57`, `"abc"`): what names an item without a title.
-    public var key: String
-
-    public init(id: Int64, key: String, at: ItemPosition, title: String?, subtitle: String?, changedSequence: Int = 0) {
-        self.id = id
-        self.at = at
-        self.title = title
-        self.subtitle = subtitle
-        self.changedSequence = changedSequence
-        self.key = key
-    }
+    public var changedSequence = 0
 }
 
 /// One collection as the collection list shows it.
@@ -41,23 +32,10 @@ public struct CollectionEntry: Sendable, Equatable {
     /// Whether a next page may be fetched: never synced, or the last pass stopped before the end.
     public var hasNextPage: Bool
     /// Page writes so far: rows changed by a later write are new or changed since then.
-    public var changeSequence: Int
+    public var changeSequence = 0
     /// The ``changeSequence`` the reader last showed the collection at (in this run or an
     /// earlier one); `nil` when never shown.
     public var shownSequence: Int?
-
-    public init(id: Int64, name: String, url: String, itemCount: Int, lastSync: Date?, lastError: String?, hasNextPage: Bool,
-                changeSequence: Int = 0, shownSequence: Int? = nil) {
-        self.id = id
-        self.name = name
-        self.url = url
-        self.itemCount = itemCount
-        self.lastSync = lastSync
-        self.lastError = lastError
-        self.hasNextPage = hasNextPage
-        self.changeSequence = changeSequence
-        self.shownSequence = shownSequence
-    }
 
     /// What the collection list says of its state: "error: …", "partial", "synced".
     public var status: String {

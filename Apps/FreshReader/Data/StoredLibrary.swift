@@ -11,11 +11,6 @@ public struct StoredLibrary: ReaderLibrary {
     /// The member rows are titled with (`--title`), or `nil` to choose from the items.
     let title: JSONPath?
 
-    public init(store: any MirrorStore, title: JSONPath?) {
-        self.store = store
-        self.title = title
-    }
-
     public func collections() throws -> [CollectionEntry] {
         try BlockingCall.wait { [store] in
             // Counts through the order index; no item JSON is read.

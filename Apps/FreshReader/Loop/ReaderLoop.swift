@@ -36,7 +36,7 @@ struct ReaderLoop {
                     try state.reload()
                     if start(state.prefetchIfNear()) { return state }
                 } catch {
-                    state.show(message: "cannot read the database: \(error)")
+                    state.message = "cannot read the database: \(error)"
                 }
                 needsDraw = true
             }
@@ -47,7 +47,7 @@ struct ReaderLoop {
             guard let input = screen.readInput() else {
                 quietPolls += 1
                 if quietPolls == Self.messagePolls, state.message != nil {
-                    state.clearMessage()
+                    state.message = nil
                     needsDraw = true
                 }
                 continue

@@ -11,10 +11,8 @@ import TerminalText
 /// Screens: the collection list (when several are stored), an item list, an open item, and
 /// text (help, the full status message). `q` goes back, and quits from the first screen.
 public struct ReaderState: Sendable {
-    /// Which screen is showing.
-    public enum Mode: Equatable, Sendable {
-        case collections, list, item, text
-    }
+    /// Which screen is showing: the keymap's screens.
+    public typealias Mode = Keymap.Screen
 
     /// What the caller must start after a key or an event.
     public enum Effect: Equatable, Sendable {
@@ -124,16 +122,6 @@ public struct ReaderState: Sendable {
         return prefetchIfNear()
     }
 
-    /// The keymap's screen for the current mode.
-    public var keyScreen: Keymap.Screen {
-        switch mode {
-        case .collections: .collections
-        case .list: .list
-        case .item: .item
-        case .text: .text
-        }
-    }
-
     // MARK: Keys
 
     /// Applies a key: typed into the search while one is being typed, else looked up in the
@@ -141,7 +129,7 @@ public struct ReaderState: Sendable {
     public mutating func handle(_ key: KeyInput) -> Effect {
         message = nil
         if searchInput != nil { return typeSearch(key) }
-        guard let action = Keymap.action(for: key, on: keyScreen) else {
+        guard let action = Keymap.action(for: key, on: mode) else {
             message = "unknown key \(key.name) — press ? for help"
             return .none
         }
@@ -211,11 +199,6 @@ public struct ReaderState: Sendable {
         if mode == .item, let openRow { try? layOutItem(openRow) }
     }
 
-    /// The message for a moment has been shown long enough.
-    public mutating func clearMessage() {
-        message = nil
-    }
-
     /// List rows: the screen minus the status line, and minus a header row for the collections.
     static func listHeight(_ size: ScreenSize, header: Bool) -> Int { max(1, size.rows - (header ? 2 : 1)) }
 
@@ -237,12 +220,5 @@ extension ListNavigation {
         case .last: moveToLast()
         default: break
         }
-    }
-}
-
-extension ReaderState {
-    /// Shows `text` in the status line for a moment.
-    public mutating func show(message text: String) {
-        message = text
     }
 }

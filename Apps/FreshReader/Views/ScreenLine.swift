@@ -4,12 +4,6 @@ public struct ScreenSize: Equatable, Sendable {
     public var rows: Int
     /// Cells on each line.
     public var columns: Int
-
-    /// A size of `rows` lines of `columns` cells.
-    public init(rows: Int, columns: Int) {
-        self.rows = rows
-        self.columns = columns
-    }
 }
 
 /// One row of the screen as the views produce it: text that is already safe and fitted,

@@ -65,7 +65,7 @@ enum DataFile {
         guard case .array(let elements) = value else {
             throw .notAnArray(path: path, collection: name, found: value.kindDescription)
         }
-        var items: [StoredItem] = []
+        var items: [MockItem] = []
         var firstIndex: [ItemKey: Int] = [:]
         var kind: ItemCollection.KeyKind?
         for (index, element) in elements.enumerated() {
@@ -93,7 +93,7 @@ enum DataFile {
                 throw .duplicateKey(path: path, collection: name, index: index, firstIndex: first, keyField: keyField, key: key.text)
             }
             firstIndex[key] = index
-            items.append(StoredItem(key: key, value: element, updatedAt: modified))
+            items.append(MockItem(key: key, value: element, updatedAt: modified))
         }
         return ItemCollection(name: name, keyField: keyField, keyKind: kind ?? .integer, items: items, baseline: modified)
     }

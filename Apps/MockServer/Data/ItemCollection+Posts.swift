@@ -13,29 +13,24 @@ extension ItemCollection {
     static func posts(_ posts: [Post], baseline: Date) -> ItemCollection {
         ItemCollection(
             name: postsName, keyField: "id", keyKind: .integer,
-            items: posts.map(StoredItem.init(post:)), baseline: baseline
+            items: posts.map(MockItem.init(post:)), baseline: baseline
         )
-    }
-
-    /// The post with `id`, if it exists.
-    func post(id: Int) -> Post? {
-        item(.integer(id))?.post
     }
 
     /// Appends a post with the next id, stamped `date`.
     mutating func create(_ draft: NewPost, at date: Date) -> Post {
         let post = Post(id: makeIntegerKey(), title: draft.title, body: draft.body, author: draft.author, updatedAt: date)
-        _ = insert(StoredItem(post: post))
+        _ = insert(MockItem(post: post))
         return post
     }
 
     /// Replaces the post with `post.id`; `false` when there is none.
     mutating func update(_ post: Post) -> Bool {
-        replace(StoredItem(post: post))
+        replace(MockItem(post: post))
     }
 }
 
-extension StoredItem {
+extension MockItem {
     /// The stored form of `post`.
     init(post: Post) {
         self.init(key: .integer(post.id), value: post, updatedAt: post.updatedAt)

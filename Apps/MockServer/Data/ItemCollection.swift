@@ -22,12 +22,12 @@ struct ItemCollection: Sendable {
     /// The `Last-Modified` of a page with no items: when the collection's data came to be.
     let baseline: Date
     /// Every item, ascending by key.
-    private(set) var items: [StoredItem]
+    private(set) var items: [MockItem]
     /// The integer key the next created item gets: never one that was already used.
     private var nextInteger: Int
 
     /// A collection of `items` (in any order; their keys must be distinct and of `keyKind`).
-    init(name: String, keyField: String, keyKind: KeyKind, items: [StoredItem], baseline: Date, generatedKeyPrefix: String = "") {
+    init(name: String, keyField: String, keyKind: KeyKind, items: [MockItem], baseline: Date, generatedKeyPrefix: String = "") {
         self.name = name
         self.keyField = keyField
         self.keyKind = keyKind
@@ -44,7 +44,7 @@ struct ItemCollection: Sendable {
     var count: Int { items.count }
 
     /// The item with `key`, if there is one.
-    func item(_ key: ItemKey) -> StoredItem? {
+    func item(_ key: ItemKey) -> MockItem? {
         index(of: key).map { items[$0] }
     }
 
@@ -86,7 +86,7 @@ struct ItemCollection: Sendable {
     // MARK: Writing
 
     /// Adds `item`; `false` (and no change) when its key is taken.
-    mutating func insert(_ item: StoredItem) -> Bool {
+    mutating func insert(_ item: MockItem) -> Bool {
         let index = firstIndex(notBelow: item.key)
         guard index == items.count || items[index].key != item.key else { return false }
         items.insert(item, at: index)
@@ -95,14 +95,14 @@ struct ItemCollection: Sendable {
     }
 
     /// Replaces the item with `item.key`; `false` when there is none.
-    mutating func replace(_ item: StoredItem) -> Bool {
+    mutating func replace(_ item: MockItem) -> Bool {
         guard let index = index(of: item.key) else { return false }
         items[index] = item
         return true
     }
 
     /// Removes the item with `key` and returns it; `nil` when there is none.
-    mutating func remove(_ key: ItemKey) -> StoredItem? {
+    mutating func remove(_ key: ItemKey) -> MockItem? {
         guard let index = index(of: key) else { return nil }
         return items.remove(at: index)
     }

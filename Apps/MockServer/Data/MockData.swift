@@ -23,15 +23,15 @@ struct MockData: Sendable {
             ItemCollection.postsName: .posts(seed.posts, baseline: epoch),
             "users": ItemCollection(
                 name: "users", keyField: "id", keyKind: .string,
-                items: seed.users.map { StoredItem(key: .string($0.id), value: $0, updatedAt: $0.joinedAt) },
+                items: seed.users.map { MockItem(key: .string($0.id), value: $0, updatedAt: $0.joinedAt) },
                 baseline: epoch, generatedKeyPrefix: "usr_"),
             "articles": ItemCollection(
                 name: "articles", keyField: "id", keyKind: .integer,
-                items: seed.articles.map { StoredItem(key: .integer($0.id), value: $0, updatedAt: $0.publishedAt) },
+                items: seed.articles.map { MockItem(key: .integer($0.id), value: $0, updatedAt: $0.publishedAt) },
                 baseline: epoch),
             "feed": ItemCollection(
                 name: "feed", keyField: "id", keyKind: .integer,
-                items: seed.feed.map { StoredItem(key: .integer($0.id), value: $0, updatedAt: epoch) },
+                items: seed.feed.map { MockItem(key: .integer($0.id), value: $0, updatedAt: epoch) },
                 baseline: epoch),
         ]
         exercises = seed.exercises

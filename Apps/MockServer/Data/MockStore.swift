@@ -58,11 +58,6 @@ final class MockStore: Sendable {
 
     // MARK: Reading
 
-    /// The current data (a cheap copy-on-write snapshot).
-    var data: MockData {
-        state.withLock { $0.data }
-    }
-
     /// The current representation for `key`: the kept one while `dataset` is unchanged, else a
     /// new one built from a snapshot of the data (and the kept one again when its bytes match).
     ///
@@ -102,7 +97,7 @@ final class MockStore: Sendable {
     /// Runs `change` on the data under the lock, stamped `date`, and marks the representations of
     /// `dataset` for rebuilding; the change is atomic with respect to every other request.
     func write<Result: Sendable>(
-        _ dataset: Dataset, at date: Date = .nowInWholeSeconds,
+        _ dataset: Dataset, at date: Date = Date().inWholeSeconds,
         _ change: (inout MockData, Date) throws(APIError) -> Result
     ) throws(APIError) -> Result {
         try state.withLock { (state: inout State) throws(APIError) -> Result in
@@ -114,7 +109,7 @@ final class MockStore: Sendable {
     }
 
     /// Back to the data the server started with.
-    func reset(at date: Date = .nowInWholeSeconds) {
+    func reset(at date: Date = Date().inWholeSeconds) {
         state.withLock { state in
             state.data = initial
             for dataset in Set(state.entries.keys).union(state.generations.keys) {

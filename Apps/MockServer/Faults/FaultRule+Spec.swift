@@ -9,15 +9,15 @@ extension FaultRule {
     /// `failure=status`.
     ///
     /// Example: `route=/posts,status=429,first=3,retry-after=2`.
-    public init(spec: String) throws(FaultSpecError) {
+    public init(spec: String) throws(SpecError) {
         self.init()
         var failureGiven = false
         for pair in spec.split(separator: ",") {
             let parts = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingWhitespace() }
-            guard parts.count == 2 else { throw FaultSpecError("'\(pair)' is not key=value") }
+            guard parts.count == 2 else { throw SpecError("'\(pair)' is not key=value") }
             let (key, value) = (parts[0], parts[1])
-            func integer() throws(FaultSpecError) -> Int {
-                guard let number = Int(value) else { throw FaultSpecError("\(key) needs an integer, got '\(value)'") }
+            func integer() throws(SpecError) -> Int {
+                guard let number = Int(value) else { throw SpecError("\(key) needs an integer, got '\(value)'") }
                 return number
             }
             switch key {
@@ -30,32 +30,20 @@ extension FaultRule {
             case "failure":
                 guard let parsed = Failure(rawValue: value) else {
                     let known = Failure.allCases.map(\.rawValue).joined(separator: ", ")
-                    throw FaultSpecError("failure must be one of \(known), got '\(value)'")
+                    throw SpecError("failure must be one of \(known), got '\(value)'")
                 }
                 failure = parsed
                 failureGiven = true
             case "rate":
-                guard let number = Double(value) else { throw FaultSpecError("rate needs a number, got '\(value)'") }
+                guard let number = Double(value) else { throw SpecError("rate needs a number, got '\(value)'") }
                 rate = number
             case "first": first = try integer()
             case "retry-after": retryAfter = try integer()
-            default: throw FaultSpecError("unknown key '\(key)'")
+            default: throw SpecError("unknown key '\(key)'")
             }
         }
         if let problem = validationProblem {
-            throw FaultSpecError("\(problem.key.stringValue): \(problem.message)")
+            throw SpecError("\(problem.key.stringValue): \(problem.message)")
         }
-    }
-}
-
-// MARK: - FaultSpecError
-
-/// Why a `--fault` value could not be parsed.
-public struct FaultSpecError: Error, CustomStringConvertible, Sendable {
-    /// One sentence for the command line.
-    public var description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

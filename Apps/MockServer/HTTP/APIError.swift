@@ -35,56 +35,33 @@ enum APIError: Error, Equatable, Sendable {
 
     // MARK: Wire form
 
-    /// The status code sent.
-    var status: HTTPResponse.Status {
+    /// The status sent, and the code and message of the JSON error body.
+    private var wire: (status: HTTPResponse.Status, code: String, message: String) {
         switch self {
-        case .invalidQuery, .invalidField, .malformedBody, .malformedRequest: .badRequest
-        case .headersTooLarge: HTTPResponse.Status(code: 431, reasonPhrase: "Request Header Fields Too Large")
-        case .notFound: .notFound
-        case .methodNotAllowed: .methodNotAllowed
-        case .preconditionFailed: .preconditionFailed
-        case .conflict: .conflict
-        case .rateLimited: .tooManyRequests
-        case .payloadTooLarge: .contentTooLarge
-        case .preconditionRequired: .preconditionRequired
-        case .injected(let status, _): .init(code: status)
+        case .invalidQuery(let name, let message): (.badRequest, "invalid_query", "query parameter '\(name)': \(message)")
+        case .invalidField(let name, let message): (.badRequest, "invalid_field", "field '\(name)': \(message)")
+        case .malformedBody(let message): (.badRequest, "malformed_body", message)
+        case .malformedRequest(let reason): (.badRequest, "malformed_request", "not an HTTP/1.1 request: \(reason)")
+        case .headersTooLarge(let limit):
+            (HTTPResponse.Status(code: 431, reasonPhrase: "Request Header Fields Too Large"), "headers_too_large",
+             "request headers exceed \(limit) bytes")
+        case .notFound(let message): (.notFound, "not_found", message)
+        case .methodNotAllowed(let allowed):
+            (.methodNotAllowed, "method_not_allowed", "allowed methods: \(allowed.map(\.rawValue).joined(separator: ", "))")
+        case .preconditionFailed(_, let message): (.preconditionFailed, "precondition_failed", message)
+        case .conflict(let message): (.conflict, "conflict", message)
+        case .rateLimited(let message, _): (.tooManyRequests, "rate_limited", message)
+        case .payloadTooLarge(let limit): (.contentTooLarge, "payload_too_large", "request body exceeds \(limit) bytes")
+        case .preconditionRequired: (.preconditionRequired, "precondition_required", "this server requires If-Match on writes")
+        case .injected(let status, _): (.init(code: status), "injected_fault", "fault injected by fresh-mock (status \(status))")
         }
     }
 
+    /// The status code sent.
+    var status: HTTPResponse.Status { wire.status }
+
     /// The JSON error body.
-    var body: APIErrorBody {
-        switch self {
-        case .invalidQuery(let name, let message):
-            APIErrorBody(code: "invalid_query", message: "query parameter '\(name)': \(message)")
-        case .invalidField(let name, let message):
-            APIErrorBody(code: "invalid_field", message: "field '\(name)': \(message)")
-        case .malformedBody(let message):
-            APIErrorBody(code: "malformed_body", message: message)
-        case .notFound(let message):
-            APIErrorBody(code: "not_found", message: message)
-        case .methodNotAllowed(let allowed):
-            APIErrorBody(
-                code: "method_not_allowed",
-                message: "allowed methods: \(allowed.map(\.rawValue).joined(separator: ", "))"
-            )
-        case .preconditionFailed(_, let message):
-            APIErrorBody(code: "precondition_failed", message: message)
-        case .conflict(let message):
-            APIErrorBody(code: "conflict", message: message)
-        case .rateLimited(let message, _):
-            APIErrorBody(code: "rate_limited", message: message)
-        case .payloadTooLarge(let limit):
-            APIErrorBody(code: "payload_too_large", message: "request body exceeds \(limit) bytes")
-        case .preconditionRequired:
-            APIErrorBody(code: "precondition_required", message: "this server requires If-Match on writes")
-        case .injected(let status, _):
-            APIErrorBody(code: "injected_fault", message: "fault injected by fresh-mock (status \(status))")
-        case .malformedRequest(let reason):
-            APIErrorBody(code: "malformed_request", message: "not an HTTP/1.1 request: \(reason)")
-        case .headersTooLarge(let limit):
-            APIErrorBody(code: "headers_too_large", message: "request headers exceed \(limit) bytes")
-        }
-    }
+    var body: APIErrorBody { APIErrorBody(code: wire.code, message: wire.message) }
 
     /// Headers the status calls for (`Allow`, `Retry-After`).
     var headers: HTTPFields {

@@ -9,10 +9,3 @@ extension EntityTag {
         self.init(opaqueTag: FNV1a64.hex(bytes))
     }
 }
-
-extension Date {
-    /// The current time truncated to whole seconds, the resolution of HTTP dates.
-    static var nowInWholeSeconds: Date {
-        Date(timeIntervalSince1970: Date().timeIntervalSince1970.rounded(.down))
-    }
-}

@@ -32,7 +32,7 @@ struct JSONObjectBuilder {
     }
 
     /// A JSON array of items already encoded.
-    static func array(of items: some Sequence<StoredItem>) -> Data {
+    static func array(of items: some Sequence<MockItem>) -> Data {
         var data = Data("[".utf8)
         var first = true
         for item in items {

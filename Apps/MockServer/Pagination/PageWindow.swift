@@ -3,9 +3,7 @@
 /// The items of one page of a collection and what lies on either side of them.
 struct PageWindow: Sendable {
     /// The page's items, in key order.
-    let items: ArraySlice<StoredItem>
-    /// Index of the first item in the whole collection (where it would be, for an empty page).
-    let start: Int
+    let items: ArraySlice<MockItem>
     /// Whether items follow the page.
     let hasNext: Bool
     /// Whether items precede the page.
@@ -33,7 +31,6 @@ struct PageWindow: Sendable {
         }
         let end = min(start + size, count)
         self.items = collection.items[start..<end]
-        self.start = start
         self.hasNext = end < count
         self.hasPrevious = start > 0
     }

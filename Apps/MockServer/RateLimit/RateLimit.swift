@@ -15,10 +15,10 @@ public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses `N/WINDOW`, where WINDOW is an optional whole number and a unit: `ms`, `s`, `m`
     /// (`min`), `h`. Examples: `10/min`, `5/2s`, `100/1h`, `3/500ms`.
-    public init(spec: String) throws(RateLimitSpecError) {
+    public init(spec: String) throws(SpecError) {
         let parts = spec.split(separator: "/", maxSplits: 1).map(String.init)
         guard parts.count == 2, let requests = Int(parts[0]), requests > 0 else {
-            throw RateLimitSpecError("'\(spec)' is not N/WINDOW with N a positive whole number (e.g. 10/min, 5/2s)")
+            throw SpecError("'\(spec)' is not N/WINDOW with N a positive whole number (e.g. 10/min, 5/2s)")
         }
         let window = parts[1]
         let digits = window.prefix { $0.isASCII && $0.isNumber }
@@ -30,9 +30,9 @@ public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
         case "s", "sec", "second", "seconds": length = .seconds(count)
         case "m", "min", "minute", "minutes": length = .seconds(count * 60)
         case "h", "hour", "hours": length = .seconds(count * 3600)
-        default: throw RateLimitSpecError("'\(window)' is not a window such as min, 2s, 1h or 500ms")
+        default: throw SpecError("'\(window)' is not a window such as min, 2s, 1h or 500ms")
         }
-        guard count > 0, count <= 1_000_000 else { throw RateLimitSpecError("the window of '\(spec)' must be positive") }
+        guard count > 0, count <= 1_000_000 else { throw SpecError("the window of '\(spec)' must be positive") }
         self.init(requests: requests, window: length)
     }
 
@@ -46,17 +46,5 @@ public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
         default: "\(milliseconds) ms"
         }
         return "\(requests) request\(requests == 1 ? "" : "s") per \(window)"
-    }
-}
-
-// MARK: - RateLimitSpecError
-
-/// Why a `--rate-limit` value could not be parsed.
-public struct RateLimitSpecError: Error, CustomStringConvertible, Sendable {
-    /// One sentence for the command line.
-    public var description: String
-
-    init(_ description: String) {
-        self.description = description
     }
 }

@@ -73,11 +73,4 @@ struct APIRequest: Sendable {
     var origin: String {
         authority.map { "http://\($0)" } ?? ""
     }
-
-    /// Whether the request carries any validator header (If-None-Match, If-Modified-Since,
-    /// If-Match, If-Unmodified-Since).
-    var isConditional: Bool {
-        headers.contains(.ifNoneMatch) || headers.contains(.ifModifiedSince)
-            || headers.contains(.ifMatch) || headers.contains(.ifUnmodifiedSince)
-    }
 }

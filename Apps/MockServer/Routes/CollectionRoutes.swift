@@ -31,7 +31,7 @@ struct CollectionRoutes: Sendable {
                     key = collection.makeKey(using: &random)
                 }
                 members[collection.keyField] = key.json
-                return StoredItem(key: key, value: JSONValue.object(members), updatedAt: now)
+                return MockItem(key: key, value: JSONValue.object(members), updatedAt: now)
             }
         case .get, .head:
             return try items.read(request, in: name)
@@ -68,10 +68,10 @@ struct CollectionRoutes: Sendable {
 
     /// `current` with `members`, its key field set back to its key (a body cannot move an
     /// item), stamped `now`.
-    private static func item(_ current: StoredItem, members: [String: JSONValue], keyField: String, at now: Date) -> StoredItem {
+    private static func item(_ current: MockItem, members: [String: JSONValue], keyField: String, at now: Date) -> MockItem {
         var members = members
         members[keyField] = current.key.json
-        return StoredItem(key: current.key, value: JSONValue.object(members), updatedAt: now)
+        return MockItem(key: current.key, value: JSONValue.object(members), updatedAt: now)
     }
 
     /// RFC 7396: `patch` applied to `target`; `nil` removes the member.

@@ -33,7 +33,7 @@ struct ItemResponder: Sendable {
     /// collection and the time of the write; an item that comes out unchanged keeps its validators.
     func update(
         _ request: APIRequest, in name: String,
-        change: (StoredItem, ItemCollection, Date) throws(APIError) -> StoredItem
+        change: (MockItem, ItemCollection, Date) throws(APIError) -> MockItem
     ) throws(APIError) -> Reply {
         let (item, condition) = try store.write(.collection(name)) { (data: inout MockData, now: Date) throws(APIError) in
             let (collection, key) = try Self.locate(request, in: name, of: data)
@@ -68,7 +68,7 @@ struct ItemResponder: Sendable {
     /// one); 201 with `Location`, `ETag` and the item.
     func create(
         in name: String,
-        make: (inout ItemCollection, inout SplitMix64, Date) throws(APIError) -> StoredItem
+        make: (inout ItemCollection, inout SplitMix64, Date) throws(APIError) -> MockItem
     ) throws(APIError) -> Reply {
         let item = try store.write(.collection(name)) { (data: inout MockData, now: Date) throws(APIError) in
             var random = data.keyRandom
@@ -91,7 +91,7 @@ struct ItemResponder: Sendable {
     // MARK: Helpers
 
     /// The representation content of `item`: its bytes, changed exactly at its `updatedAt`.
-    static func content(of item: StoredItem) -> RepresentationContent {
+    static func content(of item: MockItem) -> RepresentationContent {
         RepresentationContent(body: item.json, changed: .exactly(item.updatedAt))
     }
 
@@ -107,13 +107,13 @@ struct ItemResponder: Sendable {
     }
 
     /// Checks the write preconditions against the item's current representation (412, 428).
-    private func checkPreconditions(_ request: APIRequest, current: StoredItem) throws(APIError) -> ConditionalOutcome? {
+    private func checkPreconditions(_ request: APIRequest, current: MockItem) throws(APIError) -> ConditionalOutcome? {
         try validators.checkWritePreconditions(
             request.headers, current: Representation(exactly: Self.content(of: current)), required: requireIfMatch)
     }
 
     /// The reply to a successful write: the item as `GET /NAME/{id}` now returns it, with its `ETag`.
-    private func stored(_ item: StoredItem, status: HTTPResponse.Status) -> Reply {
+    private func stored(_ item: MockItem, status: HTTPResponse.Status) -> Reply {
         let representation = Representation(exactly: Self.content(of: item))
         var fields = HTTPFields()
         fields[.contentType] = Reply.jsonContentType

@@ -17,7 +17,7 @@ struct PostsRoutes: Sendable {
             let draft = try Self.validated(JSONBody.decode(NewPost.self, from: request.body))
             return try items.create(in: name) { collection, _, now in
                 let id = collection.makeIntegerKey()
-                return StoredItem(post: Post(id: id, title: draft.title, body: draft.body, author: draft.author, updatedAt: now))
+                return MockItem(post: Post(id: id, title: draft.title, body: draft.body, author: draft.author, updatedAt: now))
             }
         case .get, .head:
             return try items.read(request, in: name)
@@ -48,12 +48,12 @@ struct PostsRoutes: Sendable {
     // MARK: Helpers
 
     /// The stored post `current` after `change`, stamped `now` when the change changed anything.
-    private static func changed(_ current: StoredItem, _ now: Date, _ change: (Post) -> Post) -> StoredItem {
+    private static func changed(_ current: MockItem, _ now: Date, _ change: (Post) -> Post) -> MockItem {
         guard let post = current.post else { return current }
         var updated = change(post)
         guard updated != post else { return current }
         updated.updatedAt = now
-        return StoredItem(post: updated)
+        return MockItem(post: updated)
     }
 
     /// `draft` when its text fields all hold text.

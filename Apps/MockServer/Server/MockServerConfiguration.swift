@@ -7,136 +7,77 @@ public struct MockServerConfiguration: Sendable {
     // MARK: Listening
 
     /// Interface to bind; loopback unless deliberately exposed.
-    public var host: String
+    public var host: String = "127.0.0.1"
     /// TCP port; `0` lets the OS pick a free one (see ``RunningMockServer/port``).
-    public var port: Int
+    public var port: Int = 0
 
     // MARK: Seeded data
 
     /// Seed of every generated collection and of fault injection.
-    public var seed: UInt64
+    public var seed: UInt64 = 42
     /// Number of seeded posts (ids 1…postCount).
-    public var postCount: Int
+    public var postCount: Int = 100
     /// Number of seeded articles.
-    public var articleCount: Int
+    public var articleCount: Int = 95
     /// Number of seeded feed entries.
-    public var feedCount: Int
+    public var feedCount: Int = 250
     /// Number of seeded users (string ids).
-    public var userCount: Int
+    public var userCount: Int = 60
     /// Number of exercises in the `/exercises` document (2,500 ≈ 1 MB).
-    public var exerciseCount: Int
+    public var exerciseCount: Int = 2_500
 
     // MARK: Your own data
 
     /// A json-server style `db.json` to serve instead of the seeded data (`--data`).
     public var dataFile: String?
     /// The member of each item of `dataFile` that holds its key (`--key`).
-    public var keyField: String
+    public var keyField: String = "id"
     /// The pagination style of `GET /NAME` (`--style`); `/posts`, `/articles` and `/feed` keep theirs.
-    public var defaultStyle: PaginationStyle
+    public var defaultStyle: PaginationStyle = .link
 
     // MARK: Caching headers
 
     /// `Cache-Control: max-age` in seconds (0 is sent as `max-age=0`).
-    public var maxAge: Int
+    public var maxAge: Int = 60
     /// Adds `no-cache`: caches must revalidate before every reuse.
-    public var noCache: Bool
+    public var noCache: Bool = false
     /// Sends `no-store` instead of everything else.
-    public var noStore: Bool
+    public var noStore: Bool = false
     /// Adds `private`.
-    public var isPrivate: Bool
+    public var isPrivate: Bool = false
     /// Adds `stale-while-revalidate=N` when set.
     public var staleWhileRevalidate: Int?
     /// Adds `stale-if-error=N` when set.
     public var staleIfError: Int?
     /// Sends weak entity tags (`W/"…"`).
-    public var weakETags: Bool
+    public var weakETags: Bool = false
 
     // MARK: Misbehaviour
 
     /// The entity tag changes on every response (a broken server).
-    public var unstableETag: Bool
+    public var unstableETag: Bool = false
     /// `If-None-Match` / `If-Modified-Since` are ignored: never a 304 (a broken server).
-    public var ignoreConditionals: Bool
+    public var ignoreConditionals: Bool = false
     /// Writes to `/posts/{id}` without `If-Match` get 428.
-    public var requireIfMatch: Bool
+    public var requireIfMatch: Bool = false
 
     // MARK: Limits and steering
 
     /// Request bodies larger than this get 413.
-    public var maxBodyBytes: Int
+    public var maxBodyBytes: Int = 64 * 1024
     /// How many requests `/_admin/journal` remembers.
-    public var journalCapacity: Int
+    public var journalCapacity: Int = 200
     /// Faults injected from the start (also settable at run time through `/_admin/faults`).
-    public var faults: [FaultRule]
+    public var faults: [FaultRule] = []
     /// Requests allowed per window on the API routes (`--rate-limit`); `nil` for no limit.
     public var rateLimit: RateLimit?
     /// The form of `Retry-After` in 429 and 503 answers.
-    public var retryAfterFormat: RetryAfterFormat
+    public var retryAfterFormat: RetryAfterFormat = .seconds
 
     // MARK: Request log
 
     /// Where the one-line-per-request log goes (`off` unless set; the command sets standard error).
-    public var accessLog: AccessLogDestination
-
-    /// A configuration with every default; tests usually change one or two properties.
-    public init(
-        host: String = "127.0.0.1",
-        port: Int = 0,
-        seed: UInt64 = 42,
-        postCount: Int = 100,
-        articleCount: Int = 95,
-        feedCount: Int = 250,
-        userCount: Int = 60,
-        exerciseCount: Int = 2_500,
-        dataFile: String? = nil,
-        keyField: String = "id",
-        defaultStyle: PaginationStyle = .link,
-        maxAge: Int = 60,
-        noCache: Bool = false,
-        noStore: Bool = false,
-        isPrivate: Bool = false,
-        staleWhileRevalidate: Int? = nil,
-        staleIfError: Int? = nil,
-        weakETags: Bool = false,
-        unstableETag: Bool = false,
-        ignoreConditionals: Bool = false,
-        requireIfMatch: Bool = false,
-        maxBodyBytes: Int = 64 * 1024,
-        journalCapacity: Int = 200,
-        faults: [FaultRule] = [],
-        rateLimit: RateLimit? = nil,
-        retryAfterFormat: RetryAfterFormat = .seconds,
-        accessLog: AccessLogDestination = .off
-    ) {
-        self.host = host
-        self.port = port
-        self.seed = seed
-        self.postCount = postCount
-        self.articleCount = articleCount
-        self.feedCount = feedCount
-        self.userCount = userCount
-        self.exerciseCount = exerciseCount
-        self.dataFile = dataFile
-        self.keyField = keyField
-        self.defaultStyle = defaultStyle
-        self.maxAge = maxAge
-        self.noCache = noCache
-        self.noStore = noStore
-        self.isPrivate = isPrivate
-        self.staleWhileRevalidate = staleWhileRevalidate
-        self.staleIfError = staleIfError
-        self.weakETags = weakETags
-        self.unstableETag = unstableETag
-        self.ignoreConditionals = ignoreConditionals
-        self.requireIfMatch = requireIfMatch
-        self.maxBodyBytes = maxBodyBytes
-        self.journalCapacity = journalCapacity
-        self.faults = faults
-        self.rateLimit = rateLimit
-        self.retryAfterFormat = retryAfterFormat
-        self.accessLog = accessLog
-    }
+    public var accessLog: AccessLogDestination = .off
 
     // MARK: Derived
 
@@ -162,4 +103,10 @@ public struct MockServerConfiguration: Sendable {
         guard let dataFile else { return MockData(seed: seedData) }
         return MockData(collections: try DataFile.load(path: dataFile, keyField: keyField), seed: seed)
     }
+}
+
+extension MockServerConfiguration {
+    /// Every default, for code outside this module (inside it, and in tests, the memberwise
+    /// initialiser sets any property: `MockServerConfiguration(postCount: 30)`).
+    public static let defaults = MockServerConfiguration()
 }

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 import NIOCore
 
 // MARK: - MockServerError
@@ -36,14 +30,6 @@ public enum MockServerError: Error, Equatable, CustomStringConvertible, Sendable
         case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
         case .unknownFaultRoute(let problem): "--fault: \(problem)"
         case .stoppedBeforeListening: "the server stopped before it was listening"
-        }
-    }
-
-    /// Whether the cause is the `--host` value.
-    public var isHostProblem: Bool {
-        switch self {
-        case .unknownHost, .hostNotLocal: true
-        default: false
         }
     }
 

@@ -40,14 +40,6 @@ public enum PaginationStyle: Sendable, Equatable, Hashable, Codable {
     /// Every style name, as `--help` lists them.
     public static let names = ["link", "next-url", "cursor", "has-more", "offset", "page", "single"]
 
-    /// The page size parameter a style uses when the URL names none.
-    var defaultSizeParameter: String {
-        switch self {
-        case .page, .link: "per_page"
-        default: "limit"
-        }
-    }
-
     /// A short description with its settings, for `fresh collections` and `-v`:
     /// `cursor (next_cursor → ?cursor=)`.
     public var summary: String {

@@ -3,25 +3,22 @@ import GRDB
 import JSON
 import MirrorStore
 
+// MirrorStore, collections: what each call does is said on the protocol.
 extension SQLiteMirror {
     // MARK: Finding collections
 
-    /// Every collection, by name.
     public func collections() throws -> [CollectionRecord] {
         try read { db in try CollectionRecord.fetchAll(db, sql: "SELECT * FROM collection ORDER BY name") }
     }
 
-    /// The collection called `name`.
     public func collection(named name: String) throws -> CollectionRecord? {
         try read { db in try CollectionRecord.fetchOne(db, sql: "SELECT * FROM collection WHERE name = ?", arguments: [name]) }
     }
 
-    /// The collection with `id`.
     public func collection(id: Int64) throws -> CollectionRecord? {
         try read { db in try CollectionRecord.fetchOne(db, sql: "SELECT * FROM collection WHERE id = ?", arguments: [id]) }
     }
 
-    /// Every collection with the figures `fresh collections` shows.
     public func summaries() throws -> [CollectionSummary] {
         try read { db in
             try CollectionRecord.fetchAll(db, sql: "SELECT * FROM collection ORDER BY name").map { collection in
@@ -37,8 +34,6 @@ extension SQLiteMirror {
 
     // MARK: Changing collections
 
-    /// Creates a collection called `name` (or, when that name is taken, `name-2`, `name-3`, …)
-    /// for the first page at `url`.
     public func createCollection(preferredName name: String, url: String, now: Date = Date()) throws -> CollectionRecord {
         try write { db in
             var candidate = name
@@ -59,8 +54,6 @@ extension SQLiteMirror {
         }
     }
 
-    /// Forgets a collection's plan and pages and starts a new pass; its items stay until that
-    /// pass ends (used when the user changes how the pages are read, or restarts).
     public func resetPlan(of collectionID: Int64) throws {
         try write { db in
             try db.execute(sql: "UPDATE collection SET plan = NULL, passComplete = 1 WHERE id = ?", arguments: [collectionID])
@@ -68,14 +61,12 @@ extension SQLiteMirror {
         }
     }
 
-    /// Records that a reader showed the collection as it was after page write `sequence`.
     public func markShown(_ collectionID: Int64, upTo sequence: Int) throws {
         try write { db in
             try db.execute(sql: "UPDATE collection SET shownSequence = ? WHERE id = ?", arguments: [sequence, collectionID])
         }
     }
 
-    /// Deletes a collection with its pages and items; returns how many items it held.
     @discardableResult
     public func deleteCollection(_ collectionID: Int64) throws -> Int {
         try write { db in
@@ -88,7 +79,6 @@ extension SQLiteMirror {
         }
     }
 
-    /// Records how the last sync of a collection ended (`nil`: it succeeded or stopped cleanly).
     public func recordSyncEnd(of collectionID: Int64, error: String?, at date: Date = Date()) throws {
         try write { db in
             try db.execute(sql: "UPDATE collection SET lastSyncAt = ?, lastError = ? WHERE id = ?",

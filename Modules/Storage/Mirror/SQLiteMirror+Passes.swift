@@ -3,9 +3,8 @@ import GRDB
 import JSON
 import MirrorStore
 
+// MirrorStore, passes: what each call does is said on the protocol.
 extension SQLiteMirror {
-    /// Resumes the collection's unfinished pass, or starts a new one (`restart`, or the last
-    /// pass finished).
     public func startPass(of collectionID: Int64, restart: Bool, now: Date = Date()) throws -> PassPosition {
         try write { db in
             guard let collection = try CollectionRecord.fetchOne(db, sql: "SELECT * FROM collection WHERE id = ?", arguments: [collectionID]) else {
@@ -36,8 +35,6 @@ extension SQLiteMirror {
         }
     }
 
-    /// Every stored page record of a collection, by index, each with the number of items the
-    /// mirror holds for it now (``PageRecord/presentCount``).
     public func pages(of collectionID: Int64) throws -> [Int: PageRecord] {
         try read { db in
             let records = try PageRecord.fetchAll(db, sql: """
@@ -48,22 +45,12 @@ extension SQLiteMirror {
         }
     }
 
-    /// The URLs of a collection's stored pages that no other collection's pages share: what a
-    /// removal of the collection may forget in the HTTP cache (a shared page's validators stand
-    /// for the other collection's items too).
     public func pageURLs(onlyIn collectionID: Int64) throws -> [String] {
         try read { db in
             try String.fetchAll(db, sql: """
                 SELECT DISTINCT url FROM page WHERE collectionID = ?1
                     AND url NOT IN (SELECT url FROM page WHERE collectionID != ?1)
                 """, arguments: [collectionID])
-        }
-    }
-
-    /// The stored record of page `index`.
-    public func page(_ index: Int, of collectionID: Int64) throws -> PageRecord? {
-        try read { db in
-            try PageRecord.fetchOne(db, sql: "SELECT * FROM page WHERE collectionID = ? AND pageIndex = ?", arguments: [collectionID, index])
         }
     }
 
@@ -103,15 +90,10 @@ extension SQLiteMirror {
         return try PageWriter.write(page, items: items, of: collectionID, pass: pass, now: now, db: db)
     }
 
-    /// Gives up the current pass without deleting anything: the next sync starts a new one.
     public func abandonPass(of collectionID: Int64) throws {
         try write { db in try db.execute(sql: "UPDATE collection SET passComplete = 1 WHERE id = ?", arguments: [collectionID]) }
     }
 
-    /// Ends a pass that reached the last page: deletes the items no page of the pass lists
-    /// and the pages beyond the last. Returns how many items were deleted. With
-    /// `removingUnlisted` false (the collection changed while the pass read it, so an item no
-    /// page listed may still exist), only the pages go: the items wait for the next pass.
     public func finishPass(_ pass: Int, of collectionID: Int64, removingUnlisted: Bool = true, now: Date = Date()) throws -> Int {
         try write { db in
             try db.execute(sql: "DELETE FROM page WHERE collectionID = ? AND pass != ?", arguments: [collectionID, pass])

@@ -3,9 +3,8 @@ import GRDB
 import JSON
 import MirrorStore
 
+// MirrorStore, reading items: what each call does is said on the protocol.
 extension SQLiteMirror {
-    /// Calls `body` with each current item of the collection in the server's order (page, then
-    /// position), reading them as it goes so memory stays flat however large the collection.
     public func forEachItem(
         in collectionID: Int64, filters: [ItemFilter] = [], limit: Int? = nil, _ body: (StoredItem) throws -> Void
     ) throws {
@@ -25,7 +24,6 @@ extension SQLiteMirror {
         }
     }
 
-    /// The number of current items of a collection.
     public func itemCount(in collectionID: Int64) throws -> Int {
         try read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex >= 0", arguments: [collectionID]) ?? 0

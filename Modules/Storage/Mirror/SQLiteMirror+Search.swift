@@ -3,6 +3,7 @@ import GRDB
 import JSON
 import MirrorStore
 
+// MirrorStore, search: what each call does is said on the protocol.
 extension SQLiteMirror {
     /// Brings the collection's full-text index up to date: the items written since it was last
     /// brought up to date are indexed (their string values, split into words), the items gone
@@ -35,8 +36,6 @@ extension SQLiteMirror {
         }
     }
 
-    /// Searches the full-text index, brought up to date first; a mirror opened read-only
-    /// searches the items' text without it (the index cannot be written there).
     public func firstMatch(
         of query: String, in collectionID: Int64, after position: ItemPosition?, backward: Bool = false, fields: RowFields
     ) throws -> ItemRow? {

@@ -3,8 +3,8 @@ import GRDB
 import JSON
 import MirrorStore
 
+// MirrorStore, windows of rows: what each call does is said on the protocol.
 extension SQLiteMirror {
-    /// Up to `limit` rows from `start` on (`start` itself included), in the server's order.
     public func rows(in collectionID: Int64, from start: ItemPosition?, limit: Int, fields: RowFields) throws -> [ItemRow] {
         try read { db in
             let sql = rowSelect(fields) + " WHERE collectionID = ? AND (pageIndex, position) >= (?, ?) ORDER BY pageIndex, position LIMIT ?"
@@ -13,7 +13,6 @@ extension SQLiteMirror {
         }
     }
 
-    /// Up to `limit` rows before `end` (excluded), in the server's order.
     public func rows(in collectionID: Int64, before end: ItemPosition, limit: Int, fields: RowFields) throws -> [ItemRow] {
         try read { db in
             let sql = rowSelect(fields)
@@ -23,8 +22,6 @@ extension SQLiteMirror {
         }
     }
 
-    /// Up to `limit` rows from the `offset`-th (0 for the first): for jumps (to the end, to a
-    /// row number). Skipping walks the order index only, never the items.
     public func rows(in collectionID: Int64, atOffset offset: Int, limit: Int, fields: RowFields) throws -> [ItemRow] {
         try read { db in
             let sql = rowSelect(fields)
@@ -33,7 +30,6 @@ extension SQLiteMirror {
         }
     }
 
-    /// How many items come before `position` (its row number, from 0).
     public func ordinal(of position: ItemPosition, in collectionID: Int64) throws -> Int {
         try read { db in
             try Int.fetchOne(db, sql: """
@@ -42,7 +38,6 @@ extension SQLiteMirror {
         }
     }
 
-    /// The item with row id `id`, if it is still current.
     public func item(id: Int64) throws -> StoredItem? {
         try read { db in
             try Row.fetchOne(db, sql: """
@@ -51,7 +46,6 @@ extension SQLiteMirror {
         }
     }
 
-    /// The JSON of the collection's first item, to choose which members rows show.
     public func firstItemJSON(in collectionID: Int64) throws -> String? {
         try read { db in
             try String.fetchOne(db, sql: """

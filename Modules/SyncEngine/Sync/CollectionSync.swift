@@ -36,14 +36,8 @@ public struct CollectionSync: Sendable {
     /// ``SyncSummary`` of every page event is the run so far (what an interrupted run wrote).
     public func run(_ given: SyncOptions, events: @escaping @Sendable (SyncEvent) -> Void = { _ in }) async throws -> SyncSummary {
         let options = given.withCredentialsAsField
-        let lock = try await store.lock(collection: CollectionIdentity.of(options.url)) { events(.waitingForLock(holder: $0)) }
-        do {
-            let summary = try await runLocked(options, events: events)
-            await lock.release()
-            return summary
-        } catch {
-            await lock.release()
-            throw error
+        return try await store.withLock(collection: CollectionIdentity.of(options.url), onWait: { events(.waitingForLock(holder: $0)) }) {
+            try await runLocked(options, events: events)
         }
     }
 

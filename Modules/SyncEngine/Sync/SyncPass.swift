@@ -94,38 +94,27 @@ struct SyncPass: Sendable {
         var ahead: FetchedPage?
         while case .page(let index, let url) = walk.next {
             try Task.checkCancellation()
-            // 1. Fetch (unless it was fetched ahead).
+            // 1. Fetch (unless its request went out while the page before was read).
             let fetched = if let ahead { ahead } else { try await fetch(index, url: url, plan: reader.plan, lookahead: lookahead) }
             ahead = nil
-            if fetched.endsCollection {
+            guard !fetched.endsCollection else {
                 try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code) }
                 continue
             }
-            let page = try await withStoredContent(fetched, stored: chain[index], plan: reader.plan)
-            tally.update { $0.count(page.response, storedLength: page.storedLength) }
-            // 2. Read.
-            if let stored = chain[index], isCurrent(page, stored: stored, plan: reader.plan) {
-                // The content stored is this page's: nothing to read or write but its pass.
-                let link = stored.link
-                try walkError { () throws(PageWalkError) in
-                    try walk.follow(link)
-                    try walk.count(items: stored.itemCount)
-                }
-                try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: nil), itemCount: stored.itemCount))
-                continue
-            }
-            if let link = reader.linkAhead(of: page) {
+            let page = try await kept(fetched, stored: chain[index], plan: reader.plan)
+            if !isCurrent(page, stored: chain[index], plan: reader.plan), let link = reader.linkAhead(of: page) {
                 ahead = try await readAhead(page, link: link, walk: &walk, reader: reader, lookahead: lookahead, into: writer)
                 continue
             }
+            // 2. Read.
             if reader.plan == nil { try await detectPlan(from: page, reader: &reader) }
-            let (items, link) = try reader.read(page, typicalSize: walk.typicalSize)
+            let (read, link) = try read(page, stored: chain[index], reader: reader, typicalSize: walk.typicalSize)
             try walkError { () throws(PageWalkError) in
                 try walk.follow(link)
-                try walk.count(items: items.count)
+                try walk.count(items: read.itemCount)
             }
             // 3. Write.
-            try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count))
+            try await writer.put(read)
         }
     }
 
@@ -167,13 +156,18 @@ struct SyncPass: Sendable {
     /// No guessing once the server has asked to slow down.
     private var isGuessing: Bool { tally.update { $0.retries == 0 } }
 
-    /// `fetched`, or the page fetched again in full when the cache answered for content the
-    /// mirror does not hold (the cache keeps only a page's validators, and a sync that stopped
-    /// between writing the two would otherwise never get the body back).
-    private func withStoredContent(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) async throws -> FetchedPage {
-        guard fetched.isFromStorage, !isCurrent(fetched, stored: stored, plan: plan) else { return fetched }
-        tally.update { $0.requests += fetched.response.decision.requestsSent }
-        return try await fetcher.fetch(fetched.url, index: fetched.index, plan: plan, policy: .reloadIgnoringLocalCacheData)
+    /// The page to read: `fetched`, or the page fetched again in full when the cache answered
+    /// for content the mirror does not hold (the cache keeps only a page's validators, and a sync
+    /// that stopped between writing the two would otherwise never get the body back). It counts
+    /// in the summary from here on.
+    private func kept(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) async throws -> FetchedPage {
+        var page = fetched
+        if fetched.isFromStorage, !isCurrent(fetched, stored: stored, plan: plan) {
+            tally.update { $0.requests += fetched.response.decision.requestsSent }
+            page = try await fetcher.fetch(fetched.url, index: fetched.index, plan: plan, policy: .reloadIgnoringLocalCacheData)
+        }
+        tally.update { $0.count(page.response, storedLength: page.storedLength) }
+        return page
     }
 
     /// Whether the items stored for the page are the content of `fetched`: same URL, same
@@ -184,6 +178,16 @@ struct SyncPass: Sendable {
     }
 
     // MARK: Reading
+
+    /// What the page holds, ready to write, and where it points. A page whose content is the one
+    /// stored is not read: the stored record says where it points, and nothing is rewritten.
+    private func read(_ page: FetchedPage, stored: PageRecord?, reader: PageReader, typicalSize: Int?) throws -> (ReadPage, PageLink) {
+        if let stored, isCurrent(page, stored: stored, plan: reader.plan) {
+            return (ReadPage(fetched: page, content: content(page, link: stored.link, items: nil), itemCount: stored.itemCount), stored.link)
+        }
+        let (items, link) = try reader.read(page, typicalSize: typicalSize)
+        return (ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count), link)
+    }
 
     private func detectPlan(from page: FetchedPage, reader: inout PageReader) async throws {
         var plan = try reader.detectPlan(from: page, overrides: options.overrides)
@@ -227,19 +231,9 @@ struct SyncPass: Sendable {
             guard let url = URL(string: record.url) else { continue }
             let fetched = try await fetcher.fetch(url, index: record.pageIndex, plan: reader.plan)
             guard !fetched.endsCollection else { continue }
-            let page = try await withStoredContent(fetched, stored: record, plan: reader.plan)
-            tally.update { $0.count(page.response, storedLength: page.storedLength) }
-            let readPage: ReadPage
-            let link: PageLink
-            if isCurrent(page, stored: record, plan: reader.plan) {
-                link = record.link
-                readPage = ReadPage(fetched: page, content: content(page, link: link, items: nil), itemCount: record.itemCount)
-            } else {
-                let (items, read) = try reader.read(page, typicalSize: nil)
-                link = read
-                readPage = ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count)
-            }
-            try await write([readPage], pass: pass)
+            let page = try await kept(fetched, stored: record, plan: reader.plan)
+            let (read, link) = try read(page, stored: record, reader: reader, typicalSize: nil)
+            try await write([read], pass: pass)
             revalidated[record.pageIndex] = (url, link)
         }
         return revalidated

@@ -232,7 +232,9 @@ final class Fixture: @unchecked Sendable {
         if let external = ProcessInfo.processInfo.environment["FRESH_BENCH_REVALIDATE_URL"], !external.isEmpty {
             networkURL = URL(string: external)!
         } else {
-            let running = try await RunningMockServer.start(MockServerConfiguration(host: "127.0.0.1", port: 0, maxAge: 0))
+            var configuration = MockServerConfiguration.defaults
+            configuration.maxAge = 0
+            let running = try await RunningMockServer.start(configuration)
             server = running
             networkURL = URL(string: running.baseURL + "/posts/1")!
         }

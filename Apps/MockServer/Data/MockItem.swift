@@ -1,10 +1,10 @@
 import Foundation
 
-// MARK: - StoredItem
+// MARK: - MockItem
 
 /// One item of an ``ItemCollection``: its key, its JSON object exactly as the server sends it,
 /// and when it last changed.
-struct StoredItem: Sendable, Equatable {
+struct MockItem: Sendable, Equatable {
     /// The value of the collection's key field.
     var key: ItemKey
     /// The item's JSON object, encoded once by the contract encoder (sorted keys), so a page is
