@@ -49,11 +49,14 @@ def main() -> int:
     package = json.loads(described.stdout)
     problems = []
     checked = 0
+    executables = {target["name"] for target in package["targets"] if target["type"] == "executable"}
     for target in package["targets"]:
         if target.get("module_type") != "SwiftTarget":
             continue
         checked += 1
-        declared = set(target.get("target_dependencies", [])) | set(target.get("product_dependencies", []))
+        # An executable a test target declares is one it runs (built beside it), not one it imports.
+        declared = set(target.get("target_dependencies", [])) - (executables if target["type"] == "test" else set())
+        declared |= set(target.get("product_dependencies", []))
         imported = {}
         for source in target.get("sources", []):
             path = os.path.join(root, target["path"], source)

@@ -3,7 +3,6 @@ import Foundation
 import MirrorStore
 import Storage
 import SyncEngine
-import TerminalText
 
 /// `fresh check`: is the item database damaged, and what can be saved.
 struct CheckCommand: AsyncParsableCommand {
@@ -34,7 +33,7 @@ struct CheckCommand: AsyncParsableCommand {
                 print("\(path): no damage found")
                 return
             }
-            for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(TerminalText.sanitized(problem))") }
+            for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(problem)") }
             guard recover else {
                 StandardError.write("fresh: the database is damaged; 'fresh check --recover' saves what can be read")
                 throw ExitCode(6)
@@ -43,7 +42,7 @@ struct CheckCommand: AsyncParsableCommand {
             do {
                 recovery = try MirrorCheck.recover(at: path)
             } catch StorageError.corrupted(_, let reason) {
-                StandardError.write("fresh: \(path): nothing could be recovered (\(TerminalText.sanitized(reason))); the damaged file is left as it is")
+                StandardError.write("fresh: \(path): nothing could be recovered (\(reason)); the damaged file is left as it is")
                 throw ExitCode(6)
             }
             print("recovered \(Plural.count(recovery.collections, "collection")) and \(Plural.count(recovery.items, "item")) into \(path)"

@@ -26,7 +26,7 @@ struct CollectionsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await FailureReport.run {
-            let summaries = try await storage.openMirrorForReading().summaries()
+            let summaries = try await storage.withMirror(forReading: true) { try await $0.summaries() }
             if json {
                 let objects = summaries.map(Self.object)
                 FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]))

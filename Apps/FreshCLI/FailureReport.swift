@@ -36,7 +36,7 @@ enum FailureReport {
             // A query's own database error (a page damaged after opening) reads and exits as
             // the storage failure it is.
             let failure = StorageError.fromQuery(error) ?? error
-            StandardError.write("fresh: \(TerminalText.sanitized(line(for: failure)))")
+            StandardError.write("fresh: \(line(for: failure))")
             throw ExitCode(exitCode(for: failure))
         }
     }
@@ -73,7 +73,9 @@ enum StandardError {
         writeAlways(line)
     }
 
+    /// Writes `line`, its control characters and bidi overrides escaped: a message may quote
+    /// what a server sent (an URL, a reason phrase, an error body).
     static func writeAlways(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((TerminalText.sanitized(line) + "\n").utf8))
     }
 }

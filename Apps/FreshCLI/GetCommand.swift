@@ -186,7 +186,7 @@ struct GetCommand: AsyncParsableCommand {
     private func explain(_ response: CachedResponse) {
         let decision = response.decision
         StandardError.writeAlways("fresh: \(StatusLine.text(of: response))")
-        decision.explanation.forEach { StandardError.writeAlways("fresh: \(TerminalText.sanitized($0))") }
+        decision.explanation.forEach { StandardError.writeAlways("fresh: \($0)") }
         let fromNetwork = [.downloaded, .replaced, .bypassed].contains(decision.outcome)
         if fromNetwork && decision.bytesReceived != response.body.count && !head {
             StandardError.writeAlways("fresh: \(decision.bytesReceived) bytes on the wire for a body of \(response.body.count) bytes (content coding decoded)")

@@ -63,39 +63,40 @@ struct ItemsCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await FailureReport.run {
-            let store = try storage.openMirrorForReading()
-            guard let collection = try await store.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
-            let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
-            let output = BufferedOutput()
-            switch format {
-            case .jsonl:
-                try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { output.write($0.json + "\n") }
-            case .json:
-                var first = true
-                output.write("[")
-                try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
-                    output.write((first ? "\n" : ",\n") + item.json)
-                    first = false
+            try await storage.withMirror(forReading: true) { store in
+                guard let collection = try await store.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
+                let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
+                let output = BufferedOutput()
+                switch format {
+                case .jsonl:
+                    try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { output.write($0.json + "\n") }
+                case .json:
+                    var first = true
+                    output.write("[")
+                    try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
+                        output.write((first ? "\n" : ",\n") + item.json)
+                        first = false
+                    }
+                    output.write(first ? "]\n" : "\n]\n")
+                case .table:
+                    let sample = try await store.firstItemJSON(in: collection.id)
+                    let columns = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
+                        ?? Self.defaultColumns(collection, sample: sample)
+                    var rows: [[String]] = []
+                    // A table is for reading: without --limit it shows the first rows, and says so.
+                    try await store.forEachItem(in: collection.id, filters: filters, limit: limit ?? Self.tableRows + 1) { item in
+                        rows.append(ItemCells.cells(of: item, columns: columns))
+                    }
+                    let cut = limit == nil && rows.count > Self.tableRows
+                    if cut { rows.removeLast() }
+                    output.flush()
+                    TextTable.print(header: columns.map { $0.description.uppercased() }, rows: rows)
+                    if cut {
+                        StandardError.note("fresh: the first \(Self.tableRows) items are shown; --limit N shows more, --format jsonl all of them")
+                    }
                 }
-                output.write(first ? "]\n" : "\n]\n")
-            case .table:
-                let sample = try await store.firstItemJSON(in: collection.id)
-                let columns = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
-                    ?? Self.defaultColumns(collection, sample: sample)
-                var rows: [[String]] = []
-                // A table is for reading: without --limit it shows the first rows, and says so.
-                try await store.forEachItem(in: collection.id, filters: filters, limit: limit ?? Self.tableRows + 1) { item in
-                    rows.append(ItemCells.cells(of: item, columns: columns))
-                }
-                let cut = limit == nil && rows.count > Self.tableRows
-                if cut { rows.removeLast() }
                 output.flush()
-                TextTable.print(header: columns.map { $0.description.uppercased() }, rows: rows)
-                if cut {
-                    StandardError.note("fresh: the first \(Self.tableRows) items are shown; --limit N shows more, --format jsonl all of them")
-                }
             }
-            output.flush()
         }
     }
 }

@@ -19,14 +19,15 @@ struct RemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await FailureReport.run {
-            let store = try storage.openMirror()
-            guard let collection = try await store.collection(meaning: name), let url = URL(string: collection.url) else {
-                throw SyncError.unknownCollection(name: name)
-            }
-            let (pages, count) = try await store.withLock(collection: CollectionIdentity.of(url), onWait: { holder in
-                StandardError.write("fresh: a sync of '\(collection.name)' is running\(holder.map { " (\($0))" } ?? ""); waiting for it")
-            }) {
-                (try await store.pageURLs(onlyIn: collection.id), try await store.deleteCollection(collection.id))
+            let (collection, pages, count) = try await storage.withMirror { store in
+                guard let collection = try await store.collection(meaning: name), let url = URL(string: collection.url) else {
+                    throw SyncError.unknownCollection(name: name)
+                }
+                return try await store.withLock(collection: CollectionIdentity.of(url), onWait: { holder in
+                    StandardError.write("fresh: a sync of '\(collection.name)' is running\(holder.map { " (\($0))" } ?? ""); waiting for it")
+                }) {
+                    (collection, try await store.pageURLs(onlyIn: collection.id), try await store.deleteCollection(collection.id))
+                }
             }
             let services = FreshServices(location: storage.location)
             services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }

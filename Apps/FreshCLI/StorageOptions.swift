@@ -25,14 +25,20 @@ struct StorageOptions: ParsableArguments {
         if databaseDirectory == "" { throw ValidationError("--db-dir is empty: give a directory") }
     }
 
-    /// The mirror for commands that only read it (a damaged one can still be read).
-    func openMirrorForReading() throws -> any MirrorStore {
-        try SQLiteMirror.openForReading(path: location.itemDatabasePath)
-    }
-
-    /// The mirror for commands that write it.
-    func openMirror() throws -> any MirrorStore {
-        try SQLiteMirror(path: location.itemDatabasePath)
+    /// Runs `body` with the mirror open, and closes it however `body` ends.
+    /// - Parameter forReading: for commands that only read it: a damaged mirror, or one in a
+    ///   directory that cannot be written, is opened read-only.
+    func withMirror<Value>(forReading: Bool = false, _ body: (any MirrorStore) async throws -> Value) async throws -> Value {
+        let path = location.itemDatabasePath
+        let store: any MirrorStore = forReading ? try SQLiteMirror.openForReading(path: path) : try SQLiteMirror(path: path)
+        do {
+            let value = try await body(store)
+            await store.close()
+            return value
+        } catch {
+            await store.close()
+            throw error
+        }
     }
 
     /// The cache database alone, for `fresh cache …`; a damaged file moved aside is reported

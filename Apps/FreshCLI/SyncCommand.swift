@@ -153,13 +153,15 @@ struct SyncCommand: AsyncParsableCommand {
         defer { CurlTransport.finishPreload() }
         try await FailureReport.run {
             let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
-            let store = try services.openMirror()
             if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
             let options = try syncOptions()
-            let sync = CollectionSync(services: services, store: store)
             do {
                 let summary = try await services.finishing {
-                    try await Interruption.cancellingOnSignal { try await sync.run(options, events: reporter.report) }
+                    try await storage.withMirror { store in
+                        try await Interruption.cancellingOnSignal {
+                            try await CollectionSync(services: services, store: store).run(options, events: reporter.report)
+                        }
+                    }
                 }
                 reporter.finish()
                 if json {

@@ -38,9 +38,9 @@ final class SyncReporter: Sendable {
             state.withLock { $0.lastSummary = page.summary }
             if mode == .verbose { say(Self.line(page)) } else { drawProgress(page.summary) }
         case .created(let name):
-            if mode != .quiet { say("new collection '\(TerminalText.sanitized(name))'") }
+            if mode != .quiet { say("new collection '\(name)'") }
         case .plan(let plan):
-            if mode == .verbose { say("pages: \(TerminalText.sanitized(plan))") }
+            if mode == .verbose { say("pages: \(plan)") }
         case .resumed(let index):
             if mode != .quiet { say("resuming the unfinished pass at page \(index + 1) (--restart starts over)") }
         case .waitingForLock(let holder):
@@ -53,7 +53,7 @@ final class SyncReporter: Sendable {
             let first = state.withLock { state in defer { state.warnedAboutHeaders = true }; return !state.warnedAboutHeaders }
             if first && mode != .quiet { say("warning: not sending -H headers to another origin: \(Self.shown(url))") }
         case .notice(let text):
-            if mode != .quiet { say("warning: \(TerminalText.sanitized(text))") }
+            if mode != .quiet { say("warning: \(text)") }
         case .stopped(let summary):
             state.withLock { $0.lastSummary = summary }
         }

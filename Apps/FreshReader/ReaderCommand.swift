@@ -140,7 +140,9 @@ public struct ReaderCommand: AsyncParsableCommand {
         let session = ReaderSession(services: services, store: store, library: library, collectionID: collectionID, options: options)
         do {
             try await services.finishing { try await session.run() }
+            await store.close()
         } catch {
+            await store.close()
             throw error as? ReaderError ?? .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
         }
     }

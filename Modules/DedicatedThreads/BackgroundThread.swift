@@ -31,8 +31,10 @@ public final class BackgroundThread: Sendable {
         }
     }
 
-    /// Runs `job` on the thread after the jobs submitted before it (nothing, once stopped).
-    public func submit(_ job: @escaping @Sendable () -> Void) {
+    /// Runs `job` on the thread after the jobs submitted before it; `false` (and nothing runs)
+    /// once it has stopped.
+    @discardableResult
+    public func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
         thread.submit(job)
     }
 

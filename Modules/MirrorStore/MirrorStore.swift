@@ -11,7 +11,7 @@ import JSON
 /// - a page's items and its record are written in one transaction (``writePages(_:of:pass:now:)``),
 ///   so a sync stopped anywhere leaves whole pages;
 /// - an unfinished pass can be resumed (``startPass(of:restart:now:)``), and only a complete one
-///   deletes what no page listed (``finishPass(_:of:removingUnlisted:now:)``);
+///   deletes what no page listed (``finishPass(_:of:lastPage:removingUnlisted:now:)``);
 /// - one sync of a collection at a time, across processes (``lock(collection:onWait:)``);
 /// - a damaged store is never written to (it throws ``StorageError/corrupted(path:reason:)``).
 public protocol MirrorStore: AnyObject, Sendable {
@@ -65,12 +65,20 @@ public protocol MirrorStore: AnyObject, Sendable {
     /// - Throws: ``DuplicateKey`` when a page lists a key another page of this pass already
     ///   listed; the pages before it are written, that page and the rest are not.
     func writePages(_ pages: [PageContent], of id: Int64, pass: Int, now: Date) async throws -> [PageWrite]
+    /// Starts a new pass over the pages of a pass that ended by resuming (they are read again,
+    /// from the first, before it may count as complete), without giving the last one up:
+    /// ``joinPass(_:of:pagesFrom:)`` adds the pages read since the resume once the pages before
+    /// them are read. Returns the new pass.
+    func revisitPass(of id: Int64, now: Date) async throws -> Int
+    /// Makes the pages from `index` on that the pass before `pass` read part of `pass` (the
+    /// pages a resumed pass read after its stop, when its revisit came back to them).
+    func joinPass(_ pass: Int, of id: Int64, pagesFrom index: Int) async throws
     /// Gives up the current pass without deleting anything: the next sync starts a new one.
     func abandonPass(of id: Int64) async throws
-    /// Ends a pass that reached the last page: deletes the items no page of the pass lists and
-    /// the pages beyond the last (only the pages when `removingUnlisted` is false); returns how
-    /// many items were deleted.
-    func finishPass(_ pass: Int, of id: Int64, removingUnlisted: Bool, now: Date) async throws -> Int
+    /// Ends a pass whose last page is `lastPage`: deletes the pages it did not read and those
+    /// beyond its last, and the items no page of the pass lists (only the pages when
+    /// `removingUnlisted` is false); returns how many items were deleted.
+    func finishPass(_ pass: Int, of id: Int64, lastPage: Int, removingUnlisted: Bool, now: Date) async throws -> Int
 
     // MARK: Reading: what read-outs and readers read
 
@@ -101,6 +109,8 @@ public protocol MirrorStore: AnyObject, Sendable {
     func watchChanges() async throws -> any ChangeWatch
     /// What a consistency check finds: empty when the store is sound.
     func problems() async throws -> [String]
+    /// Ends this process's use of the store (its connections); call it once, when a command is done.
+    func close() async
 }
 
 /// A collection's sync lock, held until released or deinitialised (and by a process that dies,

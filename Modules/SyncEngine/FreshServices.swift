@@ -62,14 +62,6 @@ public final class FreshServices: Sendable {
         pageClient = CachingClient(transport: transport, storage: pageStorage)
     }
 
-    /// Opens the mirror: the SQLite file at ``location``.
-    /// - Parameter forReading: for commands that only read it: a damaged file, or one in a
-    ///   directory that cannot be written, is opened read-only.
-    public func openMirror(forReading: Bool = false) throws -> any MirrorStore {
-        let path = location.itemDatabasePath
-        return forReading ? try SQLiteMirror.openForReading(path: path) : try SQLiteMirror(path: path)
-    }
-
     /// A thread for a sync's chain of page requests, when the transport can drive one (see
     /// `TransferLoop`); `nil` otherwise (a test's transport).
     func makeTransferLoop(name: String) -> TransferLoop? {

@@ -26,6 +26,24 @@ struct JSONPrettyPrinterTests {
             """)
     }
 
+    /// JSON allows C1 controls (U+009B is the 8-bit CSI), bidi overrides and U+2028 raw inside a
+    /// string; on a terminal they are escaped like every remote string, coloured or not.
+    @Test(arguments: [false, true])
+    func rawControlsInsideStringsAreEscapedForTheTerminal(colored: Bool) throws {
+        let raw = Data("{\"t\":\"a\u{9B}31mb\u{202E}c\u{2028}d é\"}".utf8)
+        let text = try #require(JSONPrettyPrinter(colored: colored).format(raw).map { String(decoding: $0, as: UTF8.self) })
+        #expect(text.contains(#"a\u{9b}31mb\u{202e}c\u{2028}d é"#))
+        #expect(!text.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0.value == 0x202E || $0.value == 0x2028 })
+    }
+
+    @Test func aBodyWrittenToAPipeIsExactlyAsReceived() throws {
+        let raw = Data("{\"t\":\"a\u{9B}31m\"}".utf8)
+        let response = CachedResponse(status: .ok, headerFields: [.contentType: "application/json"], body: raw,
+                                      url: URL(string: "http://o.test/")!, decision: CacheDecision(outcome: .downloaded), version: "HTTP/1.1")
+        let printer = ResponsePrinter(include: false, json: false, output: nil, toTerminal: false, prettyJSON: JSONPrettyPrinter(colored: false))
+        #expect(try printer.rendered(response) == raw)
+    }
+
     @Test func coloursKeysStringsAndNull() throws {
         let text = try #require(JSONPrettyPrinter(colored: true).format(Data(#"{"k":"v","n":null,"d":1}"#.utf8))
             .map { String(decoding: $0, as: UTF8.self) })

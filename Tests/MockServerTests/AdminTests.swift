@@ -20,6 +20,26 @@ struct AdminTests {
         }
     }
 
+    /// `PUT /_admin/faults` accepts what its document allows and refuses the rest, naming the field.
+    @Test(arguments: [
+        (#"{"rules": [{"route": "/posts", "status": 503.0, "latency_ms": 1e1}], "é 한": true}"#, nil),
+        (#"{"rules": [], "seed": null}"#, "field 'seed': must be a whole number"),
+        (#"{"rules": [{"status": null}]}"#, "field 'rules.0.status'"),
+        (#"{"rules": [{"latency_ms": 12.5}]}"#, "field 'rules.0.latency_ms': must be a whole number, not 12.5"),
+        (#"{"rules": [{"retry_after": 320829661239537106944}]}"#, "field 'rules.0.retry_after': must be 0…86400 seconds"),
+    ] as [(String, String?)])
+    func faultSettingsAreReadAsTheirDocumentSays(body: String, refusal: String?) async throws {
+        try await withMockServer { _, client in
+            let response = try await client.send(.put, "/_admin/faults", json: body)
+            if let refusal {
+                #expect(response.status == .badRequest && response.errorMessage?.hasPrefix(refusal) == true, "\(response.text)")
+            } else {
+                #expect(response.status == .ok, "\(response.text)")
+                #expect(response.text.contains(#""latency_ms":10"#) && response.text.contains(#""status":503"#))
+            }
+        }
+    }
+
     @Test func journalKeepsOnlyTheConfiguredNumberOfRequests() async throws {
         try await withMockServer(MockServerConfiguration(journalCapacity: 3)) { _, client in
             for _ in 0..<5 { _ = try await client.get("/feed") }

@@ -6,7 +6,7 @@ import Testing
 
 /// `fresh-mock` as a user runs it: one line on stderr and a documented exit status for every
 /// failure, the request log on stderr, the base URL first on stdout.
-@Suite("fresh-mock executable", .enabled(if: ServerLifecycleTests.executable != nil, "fresh-mock is not built"))
+@Suite("fresh-mock executable")
 struct CommandLineTests {
     struct Outcome {
         var status: Int32
@@ -17,7 +17,7 @@ struct CommandLineTests {
     /// Runs `fresh-mock arguments` to its exit (killed after 30 s).
     static func run(_ arguments: [String]) throws -> Outcome {
         let process = Process()
-        process.executableURL = ServerLifecycleTests.executable
+        process.executableURL = try ServerLifecycleTests.executable()
         process.arguments = arguments
         let stdout = Pipe()
         let stderr = Pipe()
@@ -87,7 +87,7 @@ struct CommandLineTests {
     @Test(arguments: [false, true])
     func requestsAreLoggedOnStandardErrorUnlessQuiet(quiet: Bool) async throws {
         let process = Process()
-        process.executableURL = ServerLifecycleTests.executable
+        process.executableURL = try ServerLifecycleTests.executable()
         process.arguments = ["--port", "0", "--posts", "5"] + (quiet ? ["--quiet"] : [])
         let stdout = Pipe()
         let stderr = Pipe()
@@ -99,9 +99,7 @@ struct CommandLineTests {
             firstLine.append(byte)
         }
         let port = try #require(Int(String(decoding: firstLine, as: UTF8.self).split(separator: ":").last ?? ""))
-        let status = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-            try await client.get("/posts?limit=2").status
-        }
+        let status = try await withClient(port: port) { client in try await client.get("/posts?limit=2").status }
         #expect(status == .ok)
         process.terminate()
         process.waitUntilExit()

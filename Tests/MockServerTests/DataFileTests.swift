@@ -83,7 +83,7 @@ struct DataFileServingTests {
     /// Runs `body` against a server serving `json` from a temporary file.
     static func withDataServer<Value: Sendable>(
         _ json: String = sample, configure: (inout MockServerConfiguration) -> Void = { _ in },
-        _ body: @Sendable (RunningMockServer, TestClient) async throws -> Value
+        _ body: @Sendable (RunningMockServer, MockClient) async throws -> Value
     ) async throws -> Value {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("fresh-mock-\(UUID().uuidString).json")
         try Data(json.utf8).write(to: file)
@@ -148,7 +148,7 @@ struct DataFileServingTests {
             #expect(patched.text == #"{"id":1,"lang":"es","title":"Uno","year":null}"#)
             var merge = HTTPFields()
             merge[.contentType] = "application/merge-patch+json"
-            let merged = try await client.execute(TestClient.Request(
+            let merged = try await client.execute(MockClient.Request(
                 "/books/1", method: .patch, headers: merge, body: ByteBuffer(string: #"{"year":null,"meta":{"a":1}}"#)))
             #expect(merged.text == #"{"id":1,"lang":"es","meta":{"a":1},"title":"Uno"}"#)
             #expect(try await client.get("/books/1").text == merged.text)

@@ -13,7 +13,7 @@ import Testing
 /// and stops the server afterwards whatever happens.
 func withMockServer<Value: Sendable>(
     _ configuration: MockServerConfiguration = MockServerConfiguration(),
-    _ body: @Sendable (RunningMockServer, TestClient) async throws -> Value
+    _ body: @Sendable (RunningMockServer, MockClient) async throws -> Value
 ) async throws -> Value {
     let server = try await RunningMockServer.start(configuration)
     do {
@@ -28,10 +28,14 @@ func withMockServer<Value: Sendable>(
 
 /// Runs `body` with a fresh keep-alive connection to `server`.
 func withClient<Value: Sendable>(
-    of server: RunningMockServer, _ body: @Sendable (TestClient) async throws -> Value
+    of server: RunningMockServer, _ body: @Sendable (MockClient) async throws -> Value
 ) async throws -> Value {
-    let client = TestClient(host: "127.0.0.1", port: server.port)
-    client.connect()
+    try await withClient(port: server.port, body)
+}
+
+/// Runs `body` with a fresh keep-alive connection to a server on loopback port `port`.
+func withClient<Value: Sendable>(port: Int, _ body: @Sendable (MockClient) async throws -> Value) async throws -> Value {
+    let client = MockClient(port: port)
     do {
         let value = try await body(client)
         try await client.shutdown()
@@ -44,7 +48,36 @@ func withClient<Value: Sendable>(
 
 // MARK: - Requests
 
-extension TestClient {
+/// HummingbirdTesting's client on one keep-alive connection, sending the `Host` field that
+/// HTTP/1.1 requires (RFC 9112 §3.2; the server refuses a request without it), which the
+/// testing client leaves out unless told the authority.
+struct MockClient: Sendable {
+    typealias Request = TestClient.Request
+    typealias Response = TestClient.Response
+
+    private let client: TestClient
+    private let authority: String
+
+    init(port: Int) {
+        client = TestClient(host: "127.0.0.1", port: port)
+        authority = "127.0.0.1:\(port)"
+        client.connect()
+    }
+
+    func execute(_ request: Request) async throws -> Response {
+        var request = request
+        request.head.authority = request.head.authority ?? authority
+        return try await client.execute(request)
+    }
+
+    func get(_ path: String, headers: HTTPFields = [:]) async throws -> Response {
+        try await send(.get, path, headers: headers)
+    }
+
+    func head(_ path: String, headers: HTTPFields = [:]) async throws -> Response {
+        try await send(.head, path, headers: headers)
+    }
+
     /// A request with a JSON body.
     func send(_ method: HTTPRequest.Method, _ path: String, json: String, headers: HTTPFields = [:]) async throws -> Response {
         var headers = headers
@@ -55,6 +88,10 @@ extension TestClient {
     /// A body-less request with any method.
     func send(_ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:]) async throws -> Response {
         try await execute(Request(path, method: method, headers: headers))
+    }
+
+    func shutdown() async throws {
+        try await client.shutdown()
     }
 
     /// Every post, following `next_cursor` until "0"; returns the posts and the pages' ETags.

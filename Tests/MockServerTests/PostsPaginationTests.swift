@@ -23,6 +23,17 @@ struct PostsPaginationTests {
         }
     }
 
+    /// Seed 004's client asks for the first page with an empty cursor, as Slack-style APIs allow.
+    @Test(arguments: ["/posts?cursor=&limit=5", "/styles/cursor-null/posts?cursor=&limit=5", "/styles/cursor-empty/users?limit=5&cursor="])
+    func anEmptyCursorAsksForTheFirstPage(path: String) async throws {
+        try await withMockServer { _, client in
+            let withEmpty = try await client.get(path)
+            let without = try await client.get(path.replacingOccurrences(of: "cursor=&", with: "").replacingOccurrences(of: "&cursor=", with: ""))
+            #expect(withEmpty.status == .ok)
+            #expect(withEmpty.text == without.text)
+        }
+    }
+
     @Test func defaultLimitIsTwentyAndMaximumIsAHundred() async throws {
         try await withMockServer(MockServerConfiguration(postCount: 150)) { _, client in
             let defaultPage = try await client.get("/posts").decoded(CursorPage<Post>.self)
@@ -54,7 +65,7 @@ struct PostsPaginationTests {
 
     @Test(arguments: [
         "limit=-1", "limit=abc", "limit=0", "limit=101", "cursor=%zz", "cursor=garbage", "cursor=0", "limit=", "limit=5&limit=6",
-        "cursor=&limit=5",
+        "cursor=&cursor=&limit=5",
     ])
     func badQueryValuesGetA400WithAJSONErrorBody(query: String) async throws {
         try await withMockServer { _, client in

@@ -4,14 +4,27 @@ import Glibc
 #endif
 
 /// Sends raw bytes to a loopback port and reads until the server closes the connection: for
-/// requests no HTTP client would send.
+/// requests no HTTP client would send. The blocking socket calls run on a thread of their own:
+/// on Swift's pool they could hold the threads an in-process server needs to answer.
 enum RawHTTPExchange {
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
     /// The whole answer as text; gives up after 5 s without data.
-    static func send(_ bytes: [UInt8], port: Int) throws -> String {
+    static func send(_ bytes: [UInt8], port: Int) async throws -> String {
+        try await exchange(bytes, port: port).answer
+    }
+
+    /// The whole answer as text, and whether the server closed the connection (rather than
+    /// leaving it open for 5 s without a byte).
+    static func exchange(_ bytes: [UInt8], port: Int) async throws -> (answer: String, serverClosed: Bool) {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try blockingExchange(bytes, port: port) }) }
+        }
+    }
+
+    private static func blockingExchange(_ bytes: [UInt8], port: Int) throws -> (answer: String, serverClosed: Bool) {
         let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socket >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
         defer { close(socket) }
@@ -34,11 +47,11 @@ enum RawHTTPExchange {
         }
         var answer: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = recv(socket, &buffer, buffer.count, 0)
-            guard count > 0 else { break }
-            answer += buffer[0..<count]
-        }
-        return String(decoding: answer, as: UTF8.self)
+        var count = 0
+        repeat {
+            count = recv(socket, &buffer, buffer.count, 0)
+            if count > 0 { answer += buffer[0..<count] }
+        } while count > 0
+        return (String(decoding: answer, as: UTF8.self), count == 0)
     }
 }

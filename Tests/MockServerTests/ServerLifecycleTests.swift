@@ -17,8 +17,7 @@ struct ServerLifecycleTests {
 
     @Test func stopReturnsWhileAClientStillHoldsAKeepAliveConnection() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration())
-        let client = TestClient(host: "127.0.0.1", port: server.port)
-        client.connect()
+        let client = MockClient(port: server.port)
         #expect(try await client.get("/feed").status == .ok)
         await server.stop()
         try? await client.shutdown()
@@ -35,16 +34,17 @@ struct ServerLifecycleTests {
 
     // MARK: The executable
 
-    /// `fresh-mock` beside the test bundle, when the build produced it.
-    static let executable: URL? = {
+    /// `fresh-mock` beside the test bundle: the test target depends on it, so the build makes it.
+    static func executable() throws -> URL {
         let url = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("fresh-mock")
-        return FileManager.default.isExecutableFile(atPath: url.path) ? url : nil
-    }()
+        try #require(FileManager.default.isExecutableFile(atPath: url.path), "fresh-mock is not built beside the tests (\(url.path))")
+        return url
+    }
 
-    @Test(.enabled(if: executable != nil, "fresh-mock is not built"), arguments: [SIGTERM, SIGINT])
+    @Test(arguments: [SIGTERM, SIGINT])
     func executablePrintsTheBaseURLFirstAndExitsCleanlyOnSignal(signal: Int32) async throws {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = try Self.executable()
         process.arguments = ["--port", "0", "--posts", "5"]
         let output = Pipe()
         process.standardOutput = output
@@ -52,7 +52,7 @@ struct ServerLifecycleTests {
         let firstLine = Self.readLine(from: output.fileHandleForReading)
         #expect(firstLine.hasPrefix("http://127.0.0.1:"))
         let port = try #require(Int(firstLine.split(separator: ":").last ?? ""))
-        let status = try await TestClient.withClient(host: "127.0.0.1", port: port) { client in try await client.get("/posts").status }
+        let status = try await withClient(port: port) { client in try await client.get("/posts").status }
         #expect(status == .ok)
         kill(process.processIdentifier, signal)
         process.waitUntilExit()

@@ -22,7 +22,7 @@ struct StyleWalker {
         var keys: [String]
     }
 
-    let client: TestClient
+    let client: MockClient
     /// The server's base URL, stripped from absolute links.
     let baseURL: String
     let style: PaginationStyle

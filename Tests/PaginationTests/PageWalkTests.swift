@@ -19,7 +19,7 @@ struct PageWalkTests {
         try Self.read(&walk, next: Self.url("2"))
         #expect(walk.next == .page(index: 1, url: Self.url("2")))
         try Self.read(&walk, next: nil, items: 3, endReason: "'next_cursor' is null")
-        #expect(walk.next == .end(PageWalk.End(reason: "'next_cursor' is null", unsettled: nil)))
+        #expect(walk.next == .end(PageWalk.End(reason: "'next_cursor' is null", unsettled: nil, lastPage: 1)))
     }
 
     @Test func theNextPageIsKnownBeforeThePageIsCounted() throws {
@@ -51,7 +51,7 @@ struct PageWalkTests {
         try Self.read(&walk, next: Self.url("2"), items: 5)
         try Self.read(&walk, next: Self.url("3"), items: 0)
         try Self.read(&walk, next: nil, items: 0, endReason: "an empty page")
-        #expect(walk.next == .end(PageWalk.End(reason: "an empty page", unsettled: nil)))
+        #expect(walk.next == .end(PageWalk.End(reason: "an empty page", unsettled: nil, lastPage: 3)))
     }
 
     @Test func aPagePastTheEndEndsTheWalkUnlessATotalPromisedIt() throws {
@@ -59,7 +59,7 @@ struct PageWalkTests {
         var ends = PageWalk(first: Self.first)
         try Self.read(&ends, next: page2)
         try ends.pastTheEnd(status: 404)
-        #expect(ends.next == .end(PageWalk.End(reason: "page 2 answered 404: past the last page", unsettled: nil)))
+        #expect(ends.next == .end(PageWalk.End(reason: "page 2 answered 404: past the last page", unsettled: nil, lastPage: 0)))
 
         var promised = PageWalk(first: Self.first)
         try Self.read(&promised, next: page2, total: 50)
@@ -86,7 +86,7 @@ struct PageWalkTests {
     @Test func theLastPageEndsTheWalkEvenAtThePageLimit() throws {
         var walk = PageWalk(first: Self.first, limits: PageWalk.Limits(maximumPages: 1))
         try Self.read(&walk, next: nil, endReason: "a single document")
-        #expect(walk.next == .end(PageWalk.End(reason: "a single document", unsettled: nil)))
+        #expect(walk.next == .end(PageWalk.End(reason: "a single document", unsettled: nil, lastPage: 0)))
     }
 
     @Test func theFirstPageSetsTheTypicalSize() throws {
@@ -109,7 +109,7 @@ struct PageWalkTests {
 
     @Test func aResumedPassThatHadReadItsLastPageIsAtItsEnd() {
         let point = PageWalk.ResumePoint(index: 3, url: nil, readURLs: [], firstPageSize: nil, statedTotal: nil, totalSaysMore: false)
-        #expect(PageWalk(resuming: point).next == .end(PageWalk.End(reason: "the pass had reached the last page", unsettled: nil)))
+        #expect(PageWalk(resuming: point).next == .end(PageWalk.End(reason: "the pass had reached the last page", unsettled: nil, lastPage: 2)))
     }
 
     @Test func aResumedWalkKeepsThePromiseOfThePageBefore() throws {
@@ -127,5 +127,46 @@ struct PageWalkTests {
         // Page 2 was revalidated first: the walk goes straight to page 3, which it must fetch,
         // because what was read at index 2 was another URL.
         #expect(walk.next == .page(index: 2, url: Self.url("3")))
+    }
+
+    // MARK: A pass that ended by resuming
+
+    /// A pass that stopped after two pages and resumed at the third, read to its end (page 4).
+    static func resumedPassAtItsEnd() throws -> PageWalk {
+        let point = PageWalk.ResumePoint(index: 2, url: Self.url("3"), readURLs: [Self.first.absoluteString, Self.url("2").absoluteString],
+                                         firstPageSize: 10, statedTotal: nil, totalSaysMore: false)
+        var walk = PageWalk(resuming: point)
+        try Self.read(&walk, next: Self.url("4"))
+        try Self.read(&walk, next: nil, endReason: "'next_cursor' is null")
+        return walk
+    }
+
+    @Test func theSecondWalkOfAResumedPassRevisitsThePagesReadBeforeTheStop() throws {
+        let pass = try Self.resumedPassAtItsEnd()
+        var check = PageWalk(revisiting: Self.first, rejoining: (2, Self.url("3")), after: pass)
+        #expect(check.next == .page(index: 0, url: Self.first))
+        try Self.read(&check, next: Self.url("2"))
+        // Page 2 still points to the page the run resumed at: the rest was read after the stop.
+        try Self.read(&check, next: Self.url("3"))
+        #expect(check.next == .end(PageWalk.End(reason: "'next_cursor' is null", unsettled: nil, lastPage: 3)))
+    }
+
+    @Test func aSecondWalkWhoseChainChangedGoesOnToTheRealEnd() throws {
+        let pass = try Self.resumedPassAtItsEnd()
+        var check = PageWalk(revisiting: Self.first, rejoining: (2, Self.url("3")), after: pass)
+        try Self.read(&check, next: Self.url("2b"))
+        try Self.read(&check, next: Self.url("3b"))
+        #expect(check.next == .page(index: 2, url: Self.url("3b")))
+        try Self.read(&check, next: nil, endReason: "the new last page")
+        #expect(check.next == .end(PageWalk.End(reason: "the new last page", unsettled: nil, lastPage: 2)))
+    }
+
+    @Test func aTotalThatMovedBetweenTheTwoWalksLeavesThePassUnsettled() throws {
+        var pass = PageWalk(first: Self.first)
+        try Self.read(&pass, next: nil, endReason: "the last", total: 10)
+        var check = PageWalk(revisiting: Self.first, rejoining: nil, after: pass)
+        try Self.read(&check, next: nil, endReason: "the last", total: 9)
+        guard case .end(let end) = check.next else { Issue.record("the walk did not end"); return }
+        #expect(end.unsettled == "the collection's stated total changed from 10 to 9 while the pass read it")
     }
 }

@@ -95,7 +95,7 @@ struct ItemWindowTests {
         _ = try mirror.database.writePagesNow([PageContent(index: 0, url: "u0", nextURL: nil, validator: nil, items: [
             (.integer(1), Data(#"{"id":1,"title":"Fresh title about SQLite"}"#.utf8)),
         ])], of: id, pass: 2, now: Date())
-        _ = try mirror.database.finishPass(2, of: id)
+        _ = try mirror.database.finishPass(2, of: id, lastPage: 0)
         #expect(try mirror.database.updateSearchIndex(of: id))
         #expect(try matchingKeys("sqli", in: id, of: mirror.database) == [.integer(1)], "the last word is a prefix")
         #expect(try matchingKeys("caching", in: id, of: mirror.database).isEmpty, "the other items are gone")

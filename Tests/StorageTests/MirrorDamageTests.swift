@@ -44,6 +44,71 @@ struct MirrorDamageTests {
         return (path, database, collection)
     }
 
+    enum Scribble: CaseIterable, Sendable {
+        /// Pages in the middle of the file, its header left as it was.
+        case middlePages
+        /// The file's last page.
+        case lastPage
+    }
+
+    /// A mirror of 3,000 items written and closed cleanly, then damaged by another program
+    /// (seeded noise over some of its pages): what a writer opening it must find before it writes.
+    private func scribbledDatabase(_ scribble: Scribble, in directory: TemporaryDirectory) async throws -> String {
+        let path = directory.file("data.sqlite")
+        let database = try SQLiteMirror(path: path)
+        let collection = try database.createCollection(preferredName: "big", url: "http://o.test/big")
+        let items = (1...3000).map { (key: ItemKey.integer($0), json: Data(#"{"id":\#($0),"text":"\#(String(repeating: "x", count: 200))"}"#.utf8)) }
+        _ = try database.writePagesNow([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: items)], of: collection.id, pass: 1)
+        await database.close()
+        let pageSize = 16 * 1024
+        var status = stat()
+        var wal = stat()
+        #expect(stat(path, &status) == 0 && (stat(path + "-wal", &wal) != 0 || wal.st_size == 0), "closed: everything in the file")
+        let pages = Int(status.st_size) / pageSize
+        let scribbled = scribble == .middlePages ? (pages / 2 - 1)...(pages / 2 + 1) : (pages - 1)...(pages - 1)
+        var random = UInt64(42)
+        let noise = (0..<pageSize * scribbled.count).map { _ -> UInt8 in
+            random = random &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: random >> 33)
+        }
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+        try handle.seek(toOffset: UInt64(scribbled.lowerBound * pageSize))
+        handle.write(Data(noise))
+        try handle.close()
+        return path
+    }
+
+    @Test(arguments: Scribble.allCases)
+    func damageDoneWhileNoWriterHadTheFileIsFoundBeforeAnythingIsWritten(_ scribble: Scribble) async throws {
+        let directory = try TemporaryDirectory()
+        let path = try await scribbledDatabase(scribble, in: directory)
+        let before = FileManager.default.contents(atPath: path)
+        #expect {
+            try SQLiteMirror(path: path)
+        } throws: { error in
+            guard case StorageError.corrupted = error else { return false }
+            return true
+        }
+        #expect(FileManager.default.contents(atPath: path) == before, "not a byte written")
+        #expect(DamageMarker.isMarked(path), "and no later writer tries again")
+    }
+
+    @Test func aFileAsItsLastCleanCloseLeftItIsNotReadWhole() async throws {
+        // The check costs a read of the whole file, so it runs only when the file changed since a
+        // writer closed it sound: noise written with the file's size and time kept is not seen.
+        let directory = try TemporaryDirectory()
+        let path = try await scribbledDatabase(.middlePages, in: directory)
+        var times = [timespec](repeating: timespec(), count: 2)
+        var status = stat()
+        let recorded = String(decoding: FileManager.default.contents(atPath: path + ".verified") ?? Data(), as: UTF8.self)
+        let mtime = recorded.split(separator: " ")[3].split(separator: ".").map { Int($0)! }
+        _ = stat(path, &status)
+        times[0] = status.st_atim
+        times[1] = timespec(tv_sec: mtime[0], tv_nsec: mtime[1])
+        #expect(utimensat(AT_FDCWD, path, times, 0) == 0)
+        _ = try SQLiteMirror(path: path)
+    }
+
     @Test func damageFoundByACheckKeepsEveryLaterWriterAway() throws {
         let directory = try TemporaryDirectory()
         let (path, _, _) = try damagedDatabase(in: directory)

@@ -38,7 +38,7 @@ struct Mirror {
         let first = try database.startPass(of: collection.id, restart: false).pass
         try write(0, pass: first, [(1, "a"), (2, "b")])
         try write(1, pass: first, [(3, "c")], next: nil)
-        _ = try database.finishPass(first, of: collection.id)
+        _ = try database.finishPass(first, of: collection.id, lastPage: 1)
         return try database.startPass(of: collection.id, restart: false).pass
     }
 
@@ -102,12 +102,25 @@ struct SQLiteMirrorTests {
         var pass = try mirror.database.startPass(of: id, restart: false).pass
         try mirror.write(0, pass: pass, [(1, "a"), (2, "b")])
         try mirror.write(1, pass: pass, [(3, "c")], next: nil)
-        #expect(try mirror.database.finishPass(pass, of: id) == 0)
+        #expect(try mirror.database.finishPass(pass, of: id, lastPage: 1) == 0)
         pass = try mirror.database.startPass(of: id, restart: false).pass
         try mirror.write(0, pass: pass, [(1, "a")], next: nil)
-        #expect(try mirror.database.finishPass(pass, of: id) == 2)
+        #expect(try mirror.database.finishPass(pass, of: id, lastPage: 0) == 2)
         #expect(try mirror.keys() == [.integer(1)])
         #expect(try mirror.database.pages(of: id)[1] == nil)
+    }
+
+    @Test func aPassThatEndsEarlierThanTheLastDropsThePagesBeyondItsEnd() throws {
+        // A pass resumed after the server lost a page: its own page rows past the new end go.
+        let mirror = try Mirror()
+        let id = mirror.collection.id
+        let pass = try mirror.database.startPass(of: id, restart: false).pass
+        try mirror.write(0, pass: pass, [(1, "a")])
+        try mirror.write(1, pass: pass, [(2, "b")])
+        try mirror.write(2, pass: pass, [(3, "c")], next: nil)
+        #expect(try mirror.database.finishPass(pass, of: id, lastPage: 1) == 1)
+        #expect(try mirror.database.pages(of: id).keys.sorted() == [0, 1])
+        #expect(try mirror.keys() == [.integer(1), .integer(2)])
     }
 
     @Test func unchangedPagesKeepTheirItemsWithoutBeingWritten() throws {
@@ -116,7 +129,7 @@ struct SQLiteMirrorTests {
         let pass = try mirror.afterAFirstPassOfThreeItems()
         try mirror.unchanged(0, pass: pass)
         try mirror.write(1, pass: pass, [(3, "c"), (4, "d")], next: nil)
-        #expect(try mirror.database.finishPass(pass, of: id) == 0)
+        #expect(try mirror.database.finishPass(pass, of: id, lastPage: 1) == 0)
         #expect(try mirror.keys() == [1, 2, 3, 4].map { ItemKey.integer($0) })
     }
 
@@ -128,7 +141,7 @@ struct SQLiteMirrorTests {
         let frontPage = try mirror.write(0, pass: pass, [(0, "z"), (1, "a")])
         #expect(try mirror.keys() == [0, 1, 3].map { ItemKey.integer($0) }, "2 is set aside while no page lists it")
         let secondPage = try mirror.write(1, pass: pass, [(2, "b"), (3, "c")], next: nil)
-        #expect(try mirror.database.finishPass(pass, of: id) == 0)
+        #expect(try mirror.database.finishPass(pass, of: id, lastPage: 1) == 0)
         #expect(frontPage.created + secondPage.created == 1)
         #expect(try mirror.keys() == [0, 1, 2, 3].map { ItemKey.integer($0) })
     }

@@ -161,7 +161,33 @@ struct CollectionSyncTests {
         await server.stop()
         #expect(stored >= 10 && stored < 500)
         #expect(resumed.resumedAtPage == stored / 10 + 1)
-        #expect(resumed.pages == 50 - stored / 10 && resumed.totalItems == 500 && resumed.complete)
+        // The pages read before the stop are read again (conditionally: nothing changed, so 304s).
+        #expect(resumed.revisitedPages == stored / 10 && resumed.notModified == stored / 10)
+        #expect(resumed.pages == 50 && resumed.totalItems == 500 && resumed.complete)
+    }
+
+    /// A sync stopped (as by kill -9) while the server changes: the resumed pass reads the pages
+    /// it read before the stop again before it calls the copy complete, so it holds exactly
+    /// what the server holds: no deleted item, no old version of an edited one.
+    @Test(arguments: [0, 60])
+    func aResumedPassIsAConsistentCopyOfAServerThatChanged(maxAge: Int) async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 50, maxAge: maxAge))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        let stopped = try await fixture.sync(url) { $0.maximumPages = 3 }
+        #expect(!stopped.complete && stopped.totalItems == 30)
+        // Page 1 loses an item (the pages after it shift by one), page 2 has one edited.
+        _ = try await fixture.services.client.send(TransportRequest(method: .delete, url: URL(string: "\(server.baseURL)/posts/5")!))
+        _ = try await fixture.services.client.send(TransportRequest(
+            method: .patch, url: URL(string: "\(server.baseURL)/posts/15")!, headerFields: [.contentType: "application/json"],
+            body: Data(#"{"title":"edited while the sync was stopped"}"#.utf8)))
+        let resumed = try await fixture.sync(url)
+        let reference = try SyncFixture()
+        let whole = try await reference.sync(url)
+        await server.stop()
+        #expect(resumed.complete && resumed.resumedAtPage == 4 && resumed.revisitedPages > 0)
+        #expect(whole.totalItems == 49)
+        #expect(try fixture.items("posts").map(\.json) == reference.items("posts").map(\.json))
     }
 
     @Test func restartStartsOverFromTheFirstPage() async throws {
@@ -296,7 +322,8 @@ struct PageAtATimeTests {
         #expect(second.resumedAtPage == 2 && second.pages == 1 && second.totalItems == 20)
         let rest = try await fixture.sync(url)
         await server.stop()
-        #expect(rest.complete && rest.totalItems == 25 && rest.pages == 1)
+        // The last page, then the two read before it again (unchanged: two 304s).
+        #expect(rest.complete && rest.totalItems == 25 && rest.pages == 3 && rest.revisitedPages == 2 && rest.notModified == 2)
     }
 
     /// A resumed run that fails before writing a page still says where it stood: its

@@ -20,6 +20,28 @@ struct EarlyEndTests {
         try fixture.items("things").map(\.key.text).sorted { Int($0)! < Int($1)! }
     }
 
+    /// A server that answered with HTTP and then sends something else: whether the page is
+    /// stored (its revalidation fails) or not, that is the server's answer, not a network
+    /// that failed, so it is not retried.
+    @Test func aReplyThatIsNotHTTPIsNotRetried() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        var page = Self.cursorPage(1...2, next: nil)
+        page.etag = #""v1""#
+        try origin.serve(["/things": page])
+        _ = try await fixture.sync(url)
+        try origin.serve(["/things": Reply(raw: "hello, not HTTP at all\n")])
+        await #expect {
+            _ = try await fixture.sync(url)
+        } throws: { error in
+            guard case SyncError.badReply(_, let reason) = error else { return false }
+            return reason.contains("HTTP/0.9")
+        }
+        #expect(fixture.waits.withLock { $0.isEmpty }, "no wait to retry")
+        #expect(try keys(fixture) == ["1", "2"])
+    }
+
     @Test func itemsMovedByAStoppedPassAreWrittenBackWhenTheirPageLooksUnchanged() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()
@@ -36,8 +58,14 @@ struct EarlyEndTests {
         // item 3 a second time in that pass (the collection changed while it was read): the
         // pass stops there, and the next starts over.
         try origin.serve(whole)
-        _ = try? await fixture.sync(url)
-        _ = try await fixture.sync(url)
+        await #expect {
+            _ = try await fixture.sync(url)
+        } throws: { error in
+            guard case SyncError.duplicateKey(_, let key, let page, let earlier) = error else { return false }
+            return key == "3" && page == 1 && earlier == 0
+        }
+        let again = try await fixture.sync(url)
+        #expect(again.complete && again.resumedAtPage == nil)
         #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
     }
 

@@ -94,6 +94,44 @@ struct ReadAheadTests {
         #expect(summary.requests == summary.pages, "a request for every page and no more")
     }
 
+    /// The rule of a 429 or 503 with `Retry-After`: no request of the sync reaches the server
+    /// before the time it gave, the request read ahead included (the page before it is read
+    /// while it is on its way) and the guesses of a re-sync's lookahead.
+    @Test(arguments: [false, true])
+    func nothingReachesTheServerBeforeItsRetryAfter(resync: Bool) async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        func pages(throttlingPage3: Bool) -> [String: Reply] {
+            var table: [String: Reply] = [:]
+            for page in 1...6 {
+                var reply = EarlyEndTests.cursorPage((page * 2 - 1)...(page * 2), next: page < 6 ? "\(page + 1)" : nil)
+                reply.etag = "\"p\(page)\""
+                if throttlingPage3 && page == 3 { (reply.throttled, reply.retryAfter) = (1, "1") }
+                table[page == 1 ? "/things" : "/things?cursor=\(page)"] = reply
+            }
+            return table
+        }
+        let url = URL(string: origin.baseURL + "/things")!
+        if resync {
+            // A first pass stores the chain, so the re-sync guesses pages ahead of the walk.
+            try origin.serve(pages(throttlingPage3: false))
+            _ = try await fixture.sync(url.absoluteString)
+        }
+        try origin.serve(pages(throttlingPage3: true))
+        // Real waits: the server's clock is what is judged.
+        let summary = try await CollectionSync(services: fixture.services, store: fixture.store).run(SyncOptions(url: url))
+        let log = try await origin.received(through: fixture.services.client).filter { $0.path != "/_log" }
+        // A page read ahead retries itself; a guess gives up, and the walk asks again, at the gate.
+        #expect(summary.complete && summary.retries == (resync ? 0 : 1) && summary.totalItems == 12 && summary.secondsWaited > 0.5)
+        let refusal = try #require(log.first { $0.status == 429 })
+        // Requests already on their way when the 429 was sent may still arrive just after it;
+        // none sent after it, until the second it asked for has passed.
+        let early = log.filter { $0.time > refusal.time + 0.25 && $0.time < refusal.time + 1 }
+        #expect(early.isEmpty, "\(early.map(\.path))")
+        let again = try #require(log.last { $0.path == refusal.path })
+        #expect(again.time >= refusal.time + 1 && again.status == 200)
+    }
+
     struct NeverCame: Error {}
 
     /// Waits for the first element of `stream` that matches, failing after `limit`.

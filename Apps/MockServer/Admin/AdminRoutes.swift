@@ -66,5 +66,20 @@ struct AdminRoutes: Sendable {
         /// Restarts the seeded draws from this seed (the server's `--seed` when absent).
         var seed: UInt64?
         var rules: [FaultRule]
+
+        enum CodingKeys: String, CodingKey {
+            case seed, rules
+        }
+
+        /// As the document says: `seed` absent, or an unsigned 64-bit integer (not `null`).
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            rules = try container.decode([FaultRule].self, forKey: .rules)
+            guard container.contains(.seed) else { return }
+            guard !(try container.decodeNil(forKey: .seed)), let seed = try? container.decode(UInt64.self, forKey: .seed) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [CodingKeys.seed], debugDescription: "must be a whole number 0…\(UInt64.max)"))
+            }
+            self.seed = seed
+        }
     }
 }

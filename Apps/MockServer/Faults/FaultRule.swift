@@ -60,22 +60,45 @@ public struct FaultRule: Codable, Sendable, Hashable {
         case retryAfter = "retry_after"
     }
 
+    /// The largest `retry_after` (a day) and `first`, so that every value the document allows
+    /// fits the server's integers.
+    static let maximumRetryAfter = 86_400
+    static let maximumFirst = 1_000_000_000
+
     /// Decodes with the same defaults as ``init(route:latencyMilliseconds:jitterMilliseconds:failure:status:rate:first:retryAfter:)``
-    /// and validates the values.
+    /// and validates the values, as `/openapi.json` states them: a member may be left out, but
+    /// not `null`; an integer may be written as JSON writes any number (`48.0`, `1e3`), as JSON
+    /// Schema's `integer` allows.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
+        func value<Value: Decodable>(_ type: Value.Type, _ key: CodingKeys) throws -> Value? {
+            guard container.contains(key) else { return nil }
+            guard try !container.decodeNil(forKey: key) else {
+                throw DecodingError.valueNotFound(type, .init(codingPath: container.codingPath + [key], debugDescription: "null"))
+            }
+            return try container.decode(type, forKey: key)
+        }
+        func integer(_ key: CodingKeys) throws -> Int? {
+            guard let number = try value(Double.self, key) else { return nil }
+            guard number == number.rounded() else {
+                throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath + [key],
+                                                        debugDescription: "must be a whole number, not \(number)"))
+            }
+            // A whole number too large for an integer is out of every range below.
+            return Int(exactly: number) ?? (number < 0 ? Int.min : Int.max)
+        }
         self.init(
-            route: try container.decodeIfPresent(String.self, forKey: .route),
-            latencyMilliseconds: try container.decodeIfPresent(Int.self, forKey: .latencyMilliseconds) ?? 0,
-            jitterMilliseconds: try container.decodeIfPresent(Int.self, forKey: .jitterMilliseconds) ?? 0,
-            failure: try container.decodeIfPresent(Failure.self, forKey: .failure),
-            status: try container.decodeIfPresent(Int.self, forKey: .status) ?? 503,
-            rate: try container.decodeIfPresent(Double.self, forKey: .rate) ?? 1,
-            first: try container.decodeIfPresent(Int.self, forKey: .first),
-            retryAfter: try container.decodeIfPresent(Int.self, forKey: .retryAfter)
+            route: try value(String.self, .route),
+            latencyMilliseconds: try integer(.latencyMilliseconds) ?? 0,
+            jitterMilliseconds: try integer(.jitterMilliseconds) ?? 0,
+            failure: try value(Failure.self, .failure),
+            status: try integer(.status) ?? 503,
+            rate: try value(Double.self, .rate) ?? 1,
+            first: try integer(.first),
+            retryAfter: try integer(.retryAfter)
         )
         if let problem = validationProblem {
-            throw DecodingError.dataCorrupted(.init(codingPath: [problem.key], debugDescription: problem.message))
+            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath + [problem.key], debugDescription: problem.message))
         }
     }
 
@@ -91,8 +114,8 @@ public struct FaultRule: Codable, Sendable, Hashable {
         if jitterMilliseconds < 0 || jitterMilliseconds > 60_000 { return (.jitterMilliseconds, "must be 0…60000") }
         if !(400...599).contains(status) { return (.status, "must be an error status 400…599") }
         if !(0...1).contains(rate) { return (.rate, "must be between 0 and 1") }
-        if let first, first < 1 { return (.first, "must be at least 1") }
-        if let retryAfter, retryAfter < 0 { return (.retryAfter, "must not be negative") }
+        if let first, first < 1 || first > Self.maximumFirst { return (.first, "must be 1…\(Self.maximumFirst)") }
+        if let retryAfter, retryAfter < 0 || retryAfter > Self.maximumRetryAfter { return (.retryAfter, "must be 0…\(Self.maximumRetryAfter) seconds") }
         return nil
     }
 }

@@ -41,8 +41,9 @@ enum JSONBody {
     /// The JSON Schema `pattern` of a text field: some character other than space, tab, CR, LF.
     static let textPattern = "[^ \\t\\r\\n]"
 
+    /// `rules.0.route`: member names, and array positions from 0.
     private static func fieldName(_ path: [any CodingKey]) -> String {
-        path.isEmpty ? "(body)" : path.map(\.stringValue).joined(separator: ".")
+        path.isEmpty ? "(body)" : path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
     }
 
     private static func describe(_ type: Any.Type) -> String {

@@ -102,8 +102,8 @@ enum OpenAPISchemas {
             "failure": ["enum": FaultRule.Failure.allCases.map(\.rawValue)],
             "status": ["type": "integer", "minimum": 400, "maximum": 599],
             "rate": ["type": "number", "minimum": 0, "maximum": 1],
-            "first": ["type": "integer", "minimum": 1],
-            "retry_after": ["type": "integer", "minimum": 0],
+            "first": ["type": "integer", "minimum": 1, "maximum": FaultRule.maximumFirst],
+            "retry_after": ["type": "integer", "minimum": 0, "maximum": FaultRule.maximumRetryAfter],
         ], required: [], closed: false)
         return object(["seed": seedSchema, "rules": ["type": "array", "items": rule]], required: ["rules"], closed: false)
     }

@@ -25,9 +25,10 @@ struct KeysetCursor: Equatable, Sendable {
         self.key = key
     }
 
-    /// The JSON Schema `pattern` of the cursors of a collection with `keyKind` keys.
+    /// The JSON Schema `pattern` of the cursors of a collection with `keyKind` keys (empty: the
+    /// first page).
     static func pattern(for keyKind: ItemCollection.KeyKind) -> String {
-        keyKind == .integer ? "^[ab][0-9a-f]{16}$" : "^[ab]([0-9a-f]{2})*$"
+        keyKind == .integer ? "^([ab][0-9a-f]{16})?$" : "^([ab]([0-9a-f]{2})*)?$"
     }
 
     /// The wire form.

@@ -8,7 +8,7 @@ struct PageParameter: Sendable {
     enum Kind: Sendable {
         /// An integer in `range`, `defaultValue` when absent.
         case integer(range: ClosedRange<Int>, defaultValue: Int)
-        /// A cursor this server handed out (non-empty text).
+        /// A cursor this server handed out; empty (or absent) for the first page.
         case cursor
         /// The key of an item of the collection.
         case key
@@ -42,7 +42,7 @@ struct PageParameter: Sendable {
         name: "limit", kind: .integer(range: 1...maxPageSize, defaultValue: defaultPageSize),
         summary: "Page size 1…\(maxPageSize) (default \(defaultPageSize))")
     static let cursor = PageParameter(
-        name: "cursor", kind: .cursor, summary: "An opaque cursor from the previous page, verbatim (absent: first page)")
+        name: "cursor", kind: .cursor, summary: "An opaque cursor from the previous page, verbatim (absent or empty: first page)")
     static let startingAfter = PageParameter(
         name: "starting_after", kind: .key, summary: "Key of the last item of the previous page (absent: first page)")
 

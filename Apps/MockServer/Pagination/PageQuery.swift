@@ -20,7 +20,7 @@ enum PageQuery: Equatable, Sendable {
             self = .offset(offset: try query.integer(.offset), limit: try query.integer(.limit))
         case .cursor:
             let limit = try query.integer(.limit)
-            let cursor = try query.text(PageParameter.cursor.name).map { (raw) throws(APIError) in
+            let cursor = try query.text(PageParameter.cursor.name, emptyMeansAbsent: true).map { (raw) throws(APIError) in
                 try KeysetCursor(encoded: raw, keyKind: keyKind)
             }
             self = .cursor(cursor, limit: limit)

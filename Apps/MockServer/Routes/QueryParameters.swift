@@ -4,8 +4,9 @@ import Foundation
 
 /// The decoded query string of a request, with typed, validated accessors that throw
 /// ``APIError/invalidQuery(name:message:)`` instead of guessing: a parameter the route reads
-/// may be absent, but not empty (`limit=`) and not repeated (`limit=1&limit=2`). Parameters no
-/// route reads are ignored.
+/// may be absent, but not empty (`limit=`; a cursor is the exception, see
+/// ``text(_:emptyMeansAbsent:)``) and not repeated (`limit=1&limit=2`). Parameters no route
+/// reads are ignored.
 struct QueryParameters: Sendable {
     private var values: [String: String]
     /// Names given more than once.
@@ -45,12 +46,16 @@ struct QueryParameters: Sendable {
         String(component).replacingOccurrences(of: "+", with: " ")
     }
 
-    /// The value of `name`, `nil` when absent.
-    /// - Throws: 400 when it is empty or given more than once.
-    func text(_ name: String) throws(APIError) -> String? {
+    /// The value of `name`, `nil` when absent, or empty and `emptyMeansAbsent` (a cursor: clients
+    /// of Slack-style APIs ask for the first page with `cursor=`).
+    /// - Throws: 400 when it is given more than once, or empty otherwise.
+    func text(_ name: String, emptyMeansAbsent: Bool = false) throws(APIError) -> String? {
         guard let value = values[name] else { return nil }
         guard !repeated.contains(name) else { throw .invalidQuery(name: name, message: "is given more than once") }
-        guard !value.isEmpty else { throw .invalidQuery(name: name, message: "is empty; leave it out instead") }
+        guard !value.isEmpty else {
+            if emptyMeansAbsent { return nil }
+            throw .invalidQuery(name: name, message: "is empty; leave it out instead")
+        }
         return value
     }
 

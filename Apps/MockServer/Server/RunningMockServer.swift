@@ -60,7 +60,7 @@ public final class RunningMockServer: Sendable {
         let application = Application(
             responder: responder,
             server: .http1(configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [ParseErrorResponder()],
+                additionalChannelHandlers: [ParseErrorResponder(), HTTP1Strictness.install()],
                 httpDecoderConfiguration: .init(
                     maxHeaderFieldSize: ParseErrorResponder.headerLimit, maxHeaderListSize: ParseErrorResponder.headerLimit))),
             configuration: ApplicationConfiguration(

@@ -20,7 +20,11 @@ import Foundation
 ///   end, so a page lost for a moment cannot end the pass early;
 /// - a stated total that changes during the pass ends it unsettled (``End/unsettled``): the
 ///   pages shifted under the walk, and an item no page listed may still exist;
-/// - ``Limits/maximumPages`` pauses the walk (the next run resumes it).
+/// - ``Limits/maximumPages`` pauses the walk (the next run resumes it);
+/// - a pass that ends by resuming is not a consistent copy yet: the pages read before the stop
+///   may have changed since. A second walk revisits them from the first page
+///   (``init(revisiting:rejoining:after:limits:)``) and ends where it rejoins the pages read
+///   after the resume, or at the real end when the chain of pages changed.
 public struct PageWalk: Sendable {
     /// What the walk asks for next.
     public enum Next: Sendable, Equatable {
@@ -39,10 +43,13 @@ public struct PageWalk: Sendable {
         /// Why the collection may have changed under the walk (its stated total moved), so the
         /// items no page listed must not be taken as gone; `nil` when the pass is settled.
         public var unsettled: String?
+        /// The index of the pass's last page (-1 when it has none): a page stored beyond it is gone.
+        public var lastPage: Int
 
-        public init(reason: String, unsettled: String?) {
+        public init(reason: String, unsettled: String?, lastPage: Int) {
             self.reason = reason
             self.unsettled = unsettled
+            self.lastPage = lastPage
         }
     }
 
@@ -103,6 +110,9 @@ public struct PageWalk: Sendable {
     private var pagesRead = 0
     /// Pages read already (revalidated before the walk), stepped over when reached at the same URL.
     private var readBefore: [Int: (url: URL, link: PageLink)] = [:]
+    /// For a walk revisiting a resumed pass: where it rejoins the pages read after the resume,
+    /// and how that pass ended.
+    private var rejoin: (index: Int, url: URL, end: End)?
 
     /// A new pass from the first page.
     public init(first url: URL, limits: Limits = Limits()) {
@@ -122,8 +132,20 @@ public struct PageWalk: Sendable {
             seen.insert(url.absoluteString)
             next = .page(index: point.index, url: url)
         } else {
-            next = .end(End(reason: "the pass had reached the last page", unsettled: nil))
+            next = .end(End(reason: "the pass had reached the last page", unsettled: nil, lastPage: point.index - 1))
         }
+    }
+
+    /// The second walk of a pass that ended by resuming at `rejoining` (the page index and URL
+    /// the run resumed at, `nil` when it resumed past the last page): from the first page again,
+    /// ending where it comes back to that page at that URL, with `pass`'s end. When the chain of
+    /// pages has changed it goes on to the real end. The stated total `pass` saw still counts.
+    public init(revisiting first: URL, rejoining: (index: Int, url: URL)?, after pass: PageWalk, limits: Limits = Limits()) {
+        guard case .end(let end) = pass.next else { preconditionFailure("revisit a pass that has ended") }
+        self.init(first: first, limits: limits)
+        passTotal = pass.passTotal
+        totalChange = pass.totalChange
+        rejoin = rejoining.map { ($0.index, $0.url, end) }
     }
 
     // MARK: Telling the walk what a page said
@@ -156,7 +178,7 @@ public struct PageWalk: Sendable {
             preconditionFailure("pastTheEnd(status:) needs a page to read, and the page before it counted")
         }
         if totalSaysMore { throw .missingPage(url: url, status: status) }
-        next = .end(End(reason: "page \(index + 1) answered \(status): past the last page", unsettled: totalChange))
+        next = .end(End(reason: "page \(index + 1) answered \(status): past the last page", unsettled: totalChange, lastPage: index - 1))
     }
 
     /// Pages read before the walk reaches them (revalidated first, by index): when the walk comes
@@ -177,11 +199,14 @@ public struct PageWalk: Sendable {
             passTotal = passTotal ?? total
         }
         guard let following = link.next else {
-            next = .end(End(reason: link.endReason ?? "no next page", unsettled: totalChange))
+            next = .end(End(reason: link.endReason ?? "no next page", unsettled: totalChange, lastPage: index))
             return
         }
         guard seen.insert(following.absoluteString).inserted else { throw .loop(url: following, afterPage: index) }
         next = .page(index: index + 1, url: following)
+        if let rejoin, rejoin.index == index + 1, rejoin.url == following {
+            next = .end(End(reason: rejoin.end.reason, unsettled: totalChange, lastPage: rejoin.end.lastPage))
+        }
     }
 
     private mutating func stepOverPagesReadBefore() throws(PageWalkError) {

@@ -36,6 +36,20 @@ final class Checkpointer: Sendable {
         state.withLock { $0.thread?.stop() }
     }
 
+    /// Closes the checkpoint connection (waiting for a checkpoint under way), so the mirror's
+    /// own close can be the file's last.
+    func close() {
+        let thread = state.withLock { $0.thread }
+        let done = DispatchSemaphore(value: 0)
+        if thread?.submit({ done.signal() }) == true { done.wait() }
+        state.withLock { state in
+            // A connection that cannot close is still in use: it closes with the process, and
+            // the mirror's next writer checks the file once more.
+            try? state.connection?.close()
+            state.connection = nil
+        }
+    }
+
     /// Counts bytes just committed; starts a checkpoint when enough have gathered and none runs.
     func committed(bytes: Int) {
         let thread = state.withLock { state -> BackgroundThread? in

@@ -90,13 +90,29 @@ extension SQLiteMirror {
         return try PageWriter.write(page, items: items, of: collectionID, pass: pass, now: now, db: db)
     }
 
+    public func revisitPass(of collectionID: Int64, now: Date = Date()) throws -> Int {
+        try write { db in
+            try Int.fetchOne(db, sql: """
+                UPDATE collection SET pass = pass + 1, passComplete = 0, passStartedAt = ? WHERE id = ? RETURNING pass
+                """, arguments: [now.timeIntervalSince1970, collectionID]) ?? 0
+        }
+    }
+
+    public func joinPass(_ pass: Int, of collectionID: Int64, pagesFrom index: Int) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE page SET pass = ? WHERE collectionID = ? AND pageIndex >= ? AND pass = ?",
+                           arguments: [pass, collectionID, index, pass - 1])
+        }
+    }
+
     public func abandonPass(of collectionID: Int64) throws {
         try write { db in try db.execute(sql: "UPDATE collection SET passComplete = 1 WHERE id = ?", arguments: [collectionID]) }
     }
 
-    public func finishPass(_ pass: Int, of collectionID: Int64, removingUnlisted: Bool = true, now: Date = Date()) throws -> Int {
+    public func finishPass(_ pass: Int, of collectionID: Int64, lastPage: Int, removingUnlisted: Bool = true, now: Date = Date()) throws -> Int {
         try write { db in
-            try db.execute(sql: "DELETE FROM page WHERE collectionID = ? AND pass != ?", arguments: [collectionID, pass])
+            try db.execute(sql: "DELETE FROM page WHERE collectionID = ? AND (pass != ? OR pageIndex > ?)",
+                           arguments: [collectionID, pass, lastPage])
             let pagesDropped = db.changesCount > 0
             var removed = 0
             if removingUnlisted {

@@ -40,7 +40,10 @@ public final class SQLiteMirror: MirrorStore {
     public init(path: String, readOnly: Bool = false) throws {
         self.path = path
         isReadOnly = readOnly
-        if !readOnly { try DamageMarker.refuseIfMarked(path) }
+        if !readOnly {
+            try DamageMarker.refuseIfMarked(path)
+            try VerifiedState.checkBeforeWriting(path)
+        }
         checkpointer = Checkpointer(path: path)
         pool = try DatabaseFile.openPool(at: path, durability: .normal, migrator: MirrorSchema.migrator,
                                          probeTables: ["collection", "page", "item"], readOnly: readOnly)
@@ -69,6 +72,23 @@ public final class SQLiteMirror: MirrorStore {
 
     public func watchChanges() throws -> any ChangeWatch {
         try ChangeWatcher(path: path)
+    }
+
+    /// Copies the write-ahead log back into the file (unless another process is reading it),
+    /// closes the connections, and records the file as sound for the next writer (see
+    /// ``VerifiedState``). Nothing may use the mirror afterwards.
+    public func close() async {
+        checkpointer.close()
+        do {
+            // The pool closes its writer before its readers, so no close of its own would
+            // copy the log back: a read-only connection cannot.
+            if !isReadOnly { _ = try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
+            try pool.close()
+            if !isReadOnly { VerifiedState.record(path) }
+        } catch {
+            // The log is busy, or a connection still in use: the file stays as it is until the
+            // process ends, and the next writer checks it once.
+        }
     }
 
     public func problems() throws -> [String] {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCache
 import MirrorStore
 import Pagination
 import Synchronization
@@ -13,6 +14,7 @@ import Synchronization
 final class ChainLookahead: Sendable {
     private struct Guess {
         var url: URL
+        var policy: CachePolicy?
         var task: Task<FetchedPage, any Error>
     }
 
@@ -41,12 +43,14 @@ final class ChainLookahead: Sendable {
     /// Page `index` at `url`: the guess in flight for it when it guessed right (and succeeded),
     /// else a fetch now. Before waiting, the pages the stored chain says follow it are requested
     /// (when `guessing`).
-    func take(_ index: Int, url: URL, plan: PaginationPlan?, guessing: Bool) async throws -> FetchedPage {
+    /// - Parameter policy: the cache policy of this request and of the guesses it starts (`nil`:
+    ///   the sync's own).
+    func take(_ index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?, guessing: Bool) async throws -> FetchedPage {
         let guess = guesses.withLock { $0.removeValue(forKey: index) }
-        if let guess, guess.url != url { discard([guess]) }
-        if guessing { guessAhead(after: index, url: url, plan: plan) }
-        if let guess, guess.url == url, let page = try? await guess.task.value { return page }
-        return try await fetcher.fetch(url, index: index, plan: plan)
+        if let guess, guess.url != url || guess.policy != policy { discard([guess]) }
+        if guessing { guessAhead(after: index, url: url, plan: plan, policy: policy) }
+        if let guess, guess.url == url, guess.policy == policy, let page = try? await guess.task.value { return page }
+        return try await fetcher.fetch(url, index: index, plan: plan, policy: policy)
     }
 
     /// Cancels every guess.
@@ -54,25 +58,25 @@ final class ChainLookahead: Sendable {
         discard(guesses.withLock { all in defer { all = [:] }; return Array(all.values) })
     }
 
-    private func guessAhead(after index: Int, url: URL, plan: PaginationPlan?) {
+    private func guessAhead(after index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?) {
         var previous = chain[index]
         var expected = url
         for candidate in (index + 1)..<(index + depth) {
             guard let record = previous, record.url == expected.absoluteString,
                   let next = record.nextURL.flatMap(URL.init(string:)) else { return }
-            if !skipped.contains(candidate) { guess(candidate, at: next, plan: plan) }
+            if !skipped.contains(candidate) { guess(candidate, at: next, plan: plan, policy: policy) }
             previous = chain[candidate]
             expected = next
         }
     }
 
-    private func guess(_ candidate: Int, at next: URL, plan: PaginationPlan?) {
+    private func guess(_ candidate: Int, at next: URL, plan: PaginationPlan?, policy: CachePolicy?) {
         guesses.withLock { guesses in
-            if let existing = guesses[candidate], existing.url == next { return }
+            if let existing = guesses[candidate], existing.url == next, existing.policy == policy { return }
             if let existing = guesses.removeValue(forKey: candidate) { discard([existing]) }
             // A guess tries once: a failure is retried, with its waits said, when the page is taken.
-            guesses[candidate] = Guess(url: next, task: Task(executorPreference: executor) { [fetcher] in
-                try await fetcher.fetch(next, index: candidate, plan: plan, retrying: false)
+            guesses[candidate] = Guess(url: next, policy: policy, task: Task(executorPreference: executor) { [fetcher] in
+                try await fetcher.fetch(next, index: candidate, plan: plan, policy: policy, retrying: false)
             })
         }
     }

@@ -40,6 +40,8 @@ struct PageFetcher: Sendable {
     let events: @Sendable (SyncEvent) -> Void
     let sleep: @Sendable (Duration) async throws -> Void
     let random: @Sendable () -> Double
+    /// Shared by every fetch of the sync: no request before a `Retry-After` said.
+    let gate = RetryAfterGate()
 
     /// Fetches page `index` at `url`; `plan` (when known) decides whether an error status
     /// ends the collection instead.
@@ -49,6 +51,8 @@ struct PageFetcher: Sendable {
         while true {
             attempt += 1
             try Task.checkCancellation()
+            let waited = try await gate.pass(Self.origin(of: url), sleep: sleep)
+            if waited > .zero { tally.update { $0.secondsWaited += waited.seconds } }
             let failure: RetryPolicy.Failure
             do {
                 let response = try await send(request(for: url), policy: policy ?? options.policy)
@@ -57,6 +61,10 @@ struct PageFetcher: Sendable {
                     throw SyncError.pageTooLarge(url: url.absoluteString, limit: limit)
                 } else if response.decision.originUnreachable {
                     tally.update { $0.requests += response.decision.requestsSent }
+                    // A reply that is not HTTP is the server's answer, not a network that failed: no retry.
+                    if case .invalidResponse(let reason)? = response.decision.networkFailure {
+                        throw SyncError.badReply(url: url.absoluteString, reason: reason)
+                    }
                     failure = .transient(response.decision.networkFailure?.description ?? "cannot reach the server")
                 } else if (200..<300).contains(response.status.code) {
                     return FetchedPage(index: index, url: url, response: response, endsCollection: false)
@@ -79,13 +87,17 @@ struct PageFetcher: Sendable {
             } catch TransportError.invalidResponse(let reason) {
                 throw SyncError.badReply(url: url.absoluteString, reason: reason)
             }
+            if case .status(let code, let retryAfter?) = failure, code == 429 || code == 503,
+               let wait = RetryPolicy.delay(retryAfter: retryAfter, now: Date()) {
+                gate.close(Self.origin(of: url), for: min(wait, options.retry.maximumWait))
+            }
             let retry = retrying ? options.retry : RetryPolicy(retries: 0)
             switch retry.decide(after: failure, attempt: attempt, random: random()) {
             case .retry(let wait, let reason):
                 events(.retrying(url: url, after: wait, reason: reason, attempt: attempt, of: options.retry.retries))
                 tally.update {
                     $0.retries += 1
-                    $0.secondsWaited += Double(wait.components.seconds) + Double(wait.components.attoseconds) / 1e18
+                    $0.secondsWaited += wait.seconds
                 }
                 try await sleep(wait)
             case .stop(let reason):
@@ -154,5 +166,12 @@ enum ErrorMessage {
         let text = String(decoding: response.body.prefix(200), as: UTF8.self)
             .split(whereSeparator: \.isNewline).first.map(String.init)?.trimmingCharacters(in: .whitespaces)
         return text?.isEmpty == false ? text : nil
+    }
+}
+
+extension Duration {
+    /// The duration in seconds.
+    var seconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -65,17 +65,30 @@ struct SyncPass: Sendable {
             readBefore = try await revalidateFirst(options.firstPages.compactMap { chain[$0] }, reader: reader, pass: position.pass)
             try walkError { () throws(PageWalkError) in try walk.stepOver(readBefore) }
         }
-        let writer = WriteBehind<ReadPage>(capacity: Self.writeQueueCapacity, batchSize: Self.writeBatchSize,
-                                           maximumDelay: Self.writeBatchDelay) { [self] pages in
-            try await write(pages, pass: position.pass)
-        }
         let lookahead = ChainLookahead(fetcher: fetcher, chain: chain, depth: Self.lookaheadDepth, executor: loop,
                                        skipping: Set(readBefore.keys))
         defer { lookahead.cancelAll() }
+        var pass = position.pass
+        try await writingBehind(pass: pass) { writer in
+            try await walkPages(&walk, reader: &reader, chain: chain, lookahead: lookahead, into: writer)
+        }
+        if position.isResumed, case .end = walk.next {
+            (walk, pass) = try await revisit(after: walk, from: position, reader: &reader, chain: chain, lookahead: lookahead)
+        }
+        if case .end(let end) = walk.next { try await finish(pass: pass, end: end) }
+    }
+
+    /// Runs `walk` with its pages written behind it (see ``WriteBehind``) in pass `pass`; returns
+    /// once every page it read is written.
+    private func writingBehind(pass: Int, _ walk: (WriteBehind<ReadPage>) async throws -> Void) async throws {
+        let writer = WriteBehind<ReadPage>(capacity: Self.writeQueueCapacity, batchSize: Self.writeBatchSize,
+                                           maximumDelay: Self.writeBatchDelay) { [self] pages in
+            try await write(pages, pass: pass)
+        }
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await writer.writeAll() }
             do {
-                try await walkPages(&walk, reader: &reader, chain: chain, lookahead: lookahead, into: writer)
+                try await walk(writer)
             } catch {
                 // What was read is written all the same; a failed write, being earlier, is the error.
                 try await writer.finish()
@@ -83,19 +96,21 @@ struct SyncPass: Sendable {
             }
             try await writer.finish()
         }
-        if case .end(let end) = walk.next { try await finish(pass: position.pass, end: end) }
     }
 
-    /// Fetch, read, write: page after page, until the walk ends or pauses.
+    /// Fetch, read, write: page after page, until the walk ends or pauses. `policy` overrides
+    /// the sync's cache policy.
     private func walkPages(
         _ walk: inout PageWalk, reader: inout PageReader, chain: [Int: PageRecord], lookahead: ChainLookahead,
-        into writer: WriteBehind<ReadPage>
+        into writer: WriteBehind<ReadPage>, policy: CachePolicy? = nil
     ) async throws {
         var ahead: FetchedPage?
         while case .page(let index, let url) = walk.next {
             try Task.checkCancellation()
             // 1. Fetch (unless its request went out while the page before was read).
-            let fetched = if let ahead { ahead } else { try await fetch(index, url: url, plan: reader.plan, lookahead: lookahead) }
+            let fetched = if let ahead { ahead } else {
+                try await lookahead.take(index, url: url, plan: reader.plan, policy: policy, guessing: reader.plan != nil && isGuessing)
+            }
             ahead = nil
             guard !fetched.endsCollection else {
                 try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code) }
@@ -103,7 +118,7 @@ struct SyncPass: Sendable {
             }
             let page = try await kept(fetched, stored: chain[index], plan: reader.plan)
             if !isCurrent(page, stored: chain[index], plan: reader.plan), let link = reader.linkAhead(of: page) {
-                ahead = try await readAhead(page, link: link, walk: &walk, reader: reader, lookahead: lookahead, into: writer)
+                ahead = try await readAhead(page, link: link, walk: &walk, reader: reader, lookahead: lookahead, into: writer, policy: policy)
                 continue
             }
             // 2. Read.
@@ -123,14 +138,14 @@ struct SyncPass: Sendable {
     /// page, fetched.
     private func readAhead(
         _ page: FetchedPage, link: PageLink, walk: inout PageWalk, reader: PageReader, lookahead: ChainLookahead,
-        into writer: WriteBehind<ReadPage>
+        into writer: WriteBehind<ReadPage>, policy: CachePolicy?
     ) async throws -> FetchedPage? {
         try walkError { () throws(PageWalkError) in try walk.follow(link) }
         let following = walk.next
         let guessing = isGuessing
         async let next: FetchedPage? = {
             guard case .page(let index, let url) = following else { return nil }
-            return try await lookahead.take(index, url: url, plan: reader.plan, guessing: guessing)
+            return try await lookahead.take(index, url: url, plan: reader.plan, policy: policy, guessing: guessing)
         }()
         // On the transfer loop the request above goes out when this task first suspends: now.
         await Task.yield()
@@ -146,12 +161,32 @@ struct SyncPass: Sendable {
         return try await next
     }
 
-    // MARK: Fetching
-
-    /// Page `index`, through the chain's lookahead (a request may already be in flight).
-    private func fetch(_ index: Int, url: URL, plan: PaginationPlan?, lookahead: ChainLookahead) async throws -> FetchedPage {
-        try await lookahead.take(index, url: url, plan: plan, guessing: plan != nil && isGuessing)
+    /// A pass that ended by resuming is not yet a consistent copy: the pages read before the
+    /// stop may have changed since. They are read again from the first page, in a pass of their
+    /// own, each a conditional request (a 304 where nothing changed), until the walk rejoins the
+    /// pages read since the resume, which then join it; only then does the pass remove anything
+    /// or call itself complete. Returns the revisiting walk, at the pass's end, and its pass.
+    private func revisit(
+        after first: PageWalk, from position: PassPosition, reader: inout PageReader, chain: [Int: PageRecord],
+        lookahead: ChainLookahead
+    ) async throws -> (PageWalk, pass: Int) {
+        let rejoining = position.nextURL.flatMap(URL.init(string:)).map { (index: position.nextPageIndex, url: $0) }
+        // No page limit here: a pass is complete once, whole, or not at all.
+        var walk = PageWalk(revisiting: firstURL, rejoining: rejoining, after: first,
+                            limits: PageWalk.Limits(maximumEmptyPages: options.maximumEmptyPages))
+        let pass = try await store.revisitPass(of: collection.id, now: Date())
+        let before = tally.update { $0.pages }
+        try await writingBehind(pass: pass) { writer in
+            try await walkPages(&walk, reader: &reader, chain: chain, lookahead: lookahead, into: writer, policy: .reloadRevalidatingCacheData)
+        }
+        tally.update { $0.revisitedPages = $0.pages - before }
+        // When the chain of pages changed, the walk has read every page again; otherwise the
+        // pages read since the resume, current, complete the pass.
+        if case .end = walk.next { try await store.joinPass(pass, of: collection.id, pagesFrom: position.nextPageIndex) }
+        return (walk, pass)
     }
+
+    // MARK: Fetching
 
     /// No guessing once the server has asked to slow down.
     private var isGuessing: Bool { tally.update { $0.retries == 0 } }
@@ -270,7 +305,8 @@ struct SyncPass: Sendable {
     /// Ends a pass that reached its last page: what no page listed is removed, unless the
     /// collection changed under the walk.
     private func finish(pass: Int, end: PageWalk.End) async throws {
-        let removed = try await store.finishPass(pass, of: collection.id, removingUnlisted: end.unsettled == nil, now: Date())
+        let removed = try await store.finishPass(pass, of: collection.id, lastPage: end.lastPage, removingUnlisted: end.unsettled == nil,
+                                                 now: Date())
         if let unsettled = end.unsettled { events(.notice("\(unsettled): nothing removed this time")) }
         tally.update {
             $0.removed = removed

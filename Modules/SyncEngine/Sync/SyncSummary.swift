@@ -38,6 +38,9 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     /// Whether this run continued a pass an earlier one had not finished, and from which page
     /// (numbered from 1, as every message numbers pages).
     public var resumedAtPage: Int?
+    /// Pages of a resumed pass read again at its end, since they were read before the stop
+    /// (conditional requests: a 304 where nothing changed).
+    public var revisitedPages = 0
     /// Whether the pass reached the last page (it did unless the run was stopped).
     public var complete = false
     /// Why the last page is the last.
@@ -82,7 +85,10 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         if bytesDecoded != bytesReceived { text += " (\(bytesDecoded) decoded)" }
         text += ", \(Plural.count(bytesSaved, "byte")) saved"
         if retries > 0 { text += "; \(Plural.count(retries, "retry", "retries")) after waiting \(String(format: "%.1f", secondsWaited)) s" }
-        if let resumedAtPage { text += "; resumed at page \(resumedAtPage)" }
+        if let resumedAtPage {
+            text += "; resumed at page \(resumedAtPage)"
+            if revisitedPages > 0 { text += ", then \(Plural.count(revisitedPages, "page")) read before the stop revalidated" }
+        }
         return text
     }
 }

@@ -1,0 +1,67 @@
+import Foundation
+import GRDB
+import MirrorStore
+
+/// How the mirror's file looked when a writer of this program last closed it sound: the size
+/// and modification time of `data.sqlite` and of its WAL, kept in `data.sqlite.verified`.
+///
+/// A writer opening the file compares it with that record. When they differ (another program
+/// wrote to the file, a disk or a crash damaged it, or a writer of ours was killed before it
+/// closed), `PRAGMA quick_check` reads the whole file once before anything is written: SQLite
+/// itself finds damage only on the pages a statement happens to read, so a sync could otherwise
+/// write into a file whose other pages are scribbled over. When they match, nothing is read: the
+/// common case, a run after a run that closed cleanly, pays nothing.
+enum VerifiedState {
+    /// The record's path for the database at `path`.
+    static func recordPath(for path: String) -> String { path + ".verified" }
+
+    /// Checks the file at `path` before a writer opens it, unless it is as the last clean close
+    /// left it; a damaged file is marked (``DamageMarker``) and refused.
+    /// - Throws: ``StorageError/corrupted(path:reason:)`` when the check finds damage.
+    static func checkBeforeWriting(_ path: String) throws {
+        guard let now = current(path), now != recorded(path) else { return }
+        var problems: [String]
+        do {
+            var configuration = Configuration()
+            configuration.readonly = true
+            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(10)") }
+            try queue.close()
+        } catch {
+            guard StorageError.isDamage(error) else { throw DatabaseFile.classify(error, path: path) }
+            problems = [DatabaseFile.message(of: error)]
+        }
+        guard problems == ["ok"] else {
+            let reason = problems.first ?? "the integrity check failed"
+            DamageMarker.mark(path, reason: reason)
+            throw StorageError.corrupted(path: path, reason: reason)
+        }
+    }
+
+    /// Records the file at `path` as sound as it is now (after the last connection closed).
+    static func record(_ path: String) {
+        guard let now = current(path) else { return }
+        let record = recordPath(for: path)
+        // Best effort: without a record, the next writer checks the file once more.
+        if FileManager.default.createFile(atPath: record + ".new", contents: Data(now.utf8), attributes: [.posixPermissions: 0o600]) {
+            _ = rename(record + ".new", record)
+        }
+    }
+
+    /// The file's state, `nil` when it does not exist yet (a new file has nothing to check).
+    private static func current(_ path: String) -> String? {
+        guard let file = stamp(path) else { return nil }
+        return "\(file) wal \(stamp(path + "-wal") ?? "none")\n"
+    }
+
+    private static func recorded(_ path: String) -> String? {
+        FileManager.default.contents(atPath: recordPath(for: path)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Device, inode, size and modification time (nanoseconds) of the file at `path`.
+    private static func stamp(_ path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return "\(status.st_dev) \(status.st_ino) \(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+    }
+}
