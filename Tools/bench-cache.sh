@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # HTTP cache benchmarks, side by side in one run: fresh's CachingClient / CacheDatabase /
 # CurlTransport against Foundation's URLSession + URLCache and python's hishel, over loopback.
-# Prints a markdown table and writes the section "HTTP cache (fresh vs URLSession vs hishel)"
-# of docs/performance.md. Usage: Tools/bench-cache.sh   (or: make bench-cache);
+# Each round runs the Swift suite and the hishel suite, in an order that alternates from round
+# to round; hishel hits entries of the Swift suite's bytes (1 KB, 100 KB) and revalidates the
+# same URL. Prints a markdown table and writes the section "HTTP cache (fresh vs URLSession vs
+# hishel)" of docs/performance.md. Usage: Tools/bench-cache.sh   (or: make bench-cache);
 # BENCH_ROUNDS=N sets the number of rounds (default 3).
 set -euo pipefail
 
@@ -50,26 +52,35 @@ if ! "$PYTHON" -c "import hishel.httpx, sys; from importlib.metadata import vers
     "$PYTHON" -m pip install --quiet --disable-pip-version-check "hishel[httpx]==$HISHEL_VERSION"
 fi
 
-step "fresh-mock servers on loopback"
+step "fresh-mock on loopback"
 start_mock --max-age 0
 REVALIDATE_URL="$STARTED_URL/posts/1"
-start_mock --max-age 3600
-HIT_URL="$STARTED_URL/posts/1"
-echo "revalidation / GET: $REVALIDATE_URL   hits: $HIT_URL" >&2
+echo "revalidation / GET: $REVALIDATE_URL" >&2
 
-# Whole rounds, one after the other: a single run of a microsecond benchmark on a shared machine
-# moves by tens of percent with the machine's state; the report takes the median over rounds.
+swift_suite() { # swift_suite ROUND: the Swift suite's percentiles into $WORK/swift-ROUND
+    step "round $1 of $ROUNDS: Swift suite (ordo-one/benchmark, wall clock per operation)"
+    mkdir -p "$WORK/swift-$1"
+    (cd "$PACKAGE" && FRESH_BENCH_REVALIDATE_URL="$REVALIDATE_URL" timeout 1200 "$SWIFT" package \
+        --allow-writing-to-directory "$WORK/swift-$1" benchmark run --target HTTPCacheBenchmarks --no-progress \
+        --format histogramPercentiles --path "$WORK/swift-$1" >&2)
+}
+
+hishel_suite() { # hishel_suite ROUND: hishel's figures into $WORK/hishel-ROUND.json
+    step "round $1 of $ROUNDS: hishel suite (python, the same bytes and the same server)"
+    timeout 600 "$PYTHON" "$PACKAGE/hishel_bench.py" --revalidate-url "$REVALIDATE_URL" >"$WORK/hishel-$1.json"
+}
+
+# Rounds, one after the other: a single run of a microsecond benchmark on a shared machine moves
+# by tens of percent with the machine's state; the report takes the median over rounds of each
+# figure, and compares fresh with a peer within each round. The suites take turns going first,
+# so neither always meets the machine the other one left.
 REPORT_INPUTS=()
 for round in $(seq "$ROUNDS"); do
-    step "round $round of $ROUNDS: Swift suite (ordo-one/benchmark, wall clock per operation)"
-    mkdir -p "$WORK/swift-$round"
-    (cd "$PACKAGE" && FRESH_BENCH_REVALIDATE_URL="$REVALIDATE_URL" timeout 1200 "$SWIFT" package \
-        --allow-writing-to-directory "$WORK/swift-$round" benchmark run --target HTTPCacheBenchmarks --no-progress \
-        --format histogramPercentiles --path "$WORK/swift-$round" >&2)
-
-    step "round $round of $ROUNDS: hishel suite (python, same servers)"
-    timeout 600 "$PYTHON" "$PACKAGE/hishel_bench.py" --hit-url "$HIT_URL" --revalidate-url "$REVALIDATE_URL" \
-        >"$WORK/hishel-$round.json"
+    if (( round % 2 == 1 )); then
+        swift_suite "$round"; hishel_suite "$round"
+    else
+        hishel_suite "$round"; swift_suite "$round"
+    fi
     REPORT_INPUTS+=(--swift-dir "$WORK/swift-$round" --hishel-json "$WORK/hishel-$round.json")
 done
 
@@ -90,11 +101,11 @@ CPU=$(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || una
 COMMANDS="make bench-cache        # runs Tools/bench-cache.sh, which does:
 cd Tools/Benchmarks && swift build -c release --product HTTPCacheBenchmarks && swift build -c release --product fresh-mock
 Tools/Benchmarks/.build/release/fresh-mock --host 127.0.0.1 --port 0 --max-age 0      # GET and 304 URL
-Tools/Benchmarks/.build/release/fresh-mock --host 127.0.0.1 --port 0 --max-age 3600   # hishel hits
 cd Tools/Benchmarks && FRESH_BENCH_REVALIDATE_URL=\$URL/posts/1 swift package --allow-writing-to-directory DIR \\
     benchmark run --target HTTPCacheBenchmarks --no-progress --format histogramPercentiles --path DIR
-python3 Tools/Benchmarks/hishel_bench.py --hit-url \$URL2/posts/1 --revalidate-url \$URL/posts/1
-# the two commands above (benchmark run, hishel_bench.py) once per round, $ROUNDS rounds, then
+python3 Tools/Benchmarks/hishel_bench.py --revalidate-url \$URL/posts/1
+# the two commands above (benchmark run, hishel_bench.py) once per round, $ROUNDS rounds, the
+# first of the two alternating (odd rounds: the Swift suite first; even rounds: hishel first), then
 # the pinned rows: taskset -c 0 swift package … benchmark run --filter '…100KB\.isolated' …, and:
 python3 Tools/Benchmarks/report.py ...   # this table, into docs/performance.md"
 "$PYTHON" "$PACKAGE/report.py" "${REPORT_INPUTS[@]}" --doc "$DOC" \

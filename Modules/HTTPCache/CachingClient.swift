@@ -273,7 +273,7 @@ public final class CachingClient: Sendable {
             headerFields: network.headerFields, bodyCount: network.body.count, maximumEntrySize: maximumEntrySize
         ) {
             decision.notStoredReason = reason
-            if network.status.code < 400 { try? storage.removeAll(forKey: key) }
+            if network.status.code < 400 { removeStoredResponses(of: request.url, decision: &decision) }
         } else if let variantKey = CacheKey.variant(vary: network.headerFields[values: .vary], requestFields: request.headerFields) {
             let entry = StoredResponse(
                 key: key, variantKey: variantKey, url: request.url, method: .get, status: network.status,
@@ -315,11 +315,8 @@ public final class CachingClient: Sendable {
                                      reasons: ["\(request.method.rawValue) is not a cacheable method"])
         if Invalidation.invalidates(method: request.method, status: network.status) {
             for url in Invalidation.targets(requestURL: request.url, responseFields: network.headerFields) {
-                do {
-                    try storage.removeAll(forKey: CacheKey.primary(method: .get, url: url))
+                if removeStoredResponses(of: url, decision: &decision) {
                     decision.add("invalidated stored responses for \(url.absoluteString)")
-                } catch {
-                    decision.add("could not invalidate \(url.absoluteString): \(error)")
                 }
             }
         }
@@ -335,6 +332,18 @@ public final class CachingClient: Sendable {
     }
 
     // MARK: Storage helpers
+
+    /// Removes every stored response of `url`; a failure is one more reason in the decision.
+    @discardableResult
+    private func removeStoredResponses(of url: URL, decision: inout CacheDecision) -> Bool {
+        do {
+            try storage.removeAll(forKey: CacheKey.primary(method: .get, url: url))
+            return true
+        } catch {
+            decision.add("could not invalidate \(url.absoluteString): \(error)")
+            return false
+        }
+    }
 
     private func storedVariant(for request: TransportRequest) throws -> StoredResponse? {
         let key = CacheKey.primary(method: request.method, url: request.url)

@@ -29,7 +29,7 @@ final class ScriptedScreen: TerminalScreen {
 @Suite("UI loop")
 struct ReaderLoopTests {
     func run(_ screen: ScriptedScreen, library: MemoryLibrary, inbox: Mailbox<ReaderEvent> = Mailbox(),
-             changed: @escaping () -> Bool = { false }, perform: @escaping (ReaderState.Effect) -> Void = { _ in }) throws -> ReaderState {
+             changed: @escaping () throws -> Bool = { false }, perform: @escaping (ReaderState.Effect) -> Void = { _ in }) throws -> ReaderState {
         var loop = ReaderLoop(state: try reader(library, size: screen.size), screen: screen, inbox: inbox, perform: perform,
                               databaseChanged: changed)
         return loop.run()
@@ -53,6 +53,14 @@ struct ReaderLoopTests {
             return polls == 2
         })
         #expect(screen.frames.last?.contains { $0.text.contains("Item 4") } == true)
+    }
+
+    /// A change check that fails (the file vanished, a disk error) is said on the status line:
+    /// live updates do not stop silently.
+    @Test func aChangeCheckThatFailsIsShown() throws {
+        let screen = ScriptedScreen([nil])
+        _ = try run(screen, library: MemoryLibrary(count: 3), changed: { throw MemoryLibrary.Unreadable() })
+        #expect(screen.frames.last?.last?.text.hasPrefix(" cannot read the database: disk I/O") == true)
     }
 
     @Test func aMessageGoesAwayAfterAMoment() throws {

@@ -15,6 +15,15 @@ struct ReaderStateTests {
         #expect(state.selectedRow?.title == "Item 2")
     }
 
+    /// A window that cannot be read after a resize says so on the status line.
+    @Test func aResizeThatCannotReadSaysSo() throws {
+        let library = MemoryLibrary(count: 50)
+        var state = try reader(library)
+        library.makeUnreadable()
+        state.resize(to: ScreenSize(rows: 30, columns: 60))
+        #expect(state.message == "cannot read the database: disk I/O error")
+    }
+
     @Test func ctrlDAndCtrlUMoveHalfAScreen() throws {
         var state = try reader(MemoryLibrary(count: 100))
         state.press(.control("d"))

@@ -24,6 +24,12 @@ final class MemoryLibrary: ReaderLibrary {
 
     private let state: Mutex<[Stored]>
     private let reads = Mutex<[Int]>([])
+    private let unreadable = Mutex(false)
+
+    /// A read failure, as a damaged or vanished file gives.
+    struct Unreadable: Error, CustomStringConvertible {
+        var description: String { "disk I/O error" }
+    }
 
     init(_ collections: [Stored]) {
         state = Mutex(collections)
@@ -85,7 +91,13 @@ final class MemoryLibrary: ReaderLibrary {
         state.withLock { $0.first { $0.entry.id == id }! }
     }
 
-    fileprivate func read(_ rows: some Collection<ListRow>) -> [ListRow] {
+    /// Makes every later read of rows fail with ``Unreadable``.
+    func makeUnreadable() {
+        unreadable.withLock { $0 = true }
+    }
+
+    fileprivate func read(_ rows: some Collection<ListRow>) throws -> [ListRow] {
+        if unreadable.withLock({ $0 }) { throw Unreadable() }
         reads.withLock { $0.append(rows.count) }
         return Array(rows)
     }
@@ -100,15 +112,15 @@ struct MemoryCollection: CollectionReading {
     func entry() throws -> CollectionEntry { library.stored(id).entry }
 
     func rows(from start: ItemPosition?, limit: Int) throws -> [ListRow] {
-        library.read(rows.filter { start == nil || $0.at >= start! }.prefix(limit))
+        try library.read(rows.filter { start == nil || $0.at >= start! }.prefix(limit))
     }
 
     func rows(before end: ItemPosition, limit: Int) throws -> [ListRow] {
-        library.read(rows.filter { $0.at < end }.suffix(limit))
+        try library.read(rows.filter { $0.at < end }.suffix(limit))
     }
 
     func rows(atOffset offset: Int, limit: Int) throws -> [ListRow] {
-        library.read(rows.dropFirst(offset).prefix(limit))
+        try library.read(rows.dropFirst(offset).prefix(limit))
     }
 
     func ordinal(ofItem id: Int64) throws -> Int? {

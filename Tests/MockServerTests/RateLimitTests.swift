@@ -44,6 +44,7 @@ struct RateLimitTests {
     @Test func requestsBeyondTheLimitGet429WithRetryAfterAndTheAdminRoutesAreNotCounted() async throws {
         let limit = RateLimit(requests: 2, window: .seconds(3600))
         try await withMockServer(MockServerConfiguration(rateLimit: limit)) { _, client in
+            let start = ContinuousClock.now
             let first = try await client.get("/posts")
             #expect(first.headers[.xRateLimitLimit] == "2" && first.headers[.xRateLimitRemaining] == "1")
             #expect(try await client.get("/styles/has-more/users").headers[.xRateLimitRemaining] == "0")
@@ -51,7 +52,9 @@ struct RateLimitTests {
             let refused = try await client.get("/posts/1")
             #expect(refused.status == .tooManyRequests && refused.errorCode == "rate_limited")
             let retryAfter = try #require(refused.headers[.retryAfter].flatMap { Int($0) })
-            #expect((3595...3600).contains(retryAfter))
+            // The wait is the window minus the time since the first request, however slow the machine.
+            let elapsed = start.duration(to: .now).components.seconds
+            #expect((3599 - Int(elapsed)...3600).contains(retryAfter))
             #expect(refused.headers[.xRateLimitRemaining] == "0" && refused.headers[.cacheControl] == "no-store")
             #expect(try await client.send(.post, "/_admin/reset").status == .ok)
             #expect(try await client.get("/posts/1").status == .ok)
@@ -63,12 +66,20 @@ struct RateLimitTests {
             faults: [FaultRule(route: "/feed", failure: .status, status: 503, retryAfter: 30)],
             rateLimit: RateLimit(requests: 1, window: .seconds(3600)), retryAfterFormat: .httpDate)
         try await withMockServer(configuration) { _, client in
-            let faulted = try await client.get("/feed")
+            // HTTP dates have whole seconds: each date lies between the whole seconds around its request.
+            func secondsAround(_ request: () async throws -> MockClient.Response) async rethrows -> (MockClient.Response, ClosedRange<Double>) {
+                let before = Date().timeIntervalSince1970.rounded(.down)
+                let response = try await request()
+                return (response, before...Date().timeIntervalSince1970.rounded(.up))
+            }
+            let (faulted, faultTime) = try await secondsAround { try await client.get("/feed") }
             let faultDate = try #require(faulted.headers[.retryAfter].flatMap(HTTPDate.parse))
-            #expect(faulted.status == .serviceUnavailable && abs(faultDate.timeIntervalSinceNow - 30) < 5)
-            let refused = try await client.get("/feed")
+            #expect(faulted.status == .serviceUnavailable)
+            #expect((faultTime.lowerBound + 30...faultTime.upperBound + 30).contains(faultDate.timeIntervalSince1970))
+            let (refused, refusalTime) = try await secondsAround { try await client.get("/feed") }
             let limitDate = try #require(refused.headers[.retryAfter].flatMap(HTTPDate.parse))
-            #expect(refused.status == .tooManyRequests && abs(limitDate.timeIntervalSinceNow - 3600) < 5)
+            #expect(refused.status == .tooManyRequests)
+            #expect((refusalTime.lowerBound + 3599...refusalTime.upperBound + 3600).contains(limitDate.timeIntervalSince1970))
         }
     }
 }

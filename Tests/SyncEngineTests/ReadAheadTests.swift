@@ -25,10 +25,10 @@ struct ReadAheadTests {
         // to retry (minutes, for a real server) starts only once the second page is written: the
         // test's wait ends when the writer reports it, then the run is interrupted (as by Ctrl-C).
         let (written, writer) = AsyncStream<Int>.makeStream()
-        let interrupted = CollectionSync(services: fixture.services, store: fixture.store, sleep: { _ in
+        let interrupted = CollectionSync(services: fixture.services, store: fixture.store, clock: SyncClock(now: { .now }, sleep: { _ in
             try await Self.first(in: written, where: { $0 == 1 }, orFailAfter: .seconds(10))
             throw CancellationError()
-        })
+        }))
         await #expect(throws: CancellationError.self) {
             _ = try await interrupted.run(SyncOptions(url: URL(string: origin.baseURL + "/things")!)) { event in
                 if case .page(let page) = event { writer.yield(page.index) }

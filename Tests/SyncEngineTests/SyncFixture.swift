@@ -24,8 +24,7 @@ final class SyncFixture: Sendable {
 
     /// A sync whose retries record their wait instead of sleeping.
     var engine: CollectionSync {
-        CollectionSync(services: services, store: store, sleep: { [waits] duration in waits.record(duration) },
-                       random: { 0.5 })
+        CollectionSync(services: services, store: store, clock: waits.clock, random: { 0.5 })
     }
 
     func sync(_ url: String, _ configure: (inout SyncOptions) -> Void = { _ in }) async throws -> SyncSummary {
@@ -47,11 +46,17 @@ final class SyncFixture: Sendable {
     }
 }
 
-/// The waits a sync asked for.
+/// The waits a sync asked for, on a clock of its own that each wait moves on at once.
 final class WaitLog: Sendable {
     private let waits = Mutex<[Duration]>([])
+    private let now = Mutex(ContinuousClock.now)
 
-    func record(_ wait: Duration) { waits.withLock { $0.append(wait) } }
+    var clock: SyncClock {
+        SyncClock(now: { [self] in now.withLock { $0 } }, sleep: { [self] wait in
+            waits.withLock { $0.append(wait) }
+            now.withLock { $0 += wait }
+        })
+    }
 
     func withLock<T>(_ body: ([Duration]) -> T) -> T { waits.withLock { body($0) } }
 }

@@ -3,9 +3,10 @@
 
 Reads, for every round, the percentile files of the Swift suite (ordo-one/benchmark, --format
 histogramPercentiles, wall clock in nanoseconds) and the JSON of hishel_bench.py. Each row shows the
-median of the rounds' medians and every round's median; targets are judged on the median of the
-rounds. Prints the section to stdout and replaces the section "HTTP cache (fresh vs URLSession vs
-hishel)" of the document (other sections are left as they are; the file is created if missing).
+median of the rounds' medians and every round's median; ratios between fresh and a peer are taken
+within each round and their median judged. Prints the section to stdout and replaces the section
+"HTTP cache (fresh vs URLSession vs hishel)" of the document (other sections are left as they are;
+the file is created if missing).
 """
 
 import argparse
@@ -16,8 +17,11 @@ import re
 import statistics
 import sys
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "bench"))
+from performance_doc import replace_section  # noqa: E402
+
 SECTION = "## HTTP cache (fresh vs URLSession vs hishel)"
-INTRO = "# Performance\n\nBenchmarks of Fresh, each run side by side with a peer on the same machine in the same run.\n"
 
 # id -> description, in table order
 SWIFT_ROWS = [
@@ -45,12 +49,14 @@ PINNED_ROWS = [
     ("fresh.sqliteHit.100KB.isolated", "fresh: the SQLite hit, 100 KB, one hit per sample, suite pinned to one core"),
     ("urlsession.returnCacheDataDontLoad.100KB.isolated", "URLSession: the same 100 KB entry, one request per sample, suite pinned to one core"),
 ]
-HISHEL_ROWS = [
-    "hishel: fresh hit, SqliteStorage in :memory:",
-    "hishel: fresh hit, SqliteStorage on disk",
-    "hishel: 304 revalidation, SqliteStorage on disk",
-    "httpx: plain GET (no cache)",
-]
+# hishel_bench.py's rows -> the fresh row each is compared with within each round, and its name.
+HISHEL_ROWS = {
+    "hishel: fresh hit, SqliteStorage in :memory:, 1 KB": ("fresh.sqliteHit.1KB", "fresh's SQLite hit, 1 KB"),
+    "hishel: fresh hit, SqliteStorage on disk, 1 KB": ("fresh.sqliteHit.1KB", "fresh's SQLite hit, 1 KB"),
+    "hishel: fresh hit, SqliteStorage on disk, 100 KB": ("fresh.sqliteHit.100KB", "fresh's SQLite hit, 100 KB"),
+    "hishel: 304 revalidation, SqliteStorage on disk": ("fresh.revalidate304", "fresh's 304"),
+    "httpx: plain GET (no cache)": (None, None),
+}
 
 
 # Rows measured as a custom metric of another benchmark (in ns), by the file name's ending:
@@ -100,6 +106,13 @@ def combine(rounds):
     return combined
 
 
+def benchmark_version():
+    """The ordo-one/benchmark version Package.swift pins."""
+    text = open(os.path.join(HERE, "Package.swift")).read()
+    match = re.search(r'ordo-one/benchmark", exact: "([^"]+)"', text)
+    return match.group(1) if match else "(version not found in Package.swift)"
+
+
 def fmt(us):
     if us is None:
         return "n/a"
@@ -128,8 +141,15 @@ def main():
         with open(path) as handle:
             hishel_rounds.append(json.load(handle))
     versions = [round_.pop("_versions", {}) for round_ in hishel_rounds][0]
+    body_bytes = [round_.pop("_bytes", {}) for round_ in hishel_rounds][0]
     swift, hishel = combine(swift_rounds), combine(hishel_rounds)
+    # Both suites of a round, side by side: the rounds alternate which of the two runs first.
+    rounds = [{**swift_round, **hishel_round} for swift_round, hishel_round in zip(swift_rounds, hishel_rounds)]
     round_count = len(swift_rounds)
+
+    def byte_count(name):
+        """The size hishel_bench.py measured for `name` ("1 KB", "100 KB", "revalidated")."""
+        return f"{body_bytes[name]:,}" if name in body_bytes else "?"
 
     def per_round(row):
         return " ".join(fmt(value) for value in row["rounds"]) if row else "n/a"
@@ -146,7 +166,7 @@ def main():
         """numerator ÷ denominator within each round that measured both: figures taken minutes
         apart on a shared machine are compared with each other, not across rounds."""
         return [round_[numerator]["median_us"] / round_[denominator]["median_us"]
-                for round_ in swift_rounds if numerator in round_ and denominator in round_]
+                for round_ in rounds if numerator in round_ and denominator in round_]
 
     def ratio_text(ratios, digits, suffix):
         """The median of the per-round ratios, then each round's when there are several."""
@@ -228,17 +248,16 @@ def main():
         if key.startswith("fresh.") and peer:
             ratio = f"URLSession, pinned ÷ this = {peer['median_us'] / row['median_us']:.1f}× (not judged)"
         table.append(f"| {description} | {fmt(row['median_us'])} | {fmt(row['p99_us'])} | — | — | {ratio} | one pass |")
-    for key in HISHEL_ROWS:
+    for key, (fresh_key, fresh_name) in HISHEL_ROWS.items():
         row = hishel.get(key)
-        ratio = ""
-        if row and key.startswith("hishel: fresh hit") and median("fresh.sqliteHit.1KB"):
-            ratio = f"{row['median_us'] / median('fresh.sqliteHit.1KB'):.0f}× fresh's SQLite hit"
-        elif row and key.startswith("hishel: 304") and median("httpx: plain GET (no cache)"):
-            ratio = f"{row['median_us'] / median('httpx: plain GET (no cache)'):.2f}× httpx plain GET; " \
-                    f"{row['median_us'] / median('fresh.revalidate304'):.1f}× fresh's 304" if median("fresh.revalidate304") else ""
-        table.append(f"| {key} ({'small JSON' if 'hit' in key else 'same URL'}) | "
-                     f"{fmt(row['median_us']) if row else 'n/a'} | {fmt(row['p99_us']) if row else 'n/a'} | — | — | {ratio} | "
-                     f"{per_round(row)} |")
+        ratios = []
+        if key.startswith("hishel: 304"):
+            ratios.append(("× httpx plain GET", round_ratios(key, "httpx: plain GET (no cache)")))
+        if fresh_key:
+            ratios.append((f"× {fresh_name}", round_ratios(key, fresh_key)))
+        ratio = "; ".join(ratio_text(values, 1, suffix) for suffix, values in ratios if values)
+        table.append(f"| {key} | {fmt(row['median_us']) if row else 'n/a'} | {fmt(row['p99_us']) if row else 'n/a'} | — | — | "
+                     f"{ratio} | {per_round(row)} |")
 
     met_count = sum(1 for _, ok in verdicts if ok)
     missed = [key for key, ok in verdicts if not ok]
@@ -249,18 +268,22 @@ def main():
 
 Run on {args.date}. Machine: {args.machine}. hishel {versions.get('hishel', '?')} on httpx {versions.get('httpx', '?')},
 python {versions.get('python', '?')}. Network cases use fresh-mock (release build) on loopback, port chosen by the OS,
-`--max-age 0` for the GET / 304 URL `{args.url}` (a 227-byte post), `--max-age 3600` for hishel's hits;
-both servers are stopped at the end. {round_count} round{'' if round_count == 1 else 's'}, one after the other, each the whole Swift suite then the hishel
-suite. A row's median and p99 are the medians over the rounds and the last column shows every round's median. The
-ratio targets (a hit against URLSession, the 304 against the plain GET) compare figures of the same round: each
-round's ratio is listed, and their median is judged. The other ratios divide the medians over the rounds.
+`--max-age 0`, for the GET / 304 URL `{args.url}` (a {byte_count('revalidated')}-byte post), the same for fresh, URLSession
+and hishel; the server is stopped at the end. Hits, fresh's and hishel's, are of the same bytes: bodies of
+{byte_count('1 KB')} and {byte_count('100 KB')} bytes with the same headers (fresh's stored by hand, hishel's from a loopback server
+of its own process that no hit reaches). {round_count} round{'' if round_count == 1 else 's'}, one after the other, each running the whole Swift suite
+and the whole hishel suite, the one that goes first alternating from round to round (odd rounds: Swift first).
+A row's median and p99 are the medians over the rounds and the last column shows every round's median. Ratios
+between two rows of the Swift suite, and between hishel and fresh, compare figures of the same round: each
+round's ratio is listed, and their median is shown (and judged, for the targets). The ratios to the bare URLCache
+lookup and to fresh's plain GET divide the medians over the rounds.
 
 {chr(10).join(table)}
 
 {summary}
 
 What each row measures:
-- Swift rows come from ordo-one/benchmark 1.38.1 (wall clock, measured between `startMeasurement()` and
+- Swift rows come from ordo-one/benchmark {benchmark_version()} (wall clock, measured between `startMeasurement()` and
   `stopMeasurement()`; p99 is the 99th percentile of the samples). Hits go through `CachingClient.send` with the
   default policy, so they include key building, Vary matching, freshness arithmetic and the `CacheDecision`; the
   transport behind them fails if touched.
@@ -293,8 +316,10 @@ What each row measures:
   URLCache's memory, the fastest way URLSession answers, even for fresh's SQLite rows, which read storage with no
   memory tier. The like-for-like peer of those rows, a URLCache without a memory tier reading its disk store, is
   measured and its ratio shown, but not judged. The ratio to the bare in-memory lookup is shown too.
-- hishel rows are python (`time.perf_counter_ns` per request, `hishel.httpx.CacheClient` with `rfc=CacheOptions(shared=False)`),
-  each request checked to be a hit or a revalidation through its `caching` extension.
+- hishel rows are python (`time.perf_counter_ns` per request, one request per sample, `hishel.httpx.CacheClient` with
+  `rfc=CacheOptions(shared=False)`), each request checked to be a hit or a revalidation through its `caching`
+  extension, and each hit to carry the whole body. Each is compared with the fresh row of the same storage and size
+  (fresh's SQLite hit, without a memory tier, for hishel's SQLite in memory too), and the 304 with fresh's 304.
 
 Commands (from the repository root):
 
@@ -303,17 +328,7 @@ Commands (from the repository root):
 ```
 """
     print(section)
-
-    document = open(args.doc).read() if os.path.exists(args.doc) else INTRO
-    pattern = re.compile(r"^" + re.escape(SECTION) + r"\n.*?(?=^## |\Z)", re.S | re.M)
-    if pattern.search(document):
-        document = pattern.sub(lambda _: section.rstrip() + "\n\n", document, count=1)
-    else:
-        document = document.rstrip() + "\n\n" + section
-    document = document.rstrip() + "\n"
-    os.makedirs(os.path.dirname(args.doc), exist_ok=True)
-    with open(args.doc, "w") as handle:
-        handle.write(document)
+    replace_section(args.doc, SECTION, section)
     return 0
 
 

@@ -32,6 +32,8 @@ args = parser.parse_args()
 BIN = os.path.abspath(args.bin)
 WORK = tempfile.mkdtemp(prefix="fresh-get-bench-")
 SECTION = "## fresh get vs curl (whole processes)"
+CURL_GET = "curl -s -o /dev/null URL (plain GET)"
+FRESH_HIT = "fresh get -o /dev/null URL (fresh hit)"
 
 
 def timed(command):
@@ -58,8 +60,8 @@ def main():
         url = f"{base}/posts?limit=20"
         db = os.path.join(WORK, "db")
         commands = {
-            "curl -s -o /dev/null URL (plain GET)": ["curl", "-s", "-o", "/dev/null", url],
-            "fresh get -o /dev/null URL (fresh hit)": [f"{BIN}/fresh", "get", "-o", "/dev/null", url, "--db-dir", db],
+            CURL_GET: ["curl", "-s", "-o", "/dev/null", url],
+            FRESH_HIT: [f"{BIN}/fresh", "get", "-o", "/dev/null", url, "--db-dir", db],
             "fresh --help": [f"{BIN}/fresh", "--help"],
             "fresh --version": [f"{BIN}/fresh", "--version"],
             "curl --version (curl's start-up alone)": ["curl", "--version"],
@@ -68,7 +70,7 @@ def main():
             dynamic = os.path.join(os.path.abspath(args.dynamic_bin), "fresh")
             commands["fresh get, dynamically linked (fresh hit)"] = [dynamic, "get", "-o", "/dev/null", url, "--db-dir", db]
             commands["fresh --help, dynamically linked"] = [dynamic, "--help"]
-        subprocess.run(commands["fresh get -o /dev/null URL (fresh hit)"], check=True)
+        subprocess.run(commands[FRESH_HIT], check=True)
         explained = subprocess.run([f"{BIN}/fresh", "explain", url, "--db-dir", db], capture_output=True, text=True).stdout
         if "would answer from storage" not in explained:
             raise SystemExit(f"the cache is not warm: {explained}")
@@ -95,13 +97,17 @@ def main():
 
 
 def render(samples, cpu):
-    curl = statistics.median(samples["curl -s -o /dev/null URL (plain GET)"])
+    curl = statistics.median(samples[CURL_GET])
+    hit = statistics.median(samples[FRESH_HIT])
     lines = [
         SECTION, "",
+        f"Run on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: "
         f"`python3 Tools/bench/get_bench.py --bin .build/release --runs {args.runs}"
         f"{' --dynamic-bin DIR' if args.dynamic_bin else ''}` (release build, loopback "
         f"fresh-mock, {os.cpu_count()} cores shared with other work, curl {curl_version()}); every command "
         "started once per round in a shuffled order, times from spawn to exit.", "",
+        f"Target: a fresh hit through the `fresh get` process takes at most the time of curl's plain GET of the same URL "
+        f"(medians). **Met: {'yes' if hit <= curl else 'no'}** ({hit / curl:.2f}×: {hit:.1f} ms against {curl:.1f} ms).", "",
         "| command | median ms | p10 | p90 | × curl GET | CPU ms (user + sys, median) |",
         "|---|---|---|---|---|---|",
     ]

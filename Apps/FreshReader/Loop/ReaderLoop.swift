@@ -1,3 +1,5 @@
+import SyncEngine
+
 /// The UI loop: apply what arrived in the mailbox, read the screen's rows again when another
 /// connection wrote to the database, redraw when something changed, wait a short while for a
 /// key, and act on it. Runs on the UI thread until the user quits or a signal asks it to.
@@ -11,7 +13,7 @@ struct ReaderLoop {
     /// Starts an effect's background work; must return at once.
     let perform: (ReaderState.Effect) -> Void
     /// Whether the database changed since the last call (a cheap check: `PRAGMA data_version`).
-    let databaseChanged: () -> Bool
+    let databaseChanged: () throws -> Bool
 
     /// Runs until quit; returns the final state.
     mutating func run() -> ReaderState {
@@ -31,14 +33,16 @@ struct ReaderLoop {
                 if start(effect) { return state }
                 needsDraw = true
             }
-            if databaseChanged() {
-                do {
+            do {
+                if try databaseChanged() {
                     try state.reload()
                     if start(state.prefetchIfNear()) { return state }
-                } catch {
-                    state.message = "cannot read the database: \(error)"
+                    needsDraw = true
                 }
-                needsDraw = true
+            } catch {
+                let message = "cannot read the database: \(ErrorDescription.line(error))"
+                needsDraw = needsDraw || state.message != message
+                state.message = message
             }
             if needsDraw {
                 screen.draw(ReaderFrame.lines(for: state))

@@ -20,7 +20,7 @@ struct ReaderSession {
         let signals = SignalWatch { inbox.post(.quit) }
         defer { signals.cancel() }
         // No watcher for a database opened immutable (a read-only directory): nobody writes there.
-        let watcher = try? await store.watchChanges()
+        let watcher = options.canFetch ? try await store.watchChanges() : nil
         let pages = PageLoader(services: services, store: store) { inbox.post(.pageLoaded(collectionID: $0, failure: $1)) }
         let refresher = CollectionRefresher(services: services, store: store) {
             inbox.post(.refresh(collectionID: $0, status: $1, summary: $2))
@@ -35,7 +35,7 @@ struct ReaderSession {
                 case .loadNextPage(let id): pages.loadNextPage(of: id)
                 case .none, .quit: break
                 }
-            }, databaseChanged: { (try? watcher?.hasChanged()) ?? false })
+            }, databaseChanged: { try watcher?.hasChanged() ?? false })
             _ = loop.run()
         }
     }

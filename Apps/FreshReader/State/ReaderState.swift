@@ -195,8 +195,12 @@ public struct ReaderState: Sendable {
         collectionNavigation.reshape(count: collections.count, height: Self.listHeight(size, header: true))
         list.reshape(count: list.count, height: Self.listHeight(size, header: false))
         textScroll.reshape(lineCount: textLines.count, height: Self.textHeight(size))
-        try? loadWindow()
-        if mode == .item, let openRow { try? layOutItem(openRow) }
+        do {
+            try loadWindow()
+            if mode == .item, let openRow { try layOutItem(openRow) }
+        } catch {
+            message = "cannot read the database: \(ErrorDescription.line(error))"
+        }
     }
 
     /// List rows: the screen minus the status line, and minus a header row for the collections.

@@ -24,6 +24,8 @@ enum VerifiedState {
         do {
             var configuration = Configuration()
             configuration.readonly = true
+            // Another process may be creating or migrating the file: wait for it, as its writers do.
+            configuration.busyMode = .timeout(DatabaseFile.defaultBusyTimeout)
             let queue = try DatabaseQueue(path: path, configuration: configuration)
             problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(10)") }
             try queue.close()

@@ -12,23 +12,23 @@ import MirrorStore
 public struct CollectionSync: Sendable {
     private let services: FreshServices
     private let store: any MirrorStore
-    private let sleep: @Sendable (Duration) async throws -> Void
+    private let clock: SyncClock
     private let random: @Sendable () -> Double
 
     /// - Parameters:
     ///   - services: the page client (``FreshServices/pageClient``) fetches; its cache writes are
     ///     waited for when a run ends.
     ///   - store: the mirror the collection lives in.
-    ///   - sleep: how retries wait (tests pass one that returns at once).
+    ///   - clock: what retries and `Retry-After` wait on (tests pass one that returns at once).
     ///   - random: the jitter source of backoffs, in 0..<1.
     public init(
         services: FreshServices, store: any MirrorStore,
-        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        clock: SyncClock = .system,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.services = services
         self.store = store
-        self.sleep = sleep
+        self.clock = clock
         self.random = random
     }
 
@@ -50,7 +50,7 @@ public struct CollectionSync: Sendable {
         do {
             try await onTransferLoop { loop in
                 let fetcher = PageFetcher(client: services.pageClient, options: options, origin: PageFetcher.origin(of: options.url),
-                                          tally: tally, events: events, sleep: sleep, random: random)
+                                          tally: tally, events: events, clock: clock, gate: RetryAfterGate(clock: clock), random: random)
                 try await SyncPass(collection: collection, isNew: isNew, options: options, store: store, tally: tally, events: events,
                                    fetcher: fetcher, loop: loop).run()
             }

@@ -38,10 +38,10 @@ struct PageFetcher: Sendable {
     let origin: String
     let tally: SyncTally
     let events: @Sendable (SyncEvent) -> Void
-    let sleep: @Sendable (Duration) async throws -> Void
-    let random: @Sendable () -> Double
+    let clock: SyncClock
     /// Shared by every fetch of the sync: no request before a `Retry-After` said.
-    let gate = RetryAfterGate()
+    let gate: RetryAfterGate
+    let random: @Sendable () -> Double
 
     /// Fetches page `index` at `url`; `plan` (when known) decides whether an error status
     /// ends the collection instead.
@@ -51,7 +51,7 @@ struct PageFetcher: Sendable {
         while true {
             attempt += 1
             try Task.checkCancellation()
-            let waited = try await gate.pass(Self.origin(of: url), sleep: sleep)
+            let waited = try await gate.pass(Self.origin(of: url))
             if waited > .zero { tally.update { $0.secondsWaited += waited.seconds } }
             let failure: RetryPolicy.Failure
             do {
@@ -87,19 +87,22 @@ struct PageFetcher: Sendable {
             } catch TransportError.invalidResponse(let reason) {
                 throw SyncError.badReply(url: url.absoluteString, reason: reason)
             }
+            var closedTheGate = false
             if case .status(let code, let retryAfter?) = failure, code == 429 || code == 503,
                let wait = RetryPolicy.delay(retryAfter: retryAfter, now: Date()) {
                 gate.close(Self.origin(of: url), for: min(wait, options.retry.maximumWait))
+                closedTheGate = true
             }
             let retry = retrying ? options.retry : RetryPolicy(retries: 0)
             switch retry.decide(after: failure, attempt: attempt, random: random()) {
             case .retry(let wait, let reason):
                 events(.retrying(url: url, after: wait, reason: reason, attempt: attempt, of: options.retry.retries))
-                tally.update {
-                    $0.retries += 1
-                    $0.secondsWaited += wait.seconds
+                tally.update { $0.retries += 1 }
+                // A `Retry-After` is waited at the gate, with every other request to the origin.
+                if !closedTheGate {
+                    tally.update { $0.secondsWaited += wait.seconds }
+                    try await clock.sleep(wait)
                 }
-                try await sleep(wait)
             case .stop(let reason):
                 throw stopError(failure, url: url, reason: reason)
             }
