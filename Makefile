@@ -51,6 +51,7 @@ e2e: build ## End-to-end: mock server, sync, cache, offline, reader in tmux
 	Tools/e2e.sh $(BIN)
 
 docs-check: build ## Run every example of README.md and docs/*.md against fresh-mock and compare what it prints
+	Tools/docs-check-test.py
 	Tools/docs-check.py --bin $(BIN)
 
 demo: build ## Mock server, a sync, then the reader (q quits)

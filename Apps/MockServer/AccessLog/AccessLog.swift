@@ -2,8 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-// MARK: - AccessLog
-
 /// The request log: requests hand their ``AccessLogEntry`` over in constant time, and one
 /// thread of its own formats and writes them, in order, in batches: woken by the first line
 /// after a quiet spell, it waits ``batchInterval`` for more before writing. So answering never

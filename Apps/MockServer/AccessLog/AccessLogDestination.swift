@@ -1,5 +1,3 @@
-// MARK: - AccessLogDestination
-
 /// Where the request log goes: one line per request (see ``AccessLogEntry``).
 public enum AccessLogDestination: Sendable {
     /// No request log (the library default, and `fresh-mock --quiet`).

@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - AccessLogEntry
-
 /// One answered request as the request log prints it, like an access log's line:
 ///
 /// ```
@@ -57,11 +55,7 @@ struct AccessLogEntry: Sendable, Equatable {
         bytes.append(UInt8(ascii: "."))
         Self.appendDigits(hundredths % 100, width: 2, to: &bytes)
         bytes.append(contentsOf: "ms".utf8)
-        if let fault {
-            bytes.append(contentsOf: " fault=\"".utf8)
-            bytes.append(contentsOf: fault.utf8)
-            bytes.append(UInt8(ascii: "\""))
-        }
+        if let fault { bytes.append(contentsOf: " fault=\"\(fault)\"".utf8) }
     }
 
     // MARK: Formatting
@@ -75,20 +69,14 @@ struct AccessLogEntry: Sendable, Equatable {
         let milliseconds = min(999, Int((interval - Double(seconds)) * 1000))
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        appendDigits(Int(parts.tm_year) + 1900, width: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mon) + 1, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        appendDigits(Int(parts.tm_mday), width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        appendDigits(Int(parts.tm_hour), width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_min), width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        appendDigits(Int(parts.tm_sec), width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        appendDigits(milliseconds, width: 3, to: &bytes)
-        bytes.append(UInt8(ascii: "Z"))
+        let fields: [(value: Int, width: Int, then: Unicode.Scalar)] = [
+            (Int(parts.tm_year) + 1900, 4, "-"), (Int(parts.tm_mon) + 1, 2, "-"), (Int(parts.tm_mday), 2, "T"),
+            (Int(parts.tm_hour), 2, ":"), (Int(parts.tm_min), 2, ":"), (Int(parts.tm_sec), 2, "."), (milliseconds, 3, "Z"),
+        ]
+        for field in fields {
+            appendDigits(field.value, width: field.width, to: &bytes)
+            bytes.append(UInt8(ascii: field.then))
+        }
     }
 
     /// `value` (not negative) in decimal, zero-padded to `width` digits.

@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 
-// MARK: - AdminRoutes
-
 /// `/_admin/…`: look at the server (stats, journal, faults) and steer it (faults, reset, tick).
 /// Answers are `Cache-Control: no-store` and never faulted.
 struct AdminRoutes: Sendable {

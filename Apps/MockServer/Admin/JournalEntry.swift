@@ -1,5 +1,3 @@
-// MARK: - JournalEntry
-
 /// One line of `GET /_admin/journal`: a request as received and the status it got.
 public struct JournalEntry: Codable, Sendable, Equatable {
     /// Position in the run (1 for the first request), so gaps show what was dropped.

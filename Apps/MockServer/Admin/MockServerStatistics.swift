@@ -1,5 +1,3 @@
-// MARK: - MockServerStatistics
-
 /// What `GET /_admin/stats` reports: how many requests, how they were answered, and how many
 /// body bytes validators saved.
 public struct MockServerStatistics: Codable, Sendable, Equatable {

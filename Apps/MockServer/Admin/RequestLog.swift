@@ -1,7 +1,5 @@
 import Synchronization
 
-// MARK: - RequestLog
-
 /// The statistics and the bounded journal of answered requests, shared by all connections.
 final class RequestLog: Sendable {
     private struct State {
@@ -23,10 +21,8 @@ final class RequestLog: Sendable {
     /// Counts a request and appends it to the journal (overwriting the oldest beyond capacity).
     func record(_ entry: JournalEntry, route: String, isConditional: Bool, bytesSaved: Int) {
         state.withLock { state in
-            state.statistics.record(
-                route: route, status: entry.status, isConditional: isConditional,
-                bodyBytes: entry.bodyBytes, bytesSaved: bytesSaved
-            )
+            state.statistics.record(route: route, status: entry.status, isConditional: isConditional,
+                                    bodyBytes: entry.bodyBytes, bytesSaved: bytesSaved)
             state.sequence += 1
             var entry = entry
             entry.sequence = state.sequence

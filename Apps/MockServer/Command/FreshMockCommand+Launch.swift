@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 
-// MARK: - Launching
-
 extension FreshMockCommand {
     /// Parses the process arguments and runs the server; the whole of `fresh-mock`'s `main.swift`.
     ///

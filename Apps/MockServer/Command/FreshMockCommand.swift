@@ -1,8 +1,6 @@
 import ArgumentParser
 import Foundation
 
-// MARK: - FreshMockCommand
-
 /// `fresh-mock`: runs the mock API until SIGINT or SIGTERM.
 ///
 /// The first line on stdout is the base URL (flushed at once), so scripts can start it with

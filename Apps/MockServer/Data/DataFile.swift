@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - DataFile
-
 /// Loads a `--data` file: a JSON object whose members are collections, each an array of
 /// objects keyed by one field, as json-server's `db.json`:
 ///
@@ -18,7 +16,6 @@ enum DataFile {
     /// The collections of the file at `path`, keyed by `keyField`, each item's `Last-Modified`
     /// the file's modification time.
     static func load(path: String, keyField: String) throws(DataFileError) -> [ItemCollection] {
-        let url = URL(fileURLWithPath: path)
         let bytes: Data
         let modified: Date
         do {
@@ -26,7 +23,7 @@ enum DataFile {
             if attributes[.type] as? FileAttributeType == .typeDirectory {
                 throw DataFileError.unreadable(path: path, reason: "it is a directory")
             }
-            bytes = try Data(contentsOf: url)
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             modified = (attributes[.modificationDate] as? Date) ?? Date()
         } catch let error as DataFileError {
             throw error
@@ -83,12 +80,11 @@ enum DataFile {
                 throw .invalidKey(path: path, collection: name, index: index, keyField: keyField,
                                   problem: "is an empty string (a key is part of a URL path)")
             }
-            let itemKind: ItemCollection.KeyKind = if case .integer = key { .integer } else { .string }
-            if let kind, kind != itemKind {
+            if let kind, kind != key.kind {
                 throw .invalidKey(path: path, collection: name, index: index, keyField: keyField,
                                   problem: "is \(rawKey.kindDescription), but the ones before it are \(kind == .integer ? "integers" : "strings")")
             }
-            kind = itemKind
+            kind = key.kind
             if let first = firstIndex[key] {
                 throw .duplicateKey(path: path, collection: name, index: index, firstIndex: first, keyField: keyField, key: key.text)
             }

@@ -1,5 +1,3 @@
-// MARK: - DataFileError
-
 /// Why a `--data` file cannot be served: each case names the file and the problem in one line.
 public enum DataFileError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file cannot be read (missing, a directory, no permission).

@@ -1,5 +1,3 @@
-// MARK: - Dataset
-
 /// The independently changing parts of ``MockData``; a write to one invalidates only the
 /// representations built from it.
 enum Dataset: Hashable, Sendable {

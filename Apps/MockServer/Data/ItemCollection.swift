@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - ItemCollection
-
 /// One collection the API serves (`posts`, `users`, or one array of a `--data` file): items in
 /// ascending key order, so that keyset pages ("the items after key K") are a binary search away
 /// and stay correct while items are created and deleted.
@@ -73,14 +71,6 @@ struct ItemCollection: Sendable {
             if isBefore(items[middle].key) { low = middle + 1 } else { high = middle }
         }
         return low
-    }
-
-    /// Whether `key` is of this collection's kind.
-    func accepts(_ key: ItemKey) -> Bool {
-        switch (key, keyKind) {
-        case (.integer, .integer), (.string, .string): true
-        default: false
-        }
     }
 
     // MARK: Writing

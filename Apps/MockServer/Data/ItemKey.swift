@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - ItemKey
-
 /// The key of one item in an ``ItemCollection``: an integer (`/posts/7`) or a string
 /// (`/users/usr_k3j9x0aa`), taken from the item's key field.
 ///
@@ -26,6 +24,11 @@ enum ItemKey: Sendable {
         case .integer(let value): .integer(value)
         case .string(let value): .string(value)
         }
+    }
+
+    /// Whether the key is an integer or a string.
+    var kind: ItemCollection.KeyKind {
+        if case .integer = self { .integer } else { .string }
     }
 
     /// The key as text, for cursors and messages (`7`, `usr_k3j9x0aa`).

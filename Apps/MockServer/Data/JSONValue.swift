@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - JSONValue
-
 /// Any JSON value, for the items of collections the server knows no type for (`--data` files,
 /// the seeded users) and for the bodies written to them.
 ///

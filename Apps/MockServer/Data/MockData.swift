@@ -1,8 +1,6 @@
 import Foundation
 import Models
 
-// MARK: - MockData
-
 /// Everything the API serves, as plain values: the collections by name and, when seeded, the
 /// exercise document.
 struct MockData: Sendable {
@@ -20,7 +18,9 @@ struct MockData: Sendable {
     init(seed: SeedData) {
         let epoch = SeedData.epoch
         collections = [
-            ItemCollection.postsName: .posts(seed.posts, baseline: epoch),
+            ItemCollection.postsName: ItemCollection(
+                name: ItemCollection.postsName, keyField: "id", keyKind: .integer,
+                items: seed.posts.map(MockItem.init(post:)), baseline: epoch),
             "users": ItemCollection(
                 name: "users", keyField: "id", keyKind: .string,
                 items: seed.users.map { MockItem(key: .string($0.id), value: $0, updatedAt: $0.joinedAt) },

@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - MockItem
-
 /// One item of an ``ItemCollection``: its key, its JSON object exactly as the server sends it,
 /// and when it last changed.
 struct MockItem: Sendable, Equatable {

@@ -1,8 +1,6 @@
 import Foundation
 import Synchronization
 
-// MARK: - MockStore
-
 /// The server's state: the data, and the encoded representations of it.
 ///
 /// Representations are kept by key (route plus canonical query) with the generation of their
@@ -39,11 +37,9 @@ final class MockStore: Sendable {
             generations[dataset, default: 0]
         }
 
+        /// The later of the dataset's last write and the last reset, if there was either.
         func lastChange(of dataset: Dataset) -> Date? {
-            switch (lastWrite[dataset], resetAt) {
-            case (let write?, let reset?): max(write, reset)
-            case (let write, let reset): write ?? reset
-            }
+            [lastWrite[dataset], resetAt].compactMap { $0 }.max()
         }
     }
 

@@ -1,5 +1,3 @@
-// MARK: - PostPatch
-
 /// The body of `PATCH /posts/{id}`: a non-empty subset of the writable fields of a post.
 ///
 /// A field given as `null` is an error, not "leave unchanged": the document says each field is

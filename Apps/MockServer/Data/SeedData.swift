@@ -1,8 +1,6 @@
 import Foundation
 import Models
 
-// MARK: - SeedData
-
 /// The deterministic contents of every resource, derived from one seed.
 ///
 /// Each collection draws from its own stream (the seed mixed with a per-collection constant),
@@ -39,10 +37,7 @@ struct SeedData: Sendable {
         return (0..<count).map { index in
             let id = index + 1
             let offset = TimeInterval(id * 3600 + text.number(below: 3600))
-            return Post(
-                id: id, title: text.title(), body: text.body(), author: text.author(),
-                updatedAt: epoch.addingTimeInterval(offset)
-            )
+            return Post(id: id, title: text.title(), body: text.body(), author: text.author(), updatedAt: epoch.addingTimeInterval(offset))
         }
     }
 
@@ -51,10 +46,8 @@ struct SeedData: Sendable {
         var text = TextGenerator(seed: seed)
         return (0..<count).map { index in
             let id = index + 1
-            return Article(
-                id: id, title: text.title(), summary: text.paragraph(sentences: 2),
-                publishedAt: epoch.addingTimeInterval(TimeInterval(id * 86_400 + text.number(below: 86_400)))
-            )
+            return Article(id: id, title: text.title(), summary: text.paragraph(sentences: 2),
+                           publishedAt: epoch.addingTimeInterval(TimeInterval(id * 86_400 + text.number(below: 86_400))))
         }
     }
 
@@ -76,10 +69,8 @@ struct SeedData: Sendable {
         return (0..<count).map { index in
             var id: String
             repeat { id = "usr_" + ItemCollection.randomText(length: 8, using: &keys) } while !taken.insert(id).inserted
-            return User(
-                id: id, name: text.author(), bio: text.paragraph(sentences: 1),
-                joinedAt: epoch.addingTimeInterval(TimeInterval((index + 1) * 3600))
-            )
+            return User(id: id, name: text.author(), bio: text.paragraph(sentences: 1),
+                        joinedAt: epoch.addingTimeInterval(TimeInterval((index + 1) * 3600)))
         }
     }
 

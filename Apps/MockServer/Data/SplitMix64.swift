@@ -1,5 +1,3 @@
-// MARK: - SplitMix64
-
 /// A small, fast, seeded pseudo-random generator (Steele, Lea & Flood's SplitMix64).
 ///
 /// Every piece of generated data and every injected fault draws from one of these, so the same

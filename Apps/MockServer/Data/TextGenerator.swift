@@ -1,5 +1,3 @@
-// MARK: - TextGenerator
-
 /// Seeded prose that mixes Korean (Hangul) and English, sometimes long, sometimes with emoji,
 /// so clients have to measure text by display cells and cope with multi-byte UTF-8.
 struct TextGenerator {
@@ -56,9 +54,7 @@ struct TextGenerator {
         case 1: title = random.pick(Self.englishPhrases).capitalizedFirst
         default: title = random.pick(Self.koreanPhrases) + " — " + random.pick(Self.englishPhrases)
         }
-        if random.next(below: 4) == 0 {
-            title += " " + random.pick(Self.emoji)
-        }
+        if random.next(below: 4) == 0 { title += " " + random.pick(Self.emoji) }
         return title
     }
 
@@ -75,9 +71,7 @@ struct TextGenerator {
         (0..<sentences).map { _ in
             var sentence = random.next(below: 2) == 0
                 ? random.pick(Self.koreanSentences) : random.pick(Self.englishSentences)
-            if random.next(below: 6) == 0 {
-                sentence += " " + random.pick(Self.emoji)
-            }
+            if random.next(below: 6) == 0 { sentence += " " + random.pick(Self.emoji) }
             return sentence
         }.joined(separator: " ")
     }

@@ -1,8 +1,6 @@
 import Foundation
 import Models
 
-// MARK: - TickSummary
-
 /// What one `POST /_admin/tick?n=` changed.
 struct TickSummary: Codable, Sendable, Equatable {
     var edited: [Int] = []
@@ -37,10 +35,11 @@ enum TickSimulator {
             post.title = text.title()
             post.body = text.body()
             post.updatedAt = date
-            _ = posts.update(post)
+            _ = posts.replace(MockItem(post: post))
             summary.edited.append(post.id)
         } else if roll < 85 || count == 0 {
-            let post = posts.create(NewPost(title: text.title(), body: text.body(), author: text.author()), at: date)
+            let post = Post(id: posts.makeIntegerKey(), title: text.title(), body: text.body(), author: text.author(), updatedAt: date)
+            _ = posts.insert(MockItem(post: post))
             summary.created.append(post.id)
         } else {
             let key = posts.items[text.number(below: count)].key

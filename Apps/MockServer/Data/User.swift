@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - User
-
 /// One item of the seeded `users` collection, whose keys are strings (`usr_k3j9x0aa`) in an
 /// order unrelated to when they were made, as with most real APIs' opaque ids: a created user
 /// lands on any page, not only the last.

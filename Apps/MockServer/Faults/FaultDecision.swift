@@ -1,5 +1,3 @@
-// MARK: - FaultDecision
-
 /// What the fault rules decided for one request.
 struct FaultDecision: Sendable, Equatable {
     /// Delay before answering, in milliseconds.

@@ -1,7 +1,5 @@
 import Synchronization
 
-// MARK: - FaultInjector
-
 /// Applies the active ``FaultRule``s to requests, drawing from a seeded generator so the same
 /// request sequence meets the same faults on every run.
 final class FaultInjector: Sendable {

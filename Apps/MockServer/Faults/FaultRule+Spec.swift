@@ -1,7 +1,5 @@
 import HTTPFields
 
-// MARK: - FaultRule from a command-line spec
-
 extension FaultRule {
     /// Parses the `--fault` syntax: comma-separated `key=value` pairs with the keys
     /// `route`, `latency`, `jitter` (milliseconds), `failure` (`status`, `truncate`, `close`,

@@ -1,5 +1,3 @@
-// MARK: - FaultRule
-
 /// One injected misbehaviour: delay and/or failure, scoped to a route or global, optionally
 /// limited to a fraction of requests (`rate`) or to the first N (`first`) so a client can be
 /// seen to recover.
@@ -7,6 +5,8 @@
 /// The same rule comes from `--fault SPEC` on the command line and from `PUT /_admin/faults`
 /// as JSON, e.g. `route=/posts,status=503,rate=0.3,retry-after=2` or
 /// `{"route": "/posts", "failure": "status", "status": 503, "rate": 0.3, "retry_after": 2}`.
+/// Every property defaults to "no effect" except `rate` (always) and `status` (503), so the
+/// memberwise initialiser needs only what a rule changes: `FaultRule(route: "/feed", failure: .close)`.
 public struct FaultRule: Codable, Sendable, Hashable {
     /// How a faulted response fails.
     public enum Failure: String, Codable, Sendable, CaseIterable {
@@ -24,34 +24,19 @@ public struct FaultRule: Codable, Sendable, Hashable {
     /// `nil` for every API route. Admin routes are never faulted.
     public var route: String?
     /// Fixed delay before answering, in milliseconds.
-    public var latencyMilliseconds: Int
+    public var latencyMilliseconds = 0
     /// Extra delay drawn uniformly from `0...jitter`, in milliseconds.
-    public var jitterMilliseconds: Int
+    public var jitterMilliseconds = 0
     /// How matching requests fail; `nil` for latency only.
     public var failure: Failure?
-    /// The status of a `.status` failure (default 503).
-    public var status: Int
+    /// The status of a `.status` failure.
+    public var status = 503
     /// Probability in `0...1` that a matching request fails.
-    public var rate: Double
+    public var rate: Double = 1
     /// Only the first N matching requests are affected, then the route recovers.
     public var first: Int?
     /// `Retry-After` seconds sent with a status failure (default 1 for 429 and 503).
     public var retryAfter: Int?
-
-    /// A rule; every parameter defaults to "no effect" except `rate` (always) and `status` (503).
-    public init(
-        route: String? = nil, latencyMilliseconds: Int = 0, jitterMilliseconds: Int = 0, failure: Failure? = nil,
-        status: Int = 503, rate: Double = 1, first: Int? = nil, retryAfter: Int? = nil
-    ) {
-        self.route = route
-        self.latencyMilliseconds = latencyMilliseconds
-        self.jitterMilliseconds = jitterMilliseconds
-        self.failure = failure
-        self.status = status
-        self.rate = rate
-        self.first = first
-        self.retryAfter = retryAfter
-    }
 
     enum CodingKeys: String, CodingKey {
         case route, failure, status, rate, first
@@ -64,11 +49,12 @@ public struct FaultRule: Codable, Sendable, Hashable {
     /// fits the server's integers.
     static let maximumRetryAfter = 86_400
     static let maximumFirst = 1_000_000_000
+}
 
-    /// Decodes with the same defaults as ``init(route:latencyMilliseconds:jitterMilliseconds:failure:status:rate:first:retryAfter:)``
-    /// and validates the values, as `/openapi.json` states them: a member may be left out, but
-    /// not `null`; an integer may be written as JSON writes any number (`48.0`, `1e3`), as JSON
-    /// Schema's `integer` allows.
+extension FaultRule {
+    /// Decodes with the same defaults as the memberwise initialiser and validates the values, as
+    /// `/openapi.json` states them: a member may be left out, but not `null`; an integer may be
+    /// written as JSON writes any number (`48.0`, `1e3`), as JSON Schema's `integer` allows.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func value<Value: Decodable>(_ type: Value.Type, _ key: CodingKeys) throws -> Value? {

@@ -1,8 +1,6 @@
 import HTTPTypes
 import Models
 
-// MARK: - APIError
-
 /// Every failure the mock API reports, each with its status and a JSON body
 /// `{"error": {"code", "message"}}` (``Models/APIErrorBody``).
 enum APIError: Error, Equatable, Sendable {
@@ -65,15 +63,10 @@ enum APIError: Error, Equatable, Sendable {
 
     /// Headers the status calls for (`Allow`, `Retry-After`).
     var headers: HTTPFields {
-        var fields = HTTPFields()
         switch self {
-        case .methodNotAllowed(let allowed):
-            fields[.allow] = allowed.map(\.rawValue).joined(separator: ", ")
-        case .injected(_, let retryAfter?), .rateLimited(_, let retryAfter):
-            fields[.retryAfter] = retryAfter
-        default:
-            break
+        case .methodNotAllowed(let allowed): [.allow: allowed.map(\.rawValue).joined(separator: ", ")]
+        case .injected(_, let retryAfter?), .rateLimited(_, let retryAfter): [.retryAfter: retryAfter]
+        default: [:]
         }
-        return fields
     }
 }

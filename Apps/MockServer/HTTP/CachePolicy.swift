@@ -1,5 +1,3 @@
-// MARK: - CachePolicy
-
 /// What `Cache-Control` says about the API's representations, from the command-line flags.
 struct CachePolicy: Hashable, Sendable {
     var maxAge: Int

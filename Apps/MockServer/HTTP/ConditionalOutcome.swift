@@ -1,7 +1,5 @@
 import HTTPTypes
 
-// MARK: - ConditionalOutcome
-
 /// Which validator header decided a conditional request, and how: what the request log shows
 /// (`If-None-Match:matched`).
 struct ConditionalOutcome: Sendable, Equatable {

@@ -1,7 +1,5 @@
 import HTTPFields
 
-// MARK: - ContentCoding
-
 /// The content codings this server can send (RFC 9110 §8.4.1), and the choice among them that
 /// a request's `Accept-Encoding` makes (§12.5.3).
 enum ContentCoding: Sendable, Equatable {

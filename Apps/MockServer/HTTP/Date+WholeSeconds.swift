@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - Whole seconds
-
 extension Date {
     /// The date truncated to whole seconds, the resolution of HTTP dates.
     var inWholeSeconds: Date {

@@ -1,8 +1,6 @@
 import Foundation
 import HTTPFields
 
-// MARK: - Entity tags of this server's bodies
-
 extension EntityTag {
     /// The strong tag of `bytes`: their FNV-1a 64-bit hash as 16 hex digits.
     init(hashing bytes: some ContiguousBytes) {

@@ -2,8 +2,6 @@ import Foundation
 import Models
 import NIOCore
 
-// MARK: - JSONBody
-
 /// Decodes request bodies, turning decoding failures into 400s that name the offending field.
 enum JSONBody {
     /// `T` decoded from `body`, or an ``APIError`` saying which field is missing or invalid.

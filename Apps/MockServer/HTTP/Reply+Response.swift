@@ -2,8 +2,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-// MARK: - Reply to Response
-
 extension Reply {
     /// The error a `.close` fault throws after writing half the body, so Hummingbird drops the connection.
     struct ConnectionDropped: Error {}

@@ -4,25 +4,22 @@ import Hummingbird
 import Models
 import NIOCore
 
-// MARK: - Reply
-
 /// A response as the handlers build it, before faults and HEAD handling turn it into a
 /// Hummingbird `Response`; carries what the statistics need to know.
 struct Reply: Sendable {
     var status: HTTPResponse.Status
-    var headers: HTTPFields
-    var body: ByteBuffer
+    var headers: HTTPFields = [:]
+    var body = ByteBuffer()
     /// For a 304: the size of the body the client already had and did not need again.
-    var bytesSaved: Int = 0
+    var bytesSaved = 0
     /// The validator header that decided the answer, if one did.
     var condition: ConditionalOutcome?
 
-    init(status: HTTPResponse.Status, headers: HTTPFields = [:], body: ByteBuffer = ByteBuffer()) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-    }
+    /// The media type of every body this server sends.
+    static let jsonContentType = "application/json; charset=utf-8"
+}
 
+extension Reply {
     /// A JSON reply of an encodable value (admin answers, created posts).
     init(status: HTTPResponse.Status = .ok, json value: some Encodable, headers: HTTPFields = [:]) {
         self.init(status: status, headers: headers, body: ByteBuffer(bytes: APIJSON.encode(value)))
@@ -37,7 +34,4 @@ struct Reply: Sendable {
             self.condition = ConditionalOutcome(header: header, result: .unmatched)
         }
     }
-
-    /// The media type of every body this server sends.
-    static let jsonContentType = "application/json; charset=utf-8"
 }

@@ -5,8 +5,6 @@ import HTTPTypes
 import Models
 import NIOCore
 
-// MARK: - Representation
-
 /// One encoded resource state: the exact body bytes, in every content coding worth sending,
 /// and the validators derived from them.
 ///

@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 
-// MARK: - RepresentationContent
-
 /// What a route builds for a representation before ``MockStore`` turns it into a
 /// ``Representation``: the body bytes, the headers that belong to it (`Link`), and what is
 /// known about when it last changed.
@@ -32,16 +30,11 @@ struct RepresentationContent: Sendable {
     var headers: HTTPFields = [:]
     /// When the content last changed.
     var changed: ChangeTime
+}
 
+extension RepresentationContent {
     /// The content of `value` encoded by the contract encoder.
     init(encoding value: some Encodable, changed: ChangeTime, headers: HTTPFields = [:]) {
         self.init(body: APIJSON.encode(value), headers: headers, changed: changed)
-    }
-
-    /// Content from bytes already encoded.
-    init(body: Data, headers: HTTPFields = [:], changed: ChangeTime) {
-        self.body = body
-        self.headers = headers
-        self.changed = changed
     }
 }

@@ -1,8 +1,6 @@
 import Foundation
 import HTTPFields
 
-// MARK: - RetryAfterFormat
-
 /// The form of `Retry-After` (RFC 9110 §10.2.3) in 429 and 503 answers: a number of seconds
 /// (`120`) or an HTTP date (`Fri, 07 Nov 2025 08:49:37 GMT`). Clients must handle both.
 public enum RetryAfterFormat: String, Sendable, CaseIterable {
@@ -14,10 +12,8 @@ public enum RetryAfterFormat: String, Sendable, CaseIterable {
     /// The header value for a wait of `wait` starting `now`.
     func value(after wait: Duration, from now: Date) -> String {
         switch self {
-        case .seconds:
-            String(Self.wholeSeconds(wait))
-        case .httpDate:
-            HTTPDate.format(Self.moment(after: wait, from: now))
+        case .seconds: String(Self.wholeSeconds(wait))
+        case .httpDate: HTTPDate.format(Self.moment(after: wait, from: now))
         }
     }
 

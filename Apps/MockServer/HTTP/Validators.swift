@@ -3,8 +3,6 @@ import HTTPFields
 import HTTPTypes
 import Synchronization
 
-// MARK: - Validators
-
 /// Turns a ``Representation`` into a 200 or a 304 for a GET, and checks write preconditions,
 /// following RFC 9110 §13.2.2 (If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since)
 /// and the configured misbehaviours.
@@ -56,10 +54,8 @@ final class Validators: Sendable {
         }
         fields.append(cacheControl)
         fields.append(Self.vary)
-        var reply = notModified ? Reply(status: .notModified, headers: fields) : Reply(status: .ok, headers: fields, body: encoded.body)
-        if notModified { reply.bytesSaved = encoded.body.readableBytes }
-        reply.condition = condition
-        return reply
+        guard notModified else { return Reply(status: .ok, headers: fields, body: encoded.body, condition: condition) }
+        return Reply(status: .notModified, headers: fields, bytesSaved: encoded.body.readableBytes, condition: condition)
     }
 
     /// If-None-Match (weak comparison) wins; If-Modified-Since counts only without it. `nil`

@@ -1,38 +1,17 @@
 import Foundation
 
-// MARK: - JSONObject
-
 /// A `JSONSerialization` value made `Encodable` for ``Representation``: encodes as the same
 /// sorted-key JSON the contract encoder produces.
 struct JSONObject: Encodable {
     let value: Any
 
-    init(_ value: Any) {
-        self.value = value
-    }
-
     func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
         switch value {
-        case let dictionary as [String: Any]:
-            var container = encoder.container(keyedBy: Key.self)
-            for (key, element) in dictionary {
-                try container.encode(JSONObject(element), forKey: Key(stringValue: key))
-            }
-        case let array as [Any]:
-            var container = encoder.unkeyedContainer()
-            for element in array { try container.encode(JSONObject(element)) }
-        case let scalar as any Encodable:  // strings, booleans, integers, numbers
-            var container = encoder.singleValueContainer()
-            try container.encode(scalar)
-        default:
-            throw EncodingError.invalidValue(value, .init(codingPath: encoder.codingPath, debugDescription: "not JSON"))
+        case let dictionary as [String: Any]: try container.encode(dictionary.mapValues(JSONObject.init))
+        case let array as [Any]: try container.encode(array.map(JSONObject.init))
+        case let scalar as any Encodable: try container.encode(scalar)  // strings, booleans, integers, numbers
+        default: throw EncodingError.invalidValue(value, .init(codingPath: encoder.codingPath, debugDescription: "not JSON"))
         }
-    }
-
-    private struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
     }
 }

@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 
-// MARK: - OpenAPIDocument
-
 /// `GET /openapi.json`: an OpenAPI 3.1 description of every route this server answers, built
 /// from its ``RouteTable`` and its data, so no route can be left out and every parameter states
 /// exactly what the server accepts (a test requests each documented operation on a live server,
@@ -25,7 +23,7 @@ struct OpenAPIDocument {
 
     /// The document as representation content (it never changes while the server runs).
     var content: RepresentationContent {
-        RepresentationContent(encoding: JSONObject(document), changed: .exactly(SeedData.epoch))
+        RepresentationContent(encoding: JSONObject(value: document), changed: .exactly(SeedData.epoch))
     }
 
     /// The whole document.
@@ -57,7 +55,7 @@ struct OpenAPIDocument {
     private func operation(_ route: Route, _ method: HTTPRequest.Method) -> [String: Any] {
         let description = OpenAPIOperation(route: route, method: method, document: self)
         var responses: [String: Any] = description.success
-        for code in description.errors { responses[code] = code == "304" ? OpenAPISchemas.notModified : OpenAPISchemas.errorResponse }
+        for code in description.errors { responses[code] = code == "304" ? OpenAPISchemas.notModified : OpenAPISchemas.json("Error", "Error") }
         var operation: [String: Any] = [
             "operationId": Self.operationID(route, method), "summary": description.summary, "responses": responses,
         ]
@@ -94,15 +92,11 @@ struct OpenAPIDocument {
         kind == .integer ? ["type": "integer"] : ["type": "string", "minLength": 1]
     }
 
-    /// The schema name of the items of `collection`.
+    /// The schema name of the items of `collection`: seeded collections with a model of their own
+    /// have its schema.
     func itemSchemaName(_ collection: String) -> String {
-        switch collection {
-        case _ where !isSeeded: "Item_\(collection)"
-        case ItemCollection.postsName: "Post"
-        case "articles": "Article"
-        case "feed": "FeedItem"
-        default: "Item_\(collection)"
-        }
+        let modelSchemas = [ItemCollection.postsName: "Post", "articles": "Article", "feed": "FeedItem"]
+        return (isSeeded ? modelSchemas[collection] : nil) ?? "Item_\(collection)"
     }
 
     /// The schemas of the items of collections of any JSON object: an object with its key.

@@ -1,7 +1,5 @@
 import HTTPTypes
 
-// MARK: - OpenAPIOperation
-
 /// The OpenAPI description of one operation (route and method): summary, parameters, request
 /// body, success response and the error statuses it can answer.
 struct OpenAPIOperation {
@@ -9,7 +7,7 @@ struct OpenAPIOperation {
     var parameters: [[String: Any]] = []
     var requestBody: [String: Any]?
     var success: [String: Any]
-    var errors: [String]
+    var errors: [String] = []
 
     /// Statuses any API operation may answer besides its own: a rate limit or an injected fault.
     private static let limits = ["429", "503"]
@@ -23,8 +21,8 @@ struct OpenAPIOperation {
             let (style, name) = route.pagedCollection(defaultStyle: document.defaultStyle) ?? (.link, "")
             summary = Self.pageSummary(route, style: style, collection: name)
             parameters = PageParameter.parameters(of: style.paging).map { Self.parameter($0, keyKind: document.collections[name]?.keyKind) }
-            success = ["200": OpenAPIPageSchema.response(style, items: OpenAPISchemas.ref(document.itemSchemaName(name)),
-                                                         totalCount: route == .articles)]
+            success = ["200": OpenAPISchemas.pageResponse(style, items: OpenAPISchemas.ref(document.itemSchemaName(name)),
+                                                          totalCount: route == .articles)]
             errors = readErrors + (style == .page404 ? ["404"] : [])
 
         // MARK: Posts
@@ -100,7 +98,6 @@ struct OpenAPIOperation {
         case (.stats, _):
             summary = "Request statistics"
             success = ["200": OpenAPISchemas.json("Statistics")]
-            errors = []
         case (.journal, _):
             summary = "The last requests, oldest first"
             parameters = [Self.integerParameter("limit", 1...AdminRoutes.maxJournalLimit, 50, "How many entries")]
@@ -112,18 +109,12 @@ struct OpenAPIOperation {
             requestBody = Self.jsonBody(OpenAPISchemas.faultSettings(routes: document.routes))
             success = ["200": OpenAPISchemas.json("FaultSettings")]
             errors = ["400", "413"]
-        case (.faults, .delete):
-            summary = "Remove every fault rule"
-            success = ["200": OpenAPISchemas.json("FaultSettings")]
-            errors = []
         case (.faults, _):
-            summary = "The active fault rules"
+            summary = method == .delete ? "Remove every fault rule" : "The active fault rules"
             success = ["200": OpenAPISchemas.json("FaultSettings")]
-            errors = []
         case (.reset, _):
             summary = "Back to the data the server started with; clears faults set at run time, stats, journal and the rate limit window"
             success = ["200": OpenAPISchemas.json("ResetStatus")]
-            errors = []
         default:
             summary = "Simulate n edits, new posts and deletions on /posts"
             parameters = [Self.integerParameter("n", 1...AdminRoutes.maxTickSteps, 1, "Number of changes")]

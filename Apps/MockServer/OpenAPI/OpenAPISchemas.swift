@@ -1,5 +1,3 @@
-// MARK: - OpenAPISchemas
-
 /// The component schemas of `/openapi.json` and the response building blocks.
 enum OpenAPISchemas {
     // MARK: Building blocks
@@ -13,17 +11,13 @@ enum OpenAPISchemas {
         ["description": description, "content": ["application/json": ["schema": ref(schema)]]]
     }
 
-    /// Every error status but 304: the JSON error body.
-    static var errorResponse: [String: Any] {
-        ["description": "Error", "content": ["application/json": ["schema": ref("Error")]]]
-    }
-
     /// 304: validators, no body.
     static var notModified: [String: Any] {
         ["description": "Not Modified: If-None-Match or If-Modified-Since still matches; no body"]
     }
 
-    private static func object(_ properties: [String: Any], required: [String], closed: Bool = true) -> [String: Any] {
+    /// An object schema; `closed`: no members but `properties`.
+    static func object(_ properties: [String: Any], required: [String], closed: Bool = true) -> [String: Any] {
         var schema: [String: Any] = ["type": "object", "properties": properties, "required": required]
         if closed { schema["additionalProperties"] = false }
         return schema

@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - JSONObjectBuilder
-
 /// Builds a JSON object from members some of whose values are already JSON bytes (a page's
 /// items), writing the keys sorted as the contract encoder does, so a page built here has the
 /// bytes `JSONEncoder.api()` would give the same value.
@@ -34,11 +32,9 @@ struct JSONObjectBuilder {
     /// A JSON array of items already encoded.
     static func array(of items: some Sequence<MockItem>) -> Data {
         var data = Data("[".utf8)
-        var first = true
-        for item in items {
-            if !first { data.append(UInt8(ascii: ",")) }
+        for (index, item) in items.enumerated() {
+            if index > 0 { data.append(UInt8(ascii: ",")) }
             data.append(item.json)
-            first = false
         }
         data.append(UInt8(ascii: "]"))
         return data

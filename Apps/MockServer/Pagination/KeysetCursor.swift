@@ -1,5 +1,3 @@
-// MARK: - KeysetCursor
-
 /// The opaque cursor of the cursor styles: `a` (the items after a key) or `b` (before it),
 /// then the key: an integer key as 16 hex digits of a scrambled 64-bit pattern
 /// (`a6c3fd1e2a0b97d54`), a string key as the hex of its UTF-8 bytes.
@@ -33,24 +31,20 @@ struct KeysetCursor: Equatable, Sendable {
 
     /// The wire form.
     var encoded: String {
-        let body: String
-        switch key {
-        case .integer(let value):
-            let hex = String(Self.scramble(UInt64(bitPattern: Int64(value))), radix: 16)
-            body = String(repeating: "0", count: 16 - hex.count) + hex
-        case .string(let value):
-            body = value.utf8.map { $0 < 16 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+        let bytes: [UInt8] = switch key {
+        case .integer(let value): withUnsafeBytes(of: Self.scramble(UInt64(bitPattern: Int64(value))).bigEndian, Array.init)
+        case .string(let value): Array(value.utf8)
         }
-        return String(direction.rawValue) + body
+        let digits = bytes.flatMap { [Self.hexDigits[Int($0 >> 4)], Self.hexDigits[Int($0 & 0x0F)]] }
+        return String(direction.rawValue) + String(decoding: digits, as: UTF8.self)
     }
 
     /// Decodes a cursor a client sent back for a collection of `keyKind` keys.
     /// - Throws: 400 when it does not have the documented shape.
     init(encoded: String, keyKind: ItemCollection.KeyKind) throws(APIError) {
         let rejected = APIError.invalidQuery(name: "cursor", message: "'\(encoded)' is not a cursor this server issued")
-        guard let first = encoded.first, let direction = Direction(rawValue: first) else { throw rejected }
-        let hex = Array(encoded.utf8.dropFirst())
-        guard let bytes = Self.bytes(ofHex: hex) else { throw rejected }
+        guard let first = encoded.first, let direction = Direction(rawValue: first),
+              let bytes = Self.bytes(ofHex: encoded.dropFirst()) else { throw rejected }
         switch keyKind {
         case .integer:
             guard bytes.count == 8 else { throw rejected }
@@ -64,26 +58,14 @@ struct KeysetCursor: Equatable, Sendable {
 
     // MARK: Encoding
 
-    /// The bytes of lowercase hex digits (an even number of them), or `nil`.
-    private static func bytes(ofHex hex: [UInt8]) -> [UInt8]? {
-        guard hex.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(hex.count / 2)
-        var index = 0
-        while index < hex.count {
-            guard let high = nibble(hex[index]), let low = nibble(hex[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-            index += 2
-        }
-        return bytes
-    }
+    /// The digits of the wire form, by value.
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 
-    private static func nibble(_ digit: UInt8) -> UInt8? {
-        switch digit {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit - UInt8(ascii: "a") + 10
-        default: nil
-        }
+    /// The bytes of lowercase hex digits (an even number of them), or `nil`.
+    private static func bytes(ofHex hex: Substring) -> [UInt8]? {
+        let nibbles = hex.utf8.compactMap { digit in hexDigits.firstIndex(of: digit).map(UInt8.init) }
+        guard nibbles.count == hex.utf8.count, nibbles.count % 2 == 0 else { return nil }
+        return stride(from: 0, to: nibbles.count, by: 2).map { nibbles[$0] << 4 | nibbles[$0 + 1] }
     }
 
     /// An odd multiplier (invertible modulo 2⁶⁴) and the mask that make consecutive ids look unrelated.

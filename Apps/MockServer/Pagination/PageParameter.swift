@@ -1,5 +1,3 @@
-// MARK: - PageParameter
-
 /// A query parameter of a paged route: its name, what it takes, and its default. Request
 /// parsing and `/openapi.json` both read these, so the document states exactly what the server
 /// accepts.

@@ -1,14 +1,9 @@
-// MARK: - PageQuery
-
-/// The page a request asks for, parsed from its query by the style's parameters.
+/// The page a request asks for, parsed from its query by the style's parameters: one case per
+/// ``PaginationStyle/Paging``, with the values of its parameters (`nil` cursor or key: the first page).
 enum PageQuery: Equatable, Sendable {
-    /// `page` (from 1) and `per_page`.
     case pageNumber(page: Int, perPage: Int)
-    /// `offset` (from 0) and `limit`.
     case offset(offset: Int, limit: Int)
-    /// A keyset cursor (`nil`: the first page) and `limit`.
     case cursor(KeysetCursor?, limit: Int)
-    /// The key the page starts after (`nil`: the first page) and `limit`.
     case startingAfter(ItemKey?, limit: Int)
 
     /// Parses the parameters of `paging` for a collection with `keyKind` keys.

@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 
-// MARK: - PageRenderer
-
 /// Builds one page of a collection in one style: the body, the `Link` header of the `link`
 /// style, and the page's change time.
 struct PageRenderer: Sendable {
@@ -99,17 +97,18 @@ struct PageRenderer: Sendable {
         "\(origin)\(path)?limit=\(limit)" + (cursor.map { "&cursor=\($0.encoded)" } ?? "")
     }
 
-    /// `Link` with first, prev (from page 2), next (before the last page) and last, as GitHub sends it.
+    /// `Link` with first, prev (from page 2), next (before the last page) and last, as GitHub sends
+    /// it, in RFC 8288's form: `<URL>; rel="next", <URL>; rel="last"`.
     private func linkHeader(page: Int, perPage: Int) -> String {
         let lastPage = max(1, (collection.count + perPage - 1) / perPage)
-        func link(_ number: Int, _ relation: String) -> (url: String, relation: String) {
-            ("\(origin)\(path)?page=\(number)&per_page=\(perPage)", relation)
+        func link(_ number: Int, _ relation: String) -> String {
+            "<\(origin)\(path)?page=\(number)&per_page=\(perPage)>; rel=\"\(relation)\""
         }
         var links = [link(1, "first")]
         if page > 1 { links.append(link(min(page - 1, lastPage), "prev")) }
         if page < lastPage { links.append(link(page + 1, "next")) }
         links.append(link(lastPage, "last"))
-        return LinkHeader.format(links)
+        return links.joined(separator: ", ")
     }
 }
 

@@ -1,5 +1,3 @@
-// MARK: - PageWindow
-
 /// The items of one page of a collection and what lies on either side of them.
 struct PageWindow: Sendable {
     /// The page's items, in key order.

@@ -1,5 +1,3 @@
-// MARK: - PaginationStyle
-
 /// The pagination styles of real APIs that fresh-mock serves, each over any collection at
 /// `/styles/{style}/{collection}`. The raw value is the style's name in URLs, in `--style`, in
 /// `/openapi.json` and in docs/mock-server.md.
@@ -55,10 +53,7 @@ public enum PaginationStyle: String, CaseIterable, Sendable {
     /// Whether pages carry absolute URLs built from the request's `Host` (so the cached page
     /// depends on it).
     var carriesURLs: Bool {
-        switch self {
-        case .link, .nextURL, .linksNext: true
-        default: false
-        }
+        [.link, .nextURL, .linksNext].contains(self)
     }
 
     // MARK: Description

@@ -1,5 +1,3 @@
-// MARK: - StyleIndex
-
 /// The body of `GET /styles`: every pagination style, how to page it, how it ends, and its URL
 /// for each collection.
 struct StyleIndex: Encodable, Sendable {

@@ -1,5 +1,3 @@
-// MARK: - RateLimit
-
 /// How many API requests the server allows in a sliding window of time (`--rate-limit 10/min`).
 public struct RateLimit: Sendable, Equatable, CustomStringConvertible {
     /// Requests allowed in any window.

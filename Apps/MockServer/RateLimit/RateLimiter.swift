@@ -2,8 +2,6 @@ import Foundation
 import HTTPTypes
 import Synchronization
 
-// MARK: - RateLimiter
-
 /// `--rate-limit`: admits API requests through a ``SlidingWindow`` shared by all connections,
 /// answers the rest with 429 and an exact `Retry-After`, and tells every admitted request how
 /// much is left (`X-RateLimit-Limit`, `-Remaining`, `-Reset`, as GitHub sends them).
@@ -24,20 +22,14 @@ final class RateLimiter: Sendable {
     func admit() -> (headers: HTTPFields, refusal: APIError?) {
         let admission = window.withLock { $0.admit(at: clock.now) }
         let now = Date()
-        var headers = HTTPFields()
-        headers[.xRateLimitLimit] = String(limit.requests)
         switch admission {
         case .admitted(let remaining, let resetIn):
-            headers[.xRateLimitRemaining] = String(remaining)
-            headers[.xRateLimitReset] = Self.epochSeconds(now, plus: resetIn)
-            return (headers, nil)
+            return (headers(remaining: remaining, reset: resetIn, from: now), nil)
         case .refused(let retryAfter):
-            headers[.xRateLimitRemaining] = "0"
-            headers[.xRateLimitReset] = Self.epochSeconds(now, plus: retryAfter)
             let refusal = APIError.rateLimited(
                 message: "rate limit of \(limit) exceeded; retry in \(RetryAfterFormat.wholeSeconds(retryAfter)) s",
                 retryAfter: retryAfterFormat.value(after: retryAfter, from: now))
-            return (headers, refusal)
+            return (headers(remaining: 0, reset: retryAfter, from: now), refusal)
         }
     }
 
@@ -46,9 +38,11 @@ final class RateLimiter: Sendable {
         window.withLock { $0.clear() }
     }
 
-    /// Whole seconds since 1970 of `now + duration`, rounded up.
-    private static func epochSeconds(_ now: Date, plus duration: Duration) -> String {
-        String(Int(RetryAfterFormat.moment(after: duration, from: now).timeIntervalSince1970))
+    /// The rate-limit headers: the limit, what is left, and when the next slot frees (`now + reset`
+    /// in whole seconds since 1970, rounded up).
+    private func headers(remaining: Int, reset: Duration, from now: Date) -> HTTPFields {
+        let resetTime = Int(RetryAfterFormat.moment(after: reset, from: now).timeIntervalSince1970)
+        return [.xRateLimitLimit: String(limit.requests), .xRateLimitRemaining: String(remaining), .xRateLimitReset: String(resetTime)]
     }
 }
 

@@ -1,5 +1,3 @@
-// MARK: - SlidingWindow
-
 /// The rate limiter's bookkeeping: when each request still inside the window was admitted. A
 /// request is admitted while fewer than the limit were admitted in the last window; otherwise it
 /// must wait until the oldest of them leaves the window, which is exactly its `Retry-After`.

@@ -2,8 +2,6 @@ import HTTPTypes
 import Hummingbird
 import NIOCore
 
-// MARK: - APIRequest
-
 /// A request reduced to what the route handlers read: method, route, decoded query, headers
 /// and the body, already collected within the size limit.
 struct APIRequest: Sendable {

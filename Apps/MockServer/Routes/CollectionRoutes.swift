@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 
-// MARK: - CollectionRoutes
-
 /// The writes and reads of `/NAME` (POST) and `/NAME/{id}` for collections of any JSON objects
 /// (the seeded `users`, every collection of a `--data` file), as json-server does them: the
 /// body is any JSON object; the key field is the server's (taken from the path, or drawn for a
@@ -23,8 +21,9 @@ struct CollectionRoutes: Sendable {
                 var members = body
                 let key: ItemKey
                 if let given = members[collection.keyField] {
-                    guard let givenKey = given.itemKey, collection.accepts(givenKey), givenKey != .string("") else {
-                        throw .invalidField(name: collection.keyField, message: "must be \(Self.describe(collection.keyKind))")
+                    guard let givenKey = given.itemKey, givenKey.kind == collection.keyKind, givenKey != .string("") else {
+                        let kind = collection.keyKind == .integer ? "an integer" : "a non-empty string"
+                        throw .invalidField(name: collection.keyField, message: "must be \(kind)")
                     }
                     key = givenKey
                 } else {
@@ -82,9 +81,5 @@ struct CollectionRoutes: Sendable {
             members[name] = mergePatch(members[name], with: value)
         }
         return .object(members)
-    }
-
-    private static func describe(_ kind: ItemCollection.KeyKind) -> String {
-        kind == .integer ? "an integer" : "a non-empty string"
     }
 }

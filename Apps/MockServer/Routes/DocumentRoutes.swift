@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 
-// MARK: - DocumentRoutes
-
 /// The read-only documents: `/exercises` (one large document), `/styles` (the pagination styles
 /// and their URLs) and `/openapi.json`.
 struct DocumentRoutes: Sendable {

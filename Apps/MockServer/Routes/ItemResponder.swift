@@ -2,8 +2,6 @@ import Foundation
 import HTTPFields
 import HTTPTypes
 
-// MARK: - ItemResponder
-
 /// What every item route does whatever the item's schema: read one item, write one under the
 /// `If-Match` / `If-Unmodified-Since` preconditions, create one, delete one, and answer a write
 /// with the item as a GET now returns it. ``PostsRoutes`` (posts against the post schema) and
@@ -20,9 +18,7 @@ struct ItemResponder: Sendable {
     func read(_ request: APIRequest, in name: String) throws(APIError) -> Reply {
         let representation = try store.representation(of: .collection(name), key: "/\(name)/\(request.pathID ?? "")") {
             data throws(APIError) in
-            let (collection, key) = try Self.locate(request, in: name, of: data)
-            guard let item = collection.item(key) else { throw Self.missing(key, in: collection) }
-            return Self.content(of: item)
+            Self.content(of: try Self.locate(request, in: name, of: data).item)
         }
         return validators.reply(to: request.headers, with: representation)
     }
@@ -36,32 +32,26 @@ struct ItemResponder: Sendable {
         change: (MockItem, ItemCollection, Date) throws(APIError) -> MockItem
     ) throws(APIError) -> Reply {
         let (item, condition) = try store.write(.collection(name)) { (data: inout MockData, now: Date) throws(APIError) in
-            let (collection, key) = try Self.locate(request, in: name, of: data)
-            guard let current = collection.item(key) else { throw Self.missing(key, in: collection) }
+            let (collection, current) = try Self.locate(request, in: name, of: data)
             let condition = try checkPreconditions(request, current: current)
             var updated = try change(current, collection, now)
-            updated.key = key
+            updated.key = current.key
             guard updated.json != current.json else { return (current, condition) }
             _ = data.collections[name]?.replace(updated)
             return (updated, condition)
         }
-        var reply = stored(item, status: .ok)
-        reply.condition = condition
-        return reply
+        return stored(item, status: .ok, condition: condition)
     }
 
     /// `DELETE /NAME/{id}`; 204.
     func delete(_ request: APIRequest, in name: String) throws(APIError) -> Reply {
         let condition = try store.write(.collection(name)) { (data: inout MockData, _: Date) throws(APIError) in
-            let (collection, key) = try Self.locate(request, in: name, of: data)
-            guard let current = collection.item(key) else { throw Self.missing(key, in: collection) }
+            let current = try Self.locate(request, in: name, of: data).item
             let condition = try checkPreconditions(request, current: current)
-            _ = data.collections[name]?.remove(key)
+            _ = data.collections[name]?.remove(current.key)
             return condition
         }
-        var reply = Reply(status: .noContent)
-        reply.condition = condition
-        return reply
+        return Reply(status: .noContent, condition: condition)
     }
 
     /// `POST /NAME`: `make` builds the new item in the collection (drawing a key when it needs
@@ -95,15 +85,14 @@ struct ItemResponder: Sendable {
         RepresentationContent(body: item.json, changed: .exactly(item.updatedAt))
     }
 
-    /// The collection `name` and the request's `{id}` as one of its keys.
-    private static func locate(_ request: APIRequest, in name: String, of data: MockData) throws(APIError) -> (ItemCollection, ItemKey) {
+    /// The collection `name` and its item that the request's `{id}` names (404 when there is none).
+    private static func locate(
+        _ request: APIRequest, in name: String, of data: MockData
+    ) throws(APIError) -> (collection: ItemCollection, item: MockItem) {
         guard let collection = data.collections[name] else { throw .notFound("no collection \(name)") }
-        return (collection, try request.itemKey(in: collection))
-    }
-
-    /// The 404 for a key with no item.
-    private static func missing(_ key: ItemKey, in collection: ItemCollection) -> APIError {
-        .notFound("no item of \(collection.name) with \(collection.keyField) \(key.text)")
+        let key = try request.itemKey(in: collection)
+        guard let item = collection.item(key) else { throw .notFound("no item of \(name) with \(collection.keyField) \(key.text)") }
+        return (collection, item)
     }
 
     /// Checks the write preconditions against the item's current representation (412, 428).
@@ -113,12 +102,12 @@ struct ItemResponder: Sendable {
     }
 
     /// The reply to a successful write: the item as `GET /NAME/{id}` now returns it, with its `ETag`.
-    private func stored(_ item: MockItem, status: HTTPResponse.Status) -> Reply {
+    private func stored(_ item: MockItem, status: HTTPResponse.Status, condition: ConditionalOutcome? = nil) -> Reply {
         let representation = Representation(exactly: Self.content(of: item))
         var fields = HTTPFields()
         fields[.contentType] = Reply.jsonContentType
         fields[.eTag] = validators.sentTag(for: representation.entityTag).description
         fields[.lastModified] = representation.lastModifiedHeader
-        return Reply(status: status, headers: fields, body: representation.identity.body)
+        return Reply(status: status, headers: fields, body: representation.identity.body, condition: condition)
     }
 }

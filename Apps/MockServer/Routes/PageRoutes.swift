@@ -1,8 +1,6 @@
 import Foundation
 import HTTPTypes
 
-// MARK: - PageRoutes
-
 /// Every paged route: a collection in a pagination style at a path. `/posts` (cursor-zero),
 /// `/articles` (link, with `X-Total-Count`), `/feed` (offset-total), `/NAME` (the default style)
 /// and `/styles/STYLE/NAME`.

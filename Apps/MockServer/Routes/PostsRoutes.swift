@@ -2,8 +2,6 @@ import Foundation
 import HTTPTypes
 import Models
 
-// MARK: - PostsRoutes
-
 /// The writes of `/posts` and `/posts/{id}`, checked against the post schema (every text field
 /// present and not blank), and `GET /posts/{id}`. (`GET /posts` is a page: ``PageRoutes``.)
 struct PostsRoutes: Sendable {

@@ -1,21 +1,17 @@
 import Foundation
 
-// MARK: - QueryParameters
-
 /// The decoded query string of a request, with typed, validated accessors that throw
 /// ``APIError/invalidQuery(name:message:)`` instead of guessing: a parameter the route reads
 /// may be absent, but not empty (`limit=`; a cursor is the exception, see
 /// ``text(_:emptyMeansAbsent:)``) and not repeated (`limit=1&limit=2`). Parameters no route
 /// reads are ignored.
 struct QueryParameters: Sendable {
-    private var values: [String: String]
+    private var values: [String: String] = [:]
     /// Names given more than once.
     private var repeated: Set<String> = []
 
     /// Parses `a=1&b=2`; a value with broken percent-encoding (`%zz`) is an error.
     init(query: String?) throws(APIError) {
-        var values: [String: String] = [:]
-        var repeated: Set<String> = []
         for pair in (query ?? "").split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let rawName = parts[0]
@@ -28,8 +24,6 @@ struct QueryParameters: Sendable {
             }
             if values.updateValue(value, forKey: name) != nil { repeated.insert(name) }
         }
-        self.values = values
-        self.repeated = repeated
     }
 
     /// `component` with `+` as space and percent-escapes decoded; `nil` when an escape is broken.
@@ -63,10 +57,7 @@ struct QueryParameters: Sendable {
     func integer(_ name: String, default defaultValue: Int, in range: ClosedRange<Int>) throws(APIError) -> Int {
         guard let raw = try text(name) else { return defaultValue }
         guard let value = Int(raw), range.contains(value) else {
-            throw .invalidQuery(
-                name: name,
-                message: "'\(raw)' is not an integer between \(range.lowerBound) and \(range.upperBound)"
-            )
+            throw .invalidQuery(name: name, message: "'\(raw)' is not an integer between \(range.lowerBound) and \(range.upperBound)")
         }
         return value
     }

@@ -1,7 +1,5 @@
 import HTTPTypes
 
-// MARK: - Route
-
 /// Every kind of route the server answers. Its ``template`` names it in the per-route
 /// statistics, in fault rules and in `/openapi.json`.
 enum Route: Hashable, Sendable {
@@ -68,10 +66,7 @@ enum Route: Hashable, Sendable {
 
     /// Whether the route steers the server rather than serving API data (never faulted or rate limited).
     var isAdmin: Bool {
-        switch self {
-        case .stats, .journal, .faults, .reset, .tick: true
-        default: false
-        }
+        [.stats, .journal, .faults, .reset, .tick].contains(self)
     }
 
     /// The collection a paged route serves, and the style it serves it in (`defaultStyle` for `/NAME`).

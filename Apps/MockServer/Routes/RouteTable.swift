@@ -1,7 +1,5 @@
 import Foundation
 
-// MARK: - RouteTable
-
 /// The routes one server answers, which depend on its data: the seeded routes, or the
 /// collections of a `--data` file. Matches request paths to routes, and knows every template
 /// (for fault rules and `/openapi.json`).
@@ -68,16 +66,11 @@ struct RouteTable: Sendable {
         return (route, decoded)
     }
 
-    /// The route whose template is `template`.
-    func route(template: String) -> Route? {
-        byTemplate[template]
-    }
-
     /// Why a fault rule's `route` cannot be used (`nil` when it can): it must be the template
     /// of an API route of this server.
     func problem(withFaultRoute template: String?) -> String? {
         guard let template else { return nil }
-        guard let route = route(template: template), !route.isAdmin else {
+        guard let route = byTemplate[template], !route.isAdmin else {
             let examples = routes.filter { !$0.isAdmin }.prefix(3).map(\.template).joined(separator: ", ")
             return "'\(template)' is not an API route template of this server (such as \(examples))"
         }

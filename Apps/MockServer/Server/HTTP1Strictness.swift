@@ -4,8 +4,6 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-// MARK: - HTTP1Strictness
-
 /// RFC 9112's rules about a request's version and `Host` field, which Hummingbird cannot apply
 /// (its requests are HTTP types, without a version), applied to the raw HTTP/1 parts:
 ///
@@ -16,7 +14,7 @@ import NIOHTTPTypesHTTP1
 ///   `Connection: close`, gets its response with `Connection: close`, then the connection
 ///   closes, so a client that reads until the end of the stream is not left waiting.
 ///
-/// It sits between NIO's HTTP/1 codec and the conversion to HTTP types; ``install()`` puts it
+/// It sits between NIO's HTTP/1 codec and the conversion to HTTP types; ``Installer`` puts it
 /// there.
 final class HTTP1Strictness: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
@@ -30,15 +28,8 @@ final class HTTP1Strictness: ChannelDuplexHandler, RemovableChannelHandler {
     /// A refused request: its parts are dropped until its end, then the connection closes.
     private var refusing = false
 
-    /// A handler for Hummingbird's additional handlers, which come after the conversion to
-    /// HTTP types: when added, it puts an ``HTTP1Strictness`` before that conversion and leaves.
-    static func install() -> any RemovableChannelHandler {
-        Installer()
-    }
-
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        let part = unwrapInboundIn(data)
-        switch part {
+        switch unwrapInboundIn(data) {
         case .head(let head):
             let hosts = head.headers["host"].count
             if head.version.minor >= 1 && head.version.major == 1 && hosts != 1 {
@@ -82,8 +73,9 @@ final class HTTP1Strictness: ChannelDuplexHandler, RemovableChannelHandler {
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in context.close(promise: nil) }
     }
 
-    /// Adds the handler before the conversion to HTTP types, then removes itself.
-    private final class Installer: ChannelInboundHandler, RemovableChannelHandler {
+    /// A handler for Hummingbird's additional handlers, which come after the conversion to
+    /// HTTP types: when added, it puts an ``HTTP1Strictness`` before that conversion and leaves.
+    final class Installer: ChannelInboundHandler, RemovableChannelHandler {
         typealias InboundIn = HTTPRequestPart
 
         func handlerAdded(context: ChannelHandlerContext) {

@@ -1,8 +1,6 @@
 import Hummingbird
 import NIOCore
 
-// MARK: - MockRequestContext
-
 /// The per-request context: Hummingbird's core context plus the address the connection reached,
 /// which absolute `Link` URLs fall back to when a client sends no `Host`.
 struct MockRequestContext: RequestContext {

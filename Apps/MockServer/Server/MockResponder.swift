@@ -2,8 +2,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-// MARK: - MockResponder
-
 /// The Hummingbird responder of the mock server: applies the rate limit and faults, dispatches
 /// to the route handlers, turns every error into a JSON error response, and records statistics,
 /// journal and request log.
@@ -77,12 +75,9 @@ struct MockResponder: HTTPResponder {
         let entry = JournalEntry(
             sequence: 0, method: request.method.rawValue, url: request.uri.string,
             conditionalHeaders: Self.conditionalHeaders(of: request.headers),
-            status: reply.status.code, bodyBytes: bodyBytes, fault: decision?.summary
-        )
-        log.record(
-            entry, route: "\(request.method.rawValue) \(route?.template ?? "(unmatched)")",
-            isConditional: !entry.conditionalHeaders.isEmpty, bytesSaved: reply.bytesSaved
-        )
+            status: reply.status.code, bodyBytes: bodyBytes, fault: decision?.summary)
+        log.record(entry, route: "\(request.method.rawValue) \(route?.template ?? "(unmatched)")",
+                   isConditional: !entry.conditionalHeaders.isEmpty, bytesSaved: reply.bytesSaved)
         if let accessLog, let started {
             accessLog.record(AccessLogEntry(
                 time: Date(), method: entry.method, target: entry.url, status: entry.status, bodyBytes: bodyBytes,

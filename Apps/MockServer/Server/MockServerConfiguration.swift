@@ -1,5 +1,3 @@
-// MARK: - MockServerConfiguration
-
 /// Everything that shapes a mock server run: where it listens, what data it serves, what its
 /// caching headers say, how it misbehaves, and what it logs. The command-line flags of `fresh-mock` map
 /// one-to-one onto these properties; tests build one directly.
@@ -83,18 +81,14 @@ public struct MockServerConfiguration: Sendable {
 
     /// The `Cache-Control` policy of the API's representations.
     var cachePolicy: CachePolicy {
-        CachePolicy(
-            maxAge: maxAge, noCache: noCache, noStore: noStore, isPrivate: isPrivate,
-            staleWhileRevalidate: staleWhileRevalidate, staleIfError: staleIfError
-        )
+        CachePolicy(maxAge: maxAge, noCache: noCache, noStore: noStore, isPrivate: isPrivate,
+                    staleWhileRevalidate: staleWhileRevalidate, staleIfError: staleIfError)
     }
 
     /// The seeded contents.
     var seedData: SeedData {
-        SeedData(
-            seed: seed, postCount: postCount, articleCount: articleCount,
-            feedCount: feedCount, userCount: userCount, exerciseCount: exerciseCount
-        )
+        SeedData(seed: seed, postCount: postCount, articleCount: articleCount, feedCount: feedCount, userCount: userCount,
+                 exerciseCount: exerciseCount)
     }
 
     /// The data to serve: the `--data` file's collections, or the seeded data.
@@ -103,9 +97,7 @@ public struct MockServerConfiguration: Sendable {
         guard let dataFile else { return MockData(seed: seedData) }
         return MockData(collections: try DataFile.load(path: dataFile, keyField: keyField), seed: seed)
     }
-}
 
-extension MockServerConfiguration {
     /// Every default, for code outside this module (inside it, and in tests, the memberwise
     /// initialiser sets any property: `MockServerConfiguration(postCount: 30)`).
     public static let defaults = MockServerConfiguration()

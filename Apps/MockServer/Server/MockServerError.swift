@@ -1,8 +1,6 @@
 import Foundation
 import NIOCore
 
-// MARK: - MockServerError
-
 /// Why a mock server could not start (a `--data` file that cannot be served is a ``DataFileError``).
 public enum MockServerError: Error, Equatable, CustomStringConvertible, Sendable {
     /// Another process listens on the port.

@@ -4,8 +4,6 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTPTypes
 
-// MARK: - ParseErrorResponder
-
 /// Answers bytes that NIO's HTTP parser rejects with this server's JSON error, where
 /// Hummingbird would send an empty 400: 431 when the header section is over the limit, 400
 /// otherwise. The connection is closed afterwards, since nothing after a parse error can be

@@ -4,8 +4,6 @@ import Logging
 import ServiceLifecycle
 import UnixSignals
 
-// MARK: - RunningMockServer
-
 /// A mock server listening on a real socket, for tests and for the `fresh-mock` command.
 ///
 /// ```swift
@@ -38,15 +36,13 @@ public final class RunningMockServer: Sendable {
 
     // MARK: Lifecycle
 
-    /// Starts a server and returns once it accepts connections.
+    /// Starts a server and returns once it accepts connections; it also shuts down gracefully on
+    /// `shutdownSignals` (the command uses SIGINT, SIGTERM).
     /// - Throws: ``DataFileError`` when the `--data` file cannot be served, ``MockServerError``
     ///   when a fault names an unknown route or the address cannot be bound.
-    public static func start(_ configuration: MockServerConfiguration) async throws -> RunningMockServer {
-        try await start(configuration, shutdownSignals: [])
-    }
-
-    /// Starts a server that also shuts down gracefully on `shutdownSignals` (the command uses SIGINT, SIGTERM).
-    static func start(_ configuration: MockServerConfiguration, shutdownSignals: [UnixSignal]) async throws -> RunningMockServer {
+    public static func start(
+        _ configuration: MockServerConfiguration, shutdownSignals: [UnixSignal] = []
+    ) async throws -> RunningMockServer {
         var logger = Logger(label: "fresh-mock")
         logger.logLevel = .critical  // failures reach the caller as errors; the request log says the rest
         let data = try configuration.loadData()
@@ -60,7 +56,7 @@ public final class RunningMockServer: Sendable {
         let application = Application(
             responder: responder,
             server: .http1(configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [ParseErrorResponder(), HTTP1Strictness.install()],
+                additionalChannelHandlers: [ParseErrorResponder(), HTTP1Strictness.Installer()],
                 httpDecoderConfiguration: .init(
                     maxHeaderFieldSize: ParseErrorResponder.headerLimit, maxHeaderListSize: ParseErrorResponder.headerLimit))),
             configuration: ApplicationConfiguration(

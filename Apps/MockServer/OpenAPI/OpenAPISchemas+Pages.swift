@@ -1,13 +1,11 @@
-// MARK: - OpenAPIPageSchema
-
 /// The 200 response of a page in each pagination style: the exact JSON shape (no other
 /// members), and the `Link` header of the `link` style.
-enum OpenAPIPageSchema {
+extension OpenAPISchemas {
     /// The 200 response of a page of `items` in `style`.
-    static func response(_ style: PaginationStyle, items: [String: Any], totalCount: Bool) -> [String: Any] {
+    static func pageResponse(_ style: PaginationStyle, items: [String: Any], totalCount: Bool) -> [String: Any] {
         var response: [String: Any] = [
             "description": "A page (\(style.rawValue)); last page: \(style.endCondition)",
-            "content": ["application/json": ["schema": body(style, items: items)]],
+            "content": ["application/json": ["schema": pageBody(style, items: items)]],
         ]
         var headers: [String: Any] = [:]
         if style == .link {
@@ -21,7 +19,7 @@ enum OpenAPIPageSchema {
         return response
     }
 
-    private static func body(_ style: PaginationStyle, items: [String: Any]) -> [String: Any] {
+    private static func pageBody(_ style: PaginationStyle, items: [String: Any]) -> [String: Any] {
         let array: [String: Any] = ["type": "array", "items": items]
         let url: [String: Any] = ["type": "string", "format": "uri"]
         let nullableURL: [String: Any] = ["type": ["string", "null"], "format": "uri"]
@@ -49,9 +47,5 @@ enum OpenAPIPageSchema {
         case .offset:
             return object(["items": array, "offset": integer, "limit": integer], required: ["items", "offset", "limit"])
         }
-    }
-
-    private static func object(_ properties: [String: Any], required: [String]) -> [String: Any] {
-        ["type": "object", "properties": properties, "required": required, "additionalProperties": false]
     }
 }
