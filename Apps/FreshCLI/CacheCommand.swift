@@ -16,93 +16,83 @@ struct CacheCommand: AsyncParsableCommand {
         subcommands: [Stats.self, List.self, Show.self, Remove.self, Clear.self, Prune.self]
     )
 
-    struct Stats: AsyncParsableCommand {
+    struct Stats: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "stats", abstract: "Entries, bytes, capacity, hit / revalidated / miss counts and bytes saved.")
         @OptionGroup var storage: StorageOptions
 
-        func run() async throws {
-            try await FailureReport.run {
-                let statistics = try storage.openCacheDatabase().statistics()
-                print("entries: \(statistics.entries)")
-                print("bytes: \(statistics.bytes) (\(ByteCount.format(statistics.bytes))) of \(ByteCount.format(statistics.capacity))")
-                for kind in CacheOutcome.Kind.allCases { print("\(kind.rawValue): \(statistics.counts[kind] ?? 0)") }
-                print("body bytes received: \(statistics.bytesReceived)")
-                print("body bytes saved: \(statistics.bytesSaved)")
-            }
+        func execute() async throws {
+            let statistics = try storage.openCacheDatabase().statistics()
+            print("entries: \(statistics.entries)")
+            print("bytes: \(statistics.bytes) (\(ByteCount.format(statistics.bytes))) of \(ByteCount.format(statistics.capacity))")
+            for kind in CacheOutcome.Kind.allCases { print("\(kind.rawValue): \(statistics.counts[kind] ?? 0)") }
+            print("body bytes received: \(statistics.bytesReceived)")
+            print("body bytes saved: \(statistics.bytesSaved)")
         }
     }
 
-    struct List: AsyncParsableCommand {
+    struct List: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "ls", abstract: "List stored entries, most recently used first.")
         @OptionGroup var storage: StorageOptions
 
-        func run() async throws {
-            try await FailureReport.run {
-                for entry in try storage.openCacheDatabase().listEntries() {
-                    let variant = entry.variantKey.isEmpty ? "" : " [\(entry.variantKey.replacingOccurrences(of: "\n", with: "; "))]"
-                    print(TerminalText.sanitized(RedactedPassword.hidden(in: "\(entry.status) \(ByteCount.format(entry.size)) \(entry.key)\(variant)")))
-                }
+        func execute() async throws {
+            for entry in try storage.openCacheDatabase().listEntries() {
+                let variant = entry.variantKey.isEmpty ? "" : " [\(entry.variantKey.replacingOccurrences(of: "\n", with: "; "))]"
+                print(TerminalText.sanitized(RedactedPassword.hidden(in: "\(entry.status) \(ByteCount.format(entry.size)) \(entry.key)\(variant)")))
             }
         }
     }
 
-    struct Show: AsyncParsableCommand {
+    struct Show: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a stored entry's status, headers, times and freshness.")
         @Argument(help: ArgumentHelp("The URL of the entry.", valueName: "url")) var target: ParsedURL
         @OptionGroup var storage: StorageOptions
 
-        func run() async throws {
-            try await FailureReport.run {
-                let database = try storage.openCacheDatabase()
-                let variants = try database.variants(forKey: CacheKey.primary(method: .get, url: target.url))
-                guard !variants.isEmpty else { throw NothingStored(url: target.url) }
-                for entry in variants {
-                    print(TerminalText.sanitized(RedactedPassword.hidden(in: entry.key)) + "  (\(entry.body.count) body bytes)")
-                    print("status: \(entry.status.code)")
-                    print("requested: \(HTTPDate.format(entry.requestTime)), received: \(HTTPDate.format(entry.responseTime))")
-                    print(StoredResponseEvaluation(entry: entry, now: Date()).summary)
-                    for field in entry.headerFields { print(TerminalText.sanitized("  \(field.name.rawName): \(field.value)")) }
-                }
+        func execute() async throws {
+            let database = try storage.openCacheDatabase()
+            let variants = try database.variants(forKey: CacheKey.primary(method: .get, url: target.url))
+            guard !variants.isEmpty else { throw NothingStored(url: target.url) }
+            for entry in variants {
+                print(TerminalText.sanitized(RedactedPassword.hidden(in: entry.key)) + "  (\(entry.body.count) body bytes)")
+                print("status: \(entry.status.code)")
+                print("requested: \(HTTPDate.format(entry.requestTime)), received: \(HTTPDate.format(entry.responseTime))")
+                print(StoredResponseEvaluation(entry: entry, now: Date()).summary)
+                for field in entry.headerFields { print(TerminalText.sanitized("  \(field.name.rawName): \(field.value)")) }
             }
         }
     }
 
-    struct Remove: AsyncParsableCommand {
+    struct Remove: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove every stored variant of a URL.")
         @Argument(help: ArgumentHelp("The URL of the entry.", valueName: "url")) var target: ParsedURL
         @OptionGroup var storage: StorageOptions
 
-        func run() async throws {
-            try await FailureReport.run {
-                let database = try storage.openCacheDatabase()
-                let key = CacheKey.primary(method: .get, url: target.url)
-                let count = try database.variants(forKey: key).count
-                try database.removeAll(forKey: key)
-                print("removed \(count) entr\(count == 1 ? "y" : "ies") for \(RedactedPassword.hidden(in: target.url.absoluteString))")
-            }
+        func execute() async throws {
+            let database = try storage.openCacheDatabase()
+            let key = CacheKey.primary(method: .get, url: target.url)
+            let count = try database.variants(forKey: key).count
+            try database.removeAll(forKey: key)
+            print("removed \(count) entr\(count == 1 ? "y" : "ies") for \(RedactedPassword.hidden(in: target.url.absoluteString))")
         }
     }
 
-    struct Clear: AsyncParsableCommand {
+    struct Clear: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry and reset the statistics.")
         @OptionGroup var storage: StorageOptions
 
-        func run() async throws {
-            try await FailureReport.run {
-                let database = try storage.openCacheDatabase()
-                do {
-                    let count = try database.statistics().entries
-                    try database.clear()
-                    print("cleared \(Plural.count(count, "entry", "entries"))")
-                } catch let error where StorageError.isDamage(error) {
-                    try CacheDatabase.deleteFiles(at: database.path)
-                    print("deleted the damaged cache database at \(database.path); the next command starts an empty cache")
-                }
+        func execute() async throws {
+            let database = try storage.openCacheDatabase()
+            do {
+                let count = try database.statistics().entries
+                try database.clear()
+                print("cleared \(Plural.count(count, "entry", "entries"))")
+            } catch let error where StorageError.isDamage(error) {
+                try CacheDatabase.deleteFiles(at: database.path)
+                print("deleted the damaged cache database at \(database.path); the next command starts an empty cache")
             }
         }
     }
 
-    struct Prune: AsyncParsableCommand {
+    struct Prune: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "prune", abstract: "Evict least-recently-used entries until the cache fits a size.")
         @Option(name: .customLong("max-size"), help: ArgumentHelp("Size to fit, e.g. 10M.", valueName: "size"),
                 transform: { text in
@@ -112,12 +102,10 @@ struct CacheCommand: AsyncParsableCommand {
         var maximumSize: Int
         @OptionGroup var storage: StorageOptions
 
-        func run() async throws {
-            try await FailureReport.run {
-                let database = try storage.openCacheDatabase()
-                let evicted = try database.prune(toFit: maximumSize)
-                print("evicted \(evicted) entries; \(ByteCount.format(try database.statistics().bytes)) remain")
-            }
+        func execute() async throws {
+            let database = try storage.openCacheDatabase()
+            let evicted = try database.prune(toFit: maximumSize)
+            print("evicted \(evicted) entries; \(ByteCount.format(try database.statistics().bytes)) remain")
         }
     }
 }

@@ -1,11 +1,10 @@
 import ArgumentParser
-import Foundation
 import MirrorStore
 import Storage
 import SyncEngine
 
 /// `fresh check`: is the item database damaged, and what can be saved.
-struct CheckCommand: AsyncParsableCommand {
+struct CheckCommand: FreshSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Check the item database for damage; --recover saves what can be read into a new file.",
@@ -25,29 +24,27 @@ struct CheckCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
-    func run() async throws {
-        try await FailureReport.run {
-            let path = storage.location.itemDatabasePath
-            let problems = try MirrorCheck.problems(at: path)
-            if problems == ["ok"] {
-                print("\(path): no damage found")
-                return
-            }
-            for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(problem)") }
-            guard recover else {
-                StandardError.write("fresh: the database is damaged; 'fresh check --recover' saves what can be read")
-                throw ExitCode(6)
-            }
-            let recovery: MirrorCheck.Recovery
-            do {
-                recovery = try MirrorCheck.recover(at: path)
-            } catch StorageError.corrupted(_, let reason) {
-                StandardError.write("fresh: \(path): nothing could be recovered (\(reason)); the damaged file is left as it is")
-                throw ExitCode(6)
-            }
-            print("recovered \(Plural.count(recovery.collections, "collection")) and \(Plural.count(recovery.items, "item")) into \(path)"
-                  + (recovery.lostRows > 0 ? "; \(Plural.count(recovery.lostRows, "row")) could not be read" : "")
-                  + "; the damaged file is kept as \(recovery.damagedCopy)")
+    func execute() async throws {
+        let path = storage.location.itemDatabasePath
+        let problems = try MirrorCheck.problems(at: path)
+        if problems == ["ok"] {
+            print("\(path): no damage found")
+            return
         }
+        for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(problem)") }
+        guard recover else {
+            StandardError.write("fresh: the database is damaged; 'fresh check --recover' saves what can be read")
+            throw ExitCode(6)
+        }
+        let recovery: MirrorCheck.Recovery
+        do {
+            recovery = try MirrorCheck.recover(at: path)
+        } catch StorageError.corrupted(_, let reason) {
+            StandardError.write("fresh: \(path): nothing could be recovered (\(reason)); the damaged file is left as it is")
+            throw ExitCode(6)
+        }
+        print("recovered \(Plural.count(recovery.collections, "collection")) and \(Plural.count(recovery.items, "item")) into \(path)"
+              + (recovery.lostRows > 0 ? "; \(Plural.count(recovery.lostRows, "row")) could not be read" : "")
+              + "; the damaged file is kept as \(recovery.damagedCopy)")
     }
 }

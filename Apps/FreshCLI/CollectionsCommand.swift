@@ -1,11 +1,10 @@
 import ArgumentParser
 import Foundation
 import MirrorStore
-import Storage
 import SyncEngine
 
 /// `fresh collections`: what the item database mirrors.
-struct CollectionsCommand: AsyncParsableCommand {
+struct CollectionsCommand: FreshSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "collections",
         abstract: "List the mirrored collections: name, items, pages, style, last sync, size, URL.",
@@ -24,27 +23,24 @@ struct CollectionsCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
-    func run() async throws {
-        try await FailureReport.run {
-            let summaries = try await storage.withMirror(forReading: true) { try await $0.summaries() }
-            if json {
-                let objects = summaries.map(Self.object)
-                FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]))
-                print()
-                return
-            }
-            guard !summaries.isEmpty else {
-                StandardError.write("fresh: no collections yet: 'fresh sync URL' mirrors one")
-                return
-            }
-            let rows = summaries.map { summary in
-                [summary.collection.name, String(summary.itemCount), String(summary.pageCount),
-                 summary.collection.paginationPlan?.style.name ?? "-", Self.lastSync(summary.collection),
-                 Self.status(summary.collection), ByteCount.format(summary.bytes), summary.collection.url]
-            }
-            TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows,
-                            numericColumns: [1, 2])
+    func execute() async throws {
+        let summaries = try await storage.withMirror(forReading: true) { try await $0.summaries() }
+        if json {
+            let objects = summaries.map(Self.object)
+            FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]))
+            print()
+            return
         }
+        guard !summaries.isEmpty else {
+            StandardError.write("fresh: no collections yet: 'fresh sync URL' mirrors one")
+            return
+        }
+        let rows = summaries.map { summary in
+            [summary.collection.name, String(summary.itemCount), String(summary.pageCount),
+             summary.collection.paginationPlan?.style.name ?? "-", Self.lastSync(summary.collection),
+             Self.status(summary.collection), ByteCount.format(summary.bytes), summary.collection.url]
+        }
+        TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows, numericColumns: [1, 2])
     }
 
     static func status(_ collection: CollectionRecord) -> String {

@@ -1,10 +1,9 @@
 import ArgumentParser
-import HTTPTypes
 import SyncEngine
 import TerminalText
 
 /// `fresh explain URL`: what a GET would do now, and why, without sending it.
-struct ExplainCommand: AsyncParsableCommand {
+struct ExplainCommand: FreshSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
         abstract: "Say what 'fresh get URL' would do now, and why, without sending anything.",
@@ -27,15 +26,11 @@ struct ExplainCommand: AsyncParsableCommand {
         for header in headers { _ = try HeaderArgument.parse(header) }
     }
 
-    func run() async throws {
-        try await FailureReport.run {
-            let fields = try HeaderArgument.fields(headers)
-            let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
-            if let failure = services.cacheFailure { throw failure } // it was asked about the file
-            services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
-            for line in try services.client.explain(url: target.url, headerFields: fields) {
-                print(TerminalText.sanitized(line))
-            }
-        }
+    func execute() async throws {
+        let fields = try HeaderArgument.fields(headers)
+        let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+        if let failure = services.cacheFailure { throw failure } // it was asked about the file
+        services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
+        try services.client.explain(url: target.url, headerFields: fields).forEach { print(TerminalText.sanitized($0)) }
     }
 }

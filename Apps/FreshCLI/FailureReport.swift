@@ -12,8 +12,7 @@ enum FailureReport {
     static func exitCode(for error: any Error) -> Int32 {
         switch error {
         case let stopped as SyncStopped: exitCode(for: stopped.underlying)
-        case is CancellationError: 130
-        case TransportError.cancelled: 130
+        case is CancellationError, TransportError.cancelled: 130
         case TransportError.unreachable, TransportError.timedOut, SyncError.offline, SyncError.gaveUp(_, _, nil): 3
         case SyncError.httpStatus, SyncError.gaveUp: 4
         case TransportError.truncated, TransportError.invalidResponse, SyncError.badReply, SyncError.invalidJSON, SyncError.invalidPage,
@@ -44,20 +43,25 @@ enum FailureReport {
     private static func line(for error: any Error) -> String {
         switch error {
         case is CancellationError, TransportError.cancelled: "interrupted; everything written before stays written"
-        case let stopped as SyncStopped: stopped.description
-        case let error as FileError: error.description
-        case let error as NothingStored: error.description
         default: ErrorDescription.line(error)
         }
     }
 }
 
+/// A subcommand whose `run()` is its ``execute()`` inside ``FailureReport/run(_:)``: any error
+/// it throws ends it as one line on stderr and a documented exit status.
+protocol FreshSubcommand: AsyncParsableCommand {
+    func execute() async throws
+}
+
+extension FreshSubcommand {
+    func run() async throws { try await FailureReport.run { try await execute() } }
+}
+
 /// Writing to stderr, one line at a time. `-s` silences notes and errors, `-s -S` notes only
 /// (as curl's `--silent` and `--show-error` do); `-v` lines are never silenced.
 enum StandardError {
-    enum Silence: UInt8, AtomicRepresentable {
-        case none, notes, everything
-    }
+    enum Silence: UInt8, AtomicRepresentable { case none, notes, everything }
 
     static let silence = Atomic<Silence>(.none)
 

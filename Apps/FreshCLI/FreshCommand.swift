@@ -4,9 +4,6 @@ import SyncEngine
 
 /// `fresh`: the sync CLI. One file per subcommand.
 public struct FreshCommand: AsyncParsableCommand {
-    /// The version `--version` prints.
-    public static let version = FreshServices.version
-
     public static let configuration = CommandConfiguration(
         commandName: "fresh",
         abstract: "HTTP with a real cache, and paginated APIs mirrored into SQLite.",
@@ -36,15 +33,13 @@ public struct FreshCommand: AsyncParsableCommand {
             Shell completions: fresh --generate-completion-script bash (or zsh, fish); see \
             docs/cli.md.
             """,
-        version: "fresh \(version)",
+        version: "fresh \(FreshServices.version)",
         subcommands: [GetCommand.self, SyncCommand.self, CollectionsCommand.self, ItemsCommand.self, RemoveCommand.self,
                       CheckCommand.self, ExplainCommand.self, CacheCommand.self]
     )
 
     public init() {}
-}
 
-extension FreshCommand {
     /// Runs the command line. Help and version print as usual; every error is one line on
     /// stderr (`fresh: …`) with the exit status documented in `fresh --help`.
     public static func launch(_ arguments: [String]? = nil) async -> Never {

@@ -2,12 +2,11 @@ import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPTypes
-import Storage
 import SyncEngine
 import TerminalText
 
 /// `fresh get URL`: curl-like, through the persistent cache.
-struct GetCommand: AsyncParsableCommand {
+struct GetCommand: FreshSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "get",
         // `fresh get URL` is parsed without the rest of the tree (CommandLaunch's DirectEntry).
@@ -50,37 +49,28 @@ struct GetCommand: AsyncParsableCommand {
 
     @Option(name: .customShort("X"), help: ArgumentHelp("Request method (default GET, or POST with --data).", valueName: "method"))
     var method: String?
-
     @Option(name: .customShort("H"), help: ArgumentHelp("Extra header 'Name: value' (repeatable; no control characters in the value).", valueName: "header"))
     var headers: [String] = []
-
     @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("Request body; @file reads it from a file, @- from standard input.", valueName: "data"))
     var data: String?
-
     @Option(name: [.customShort("u"), .customLong("user")], help: ArgumentHelp("Basic authentication as user:password.", valueName: "user:password"))
     var user: String?
 
     @Flag(name: [.customShort("i"), .customLong("include")], help: "Print the status line and headers before the body.")
     var include = false
-
     @Flag(name: [.customShort("I"), .customLong("head")], help: "Send HEAD and print the status line and headers only.")
     var head = false
-
     @Flag(name: .customLong("json"), help: "Print status, headers, body and cache decision as one JSON object.")
     var json = false
-
     @Flag(name: .customLong("raw"), help: "Print the body's exact bytes on a terminal too (no JSON re-indenting, colours or escaping; as -o -).")
     var raw = false
-
     @Option(name: [.customShort("o"), .customLong("output")], help: ArgumentHelp("Write the body to a file instead of stdout (`-` is stdout, as in curl).", valueName: "file"))
     var output: String?
-
     /// The file `-o` names; `nil` for stdout (no `-o`, or `-o -`).
     private var outputFile: String? { output == "-" ? nil : output }
 
     @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects (as curl, not followed without it).")
     var location = false
-
     @Option(name: .customLong("max-redirs"), parsing: .unconditional,
             help: ArgumentHelp("Redirects -L follows before failing with exit 5 (default 50; -1: no limit, as in curl).", valueName: "n"))
     var maxRedirects = 50
@@ -94,25 +84,20 @@ struct GetCommand: AsyncParsableCommand {
                 return policy
             })
     var policy: CachePolicy = .useProtocolCachePolicy
-
     @Flag(help: "Use only stored data, never the network (the cache-only policy).")
     var offline = false
 
     @Flag(name: .shortAndLong, help: "Explain the cache decision on stderr (before the body).")
     var verbose = false
-
     @Flag(name: [.customShort("s"), .customLong("silent")], help: "No notes or error messages on stderr (the exit status still tells).")
     var silent = false
-
     @Flag(name: [.customShort("S"), .customLong("show-error")], help: "With -s, still print the error message when it fails.")
     var showError = false
 
     @Flag(name: [.customShort("f"), .customLong("fail")], help: "On a status of 400 or above write no body and exit 4 (4xx) or 8 (5xx).")
     var fail = false
-
     @Option(name: .customLong("retry"), parsing: .unconditional, help: ArgumentHelp("Retry up to n times on a timeout, a response cut short, 408, 429 or 5xx (not 501), waiting as Retry-After asks, else 1 s, 2 s, 4 s…", valueName: "n"))
     var retries = 0
-
     @Option(name: .customLong("max-time"), parsing: .unconditional, help: ArgumentHelp("Give up on the request after this many seconds (0: no limit).", valueName: "seconds"))
     var maxTime: Double?
 
@@ -130,25 +115,23 @@ struct GetCommand: AsyncParsableCommand {
         for header in headers { _ = try HeaderArgument.parse(header) }
     }
 
-    func run() async throws {
+    func execute() async throws {
         if silent { StandardError.silence.store(showError ? .notes : .everything, ordering: .relaxed) }
-        try await FailureReport.run {
-            let request = try makeRequest()
-            if let outputFile { try ResponsePrinter.checkWritable(outputFile) }
-            let storageLocation = storage.location
-            let services = FreshServices(location: storageLocation, cacheCapacity: storage.cacheCapacity,
-                                         openedCache: await EarlyCacheOpen.take(for: storageLocation, capacity: storage.cacheCapacity))
-            let policy = offline ? .returnCacheDataDontLoad : policy
-            // Stored data only: a cache file that cannot be read is the answer, not an empty cache.
-            if CachingClient.answersFromStorageOnly(request, policy: policy), let failure = services.cacheFailure { throw failure }
-            services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }
-            let exchange = RetryingExchange(client: services.client, policy: policy, retries: retries,
-                                            maximumRedirects: location ? (maxRedirects == -1 ? .max : maxRedirects) : nil)
-            let response = try await services.finishing {
-                try await Interruption.cancellingOnSignal { try await exchange.send(request) }
-            }
-            try finish(response)
+        let request = try makeRequest()
+        if let outputFile { try ResponsePrinter.checkWritable(outputFile) }
+        let storageLocation = storage.location
+        let services = FreshServices(location: storageLocation, cacheCapacity: storage.cacheCapacity,
+                                     openedCache: await EarlyCacheOpen.take(for: storageLocation, capacity: storage.cacheCapacity))
+        let policy = offline ? .returnCacheDataDontLoad : policy
+        // Stored data only: a cache file that cannot be read is the answer, not an empty cache.
+        if CachingClient.answersFromStorageOnly(request, policy: policy), let failure = services.cacheFailure { throw failure }
+        services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }
+        let exchange = RetryingExchange(client: services.client, policy: policy, retries: retries,
+                                        maximumRedirects: location ? (maxRedirects == -1 ? .max : maxRedirects) : nil)
+        let response = try await services.finishing {
+            try await Interruption.cancellingOnSignal { try await exchange.send(request) }
         }
+        try finish(response)
     }
 
     /// Everything said on stderr comes before the body, so no note lands on the body's last line.
@@ -174,12 +157,7 @@ struct GetCommand: AsyncParsableCommand {
             StandardError.write("fresh: the server answered \(response.status.code) (--fail)")
             throw ExitCode(response.status.code >= 500 ? 8 : 4)
         }
-        do {
-            try printer.print(response)
-        } catch FileError.binaryForTerminal(let byteCount) {
-            StandardError.write("fresh: \(FileError.binaryForTerminal(byteCount: byteCount))")
-            throw ExitCode(6)
-        }
+        try printer.print(response)
     }
 
     /// `-v`: the status line, the cache decision, and the bytes that travelled.
@@ -213,9 +191,7 @@ struct GetCommand: AsyncParsableCommand {
         if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
         // A file that cannot be read is a file problem (exit 6, as for -o), found before any request.
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw FileError.cannotRead(path, reason: "no such file")
-        }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw FileError.cannotRead(path, reason: "no such file") }
         guard !isDirectory.boolValue else { throw FileError.cannotRead(path, reason: "it is a directory") }
         guard FileManager.default.isReadableFile(atPath: path) else { throw FileError.cannotRead(path, reason: "permission denied") }
         do {
@@ -232,12 +208,10 @@ struct GetCommand: AsyncParsableCommand {
 enum HeaderArgument {
     /// The fields of every `-H` argument, in order.
     static func fields(_ arguments: [String]) throws -> HTTPFields {
-        var fields = HTTPFields()
-        for argument in arguments {
+        HTTPFields(try arguments.map { argument in
             let (name, value) = try parse(argument)
-            fields.append(HTTPField(name: name, value: value))
-        }
-        return fields
+            return HTTPField(name: name, value: value)
+        })
     }
 
     static func parse(_ text: String) throws -> (HTTPField.Name, String) {

@@ -93,9 +93,7 @@ final class CancellationTarget: Sendable {
     }
 
     /// Forgets the task: a signal from now on cancels nothing.
-    func detach() {
-        state.withLock { $0.cancel = nil }
-    }
+    func detach() { state.withLock { $0.cancel = nil } }
 
     func cancel() {
         let cancel = state.withLock { state in

@@ -2,11 +2,10 @@ import ArgumentParser
 import Foundation
 import JSON
 import MirrorStore
-import Storage
 import SyncEngine
 
 /// `fresh items NAME`: a collection's items as JSON Lines, a JSON array, or a table.
-struct ItemsCommand: AsyncParsableCommand {
+struct ItemsCommand: FreshSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "items",
         abstract: "Print a collection's items: JSON Lines, a JSON array, or a table.",
@@ -28,16 +27,13 @@ struct ItemsCommand: AsyncParsableCommand {
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case jsonl, json, table
-    }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case jsonl, json, table }
 
     @Argument(help: ArgumentHelp("The collection (see 'fresh collections').", valueName: "name"))
     var name: String
 
     @Option(help: ArgumentHelp("jsonl, json or table (default: table on a terminal, else jsonl).", valueName: "format"))
     var format: Format?
-
     @Option(help: ArgumentHelp("Table columns, comma-separated member paths (default: the key and a title).", valueName: "a,b"))
     var fields: String?
 
@@ -61,47 +57,43 @@ struct ItemsCommand: AsyncParsableCommand {
         }
     }
 
-    func run() async throws {
-        try await FailureReport.run {
-            try await storage.withMirror(forReading: true) { store in
-                guard let collection = try await store.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
-                let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
-                let output = BufferedOutput()
-                switch format {
-                case .jsonl:
-                    try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { output.write($0.json + "\n") }
-                case .json:
-                    var first = true
-                    output.write("[")
-                    try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
-                        output.write((first ? "\n" : ",\n") + item.json)
-                        first = false
-                    }
-                    output.write(first ? "]\n" : "\n]\n")
-                case .table:
-                    let sample = try await store.firstItemJSON(in: collection.id)
-                    let columns = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
-                        ?? Self.defaultColumns(collection, sample: sample)
-                    var rows: [[String]] = []
-                    // A table is for reading: without --limit it shows the first rows, and says so.
-                    try await store.forEachItem(in: collection.id, filters: filters, limit: limit ?? Self.tableRows + 1) { item in
-                        rows.append(ItemCells.cells(of: item, columns: columns))
-                    }
-                    let cut = limit == nil && rows.count > Self.tableRows
-                    if cut { rows.removeLast() }
-                    output.flush()
-                    TextTable.print(header: columns.map { $0.description.uppercased() }, rows: rows)
-                    if cut {
-                        StandardError.note("fresh: the first \(Self.tableRows) items are shown; --limit N shows more, --format jsonl all of them")
-                    }
+    func execute() async throws {
+        try await storage.withMirror(forReading: true) { store in
+            guard let collection = try await store.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
+            let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
+            let output = BufferedOutput()
+            switch format {
+            case .jsonl:
+                try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { output.write($0.json + "\n") }
+            case .json:
+                var first = true
+                output.write("[")
+                try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
+                    output.write((first ? "\n" : ",\n") + item.json)
+                    first = false
                 }
+                output.write(first ? "]\n" : "\n]\n")
+            case .table:
+                let sample = try await store.firstItemJSON(in: collection.id)
+                let columns = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
+                    ?? Self.defaultColumns(collection, sample: sample)
+                var rows: [[String]] = []
+                // A table is for reading: without --limit it shows the first rows, and says so.
+                try await store.forEachItem(in: collection.id, filters: filters, limit: limit ?? Self.tableRows + 1) { item in
+                    rows.append(Self.cells(of: item, columns: columns))
+                }
+                let cut = limit == nil && rows.count > Self.tableRows
+                if cut { rows.removeLast() }
                 output.flush()
+                TextTable.print(header: columns.map { $0.description.uppercased() }, rows: rows)
+                if cut {
+                    StandardError.note("fresh: the first \(Self.tableRows) items are shown; --limit N shows more, --format jsonl all of them")
+                }
             }
+            output.flush()
         }
     }
-}
 
-extension ItemsCommand {
     /// The rows a table shows without `--limit`.
     static let tableRows = 1000
 
@@ -110,10 +102,8 @@ extension ItemsCommand {
         let shown = ItemFields.choose(for: sample)
         return [collection.paginationPlan?.key ?? JSONPath(["id"])] + shown.title + shown.subtitle
     }
-}
 
-/// Table cells of an item: each member's text (strings as they are, other values as JSON).
-enum ItemCells {
+    /// An item's table cells: each member's text (strings as they are, other values as JSON).
     static func cells(of item: StoredItem, columns: [JSONPath]) -> [String] {
         let document = try? JSONDocument(Data(item.json.utf8), recordedDepth: columns.map(\.components.count).max() ?? 1)
         return columns.map { path in

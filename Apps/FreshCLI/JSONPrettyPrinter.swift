@@ -26,9 +26,7 @@ struct JSONPrettyPrinter {
         func emit(_ token: ArraySlice<UInt8>, color: String?) {
             let shown = token.allSatisfy { $0 < 0x80 } ? Array(token) : Array(TerminalText.sanitized(String(decoding: token, as: UTF8.self)).utf8)
             guard colored, let color else { return output.append(contentsOf: shown) }
-            output.append(contentsOf: Array("\u{1B}[\(color)m".utf8))
-            output.append(contentsOf: shown)
-            output.append(contentsOf: Array("\u{1B}[0m".utf8))
+            output.append(contentsOf: Array("\u{1B}[\(color)m".utf8) + shown + Array("\u{1B}[0m".utf8))
         }
         func nextSignificant(after position: Int) -> UInt8? {
             var next = position + 1

@@ -1,10 +1,9 @@
 import ArgumentParser
 import Foundation
-import Storage
 import SyncEngine
 
 /// `fresh rm NAME`: forget a mirrored collection.
-struct RemoveCommand: AsyncParsableCommand {
+struct RemoveCommand: FreshSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "rm",
         abstract: "Remove a mirrored collection with all its items.",
@@ -17,22 +16,20 @@ struct RemoveCommand: AsyncParsableCommand {
 
     @OptionGroup var storage: StorageOptions
 
-    func run() async throws {
-        try await FailureReport.run {
-            let (collection, pages, count) = try await storage.withMirror { store in
-                guard let collection = try await store.collection(meaning: name), let url = URL(string: collection.url) else {
-                    throw SyncError.unknownCollection(name: name)
-                }
-                return try await store.withLock(collection: CollectionIdentity.of(url), onWait: { holder in
-                    StandardError.write("fresh: a sync of '\(collection.name)' is running\(holder.map { " (\($0))" } ?? ""); waiting for it")
-                }) {
-                    (collection, try await store.pageURLs(onlyIn: collection.id), try await store.deleteCollection(collection.id))
-                }
+    func execute() async throws {
+        let (collection, pages, count) = try await storage.withMirror { store in
+            guard let collection = try await store.collection(meaning: name), let url = URL(string: collection.url) else {
+                throw SyncError.unknownCollection(name: name)
             }
-            let services = FreshServices(location: storage.location)
-            services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }
-            services.forgetPages(pages.compactMap(URL.init(string:)))
-            print("removed '\(collection.name)' (\(Plural.count(count, "item")))")
+            return try await store.withLock(collection: CollectionIdentity.of(url), onWait: { holder in
+                StandardError.write("fresh: a sync of '\(collection.name)' is running\(holder.map { " (\($0))" } ?? ""); waiting for it")
+            }) {
+                (collection, try await store.pageURLs(onlyIn: collection.id), try await store.deleteCollection(collection.id))
+            }
         }
+        let services = FreshServices(location: storage.location)
+        services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }
+        services.forgetPages(pages.compactMap(URL.init(string:)))
+        print("removed '\(collection.name)' (\(Plural.count(count, "item")))")
     }
 }

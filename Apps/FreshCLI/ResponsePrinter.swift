@@ -1,9 +1,7 @@
-import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPTypes
 import Storage
-import SyncEngine
 import TerminalText
 
 /// Prints a response the way `fresh get` was asked to: body only, `-i` head and body, `-I`
@@ -22,28 +20,22 @@ struct ResponsePrinter {
 
     func print(_ response: CachedResponse) throws {
         let bytes = try rendered(response)
-        if let output {
-            try Self.write(bytes, to: output)
-        } else {
-            FileHandle.standardOutput.write(bytes)
-        }
+        if let output { try Self.write(bytes, to: output) } else { FileHandle.standardOutput.write(bytes) }
     }
 
     /// The bytes ``print(_:)`` writes.
     func rendered(_ response: CachedResponse) throws -> Data {
-        var bytes = Data()
         if json {
-            bytes = try JSONSerialization.data(withJSONObject: jsonObject(response), options: [.sortedKeys, .withoutEscapingSlashes])
-            bytes.append(0x0A)
-        } else {
-            if include || headOnly {
-                // Field values come from the network: escaped like every remote string shown.
-                var head = "\(StatusLine.text(of: response))\r\n"
-                for field in response.headerFields { head += "\(field.name.rawName): \(TerminalText.sanitized(field.value))\r\n" }
-                bytes.append(Data((head + "\r\n").utf8))
-            }
-            if !headOnly { bytes.append(try body(of: response)) }
+            return try JSONSerialization.data(withJSONObject: jsonObject(response), options: [.sortedKeys, .withoutEscapingSlashes]) + [0x0A]
         }
+        var bytes = Data()
+        if include || headOnly {
+            // Field values come from the network: escaped like every remote string shown.
+            var head = "\(StatusLine.text(of: response))\r\n"
+            for field in response.headerFields { head += "\(field.name.rawName): \(TerminalText.sanitized(field.value))\r\n" }
+            bytes.append(Data((head + "\r\n").utf8))
+        }
+        if !headOnly { bytes.append(try body(of: response)) }
         return bytes
     }
 
@@ -111,10 +103,8 @@ struct ResponsePrinter {
         decisionObject["currentAge"] = decision.currentAge
         decisionObject["freshnessLifetime"] = decision.freshnessLifetime?.seconds
         var object: [String: Any] = [
-            "url": response.url.absoluteString,
-            "status": response.status.code,
-            "headers": response.headerFields.map { [$0.name.rawName, $0.value] },
-            "decision": decisionObject,
+            "url": response.url.absoluteString, "status": response.status.code,
+            "headers": response.headerFields.map { [$0.name.rawName, $0.value] }, "decision": decisionObject,
         ]
         if let text = String(data: response.body, encoding: .utf8) {
             object["body"] = text

@@ -13,17 +13,14 @@ enum StatusLine {
     }
 
     private static let known: [HTTPResponse.Status] = [
-        .switchingProtocols, .earlyHints, .ok, .created, .accepted, .nonAuthoritativeInformation,
-        .noContent, .resetContent, .partialContent, .multipleChoices, .movedPermanently, .found,
-        .seeOther, .notModified, .temporaryRedirect, .permanentRedirect, .badRequest, .unauthorized,
-        .forbidden, .notFound, .methodNotAllowed, .notAcceptable, .proxyAuthenticationRequired,
-        .requestTimeout, .conflict, .gone, .lengthRequired, .preconditionFailed, .contentTooLarge,
-        .uriTooLong, .unsupportedMediaType, .rangeNotSatisfiable, .expectationFailed,
-        .misdirectedRequest, .unprocessableContent, .tooEarly, .upgradeRequired,
-        .preconditionRequired, .tooManyRequests, .requestHeaderFieldsTooLarge,
-        .unavailableForLegalReasons, .internalServerError, .notImplemented, .badGateway,
-        .serviceUnavailable, .gatewayTimeout, .httpVersionNotSupported,
-        .networkAuthenticationRequired
+        .switchingProtocols, .earlyHints, .ok, .created, .accepted, .nonAuthoritativeInformation, .noContent, .resetContent,
+        .partialContent, .multipleChoices, .movedPermanently, .found, .seeOther, .notModified, .temporaryRedirect,
+        .permanentRedirect, .badRequest, .unauthorized, .forbidden, .notFound, .methodNotAllowed, .notAcceptable,
+        .proxyAuthenticationRequired, .requestTimeout, .conflict, .gone, .lengthRequired, .preconditionFailed,
+        .contentTooLarge, .uriTooLong, .unsupportedMediaType, .rangeNotSatisfiable, .expectationFailed, .misdirectedRequest,
+        .unprocessableContent, .tooEarly, .upgradeRequired, .preconditionRequired, .tooManyRequests,
+        .requestHeaderFieldsTooLarge, .unavailableForLegalReasons, .internalServerError, .notImplemented, .badGateway,
+        .serviceUnavailable, .gatewayTimeout, .httpVersionNotSupported, .networkAuthenticationRequired
     ]
     private static let standardPhrases = Dictionary(uniqueKeysWithValues: known.map { ($0.code, $0.reasonPhrase) })
 }

@@ -2,13 +2,12 @@ import ArgumentParser
 import CurlTransport
 import Foundation
 import HTTPCache
-import HTTPTypes
 import JSON
 import Pagination
 import SyncEngine
 
 /// `fresh sync URL`: every page of a paginated JSON API into the item database.
-struct SyncCommand: AsyncParsableCommand {
+struct SyncCommand: FreshSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Mirror every page of a paginated JSON API into the local item database.",
@@ -92,7 +91,6 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Page size to ask for, set on the URL's size parameter (limit, per_page, page_size…; default: the server's).", valueName: "n"))
     var limit: Int?
-
     @Option(name: .customShort("H"), help: ArgumentHelp("Extra header 'Name: value' (repeatable), e.g. Authorization; never stored.", valueName: "header"))
     var headers: [String] = []
 
@@ -102,13 +100,11 @@ struct SyncCommand: AsyncParsableCommand {
                 return policy
             })
     var policy: CachePolicy = .useProtocolCachePolicy
-
     @Option(name: .customLong("max-time"), parsing: .unconditional, help: ArgumentHelp("Give up on a page request after this many seconds (0: no limit).", valueName: "seconds"))
     var maxTime: Double?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Tries per page after a failure (default 3).", valueName: "n"))
     var retries = 3
-
     @Option(name: .customLong("max-wait"), parsing: .unconditional, help: ArgumentHelp("Longest single wait before a retry, in seconds (default 120).", valueName: "seconds"))
     var maxWait = 120.0
 
@@ -124,10 +120,8 @@ struct SyncCommand: AsyncParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Print one line per page (decision, items, bytes, URL) on stderr.")
     var verbose = false
-
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
-
     @Flag(help: "Print the summary as a JSON object.")
     var json = false
 
@@ -147,39 +141,34 @@ struct SyncCommand: AsyncParsableCommand {
         for header in headers { _ = try HeaderArgument.parse(header) }
     }
 
-    func run() async throws {
+    func execute() async throws {
         let reporter = SyncReporter(mode: quiet ? .quiet : verbose ? .verbose : .progress)
         CurlTransport.preload()
         defer { CurlTransport.finishPreload() }
-        try await FailureReport.run {
-            let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
-            if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
-            let options = try syncOptions()
-            do {
-                let summary = try await services.finishing {
-                    try await storage.withMirror { store in
-                        try await Interruption.cancellingOnSignal {
-                            try await CollectionSync(services: services, store: store).run(options, events: reporter.report)
-                        }
+        let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+        let options = try syncOptions()
+        do {
+            let summary = try await services.finishing {
+                try await storage.withMirror { store in
+                    // Said once the mirror is open: a data directory that cannot be used is the one error.
+                    if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
+                    return try await Interruption.cancellingOnSignal {
+                        try await CollectionSync(services: services, store: store).run(options, events: reporter.report)
                     }
                 }
-                reporter.finish()
-                if json {
-                    print(String(decoding: try JSONEncoder.summary.encode(summary), as: UTF8.self))
-                } else if !quiet {
-                    print(summary.line)
-                }
-            } catch {
-                reporter.finish()
-                let stopped = SyncStopped(underlying: error, written: reporter.lastSummary)
-                if json {
-                    // A script gets its JSON whatever happened: how far the run got, and why it stopped.
-                    var summary = reporter.lastSummary ?? SyncSummary()
-                    summary.error = stopped.description
-                    print(String(decoding: try JSONEncoder.summary.encode(summary), as: UTF8.self))
-                }
-                throw stopped
             }
+            reporter.finish()
+            if json { try Self.printJSON(summary) } else if !quiet { print(summary.line) }
+        } catch {
+            reporter.finish()
+            let stopped = SyncStopped(underlying: error, written: reporter.lastSummary)
+            if json {
+                // A script gets its JSON whatever happened: how far the run got, and why it stopped.
+                var summary = reporter.lastSummary ?? SyncSummary()
+                summary.error = stopped.description
+                try Self.printJSON(summary)
+            }
+            throw stopped
         }
     }
 
@@ -196,13 +185,11 @@ struct SyncCommand: AsyncParsableCommand {
         options.restart = restart
         return options
     }
-}
 
-extension JSONEncoder {
-    /// Sorted keys, so `--json` output is stable.
-    static var summary: JSONEncoder {
+    /// `--json`: the summary as one JSON object, its keys sorted so the output is stable.
+    private static func printJSON(_ summary: SyncSummary) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return encoder
+        print(String(decoding: try encoder.encode(summary), as: UTF8.self))
     }
 }

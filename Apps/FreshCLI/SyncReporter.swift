@@ -1,7 +1,6 @@
 import Foundation
 import HTTPCache
 import MirrorStore
-import Storage
 import SyncEngine
 import Synchronization
 import TerminalText
@@ -37,25 +36,20 @@ final class SyncReporter: Sendable {
         case .page(let page):
             state.withLock { $0.lastSummary = page.summary }
             if mode == .verbose { say(Self.line(page)) } else { drawProgress(page.summary) }
-        case .created(let name):
-            if mode != .quiet { say("new collection '\(name)'") }
-        case .plan(let plan):
-            if mode == .verbose { say("pages: \(plan)") }
-        case .resumed(let index):
-            if mode != .quiet { say("resuming the unfinished pass at page \(index + 1) (--restart starts over)") }
+        case .created(let name): unlessQuiet("new collection '\(name)'")
+        case .plan(let plan): if mode == .verbose { say("pages: \(plan)") }
+        case .resumed(let index): unlessQuiet("resuming the unfinished pass at page \(index + 1) (--restart starts over)")
         case .waitingForLock(let holder):
-            if mode != .quiet { say("another sync of this collection is running\(holder.map { " (\($0))" } ?? ""); waiting for it") }
+            unlessQuiet("another sync of this collection is running\(holder.map { " (\($0))" } ?? ""); waiting for it")
         case .retrying(let url, let wait, let reason, let attempt, let of):
-            if mode != .quiet {
-                say("\(reason): waiting \(wait.formattedSeconds) before retry \(attempt) of \(of) — \(Self.shown(url))")
-            }
+            unlessQuiet("\(reason): waiting \(wait.formattedSeconds) before retry \(attempt) of \(of) — \(Self.shown(url))")
+        case .waitingAsAsked(let url, let wait):
+            unlessQuiet("the server asked to wait (Retry-After): waiting \(wait.formattedSeconds) before asking again — \(Self.shown(url))")
         case .droppedHeaders(let url):
             let first = state.withLock { state in defer { state.warnedAboutHeaders = true }; return !state.warnedAboutHeaders }
-            if first && mode != .quiet { say("warning: not sending -H headers to another origin: \(Self.shown(url))") }
-        case .notice(let text):
-            if mode != .quiet { say("warning: \(text)") }
-        case .stopped(let summary):
-            state.withLock { $0.lastSummary = summary }
+            if first { unlessQuiet("warning: not sending -H headers to another origin: \(Self.shown(url))") }
+        case .notice(let text): unlessQuiet("warning: \(text)")
+        case .stopped(let summary): state.withLock { $0.lastSummary = summary }
         }
     }
 
@@ -75,14 +69,14 @@ final class SyncReporter: Sendable {
     }
 
     /// Sync URLs never carry credentials (they travel as an Authorization field).
-    private static func shown(_ url: URL) -> String {
-        TerminalText.sanitized(url.absoluteString)
-    }
+    private static func shown(_ url: URL) -> String { TerminalText.sanitized(url.absoluteString) }
 
     private func say(_ line: String) {
         finish()
         StandardError.write("fresh: \(line)")
     }
+
+    private func unlessQuiet(_ line: String) { if mode != .quiet { say(line) } }
 
     private func drawProgress(_ summary: SyncSummary) {
         guard drawsProgress else { return }
@@ -112,13 +106,12 @@ struct SyncStopped: Error, CustomStringConvertible {
         guard let written, written.pagesWritten > 0 || written.resumedAtPage != nil, !written.complete else { return cause }
         let stored = written.pagesWritten == 0 ? "nothing stored by this run"
             : "\(Plural.count(written.pagesWritten, "page")) (\(Plural.count(written.items, "item"))) stored by this run"
+        let resume = (written.resumedAtPage ?? 1) + written.pagesWritten
         switch underlying {
         case SyncError.duplicateKey: return cause
         case StorageError.corrupted: return "\(cause); \(stored) before the damage was found"
-        default: break
+        default: return "\(cause); \(stored), the next sync resumes at page \(resume)"
         }
-        let resume = (written.resumedAtPage ?? 1) + written.pagesWritten
-        return "\(cause); \(stored), the next sync resumes at page \(resume)"
     }
 
     /// Ctrl-C, SIGTERM or SIGHUP, however deep it stopped the work.

@@ -1,5 +1,4 @@
 import Foundation
-import SyncEngine
 import TerminalText
 
 /// A table on stdout: columns as wide as their widest cell, measured in display cells; on a
@@ -17,9 +16,7 @@ enum TextTable {
         for row in safeRows {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], measure.cells(cell)) }
         }
-        if let columns = TerminalSize.columns {
-            widths = fitted(widths, into: columns, keeping: numericColumns)
-        }
+        if let columns = TerminalSize.columns { widths = fitted(widths, into: columns, keeping: numericColumns) }
         for row in [header] + safeRows {
             let cells = row.enumerated().map { column, cell in
                 column == row.count - 1 && !numericColumns.contains(column)

@@ -2,16 +2,12 @@ import ArgumentParser
 import Foundation
 import JSON
 import MirrorStore
-import Pagination
 import Storage
 import SyncEngine
 import TerminalText
 
 /// `fresh-reader`: browse the synced posts in the terminal, offline first.
 public struct ReaderCommand: AsyncParsableCommand {
-    /// The version `--version` prints.
-    public static let version = FreshServices.version
-
     public static let configuration = CommandConfiguration(
         commandName: "fresh-reader",
         abstract: "Browse synced collections in the terminal, offline first, with infinite scroll.",
@@ -56,7 +52,7 @@ public struct ReaderCommand: AsyncParsableCommand {
               fresh-reader --collection posts --title author
               fresh-reader --db-dir /tmp/fresh --url 'http://127.0.0.1:8080/posts?limit=20'
             """,
-        version: "fresh-reader \(version)"
+        version: "fresh-reader \(FreshServices.version)"
     )
 
     @Option(name: .customLong("db-dir"), help: ArgumentHelp(
@@ -64,11 +60,8 @@ public struct ReaderCommand: AsyncParsableCommand {
         valueName: "dir"))
     var databaseDirectory: String?
 
-    @Option(help: ArgumentHelp(
-        "Collection to refresh, e.g. http://127.0.0.1:8080/posts (default: the first one synced before).",
-        valueName: "url"))
+    @Option(help: ArgumentHelp("Collection to refresh, e.g. http://127.0.0.1:8080/posts (default: the first one synced before).", valueName: "url"))
     var url: String?
-
     @Option(help: ArgumentHelp("Open this collection (its name in `fresh collections`) instead of the collection list.", valueName: "name"))
     var collection: String?
 
@@ -87,9 +80,7 @@ public struct ReaderCommand: AsyncParsableCommand {
     public func validate() throws {
         // An unset shell variable (`--db-dir "$DIR"`) would otherwise mean the default location.
         if databaseDirectory == "" { throw ValidationError("--db-dir is empty: give a directory") }
-        if let url, Self.httpURL(url) == nil {
-            throw ValidationError("invalid --url '\(url)': expected an http:// or https:// URL")
-        }
+        if let url, Self.httpURL(url) == nil { throw ValidationError("invalid --url '\(url)': expected an http:// or https:// URL") }
         if let title, JSONPath(parsing: title).map({ !$0.isRoot }) != true {
             throw ValidationError("invalid --title '\(title)': expected a member name or a dotted path such as user.login")
         }
@@ -103,35 +94,23 @@ public struct ReaderCommand: AsyncParsableCommand {
         do {
             try await read()
         } catch {
-            FileHandle.standardError.write(Data("fresh-reader: \(TerminalText.sanitized(error.description))\n".utf8))
-            throw ExitCode(error.exitCode)
+            let failure = error as? ReaderError ?? .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
+            Self.say(failure.description)
+            throw ExitCode(failure.exitCode)
         }
     }
 
     // MARK: Running
 
     /// Opens everything that can fail before the terminal is taken over, then runs the UI.
-    private func read() async throws(ReaderError) {
+    private func read() async throws {
         let location = StorageLocation.resolve(directory: databaseDirectory)
         let readOnly = Self.isReadOnly(location.itemDatabasePath) && url == nil
-        let services: FreshServices
-        let store: any MirrorStore
-        let collectionID: Int64?
-        do {
-            services = FreshServices(location: location)
-            store = try SQLiteMirror(path: location.itemDatabasePath, readOnly: readOnly)
-            collectionID = try await Self.collection(url: url.flatMap(Self.httpURL), name: collection, in: store)?.id
-        } catch let error as ReaderError {
-            throw error
-        } catch {
-            throw .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
-        }
-        if !readOnly {
-            for warning in services.warnings {
-                FileHandle.standardError.write(Data("fresh-reader: \(TerminalText.sanitized(warning))\n".utf8))
-            }
-        }
-        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw .notATerminal }
+        let services = FreshServices(location: location)
+        let store = try SQLiteMirror(path: location.itemDatabasePath, readOnly: readOnly)
+        let collectionID = try await Self.collection(url: url.flatMap(Self.httpURL), name: collection, in: store)?.id
+        if !readOnly { services.warnings.forEach(Self.say) }
+        guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw ReaderError.notATerminal }
         TerminalLocale.activate()
         var options = ReaderState.Options()
         options.canFetch = !readOnly
@@ -140,20 +119,22 @@ public struct ReaderCommand: AsyncParsableCommand {
         let session = ReaderSession(services: services, store: store, library: library, collectionID: collectionID, options: options)
         do {
             try await services.finishing { try await session.run() }
-            await store.close()
         } catch {
             await store.close()
-            throw error as? ReaderError ?? .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
+            throw error
         }
+        await store.close()
     }
 
-    /// Whether the item database (or, before it exists, its directory) cannot be written.
+    /// Writes `line` on stderr, after the program's name, its control characters escaped.
+    private static func say(_ line: String) {
+        FileHandle.standardError.write(Data("fresh-reader: \(TerminalText.sanitized(line))\n".utf8))
+    }
+
+    /// Whether the item database exists and it, or its directory, cannot be written.
     private static func isReadOnly(_ path: String) -> Bool {
-        let directory = PathComponents.parent(of: path)
-        if FileManager.default.fileExists(atPath: path) {
-            return access(path, W_OK) != 0 || access(directory, W_OK) != 0
-        }
-        return false
+        guard FileManager.default.fileExists(atPath: path) else { return false }
+        return access(path, W_OK) != 0 || access(PathComponents.parent(of: path), W_OK) != 0
     }
 
     /// The collection named `name`, else the one of `url` (created when new), else none (the

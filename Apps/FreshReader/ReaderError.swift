@@ -16,9 +16,8 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notATerminal: "standard input and output must be a terminal (fresh-reader is interactive; use `fresh` in scripts)"
-        case .terminal(let reason): reason
+        case .terminal(let reason), .usage(let reason): reason
         case .storage(let error): ErrorDescription.line(error)
-        case .usage(let reason): reason
         }
     }
 

@@ -24,22 +24,22 @@ struct ListNavigationTests {
         #expect(list.visibleRange == 1..<11)
         list.move(by: -5)
         #expect(list.visibleRange == 1..<11)
-        list.moveToFirst()
+        list.apply(.first)
         #expect(list.visibleRange == 0..<10)
     }
 
     @Test func pagesMoveOneScreen() {
         var list = ListNavigation(count: 50, height: 10)
-        list.pageDown()
+        list.apply(.pageDown)
         #expect(list.selected == 10)
-        list.pageDown()
-        list.pageUp()
+        list.apply(.pageDown)
+        list.apply(.pageUp)
         #expect(list.selected == 10)
     }
 
     @Test func lastShowsTheFinalScreenful() {
         var list = ListNavigation(count: 50, height: 10)
-        list.moveToLast()
+        list.apply(.last)
         #expect(list.selected == 49)
         #expect(list.visibleRange == 40..<50)
     }
@@ -47,14 +47,14 @@ struct ListNavigationTests {
     @Test func emptyListHasNothingVisible() {
         var list = ListNavigation(count: 0, height: 10)
         list.move(by: 3)
-        list.moveToLast()
+        list.apply(.last)
         #expect(list.selected == 0)
         #expect(list.visibleRange.isEmpty)
     }
 
     @Test func shrinkingClampsTheSelectionAndScroll() {
         var list = ListNavigation(count: 50, height: 10)
-        list.moveToLast()
+        list.apply(.last)
         list.reshape(count: 12, height: 10)
         #expect(list.selected == 11)
         #expect(list.visibleRange == 2..<12)
@@ -62,7 +62,7 @@ struct ListNavigationTests {
 
     @Test func tallerScreenShowsMoreWithoutScrollingPastTheEnd() {
         var list = ListNavigation(count: 20, height: 5)
-        list.moveToLast()
+        list.apply(.last)
         list.reshape(count: 20, height: 30)
         #expect(list.visibleRange == 0..<20)
         #expect(list.selected == 19)

@@ -190,6 +190,25 @@ struct CollectionSyncTests {
         #expect(try fixture.items("posts").map(\.json) == reference.items("posts").map(\.json))
     }
 
+    /// Where nothing changed, the revisit confirms the pages read before the stop (304s) and no
+    /// others: it ends where it rejoins the pages the resumed run read.
+    @Test func aResumedPassOverUnchangedPagesRevisitsOnlyThePagesReadBefore() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 50, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        _ = try await fixture.sync(url) { $0.maximumPages = 3 }
+        let resumed = try await fixture.sync(url)
+        #expect(resumed.complete && resumed.resumedAtPage == 4 && resumed.totalItems == 50)
+        // Two pages downloaded, three confirmed, and no request beyond them (a guess included).
+        #expect(resumed.revisitedPages == 3 && resumed.notModified == 3 && resumed.fullResponses == 2 && resumed.requests == 5)
+        // Page by page, as the reader's infinite scroll loads them: the last run confirms the rest.
+        let paged = try SyncFixture()
+        var run = try await paged.sync(url) { $0.maximumPages = 1 }
+        while !run.complete { run = try await paged.sync(url) { $0.maximumPages = 1 } }
+        await server.stop()
+        #expect(run.resumedAtPage == 5 && run.revisitedPages == 4 && run.notModified == 4 && run.fullResponses == 1 && run.requests == 5)
+    }
+
     @Test func restartStartsOverFromTheFirstPage() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 30, maxAge: 60))
         let fixture = try SyncFixture()

@@ -119,7 +119,15 @@ struct ReadAheadTests {
         }
         try origin.serve(pages(throttlingPage3: true))
         // Real waits: the server's clock is what is judged.
-        let summary = try await CollectionSync(services: fixture.services, store: fixture.store).run(SyncOptions(url: url))
+        let told = Mutex<[Duration]>([])
+        let summary = try await CollectionSync(services: fixture.services, store: fixture.store).run(SyncOptions(url: url)) { event in
+            switch event {
+            case .retrying(_, let wait, _, _, _), .waitingAsAsked(_, let wait): told.withLock { $0.append(wait) }
+            default: break
+            }
+        }
+        // The wait is said once, whichever request met the 429: a retry, or one that waits at the gate.
+        #expect(told.withLock { $0.count } == 1)
         let log = try await origin.received(through: fixture.services.client).filter { $0.path != "/_log" }
         // A page read ahead retries itself; a guess gives up, and the walk asks again, at the gate.
         #expect(summary.complete && summary.retries == (resync ? 0 : 1) && summary.totalItems == 12 && summary.secondsWaited > 0.5)

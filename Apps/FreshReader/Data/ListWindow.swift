@@ -42,7 +42,5 @@ public struct ListWindow: Sendable, Equatable {
     }
 
     /// Forgets the rows, so the next ``load(top:height:count:from:)`` reads them again.
-    public mutating func invalidate() {
-        self = ListWindow()
-    }
+    public mutating func invalidate() { self = ListWindow() }
 }

@@ -12,7 +12,7 @@ public struct StoredLibrary: ReaderLibrary {
     let title: JSONPath?
 
     public func collections() throws -> [CollectionEntry] {
-        try BlockingCall.wait { [store] in
+        try BlockingCall.wait {
             // Counts through the order index; no item JSON is read.
             var entries: [CollectionEntry] = []
             for record in try await store.collections() {
@@ -23,7 +23,7 @@ public struct StoredLibrary: ReaderLibrary {
     }
 
     public func open(_ collectionID: Int64) throws -> any CollectionReading {
-        let sample = try BlockingCall.wait { [store] in try await store.firstItemJSON(in: collectionID) }
+        let sample = try BlockingCall.wait { try await store.firstItemJSON(in: collectionID) }
         return StoredCollection(store: store, collectionID: collectionID, fields: ItemFields.choose(for: sample, title: title))
     }
 }
@@ -35,49 +35,41 @@ struct StoredCollection: CollectionReading {
     let fields: RowFields
 
     func entry() throws -> CollectionEntry {
-        try BlockingCall.wait { [store, collectionID] in
-            guard let record = try await store.collection(id: collectionID) else {
-                throw StorageError.failed("the collection was deleted")
-            }
+        try BlockingCall.wait {
+            guard let record = try await store.collection(id: collectionID) else { throw StorageError.failed("the collection was deleted") }
             return CollectionEntry(record, itemCount: try await store.itemCount(in: collectionID))
         }
     }
 
     func rows(from start: ItemPosition?, limit: Int) throws -> [ListRow] {
-        try BlockingCall.wait { [store, collectionID, fields] in
-            try await store.rows(in: collectionID, from: start, limit: limit, fields: fields).map(ListRow.init)
-        }
+        try BlockingCall.wait { try await store.rows(in: collectionID, from: start, limit: limit, fields: fields).map(ListRow.init) }
     }
 
     func rows(before end: ItemPosition, limit: Int) throws -> [ListRow] {
-        try BlockingCall.wait { [store, collectionID, fields] in
-            try await store.rows(in: collectionID, before: end, limit: limit, fields: fields).map(ListRow.init)
-        }
+        try BlockingCall.wait { try await store.rows(in: collectionID, before: end, limit: limit, fields: fields).map(ListRow.init) }
     }
 
     func rows(atOffset offset: Int, limit: Int) throws -> [ListRow] {
-        try BlockingCall.wait { [store, collectionID, fields] in
-            try await store.rows(in: collectionID, atOffset: offset, limit: limit, fields: fields).map(ListRow.init)
-        }
+        try BlockingCall.wait { try await store.rows(in: collectionID, atOffset: offset, limit: limit, fields: fields).map(ListRow.init) }
     }
 
     func ordinal(ofItem id: Int64) throws -> Int? {
-        try BlockingCall.wait { [store, collectionID] in
+        try BlockingCall.wait {
             guard let item = try await store.item(id: id) else { return nil }
             return try await store.ordinal(of: ItemPosition(pageIndex: item.pageIndex, position: item.position), in: collectionID)
         }
     }
 
     func json(ofItem id: Int64) throws -> String? {
-        try BlockingCall.wait { [store] in try await store.item(id: id)?.json }
+        try BlockingCall.wait { try await store.item(id: id)?.json }
     }
 
     func markShown(upTo sequence: Int) throws {
-        try BlockingCall.wait { [store, collectionID] in try await store.markShown(collectionID, upTo: sequence) }
+        try BlockingCall.wait { try await store.markShown(collectionID, upTo: sequence) }
     }
 
     func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow? {
-        try BlockingCall.wait { [store, collectionID, fields] in
+        try BlockingCall.wait {
             try await store.firstMatch(of: query, in: collectionID, after: row?.at, backward: backward, fields: fields).map(ListRow.init)
         }
     }

@@ -27,32 +27,28 @@ public enum Keymap {
 
     private static let everywhere = Set(Screen.allCases)
     private static let lists: Set<Screen> = [.collections, .list]
-    private static let scrolling: Set<Screen> = [.collections, .list, .item, .text]
 
     /// The table, in the order help lists it.
     public static let bindings: [Binding] = [
-        Binding(keys: [.character("j"), .down], action: .down, screens: scrolling, help: "next row; scroll down a line"),
-        Binding(keys: [.character("k"), .up], action: .up, screens: scrolling, help: "previous row; scroll up a line"),
-        Binding(keys: [.control("d")], action: .halfPageDown, screens: scrolling, help: "half a screen down"),
-        Binding(keys: [.control("u")], action: .halfPageUp, screens: scrolling, help: "half a screen up"),
-        Binding(keys: [.character(" "), .pageDown, .character("f")], action: .pageDown, screens: scrolling, help: "a screen down"),
-        Binding(keys: [.character("b"), .pageUp], action: .pageUp, screens: scrolling, help: "a screen up"),
-        Binding(keys: [.character("g"), .home], action: .first, screens: scrolling, help: "to the top"),
-        Binding(keys: [.character("G"), .end], action: .last, screens: scrolling, help: "to the bottom (then the next page loads, if any)"),
+        Binding(keys: [.character("j"), .down], action: .down, screens: everywhere, help: "next row; scroll down a line"),
+        Binding(keys: [.character("k"), .up], action: .up, screens: everywhere, help: "previous row; scroll up a line"),
+        Binding(keys: [.control("d")], action: .halfPageDown, screens: everywhere, help: "half a screen down"),
+        Binding(keys: [.control("u")], action: .halfPageUp, screens: everywhere, help: "half a screen up"),
+        Binding(keys: [.character(" "), .pageDown, .character("f")], action: .pageDown, screens: everywhere, help: "a screen down"),
+        Binding(keys: [.character("b"), .pageUp], action: .pageUp, screens: everywhere, help: "a screen up"),
+        Binding(keys: [.character("g"), .home], action: .first, screens: everywhere, help: "to the top"),
+        Binding(keys: [.character("G"), .end], action: .last, screens: everywhere, help: "to the bottom (then the next page loads, if any)"),
         Binding(keys: [.enter], action: .open, screens: lists, help: "open the selected collection or item"),
         Binding(keys: [.character("J")], action: .nextItem, screens: [.item], help: "next item"),
         Binding(keys: [.character("K")], action: .previousItem, screens: [.item], help: "previous item"),
-        Binding(keys: [.character("/")], action: .search, screens: [.list, .item],
-                help: "search titles and bodies (Enter searches, Esc cancels)"),
+        Binding(keys: [.character("/")], action: .search, screens: [.list, .item], help: "search titles and bodies (Enter searches, Esc cancels)"),
         Binding(keys: [.character("n")], action: .nextMatch, screens: [.list, .item], help: "next match"),
         Binding(keys: [.character("N")], action: .previousMatch, screens: [.list, .item], help: "previous match"),
-        Binding(keys: [.character("r")], action: .refresh, screens: [.list, .item],
-                help: "refresh in the background, the pages on screen first"),
+        Binding(keys: [.character("r")], action: .refresh, screens: [.list, .item], help: "refresh in the background, the pages on screen first"),
         Binding(keys: [.character("R")], action: .retryPage, screens: [.list], help: "retry the page that failed to load"),
         Binding(keys: [.character("e")], action: .statusDetail, screens: everywhere, help: "the full status message (why offline)"),
         Binding(keys: [.character("?")], action: .help, screens: everywhere, help: "this help"),
-        Binding(keys: [.character("q"), .escape], action: .back, screens: everywhere,
-                help: "back; quit from the first screen"),
+        Binding(keys: [.character("q"), .escape], action: .back, screens: everywhere, help: "back; quit from the first screen"),
     ]
 
     private static let table: [Screen: [KeyInput: Action]] = Dictionary(uniqueKeysWithValues: Screen.allCases.map { screen in
@@ -61,9 +57,7 @@ public enum Keymap {
     })
 
     /// The action of `key` on `screen`, or `nil` for a key that does nothing there.
-    public static func action(for key: KeyInput, on screen: Screen) -> Action? {
-        table[screen]?[key]
-    }
+    public static func action(for key: KeyInput, on screen: Screen) -> Action? { table[screen]?[key] }
 
     /// The help text: one line per binding (its keys, then what they do), grouped by the
     /// screens they work on, each group in the order of its first binding.
@@ -86,7 +80,7 @@ public enum Keymap {
 
     /// "Everywhere:", "In an item list and an item:".
     private static func heading(_ screens: Set<Screen>) -> String {
-        guard screens != Set(Screen.allCases) else { return "Everywhere:" }
+        guard screens != everywhere else { return "Everywhere:" }
         let names = Screen.allCases.filter(screens.contains).map(\.rawValue)
         return "In " + (names.count > 1 ? names.dropLast().joined(separator: ", ") + " and " + names.last! : names[0]) + ":"
     }

@@ -7,9 +7,7 @@ final class Mailbox<Message: Sendable>: Sendable {
     private let messages = Mutex<[Message]>([])
 
     /// Leaves a message for the next ``drain()``.
-    func post(_ message: Message) {
-        messages.withLock { $0.append(message) }
-    }
+    func post(_ message: Message) { messages.withLock { $0.append(message) } }
 
     /// Every message posted since the last call, oldest first.
     func drain() -> [Message] {

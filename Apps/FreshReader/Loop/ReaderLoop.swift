@@ -68,12 +68,8 @@ struct ReaderLoop {
 
     /// Hands an effect to ``perform``; `true` when it asks to quit.
     private func start(_ effect: ReaderState.Effect) -> Bool {
-        switch effect {
-        case .quit: return true
-        case .none: return false
-        default:
-            perform(effect)
-            return false
-        }
+        guard effect != .quit else { return true }
+        if effect != .none { perform(effect) }
+        return false
     }
 }

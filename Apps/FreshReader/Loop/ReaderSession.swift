@@ -1,5 +1,3 @@
-import Fetcher
-import Foundation
 import MirrorStore
 import SyncEngine
 
@@ -22,9 +20,7 @@ struct ReaderSession {
         // No watcher for a database opened immutable (a read-only directory): nobody writes there.
         let watcher = options.canFetch ? try await store.watchChanges() : nil
         let pages = PageLoader(services: services, store: store) { inbox.post(.pageLoaded(collectionID: $0, failure: $1)) }
-        let refresher = CollectionRefresher(services: services, store: store) {
-            inbox.post(.refresh(collectionID: $0, status: $1, summary: $2))
-        }
+        let refresher = CollectionRefresher(services: services, store: store) { inbox.post(.refresh(collectionID: $0, status: $1, summary: $2)) }
         try await UIThread.run { [library, collectionID, options] in
             let screen = try Screen.start()
             defer { screen.stop() }

@@ -14,9 +14,7 @@ final class Screen: TerminalScreen {
     private let window: UnsafeMutablePointer<WINDOW>
     private var stopped = false
 
-    private init(window: UnsafeMutablePointer<WINDOW>) {
-        self.window = window
-    }
+    private init(window: UnsafeMutablePointer<WINDOW>) { self.window = window }
 
     /// Starts the terminal UI on standard input and output. Call ``TerminalLocale/activate()``
     /// first.
@@ -50,8 +48,7 @@ final class Screen: TerminalScreen {
     // MARK: TerminalScreen
 
     var size: ScreenSize {
-        var rows: Int32 = 0
-        var columns: Int32 = 0
+        var rows: Int32 = 0, columns: Int32 = 0
         fresh_getmaxyx(window, &rows, &columns)
         return ScreenSize(rows: Int(rows), columns: Int(columns))
     }
@@ -74,8 +71,7 @@ final class Screen: TerminalScreen {
         if kind == fresh_key_code_yes() { return Self.specialKeys[Int32(code)] }
         guard kind == fresh_ok() else { return nil }
         switch code {
-        case 1...26 where code != 9 && code != 10 && code != 13:
-            return .control(Character(Unicode.Scalar(UInt8(code) + 96)))
+        case 1...26 where code != 9 && code != 10 && code != 13: return .control(Character(Unicode.Scalar(UInt8(code) + 96)))
         case 127, 8: return .backspace
         default:
             if let special = Self.specialKeys[Int32(code)] { return special }

@@ -23,7 +23,5 @@ final class SignalWatch {
     }
 
     /// Stops watching; the signals stay ignored until the process exits.
-    func cancel() {
-        sources.forEach { $0.cancel() }
-    }
+    func cancel() { sources.forEach { $0.cancel() } }
 }

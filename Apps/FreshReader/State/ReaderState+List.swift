@@ -71,30 +71,22 @@ extension ReaderState {
         case .open:
             if let row = selectedRow { try openItem(row) }
             if list.selected == itemCount, case .failed = paging { return retryPage() }
-        case .search: searchInput = ""
-        case .nextMatch, .previousMatch: try repeatSearch(backward: action == .previousMatch)
-        case .refresh: return startRefresh()
+            return .none
         case .retryPage: return retryPage()
         case .last where itemCount > 0:
             // The last item, with the row after it (loading, failed, end) in sight.
             list.select(itemCount - 1)
             list.scroll(toTop: list.count - list.height)
-            try loadWindow()
-            return prefetchIfNear()
-        default:
-            list.apply(action)
-            try loadWindow()
-            return prefetchIfNear()
+        default: list.apply(action)
         }
-        return .none
+        try loadWindow()
+        return prefetchIfNear()
     }
 
     // MARK: Paging
 
     /// The open collection's next page: idle, loading, failed.
-    public var paging: LoadState {
-        entry.flatMap { prefetches[$0.id]?.state } ?? .idle
-    }
+    public var paging: LoadState { entry.flatMap { prefetches[$0.id]?.state } ?? .idle }
 
     /// Asks for the next page when the ``Prefetch`` rule says so: the selection is within its
     /// distance of the end of what is stored, the collection has a next page, and none is

@@ -24,19 +24,15 @@ extension ReaderState {
     }
 
     mutating func itemAction(_ action: Keymap.Action) throws -> Effect {
-        switch action {
-        case .nextItem, .previousItem:
-            list.move(by: action == .nextItem ? 1 : -1)
-            try loadWindow()
-            let effect = prefetchIfNear()
-            if let row = selectedRow, row.id != openRow?.id { try openItem(row) }
-            return effect
-        case .search: searchInput = ""
-        case .nextMatch, .previousMatch: try repeatSearch(backward: action == .previousMatch)
-        case .refresh: return startRefresh()
-        default: scroll(action)
+        guard action == .nextItem || action == .previousItem else {
+            scroll(action)
+            return .none
         }
-        return .none
+        list.move(by: action == .nextItem ? 1 : -1)
+        try loadWindow()
+        let effect = prefetchIfNear()
+        if let row = selectedRow, row.id != openRow?.id { try openItem(row) }
+        return effect
     }
 
     // MARK: Text screens

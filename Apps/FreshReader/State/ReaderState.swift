@@ -146,6 +146,10 @@ public struct ReaderState: Sendable {
         case .help: showText(Keymap.helpLines(), returnTo: mode == .text ? textReturn : mode)
         case .statusDetail: showText(statusDetail(), returnTo: mode == .text ? textReturn : mode)
         case .back: return try back()
+        // The keymap binds these in an item list and an item, where they do the same.
+        case .search: searchInput = ""
+        case .nextMatch, .previousMatch: try repeatSearch(backward: action == .previousMatch)
+        case .refresh: return startRefresh()
         default:
             switch mode {
             case .collections: return try collectionsAction(action)
@@ -218,10 +222,10 @@ extension ListNavigation {
         case .up: move(by: -1)
         case .halfPageDown: move(by: max(1, height / 2))
         case .halfPageUp: move(by: -max(1, height / 2))
-        case .pageDown: pageDown()
-        case .pageUp: pageUp()
-        case .first: moveToFirst()
-        case .last: moveToLast()
+        case .pageDown: move(by: height)
+        case .pageUp: move(by: -height)
+        case .first: select(0)
+        case .last: select(count - 1)
         default: break
         }
     }

@@ -16,8 +16,6 @@ enum DateText {
     }
 
     private static func components(of date: Date, timeZone: TimeZone) -> DateComponents {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        Calendar(identifier: .gregorian).dateComponents(in: timeZone, from: date)
     }
 }

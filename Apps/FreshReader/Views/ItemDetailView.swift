@@ -28,11 +28,8 @@ public enum ItemDetailView {
                 field(SafeText.line(member.name, width: measure), member.value, pad: pad, level: level, width: width, measure: measure)
             }
         case .array:
-            return value.elements.flatMap { element in
-                field("-", element, pad: pad, level: level, width: width, measure: measure)
-            }
-        default:
-            return scalar(value, measure: measure).flatMap { wrap($0, prefix: pad, width: width, measure: measure) }
+            return value.elements.flatMap { field("-", $0, pad: pad, level: level, width: width, measure: measure) }
+        default: return scalar(value, measure: measure).flatMap { wrap($0, prefix: pad, width: width, measure: measure) }
         }
     }
 
@@ -48,9 +45,7 @@ public enum ItemDetailView {
                 + value(member, level: level + 1, width: width, measure: measure)
         default:
             let text = scalar(member, measure: measure)
-            if text.count == 1, measure.cells(pad + label + text[0]) <= width {
-                return [ScreenLine(pad + label + text[0])]
-            }
+            if text.count == 1, measure.cells(pad + label + text[0]) <= width { return [ScreenLine(pad + label + text[0])] }
             let deeper = pad + String(repeating: " ", count: indent)
             return [ScreenLine(pad + label.trimmingCharacters(in: .whitespaces), style: .dim)]
                 + text.flatMap { wrap($0, prefix: deeper, width: width, measure: measure) }

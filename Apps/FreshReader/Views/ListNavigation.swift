@@ -24,21 +24,7 @@ public struct ListNavigation: Equatable, Sendable {
     // MARK: Moving
 
     /// Moves the selection by `delta` rows, stopping at either end.
-    public mutating func move(by delta: Int) {
-        select(selected + delta)
-    }
-
-    /// Moves one screen down.
-    public mutating func pageDown() { move(by: height) }
-
-    /// Moves one screen up.
-    public mutating func pageUp() { move(by: -height) }
-
-    /// Selects the first row.
-    public mutating func moveToFirst() { select(0) }
-
-    /// Selects the last row.
-    public mutating func moveToLast() { select(count - 1) }
+    public mutating func move(by delta: Int) { select(selected + delta) }
 
     /// Selects row `index` (clamped to the list).
     public mutating func select(_ index: Int) {

@@ -15,8 +15,7 @@ public enum ReaderFrame {
         case .list:
             body = ItemListView.lines(window: state.window, navigation: state.list, itemCount: state.itemCount, footer: state.footer,
                                       newSince: state.seenSequence, seen: state.seenItems, width: size.columns, measure: measure)
-        case .item, .text:
-            body = Array(state.textLines[state.textScroll.visibleRange])
+        case .item, .text: body = Array(state.textLines[state.textScroll.visibleRange])
         }
         let bodyRows = max(0, size.rows - 1)
         body = Array(body.prefix(bodyRows)) + Array(repeating: ScreenLine(""), count: max(0, bodyRows - body.count))

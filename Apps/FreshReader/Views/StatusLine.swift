@@ -1,5 +1,4 @@
 import Fetcher
-import Foundation
 import TerminalText
 
 /// The bottom line: on the left the collection, its count and what the refresh is doing (or

@@ -21,9 +21,7 @@ public struct TextScroll: Equatable, Sendable {
     public var maximumOffset: Int { max(0, lineCount - height) }
 
     /// Scrolls by `delta` lines, stopping at either end.
-    public mutating func scroll(by delta: Int) {
-        offset = min(max(0, offset + delta), maximumOffset)
-    }
+    public mutating func scroll(by delta: Int) { offset = min(max(0, offset + delta), maximumOffset) }
 
     /// Scrolls to the first line.
     public mutating func scrollToTop() { offset = 0 }

@@ -13,22 +13,35 @@ public enum MirrorCheck {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StorageError.cannotOpen(path: path, reason: "no such file")
         }
+        return try findProblems(at: path, check: "integrity_check(100)")
+    }
+
+    /// What SQLite's `check` pragma (`integrity_check(N)`, or the faster `quick_check(N)`)
+    /// finds in the file at `path`: `["ok"]` for a sound file. What it finds keeps every later
+    /// writer away (``DamageMarker``), as damage any other command finds.
+    static func findProblems(at path: String, check: String) throws -> [String] {
         var configuration = Configuration()
         configuration.readonly = true
+        // Another process may be creating or migrating the file: wait for it, as its writers do.
+        configuration.busyMode = .timeout(DatabaseFile.defaultBusyTimeout)
+        var problems: [String]
         do {
             // In a directory that cannot be written, as the readers open it (see readOnlyLocation).
             let queue = try DatabaseQueue(path: DatabaseFile.readOnlyLocation(of: path), configuration: configuration)
-            let result = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check(100)") }
-            // What a check finds keeps every later writer away, as damage any other command finds.
-            if result == ["ok"] { DamageMarker.clear(path) } else { DamageMarker.mark(path, reason: result.first ?? "integrity check failed") }
-            return result
+            problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA \(check)") }
+            try queue.close()
         } catch {
-            if StorageError.isDamage(error) {
-                DamageMarker.mark(path, reason: DatabaseFile.message(of: error))
-                return [DatabaseFile.message(of: error)]
-            }
-            throw DatabaseFile.classify(error, path: path)
+            guard StorageError.isDamage(error) else { throw DatabaseFile.classify(error, path: path) }
+            problems = [DatabaseFile.message(of: error)]
         }
+        if problems == ["ok"] { DamageMarker.clear(path) } else { DamageMarker.mark(path, reason: oneLine(problems)) }
+        return problems
+    }
+
+    /// The first problems a check found, as one line ("Page 5: btree page has bad flags; …").
+    static func oneLine(_ problems: [String]) -> String {
+        let lines = problems.flatMap { $0.split(whereSeparator: \.isNewline) }.filter { !$0.hasPrefix("***") }
+        return lines.isEmpty ? "the integrity check failed" : lines.prefix(3).joined(separator: "; ")
     }
 
     /// What a recovery saved and lost.

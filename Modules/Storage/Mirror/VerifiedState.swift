@@ -1,5 +1,4 @@
 import Foundation
-import GRDB
 import MirrorStore
 
 /// How the mirror's file looked when a writer of this program last closed it sound: the size
@@ -19,25 +18,15 @@ enum VerifiedState {
     /// left it; a damaged file is marked (``DamageMarker``) and refused.
     /// - Throws: ``StorageError/corrupted(path:reason:)`` when the check finds damage.
     static func checkBeforeWriting(_ path: String) throws {
-        guard let now = current(path), now != recorded(path) else { return }
-        var problems: [String]
-        do {
-            var configuration = Configuration()
-            configuration.readonly = true
-            // Another process may be creating or migrating the file: wait for it, as its writers do.
-            configuration.busyMode = .timeout(DatabaseFile.defaultBusyTimeout)
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
-            problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA quick_check(10)") }
-            try queue.close()
-        } catch {
-            guard StorageError.isDamage(error) else { throw DatabaseFile.classify(error, path: path) }
-            problems = [DatabaseFile.message(of: error)]
-        }
-        guard problems == ["ok"] else {
-            let reason = problems.first ?? "the integrity check failed"
-            DamageMarker.mark(path, reason: reason)
-            throw StorageError.corrupted(path: path, reason: reason)
-        }
+        guard needsCheck(path) else { return }
+        let problems = try MirrorCheck.findProblems(at: path, check: "quick_check(10)")
+        guard problems == ["ok"] else { throw StorageError.corrupted(path: path, reason: MirrorCheck.oneLine(problems)) }
+    }
+
+    /// Whether the file at `path` exists and is not as the last clean close left it.
+    static func needsCheck(_ path: String) -> Bool {
+        guard let now = current(path) else { return false }
+        return now != recorded(path)
     }
 
     /// Records the file at `path` as sound as it is now (after the last connection closed).
@@ -60,10 +49,13 @@ enum VerifiedState {
         FileManager.default.contents(atPath: recordPath(for: path)).map { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Device, inode, size and modification time (nanoseconds) of the file at `path`.
+    /// Device, inode, size, and the times of the last change to the file's data and to its inode
+    /// (nanoseconds) of the file at `path`. The inode's time cannot be set back: a program that
+    /// writes into the file and restores its modification time still changes the stamp.
     private static func stamp(_ path: String) -> String? {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
         return "\(status.st_dev) \(status.st_ino) \(status.st_size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
+            + " \(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
     }
 }

@@ -51,7 +51,7 @@ struct PageFetcher: Sendable {
         while true {
             attempt += 1
             try Task.checkCancellation()
-            let waited = try await gate.pass(Self.origin(of: url))
+            let waited = try await gate.pass(Self.origin(of: url)) { events(.waitingAsAsked(url: url, for: $0)) }
             if waited > .zero { tally.update { $0.secondsWaited += waited.seconds } }
             let failure: RetryPolicy.Failure
             do {
@@ -87,14 +87,16 @@ struct PageFetcher: Sendable {
             } catch TransportError.invalidResponse(let reason) {
                 throw SyncError.badReply(url: url.absoluteString, reason: reason)
             }
+            let retry = retrying ? options.retry : RetryPolicy(retries: 0)
+            let decision = retry.decide(after: failure, attempt: attempt, random: random())
             var closedTheGate = false
             if case .status(let code, let retryAfter?) = failure, code == 429 || code == 503,
                let wait = RetryPolicy.delay(retryAfter: retryAfter, now: Date()) {
-                gate.close(Self.origin(of: url), for: min(wait, options.retry.maximumWait))
+                let announced = if case .retry = decision { true } else { false }
+                gate.close(Self.origin(of: url), for: min(wait, options.retry.maximumWait), announced: announced)
                 closedTheGate = true
             }
-            let retry = retrying ? options.retry : RetryPolicy(retries: 0)
-            switch retry.decide(after: failure, attempt: attempt, random: random()) {
+            switch decision {
             case .retry(let wait, let reason):
                 events(.retrying(url: url, after: wait, reason: reason, attempt: attempt, of: options.retry.retries))
                 tally.update { $0.retries += 1 }

@@ -4,27 +4,43 @@ import Synchronization
 /// (`Retry-After`), no request of the sync goes to that origin before then, whether it is the
 /// walk's own, a page read ahead or a guess of the chain lookahead: each waits at the gate.
 final class RetryAfterGate: Sendable {
+    /// An origin told to wait: until when, and whether the user has been told.
+    private struct Closing {
+        var opensAt: ContinuousClock.Instant
+        var announced: Bool
+    }
+
     private let clock: SyncClock
-    /// When requests may go to each origin again, for the origins told to wait.
-    private let opensAt = Mutex<[String: ContinuousClock.Instant]>([:])
+    private let closings = Mutex<[String: Closing]>([:])
 
     init(clock: SyncClock) {
         self.clock = clock
     }
 
     /// Keeps every request to `origin` back for `wait` from now (a later opening wins).
-    func close(_ origin: String, for wait: Duration) {
+    /// `announced`: the caller has told the user about this wait already.
+    func close(_ origin: String, for wait: Duration, announced: Bool) {
         let opening = clock.now() + wait
-        opensAt.withLock { $0[origin] = max($0[origin] ?? opening, opening) }
+        closings.withLock { closings in
+            guard let known = closings[origin], known.opensAt >= opening else {
+                closings[origin] = Closing(opensAt: opening, announced: announced)
+                return
+            }
+        }
     }
 
     /// Returns when `origin`'s gate is open, having waited for what is left of a close; returns
-    /// how long it waited.
-    func pass(_ origin: String) async throws -> Duration {
-        guard let opening = opensAt.withLock({ $0[origin] }) else { return .zero }
-        let left = opening - clock.now()
-        guard left > .zero else { return .zero }
-        try await clock.sleep(left)
-        return left
+    /// how long it waited. `announce` hears the wait first when nobody has told the user yet.
+    func pass(_ origin: String, announce: (Duration) -> Void) async throws -> Duration {
+        let now = clock.now()
+        let wait = closings.withLock { closings -> (left: Duration, untold: Bool)? in
+            guard let closing = closings[origin], closing.opensAt > now else { return nil }
+            closings[origin]?.announced = true
+            return (closing.opensAt - now, !closing.announced)
+        }
+        guard let wait else { return .zero }
+        if wait.untold { announce(wait.left) }
+        try await clock.sleep(wait.left)
+        return wait.left
     }
 }

@@ -16,6 +16,9 @@ public enum SyncEvent: Sendable {
     case page(PageEvent)
     /// A failed request is retried after a wait.
     case retrying(url: URL, after: Duration, reason: String, attempt: Int, of: Int)
+    /// A request waits because the server asked the sync to (`Retry-After` on an answer to
+    /// another request, such as one sent ahead).
+    case waitingAsAsked(url: URL, for: Duration)
     /// Headers are not sent to a page on another origin.
     case droppedHeaders(url: URL)
     /// Something the user should know about how the pass ended.

@@ -73,7 +73,7 @@ struct SyncPass: Sendable {
             try await walkPages(&walk, reader: &reader, chain: chain, lookahead: lookahead, into: writer)
         }
         if position.isResumed, case .end = walk.next {
-            (walk, pass) = try await revisit(after: walk, from: position, reader: &reader, chain: chain, lookahead: lookahead)
+            (walk, pass) = try await revisit(after: walk, from: position, reader: &reader, chain: chain)
         }
         if case .end(let end) = walk.next { try await finish(pass: pass, end: end) }
     }
@@ -167,14 +167,17 @@ struct SyncPass: Sendable {
     /// pages read since the resume, which then join it; only then does the pass remove anything
     /// or call itself complete. Returns the revisiting walk, at the pass's end, and its pass.
     private func revisit(
-        after first: PageWalk, from position: PassPosition, reader: inout PageReader, chain: [Int: PageRecord],
-        lookahead: ChainLookahead
+        after first: PageWalk, from position: PassPosition, reader: inout PageReader, chain: [Int: PageRecord]
     ) async throws -> (PageWalk, pass: Int) {
         let rejoining = position.nextURL.flatMap(URL.init(string:)).map { (index: position.nextPageIndex, url: $0) }
         // No page limit here: a pass is complete once, whole, or not at all.
         var walk = PageWalk(revisiting: firstURL, rejoining: rejoining, after: first,
                             limits: PageWalk.Limits(maximumEmptyPages: options.maximumEmptyPages))
         let pass = try await store.revisitPass(of: collection.id, now: Date())
+        // Guesses go no further than the rejoining page: the pages from there on are current.
+        let lookahead = ChainLookahead(fetcher: fetcher, chain: chain.filter { $0.key + 1 < position.nextPageIndex },
+                                       depth: Self.lookaheadDepth, executor: loop, skipping: [])
+        defer { lookahead.cancelAll() }
         let before = tally.update { $0.pages }
         try await writingBehind(pass: pass) { writer in
             try await walkPages(&walk, reader: &reader, chain: chain, lookahead: lookahead, into: writer, policy: .reloadRevalidatingCacheData)
