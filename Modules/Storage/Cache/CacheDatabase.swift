@@ -220,10 +220,13 @@ public final class CacheDatabase: CacheStorage {
 
     public func variants(forKey key: String) throws -> [StoredResponse] {
         let records = try noticingDamage { try connection.variants(forKey: key) }
-        let refreshes = pending.withLock { $0.refreshes.isEmpty ? [:] : $0.refreshes.filter { $0.key.key == key } }
-        return records.compactMap { record in
-            refreshes[CacheBookkeeping.VariantID(key: record.key, variantKey: record.variantKey)].map(record.refreshed) ?? record
-        }.compactMap { $0.storedResponse }
+        // A refresh still in memory (see ``batchDelay``) is what the entry is now.
+        let current = pending.withLock { pending in
+            records.map { record in
+                pending.refreshes[CacheBookkeeping.VariantID(key: record.key, variantKey: record.variantKey)].map(record.refreshed) ?? record
+            }
+        }
+        return current.compactMap(\.storedResponse)
     }
 
     public func store(_ entry: StoredResponse) throws {

@@ -34,7 +34,9 @@ struct SyncPass: Sendable {
     /// The longest a page waits for others to share its transaction.
     static let writeBatchDelay = Duration.milliseconds(100)
     /// How many page requests may be in flight when the last pass's chain says where the next are.
-    static let lookaheadDepth = 4
+    /// A warm sync of 1,000 pages from fresh-mock: 0.256 s with 4, 0.204 s with 8, no better with
+    /// 16 (2026-11-26); 8 connections to one origin stays near what browsers open (6).
+    static let lookaheadDepth = 8
 
     /// A page read and ready to be written.
     struct ReadPage: Sendable {
