@@ -11,22 +11,24 @@ import SyncEngine
 final class CollectionRefresher: Sendable {
     private let services: FreshServices
     private let store: any MirrorStore
+    private let work: BackgroundWork
     private let report: @Sendable (Int64, FetchState<CollectionEntry>.Status, String?) -> Void
     private let fetchers = Mutex<[Int64: Fetcher<CollectionEntry>]>([:])
     private let firstPages = Mutex<[Int64: [Int]]>([:])
     private let summaries = Mutex<[Int64: String]>([:])
 
-    init(services: FreshServices, store: any MirrorStore,
+    init(services: FreshServices, store: any MirrorStore, work: BackgroundWork,
          report: @escaping @Sendable (Int64, FetchState<CollectionEntry>.Status, String?) -> Void) {
         self.services = services
         self.store = store
+        self.work = work
         self.report = report
     }
 
     /// Refreshes collection `id`, `pages` first; joins the refresh already running.
     func refresh(_ id: Int64, firstPages pages: [Int]) {
         firstPages.withLock { $0[id] = pages }
-        fetcher(for: id).startRefresh()
+        work.track(fetcher(for: id).startRefresh())
     }
 
     private func fetcher(for id: Int64) -> Fetcher<CollectionEntry> {

@@ -9,10 +9,11 @@ import SyncEngine
 struct PageLoader: Sendable {
     let services: FreshServices
     let store: any MirrorStore
+    let work: BackgroundWork
     let done: @Sendable (_ collectionID: Int64, _ failure: String?) -> Void
 
     /// Starts loading the next page of collection `id` in the background.
-    func loadNextPage(of id: Int64) { Task { done(id, await fetchNextPage(of: id)) } }
+    func loadNextPage(of id: Int64) { work.track(Task { done(id, await fetchNextPage(of: id)) }) }
 
     private func fetchNextPage(of id: Int64) async -> String? {
         do {

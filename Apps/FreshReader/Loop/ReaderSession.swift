@@ -19,8 +19,23 @@ struct ReaderSession {
         defer { signals.cancel() }
         // No watcher for a database opened immutable (a read-only directory): nobody writes there.
         let watcher = options.canFetch ? try await store.watchChanges() : nil
-        let pages = PageLoader(services: services, store: store) { inbox.post(.pageLoaded(collectionID: $0, failure: $1)) }
-        let refresher = CollectionRefresher(services: services, store: store) { inbox.post(.refresh(collectionID: $0, status: $1, summary: $2)) }
+        let work = BackgroundWork()
+        let pages = PageLoader(services: services, store: store, work: work) { inbox.post(.pageLoaded(collectionID: $0, failure: $1)) }
+        let refresher = CollectionRefresher(services: services, store: store, work: work) {
+            inbox.post(.refresh(collectionID: $0, status: $1, summary: $2))
+        }
+        do {
+            try await showScreen(inbox: inbox, watcher: watcher, pages: pages, refresher: refresher)
+        } catch {
+            await work.stop()
+            throw error
+        }
+        // Nothing may use the store once the session returns: its caller closes it.
+        await work.stop()
+    }
+
+    private func showScreen(inbox: Mailbox<ReaderEvent>, watcher: (any ChangeWatch)?, pages: PageLoader,
+                            refresher: CollectionRefresher) async throws {
         try await UIThread.run { [library, collectionID, options] in
             let screen = try Screen.start()
             defer { screen.stop() }
