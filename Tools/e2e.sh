@@ -283,7 +283,8 @@ answered() { # answered STATUS: how many answers with STATUS the server has sent
 answered_more_than() { [ "$(answered "$1")" -gt "$2" ]; } # answered_more_than STATUS COUNT
 change_read_pages() { # change_read_pages TAG: a new title on page 1, an item of page 2 deleted, 10 ticks
     local edited deleted
-    read -r edited deleted < <(curl -sf "$BASE_URL/posts?limit=10" |
+    # The same posts on a route the page faults do not slow or refuse.
+    read -r edited deleted < <(curl -sf "$BASE_URL/styles/cursor-zero/posts?limit=10" |
         python3 -c 'import json,sys; d = json.load(sys.stdin)["data"]; print(d[1]["id"], d[7]["id"])')
     curl -sf -X PATCH "$BASE_URL/posts/$edited" -H 'Content-Type: application/json' -d "{\"title\": \"changed $1\"}" >/dev/null &&
         curl -sf -X DELETE "$BASE_URL/posts/$deleted" >/dev/null &&
@@ -316,8 +317,11 @@ killed_while_changing() { # killed_while_changing ROUND
     set_faults '"latency_ms": 400' || return 1
     "$BIN/fresh" sync "$BASE_URL$PAGED_POSTS" -v --max-wait 3600 --db-dir "$db" >/dev/null 2>"$err" &
     local pid=$! refused
-    refused=$(answered 503) && wait_for_line "$err" "^fresh: page 2:" && change_read_pages "in round $1, during the sync" &&
-        set_faults '"failure": "status", "status": 503, "retry_after": 3600' && wait_until answered_more_than 503 "$refused"
+    # Once two pages are written, every later page request is refused for an hour (the requests
+    # already on their way still get their pages), then the pages read are changed.
+    refused=$(answered 503) && wait_for_line "$err" "^fresh: page 2:" &&
+        set_faults '"failure": "status", "status": 503, "retry_after": 3600' && change_read_pages "in round $1, during the sync" &&
+        wait_until answered_more_than 503 "$refused"
     local staged=$?
     kill -9 "$pid" 2>/dev/null
     wait "$pid" 2>/dev/null

@@ -28,9 +28,7 @@ final class CurlExchange: @unchecked Sendable {
         }
     }
 
-    deinit {
-        release()
-    }
+    deinit { release() }
 
     /// Lets go of what the handle points to, so it can serve another request.
     private func release() {
@@ -139,10 +137,8 @@ final class CurlExchange: @unchecked Sendable {
             // The request went out, so what was not supported is the reply (HTTP/0.9, or no
             // HTTP at all); before sending it is the URL's scheme (or a libcurl without TLS).
             return .invalidResponse(message)
-        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING:
-            return .invalidResponse(message)
-        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-            return .invalidURL(transfer.request.url.absoluteString)
+        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING: return .invalidResponse(message)
+        case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .invalidURL(transfer.request.url.absoluteString)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY, CURLE_SEND_ERROR:
             return .unreachable(message)
         case CURLE_OPERATION_TIMEDOUT:
@@ -151,14 +147,12 @@ final class CurlExchange: @unchecked Sendable {
             var elapsed: curl_off_t = 0
             _ = fresh_curl_get_off(handle.raw, CURLINFO_TOTAL_TIME_T, &elapsed)
             return .timedOut(.microseconds(elapsed))
-        case CURLE_ABORTED_BY_CALLBACK:
-            return .cancelled
+        case CURLE_ABORTED_BY_CALLBACK: return .cancelled
         case CURLE_FILESIZE_EXCEEDED, CURLE_WRITE_ERROR where sink.exceededLimit:
             return .bodyTooLarge(limit: transfer.request.maximumBodySize ?? 0)
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
             return sink.receivedStatus ? .truncated("\(message) after \(sink.body.count) body bytes") : .unreachable(message)
-        default:
-            return .failed(message)
+        default: return .failed(message)
         }
     }
 }

@@ -28,9 +28,7 @@ final class CurlMulti: IdleWork, @unchecked Sendable {
         self.pool = pool
     }
 
-    deinit {
-        fresh_curl_multi_cleanup(multi)
-    }
+    deinit { fresh_curl_multi_cleanup(multi) }
 
     /// The loop whose thread is the caller's, if it is one.
     static var current: CurlMulti? {
@@ -38,9 +36,7 @@ final class CurlMulti: IdleWork, @unchecked Sendable {
     }
 
     /// Marks the calling thread as this loop's (its set-up).
-    func adoptCurrentThread() {
-        pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque())
-    }
+    func adoptCurrentThread() { pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque()) }
 
     /// Starts `transfer`: the request goes out now, as far as the socket takes it; `done` is
     /// called on this thread when the transfer has finished.
@@ -76,13 +72,9 @@ final class CurlMulti: IdleWork, @unchecked Sendable {
         return !running.isEmpty
     }
 
-    func wait() {
-        _ = fresh_curl_multi_poll(multi, Self.longestWait)
-    }
+    func wait() { _ = fresh_curl_multi_poll(multi, Self.longestWait) }
 
-    func wake() {
-        _ = fresh_curl_multi_wakeup(multi)
-    }
+    func wake() { _ = fresh_curl_multi_wakeup(multi) }
 
     private static let currentKey: pthread_key_t = {
         var key = pthread_key_t()

@@ -16,9 +16,7 @@ final class CurlTransfer: Sendable {
     }
 
     /// Asks the transfer to stop at its next progress callback.
-    func cancel() {
-        cancelled.store(true, ordering: .relaxed)
-    }
+    func cancel() { cancelled.store(true, ordering: .relaxed) }
 
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 

@@ -30,16 +30,12 @@ public final class CurlTransport: HTTPTransport {
     /// milliseconds) then overlaps with what the program does first, such as opening its
     /// databases. A request made meanwhile waits for the load to finish. A program that
     /// preloads calls ``finishPreload()`` before it exits.
-    public static func preload() {
-        Thread.detachNewThread { _ = fresh_curl_load() }
-    }
+    public static func preload() { Thread.detachNewThread { _ = fresh_curl_load() } }
 
     /// Waits until a load started by ``preload()`` is done (at once when it is): a program must
     /// not exit while libcurl and OpenSSL initialise on another thread, since their exit
     /// handlers would run beside that.
-    public static func finishPreload() {
-        _ = fresh_curl_load()
-    }
+    public static func finishPreload() { _ = fresh_curl_load() }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
@@ -48,9 +44,7 @@ public final class CurlTransport: HTTPTransport {
         }
         // Loaded on the first request, not before: a run answered from the cache never pays
         // for libcurl and the libraries it brings (OpenSSL, Kerberos, LDAP, ...).
-        if let failure = fresh_curl_load() {
-            throw TransportError.unavailable("libcurl: \(String(cString: failure))")
-        }
+        if let failure = fresh_curl_load() { throw TransportError.unavailable("libcurl: \(String(cString: failure))") }
         let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent)
         let loop = CurlMulti.current
         return try await withTaskCancellationHandler {
@@ -65,8 +59,12 @@ public final class CurlTransport: HTTPTransport {
                 // one). The global queue's threads are Swift concurrency's pool on Linux, one per
                 // core, so a few slow transfers there would stall every task of the process. A
                 // serial queue of its own runs on an overcommitting thread instead, made as needed.
-                DispatchQueue(label: "fresh.curl-transfer").async { [self] in
-                    continuation.resume(with: Result { try perform(transfer) })
+                DispatchQueue(label: "fresh.curl-transfer").async { [pool] in
+                    // The handle goes back to the pool before the task resumes, so its next request reuses it.
+                    let handle = pool.checkOut()
+                    let result = Result { try transfer.perform(on: handle) }
+                    pool.checkIn(handle)
+                    continuation.resume(with: result)
                 }
             }
         } onCancel: {
@@ -83,12 +81,5 @@ public final class CurlTransport: HTTPTransport {
         guard fresh_curl_load() == nil else { return nil }
         let multi = CurlMulti(pool: pool)
         return TransferLoop(name: name, io: multi, setUp: { multi.adoptCurrentThread() })
-    }
-
-    /// Runs `transfer` on the calling thread, with a handle from the pool.
-    private func perform(_ transfer: CurlTransfer) throws -> TransportResponse {
-        let handle = pool.checkOut()
-        defer { pool.checkIn(handle) }
-        return try transfer.perform(on: handle)
     }
 }

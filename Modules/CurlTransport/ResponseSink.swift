@@ -40,9 +40,7 @@ final class ResponseSink: @unchecked Sendable {
         return true
     }
 
-    deinit {
-        errorBuffer.deallocate()
-    }
+    deinit { errorBuffer.deallocate() }
 
     /// Header lines arrive one at a time; a status line starts a new response (after a
     /// `100 Continue`, for example), so the fields collected so far are dropped.
@@ -75,7 +73,5 @@ final class ResponseSink: @unchecked Sendable {
 }
 
 extension Duration {
-    var milliseconds: Int {
-        Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000)
-    }
+    var milliseconds: Int { Int(components.seconds) * 1000 + Int(components.attoseconds / 1_000_000_000_000_000) }
 }

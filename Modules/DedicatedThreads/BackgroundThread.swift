@@ -34,14 +34,10 @@ public final class BackgroundThread: Sendable {
     /// Runs `job` on the thread after the jobs submitted before it; `false` (and nothing runs)
     /// once it has stopped.
     @discardableResult
-    public func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
-        thread.submit(job)
-    }
+    public func submit(_ job: @escaping @Sendable () -> Void) -> Bool { thread.submit(job) }
 
     /// Ends the thread once the jobs submitted so far have run.
-    public func stop() {
-        thread.stop()
-    }
+    public func stop() { thread.stop() }
 
     /// `SCHED_IDLE` of <sched.h>, which Glibc's Swift module does not export.
     private static let schedulingPolicyIdle: Int32 = 5

@@ -1,5 +1,3 @@
-import Foundation
-
 /// A thread that runs a task's jobs and, between them, drives that task's network transfers
 /// without blocking: an event loop, as SwiftNIO's, for a chain of requests (a sync's pages).
 ///
@@ -34,7 +32,5 @@ public final class TransferLoop: TaskExecutor, Sendable {
 
     /// Ends the loop once the jobs enqueued so far have run and its transfers have finished.
     /// A task that prefers the loop calls this as the last thing it does.
-    public func stop() {
-        thread.stop()
-    }
+    public func stop() { thread.stop() }
 }

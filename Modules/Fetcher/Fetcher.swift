@@ -70,9 +70,7 @@ public final class Fetcher<Value: Sendable>: Sendable {
 
     /// Publishes the stored value with `.loading`, refreshes from the remote side, then
     /// publishes the stored value again with `.refreshed` or `.failed`. Returns when done.
-    public func refresh() async {
-        await startRefresh().value
-    }
+    public func refresh() async { await startRefresh().value }
 
     /// Starts a refresh in the background, or joins the one already running, and returns its
     /// task at once. Two calls while one refresh runs return the same task.
@@ -89,13 +87,8 @@ public final class Fetcher<Value: Sendable>: Sendable {
     private func runRefresh() async {
         update { $0.status = .loading }
         if let stored = try? await readLocal() { update { $0.value = stored } }
-        let failure: FetchFailure?
-        do {
-            try await refreshRemote()
-            failure = nil
-        } catch {
-            failure = classify(error)
-        }
+        var failure: FetchFailure?
+        do { try await refreshRemote() } catch { failure = classify(error) }
         let value = try? await readLocal()
         let finished = clock()
         // Done and published in one step: whoever sees the final state and asks again starts a

@@ -18,8 +18,6 @@ final class BackgroundWork: Sendable {
 
     /// Returns when every task started so far (and any they started) has finished.
     func waitForAll() async {
-        while let pending = running.withLock({ $0.values.first }) {
-            await pending.value
-        }
+        while let pending = running.withLock({ $0.values.first }) { await pending.value }
     }
 }

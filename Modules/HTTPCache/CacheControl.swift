@@ -26,19 +26,13 @@ public struct CacheControl: Sendable, Equatable {
     }
 
     /// Parses one field value.
-    public init(_ fieldValue: String) {
-        self.init(fieldValues: [fieldValue])
-    }
+    public init(_ fieldValue: String) { self.init(fieldValues: [fieldValue]) }
 
     /// Whether the directive is present, with or without a value.
-    public func contains(_ name: String) -> Bool {
-        directives[name] != nil
-    }
+    public func contains(_ name: String) -> Bool { directives[name] != nil }
 
     /// The value of the directive's first occurrence, unquoted.
-    public func value(of name: String) -> String? {
-        directives[name] ?? nil
-    }
+    public func value(of name: String) -> String? { directives[name] ?? nil }
 
     /// The directive's delta-seconds value (RFC 9111 §1.2.2).
     public func deltaSeconds(_ name: String) -> DeltaSeconds {
@@ -92,8 +86,7 @@ public struct CacheControl: Sendable, Equatable {
 
 /// `max-stale` with or without a limit.
 public enum MaxStale: Sendable, Equatable {
-    case unlimited
-    case seconds(Int)
+    case unlimited, seconds(Int)
 
     /// Whether a response stale by `staleness` seconds is acceptable.
     public func accepts(staleness: Int) -> Bool {
@@ -106,9 +99,7 @@ public enum MaxStale: Sendable, Equatable {
 
 /// A delta-seconds value as RFC 9111 §1.2.2 reads it.
 public enum DeltaSeconds: Sendable, Equatable {
-    case absent
-    case invalid
-    case seconds(Int)
+    case absent, invalid, seconds(Int)
 
     /// The largest value a cache must represent; larger values are clamped to it.
     public static let ceiling = 2_147_483_648
@@ -119,11 +110,7 @@ public enum DeltaSeconds: Sendable, Equatable {
             return
         }
         let significant = text.drop { $0 == "0" }
-        if significant.count > 10 {
-            self = .seconds(Self.ceiling)
-        } else {
-            self = .seconds(min(Int(significant) ?? 0, Self.ceiling))
-        }
+        self = .seconds(significant.count > 10 ? Self.ceiling : min(Int(significant) ?? 0, Self.ceiling))
     }
 
     var validSeconds: Int? {

@@ -96,9 +96,7 @@ public struct CacheDecision: Sendable, Equatable {
 
     /// A 504 made by the cache because the origin could not be reached and nothing stored
     /// could be used (`must-revalidate`, `no-cache`).
-    public var isUnreachableWithoutUsableData: Bool {
-        outcome == .unsatisfiable && originUnreachable
-    }
+    public var isUnreachableWithoutUsableData: Bool { outcome == .unsatisfiable && originUnreachable }
 
     /// The label, the reasons and whether the response was stored, as lines for `-v`.
     public var explanation: [String] {
@@ -107,7 +105,5 @@ public struct CacheDecision: Sendable, Equatable {
         return lines
     }
 
-    mutating func add(_ reason: String) {
-        reasons.append(reason)
-    }
+    mutating func add(_ reason: String) { reasons.append(reason) }
 }

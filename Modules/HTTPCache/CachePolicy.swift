@@ -40,7 +40,5 @@ public enum CachePolicy: String, Sendable, CaseIterable, Codable {
     }
 
     /// Whether stored data is used regardless of its age.
-    var acceptsAnyAge: Bool {
-        self == .returnCacheDataElseLoad || self == .returnCacheDataDontLoad
-    }
+    var acceptsAnyAge: Bool { self == .returnCacheDataElseLoad || self == .returnCacheDataDontLoad }
 }

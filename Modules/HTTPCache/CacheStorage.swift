@@ -59,9 +59,7 @@ public struct CacheOutcome: Sendable, Equatable {
 }
 
 extension CacheStorage {
-    public func refresh(_ entry: StoredResponse) throws {
-        try store(entry)
-    }
+    public func refresh(_ entry: StoredResponse) throws { try store(entry) }
 
     public func store(contentsOf entries: [StoredResponse]) throws {
         var refusal: (any Error)?

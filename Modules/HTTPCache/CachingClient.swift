@@ -17,8 +17,6 @@ public final class CachingClient: Sendable {
     private let backgroundWork = BackgroundWork()
 
     /// - Parameters:
-    ///   - transport: the network.
-    ///   - storage: where entries live.
     ///   - maximumEntrySize: bodies larger than this are never stored.
     ///   - now: the clock; tests inject their own.
     public init(
@@ -64,9 +62,7 @@ public final class CachingClient: Sendable {
 
     /// Waits until every `stale-while-revalidate` refresh started so far has finished.
     /// A command-line program calls this before it exits.
-    public func waitForBackgroundRevalidations() async {
-        await backgroundWork.waitForAll()
-    }
+    public func waitForBackgroundRevalidations() async { await backgroundWork.waitForAll() }
 
     /// What ``send(_:policy:)`` would do now for a GET of `url`, without sending anything.
     public func explain(url: URL, headerFields: HTTPFields = [:]) throws -> [String] {
@@ -129,9 +125,7 @@ public final class CachingClient: Sendable {
         }
         guard let entry else {
             if policy == .returnCacheDataDontLoad { throw CacheError.notStored(request.url.absoluteString) }
-            if requestCC.onlyIfCached {
-                return unsatisfiable(request, reason: "only-if-cached and nothing is stored")
-            }
+            if requestCC.onlyIfCached { return unsatisfiable(request, reason: "only-if-cached and nothing is stored") }
             return try await download(request, requestCC: requestCC, outcome: .downloaded,
                                       reasons: lookupReasons + ["nothing stored for this URL and its Vary headers"])
         }
@@ -357,11 +351,8 @@ public final class CachingClient: Sendable {
         do {
             if keepingBody { try storage.refresh(entry) } else { try storage.store(entry) }
             return true
-        } catch let error as CacheStorageError {
-            decision.notStoredReason = error.description
-            return false
         } catch {
-            decision.notStoredReason = "cache storage failed: \(error)"
+            decision.notStoredReason = (error as? CacheStorageError)?.description ?? "cache storage failed: \(error)"
             return false
         }
     }

@@ -27,15 +27,11 @@ public struct FreshnessLifetime: Sendable, Equatable {
     }
 
     /// The lifetime of a stored response.
-    public static func of(_ entry: StoredResponse) -> FreshnessLifetime {
-        of(entry, cacheControl: entry.cacheControl)
-    }
+    public static func of(_ entry: StoredResponse) -> FreshnessLifetime { of(entry, cacheControl: entry.cacheControl) }
 
     /// The lifetime of a stored response whose `Cache-Control` the caller has already parsed.
     static func of(_ entry: StoredResponse, cacheControl: CacheControl) -> FreshnessLifetime {
-        if let maxAge = cacheControl.maxAge {
-            return FreshnessLifetime(seconds: maxAge, source: .maxAge)
-        }
+        if let maxAge = cacheControl.maxAge { return FreshnessLifetime(seconds: maxAge, source: .maxAge) }
         let fields = entry.headerFields
         let expiresValues = fields[values: .expires]
         if !expiresValues.isEmpty {

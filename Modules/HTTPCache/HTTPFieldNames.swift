@@ -10,7 +10,5 @@ extension HTTPFields {
     /// The value of the first field named `name`, without joining repeated fields into a new
     /// string: the lookups on every cache hit use it for fields that occur once (`Date`, `Age`,
     /// `ETag`, `Last-Modified`, `Vary`'s presence).
-    func firstValue(for name: HTTPField.Name) -> String? {
-        first { $0.name == name }?.value
-    }
+    func firstValue(for name: HTTPField.Name) -> String? { first { $0.name == name }?.value }
 }

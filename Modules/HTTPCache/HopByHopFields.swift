@@ -7,7 +7,6 @@ enum HopByHopFields {
     /// Always hop-by-hop, beside the fields `Connection` names and every `Proxy-*` field.
     private static let fixedNames: Set<String> = ["connection", "keep-alive", "te", "transfer-encoding", "upgrade"]
 
-    /// `fields` without the hop-by-hop ones.
     static func removed(from fields: HTTPFields) -> HTTPFields {
         let named = Set(FieldList.elements(fields[values: .connection]).map { $0.lowercased() })
         var kept = HTTPFields()

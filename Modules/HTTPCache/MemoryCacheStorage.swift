@@ -28,13 +28,9 @@ public final class MemoryCacheStorage: CacheStorage {
     /// The most bytes kept; older entries are evicted first.
     public let capacity: Int
 
-    public init(capacity: Int = 8 * 1024 * 1024) {
-        self.capacity = capacity
-    }
+    public init(capacity: Int = 8 * 1024 * 1024) { self.capacity = capacity }
 
-    public func variants(forKey key: String) throws -> [StoredResponse] {
-        state.withLock { $0.entries[key] ?? [] }
-    }
+    public func variants(forKey key: String) throws -> [StoredResponse] { state.withLock { $0.entries[key] ?? [] } }
 
     public func store(_ entry: StoredResponse) throws {
         guard entry.approximateSize <= capacity else {
@@ -57,13 +53,9 @@ public final class MemoryCacheStorage: CacheStorage {
         }
     }
 
-    public func removeAll(forKey key: String) throws {
-        state.withLock { $0.remove(key) }
-    }
+    public func removeAll(forKey key: String) throws { state.withLock { $0.remove(key) } }
 
-    public func recordAccess(key: String, variantKey: String) {
-        state.withLock { $0.touch(key) }
-    }
+    public func recordAccess(key: String, variantKey: String) { state.withLock { $0.touch(key) } }
 
     /// Bytes currently held.
     public var byteCount: Int { state.withLock { $0.bytes } }

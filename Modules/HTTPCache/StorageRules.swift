@@ -25,9 +25,7 @@ public enum StorageRules {
         // must-understand beside no-store asks a cache that knows the status code's rules (the
         // guard above) to store anyway, and any other cache not to (§5.2.2.3).
         if cacheControl.noStore && !cacheControl.contains("must-understand") { return "response has no-store" }
-        if FieldList.contains("*", in: headerFields[values: .vary]) {
-            return "Vary: * can never be matched"
-        }
+        if FieldList.contains("*", in: headerFields[values: .vary]) { return "Vary: * can never be matched" }
         if let declared = headerFields[.contentLength].flatMap({ Int($0.trimmingWhitespace()) }), declared != bodyCount {
             return "body is \(bodyCount) bytes but Content-Length says \(declared)"
         }
@@ -63,9 +61,7 @@ public enum StorageRules {
     private static func updatedFields(stored: HTTPFields, notModified: HTTPFields) -> HTTPFields {
         var result = stored
         let names = Set(notModified.map(\.name)).subtracting(fieldsKeptOn304)
-        for name in names {
-            result[values: name] = notModified[values: name]
-        }
+        for name in names { result[values: name] = notModified[values: name] }
         if !names.contains(.age) { result[.age] = nil }
         return result
     }

@@ -19,9 +19,8 @@ public struct StoredResponse: Sendable, Equatable {
     public var responseTime: Date
 
     public init(
-        key: String, variantKey: String, url: URL, method: HTTPRequest.Method,
-        status: HTTPResponse.Status, headerFields: HTTPFields, body: Data,
-        requestTime: Date, responseTime: Date
+        key: String, variantKey: String, url: URL, method: HTTPRequest.Method, status: HTTPResponse.Status,
+        headerFields: HTTPFields, body: Data, requestTime: Date, responseTime: Date
     ) {
         self.key = key
         self.variantKey = variantKey
@@ -35,20 +34,14 @@ public struct StoredResponse: Sendable, Equatable {
     }
 
     /// The stored `Cache-Control`, parsed.
-    public var cacheControl: CacheControl {
-        CacheControl(fieldValues: headerFields[values: .cacheControl])
-    }
+    public var cacheControl: CacheControl { CacheControl(fieldValues: headerFields[values: .cacheControl]) }
 
     /// The stored strong or weak validator, if the response had one (an unquoted `ETag: abc`
     /// counts, as clients such as curl count it).
-    public var entityTag: EntityTag? {
-        headerFields.firstValue(for: .eTag).flatMap(EntityTag.lenient)
-    }
+    public var entityTag: EntityTag? { headerFields.firstValue(for: .eTag).flatMap(EntityTag.lenient) }
 
     /// The stored `Last-Modified` value, verbatim.
-    public var lastModified: String? {
-        headerFields.firstValue(for: .lastModified)
-    }
+    public var lastModified: String? { headerFields.firstValue(for: .lastModified) }
 
     /// Approximate bytes this entry occupies: body plus header text.
     public var approximateSize: Int {

@@ -2,19 +2,17 @@ import Foundation
 
 /// A stored response judged at one moment: its age, lifetime, and what that allows.
 public struct StoredResponseEvaluation: Sendable, Equatable {
-    public var entry: StoredResponse {
-        didSet { storedCacheControl = entry.cacheControl }
-    }
+    public var entry: StoredResponse { didSet { stored = entry.cacheControl } }
     public var currentAge: Int
     public var lifetime: FreshnessLifetime
     /// `entry.cacheControl`, parsed once: every judgement below reads it.
-    private var storedCacheControl: CacheControl
+    private var stored: CacheControl
 
     public init(entry: StoredResponse, now: Date) {
         self.entry = entry
-        self.storedCacheControl = entry.cacheControl
+        self.stored = entry.cacheControl
         self.currentAge = CurrentAge.of(entry, now: now)
-        self.lifetime = FreshnessLifetime.of(entry, cacheControl: storedCacheControl)
+        self.lifetime = FreshnessLifetime.of(entry, cacheControl: stored)
     }
 
     /// Fresh: `freshness_lifetime > current_age` (RFC 9111 §4.2).
@@ -51,7 +49,6 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
     /// Whether the stored response may answer without contacting the origin, given the
     /// request's directives (RFC 9111 §4.2, §5.2.1), and the reason either way.
     public func servesWithoutValidation(request: CacheControl) -> (Bool, String) {
-        let stored = storedCacheControl
         if stored.noCache { return (false, "response has no-cache: must revalidate before every use") }
         if request.noCache { return (false, "request has no-cache: must revalidate") }
         if let maxAge = request.maxAge, currentAge > maxAge {
@@ -69,7 +66,6 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
 
     /// Whether `stale-while-revalidate` lets this stale response answer while it refreshes.
     public var allowsStaleWhileRevalidate: Bool {
-        let stored = storedCacheControl
         guard !isFresh, !stored.mustRevalidate, !stored.noCache,
               let window = stored.staleWhileRevalidate else { return false }
         return staleness <= window
@@ -81,7 +77,6 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
     /// Whether `stale-if-error` (from the response or the request) lets this stale response
     /// answer after a server error (one of ``staleIfErrorStatuses``) or a network failure.
     public func allowsStaleIfError(request: CacheControl) -> Bool {
-        let stored = storedCacheControl
         guard !stored.mustRevalidate, !stored.noCache else { return false }
         let window = max(stored.staleIfError ?? -1, request.staleIfError ?? -1)
         return window >= 0 && staleness <= window
@@ -90,7 +85,6 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
     /// Whether this response may be served when the origin cannot be reached at all.
     /// `must-revalidate` and `no-cache` forbid it (RFC 9111 §4.2.4, §5.2.2.2).
     public var allowsOfflineUse: (Bool, String) {
-        let stored = storedCacheControl
         if stored.mustRevalidate && !isFresh { return (false, "must-revalidate forbids serving it stale") }
         if stored.noCache { return (false, "no-cache forbids serving it without revalidation") }
         return (true, "stale responses may be served when the origin is unreachable (RFC 9111 §4.2.4)")

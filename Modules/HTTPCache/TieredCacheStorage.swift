@@ -24,9 +24,7 @@ public struct TieredCacheStorage: CacheStorage {
 
     /// The memory tier is smaller than the backing one: an entry too large for it simply
     /// lives in the backing tier only (its older copy is dropped from memory).
-    private func storeInMemory(_ entry: StoredResponse) {
-        try? memory.store(entry)
-    }
+    private func storeInMemory(_ entry: StoredResponse) { try? memory.store(entry) }
 
     public func refresh(_ entry: StoredResponse) throws {
         try backing.refresh(entry)
@@ -43,7 +41,5 @@ public struct TieredCacheStorage: CacheStorage {
         backing.recordAccess(key: key, variantKey: variantKey)
     }
 
-    public func recordOutcome(_ outcome: CacheOutcome) {
-        backing.recordOutcome(outcome)
-    }
+    public func recordOutcome(_ outcome: CacheOutcome) { backing.recordOutcome(outcome) }
 }

@@ -40,14 +40,10 @@ public struct EntityTag: Sendable, Hashable, CustomStringConvertible {
 
     /// Weak comparison (RFC 9110 §8.8.3.2): the opaque tags match, whatever their weakness.
     /// `If-None-Match` compares this way.
-    public func weaklyMatches(_ other: EntityTag) -> Bool {
-        opaqueTag == other.opaqueTag
-    }
+    public func weaklyMatches(_ other: EntityTag) -> Bool { opaqueTag == other.opaqueTag }
 
     /// Strong comparison: both strong and identical. `If-Match` compares this way.
-    public func stronglyMatches(_ other: EntityTag) -> Bool {
-        !isWeak && !other.isWeak && opaqueTag == other.opaqueTag
-    }
+    public func stronglyMatches(_ other: EntityTag) -> Bool { !isWeak && !other.isWeak && opaqueTag == other.opaqueTag }
 }
 
 /// etagc: `"!" / %x23-7E / obs-text` (no space, quote, control character or DEL).
@@ -85,18 +81,15 @@ public enum EntityTagList: Sendable, Equatable {
     }
 
     /// Whether `tag` is matched under weak comparison (`*` matches any current representation).
-    public func weaklyMatches(_ tag: EntityTag?) -> Bool {
-        switch self {
-        case .any: tag != nil
-        case .tags(let tags): tag.map { current in tags.contains { $0.weaklyMatches(current) } } ?? false
-        }
-    }
+    public func weaklyMatches(_ tag: EntityTag?) -> Bool { matches(tag, by: EntityTag.weaklyMatches) }
 
     /// Whether `tag` is matched under strong comparison (`*` matches any current representation).
-    public func stronglyMatches(_ tag: EntityTag?) -> Bool {
+    public func stronglyMatches(_ tag: EntityTag?) -> Bool { matches(tag, by: EntityTag.stronglyMatches) }
+
+    private func matches(_ tag: EntityTag?, by comparison: (EntityTag) -> (EntityTag) -> Bool) -> Bool {
         switch self {
         case .any: tag != nil
-        case .tags(let tags): tag.map { current in tags.contains { $0.stronglyMatches(current) } } ?? false
+        case .tags(let tags): tag.map { current in tags.contains { comparison($0)(current) } } ?? false
         }
     }
 }

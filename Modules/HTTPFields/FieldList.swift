@@ -3,9 +3,7 @@
 public enum FieldList {
     /// The elements of every line of a list-based field, in order, without surrounding
     /// whitespace; empty elements (`a, , b`) are dropped as the grammar asks.
-    public static func elements(_ fieldValues: [String]) -> [String] {
-        fieldValues.flatMap(elements)
-    }
+    public static func elements(_ fieldValues: [String]) -> [String] { fieldValues.flatMap(elements) }
 
     /// The elements of one field line.
     public static func elements(_ fieldValue: String) -> [String] {
@@ -25,10 +23,7 @@ public enum FieldList {
     /// The first element of a field that should occur once but arrived as a list, such as
     /// `Age: 7200, 0` (RFC 9111 §5.1 says to use the first value).
     public static func first(_ fieldValues: [String]) -> String? {
-        for value in fieldValues {
-            if let first = elements(value).first { return first }
-        }
-        return nil
+        fieldValues.lazy.compactMap { elements($0).first }.first
     }
 
     /// Whether the list contains `element`, compared case-insensitively (tokens such as
@@ -61,6 +56,4 @@ extension StringProtocol {
     }
 }
 
-private func lower(_ byte: UInt8) -> UInt8 {
-    (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
-}
+private func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }

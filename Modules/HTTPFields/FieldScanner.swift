@@ -8,15 +8,11 @@ struct FieldScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var index = 0
 
-    init(_ bytes: UnsafeBufferPointer<UInt8>) {
-        self.bytes = bytes
-    }
-
     /// Runs `body` with a scanner over `text`'s UTF-8 bytes.
     static func scanning<Result>(_ text: some StringProtocol, _ body: (inout FieldScanner) -> Result) -> Result {
         var string = String(text)
         return string.withUTF8 { bytes in
-            var scanner = FieldScanner(bytes)
+            var scanner = FieldScanner(bytes: bytes)
             return body(&scanner)
         }
     }
@@ -36,11 +32,8 @@ struct FieldScanner {
     }
 
     /// Skips spaces and tabs (OWS, RFC 9110 §5.6.3).
-    mutating func skipWhitespace() {
-        skip { $0 == .space || $0 == .tab }
-    }
+    mutating func skipWhitespace() { skip { $0 == .space || $0 == .tab } }
 
-    /// Skips bytes while `predicate` holds.
     mutating func skip(while predicate: (UInt8) -> Bool) {
         while index < bytes.count, predicate(bytes[index]) { index += 1 }
     }
@@ -132,8 +125,7 @@ struct FieldScanner {
              UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "?"), UInt8(ascii: "="),
              UInt8(ascii: "{"), UInt8(ascii: "}"):
             false
-        default:
-            true
+        default: true
         }
     }
 }

@@ -19,14 +19,10 @@ public enum HTTPDate {
 
     /// The date `text` names, or `nil` when it is not an HTTP-date. Surrounding spaces and tabs
     /// are ignored.
-    public static func parse(_ text: String) -> Date? {
-        parse(text, now: Date.init)
-    }
+    public static func parse(_ text: String) -> Date? { parse(text, now: Date.init) }
 
     /// ``parse(_:)`` with `now` as the reference for RFC 850's two-digit years.
-    public static func parse(_ text: String, now: Date) -> Date? {
-        parse(text, now: { now })
-    }
+    public static func parse(_ text: String, now: Date) -> Date? { parse(text, now: { now }) }
 
     private static func parse(_ text: String, now: () -> Date) -> Date? {
         var string = text
@@ -50,9 +46,7 @@ public enum HTTPDate {
             + "\(pad(secondOfDay / 3600)):\(pad(secondOfDay % 3600 / 60)):\(pad(secondOfDay % 60)) GMT"
     }
 
-    private static func pad(_ value: Int) -> String {
-        value < 10 ? "0\(value)" : "\(value)"
-    }
+    private static func pad(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
 
     // MARK: Reading
 
@@ -169,9 +163,7 @@ public enum HTTPDate {
         }
 
         /// 0 for Sunday; 1970-01-01 was a Thursday.
-        static func weekday(ofDays days: Int) -> Int {
-            ((days % 7) + 7 + 4) % 7
-        }
+        static func weekday(ofDays days: Int) -> Int { ((days % 7) + 7 + 4) % 7 }
 
         static func daysIn(month: Int, year: Int) -> Int {
             switch month {

@@ -41,9 +41,7 @@ public enum LinkField {
     }
 
     /// The field value of `links`, comma-separated.
-    public static func format(_ links: [WebLink]) -> String {
-        links.map(\.fieldValue).joined(separator: ", ")
-    }
+    public static func format(_ links: [WebLink]) -> String { links.map(\.fieldValue).joined(separator: ", ") }
 
     private static func parse(_ fieldValue: String, base: URL?) -> [WebLink] {
         FieldScanner.scanning(fieldValue) { scanner in

@@ -3,8 +3,7 @@
 /// SQLite compares the stored keys: `"café"` with a precomposed é and with e + U+0301 are two
 /// keys (Swift's own `==` would call them equal).
 public enum ItemKey: Hashable, Sendable, CustomStringConvertible {
-    case integer(Int)
-    case string(String)
+    case integer(Int), string(String)
 
     public static func == (lhs: ItemKey, rhs: ItemKey) -> Bool {
         switch (lhs, rhs) {
@@ -32,7 +31,6 @@ public enum ItemKey: Hashable, Sendable, CustomStringConvertible {
         self = key
     }
 
-    /// The key node `index` holds.
     init?(node index: Int, in view: JSONNodeView) {
         if let integer = view.integer(of: index) {
             self = .integer(integer)

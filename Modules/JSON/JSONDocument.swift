@@ -49,9 +49,7 @@ public struct JSONDocument: Sendable {
     public var root: JSONValue { JSONValue(document: self, index: 0) }
 
     /// The value at `path` from the root, if every step exists.
-    public func value(at path: JSONPath) -> JSONValue? {
-        root.value(at: path)
-    }
+    public func value(at path: JSONPath) -> JSONValue? { root.value(at: path) }
 }
 
 /// Why a text is not JSON: what was found and where (a byte offset and a line).

@@ -32,7 +32,6 @@ struct JSONNodeView {
         return decoded(node.start + 1, node.end - 1, hasEscapes: node.hasEscapes)
     }
 
-    /// The bytes from `start` to `end`.
     func text(_ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
         UnsafeRawBufferPointer(rebasing: bytes[start..<end])
     }

@@ -47,29 +47,14 @@ struct JSONParser {
         var hasEscapes = false
         var count = 0
         switch bytes[index] {
-        case UInt8(ascii: "{"):
-            kind = .object
-            count = try parseObject(depth: depth, parent: nodeIndex)
-        case UInt8(ascii: "["):
-            kind = .array
-            count = try parseArray(depth: depth, parent: nodeIndex)
-        case UInt8(ascii: "\""):
-            kind = .string
-            hasEscapes = try skimming ? skipString() : scanString()
-        case UInt8(ascii: "t"):
-            kind = .bool
-            try literal("true")
-        case UInt8(ascii: "f"):
-            kind = .bool
-            try literal("false")
-        case UInt8(ascii: "n"):
-            kind = .null
-            try literal("null")
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            kind = .number
-            try scanNumber()
-        default:
-            throw error("unexpected \(describe(bytes[index]))")
+        case UInt8(ascii: "{"): kind = .object; count = try parseObject(depth: depth, parent: nodeIndex)
+        case UInt8(ascii: "["): kind = .array; count = try parseArray(depth: depth, parent: nodeIndex)
+        case UInt8(ascii: "\""): kind = .string; hasEscapes = try skimming ? skipString() : scanString()
+        case UInt8(ascii: "t"): kind = .bool; try literal("true")
+        case UInt8(ascii: "f"): kind = .bool; try literal("false")
+        case UInt8(ascii: "n"): kind = .null; try literal("null")
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): kind = .number; try scanNumber()
+        default: throw error("unexpected \(describe(bytes[index]))")
         }
         if nodeIndex >= 0 {
             nodes[nodeIndex].kind = kind
@@ -99,12 +84,11 @@ struct JSONParser {
             link(child, parent: parent, previous: &previous)
             count += 1
             skipWhitespace()
-            if consume(UInt8(ascii: ",")) {
-                skipWhitespace()
-                continue
+            guard consume(UInt8(ascii: ",")) else {
+                guard consume(UInt8(ascii: "}")) else { throw error(index < bytes.count ? "expected ',' or '}' in an object" : "the text ends inside an object") }
+                return count
             }
-            guard consume(UInt8(ascii: "}")) else { throw error(index < bytes.count ? "expected ',' or '}' in an object" : "the text ends inside an object") }
-            return count
+            skipWhitespace()
         }
     }
 
@@ -120,12 +104,11 @@ struct JSONParser {
             link(child, parent: parent, previous: &previous)
             count += 1
             skipWhitespace()
-            if consume(UInt8(ascii: ",")) {
-                skipWhitespace()
-                continue
+            guard consume(UInt8(ascii: ",")) else {
+                guard consume(UInt8(ascii: "]")) else { throw error(index < bytes.count ? "expected ',' or ']' in an array" : "the text ends inside an array") }
+                return count
             }
-            guard consume(UInt8(ascii: "]")) else { throw error(index < bytes.count ? "expected ',' or ']' in an array" : "the text ends inside an array") }
-            return count
+            skipWhitespace()
         }
     }
 
@@ -156,14 +139,9 @@ struct JSONParser {
             }
             guard index < bytes.count else { break }
             switch bytes[index] {
-            case UInt8(ascii: "\""):
-                index += 1
-                return hasEscapes
-            case UInt8(ascii: "\\"):
-                hasEscapes = true
-                try scanEscape()
-            default:
-                index += 1
+            case UInt8(ascii: "\""): index += 1; return hasEscapes
+            case UInt8(ascii: "\\"): hasEscapes = true; try scanEscape()
+            default: index += 1
             }
         }
         throw error("the text ends inside a string")
@@ -231,8 +209,7 @@ struct JSONParser {
                 throw error("a \\u escape needs four hex digits")
             }
             index += 6
-        default:
-            throw error("an invalid escape in a string")
+        default: throw error("an invalid escape in a string")
         }
     }
 
@@ -279,14 +256,9 @@ struct JSONParser {
 
     private mutating func scanNumber() throws(JSONSyntaxError) {
         _ = consume(UInt8(ascii: "-"))
-        if consume(UInt8(ascii: "0")) {
-            // no leading zeros
-        } else {
-            guard digits() > 0 else { throw error("a number needs digits") }
-        }
-        if consume(UInt8(ascii: ".")) {
-            guard digits() > 0 else { throw error("a number needs digits after '.'") }
-        }
+        // A 0 stands alone: no leading zeros.
+        if !consume(UInt8(ascii: "0")), digits() == 0 { throw error("a number needs digits") }
+        if consume(UInt8(ascii: ".")), digits() == 0 { throw error("a number needs digits after '.'") }
         if consume(UInt8(ascii: "e")) || consume(UInt8(ascii: "E")) {
             if !consume(UInt8(ascii: "+")) { _ = consume(UInt8(ascii: "-")) }
             guard digits() > 0 else { throw error("a number needs digits in its exponent") }

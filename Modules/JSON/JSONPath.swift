@@ -4,9 +4,7 @@
 public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Codable {
     public var components: [String]
 
-    public init(_ components: [String]) {
-        self.components = components
-    }
+    public init(_ components: [String]) { self.components = components }
 
     /// Parses the dotted form; `nil` for an empty component or an unterminated quote.
     public init?(parsing text: String) {

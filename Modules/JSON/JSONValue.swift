@@ -36,9 +36,7 @@ public struct JSONValue: Sendable {
     }
 
     /// A string's value, escapes resolved; `nil` for other kinds.
-    public var string: String? {
-        document.withNodeView { $0.string(of: index) }
-    }
+    public var string: String? { document.withNodeView { $0.string(of: index) } }
 
     /// A boolean's value; `nil` for other kinds.
     public var bool: Bool? {
@@ -47,14 +45,10 @@ public struct JSONValue: Sendable {
     }
 
     /// A number's value when it is an integer that fits in `Int`; `nil` otherwise.
-    public var integer: Int? {
-        document.withNodeView { $0.integer(of: index) }
-    }
+    public var integer: Int? { document.withNodeView { $0.integer(of: index) } }
 
     /// A number's value; `nil` for other kinds.
-    public var double: Double? {
-        node.kind == .number ? Double(rawText) : nil
-    }
+    public var double: Double? { node.kind == .number ? Double(rawText) : nil }
 
     /// The recorded elements of an array (empty beyond the recorded depth, or for other kinds).
     public var elements: [JSONValue] {
@@ -72,7 +66,18 @@ public struct JSONValue: Sendable {
 
     /// The recorded members of an object, in document order.
     public var members: [(name: String, value: JSONValue)] {
-        node.kind == .object ? children : []
+        guard node.kind == .object else { return [] }
+        var result: [(name: String, value: JSONValue)] = []
+        var child = node.firstChild
+        while child >= 0 {
+            let candidate = document.nodes[child]
+            let name = candidate.nameStart < 0 ? "" : document.withNodeView {
+                $0.decoded(candidate.nameStart, candidate.nameEnd, hasEscapes: candidate.nameHasEscapes)
+            }
+            result.append((name, JSONValue(document: document, index: child)))
+            child = candidate.nextSibling
+        }
+        return result
     }
 
     /// The first member called `name`, if this is an object that records it.
@@ -88,32 +93,13 @@ public struct JSONValue: Sendable {
         for component in path.components { current = current?.member(component) }
         return current
     }
-
-    // MARK: Helpers
-
-    private var children: [(name: String, value: JSONValue)] {
-        var result: [(name: String, value: JSONValue)] = []
-        var child = node.firstChild
-        while child >= 0 {
-            let candidate = document.nodes[child]
-            let name = candidate.nameStart < 0 ? "" : document.withNodeView {
-                $0.decoded(candidate.nameStart, candidate.nameEnd, hasEscapes: candidate.nameHasEscapes)
-            }
-            result.append((name, JSONValue(document: document, index: child)))
-            child = candidate.nextSibling
-        }
-        return result
-    }
-
 }
 
 extension JSONValue {
     /// The value's UTF-8 text without insignificant whitespace (a pretty-printed item on one
     /// line): every byte of every token kept as the document has it, numbers and escapes included.
     /// Without whitespace in the document, a slice of it (sharing its storage, no copy).
-    public var compactBytes: Data {
-        document.withNodeView { compactBytes(of: index, in: $0) }
-    }
+    public var compactBytes: Data { document.withNodeView { compactBytes(of: index, in: $0) } }
 
     /// ``compactBytes`` of each recorded element of an array, in order.
     public var elementsCompactBytes: [Data] {

@@ -1,5 +1,4 @@
 import Foundation
-import JSON
 
 /// The mirror: every collection a sync keeps, its pages and its items, as the JSON the server
 /// sent. This is the interface every part of Fresh goes through (the sync that writes, the

@@ -15,7 +15,5 @@ public struct APIErrorBody: Codable, Hashable, Sendable, Error {
 
     public var error: Detail
 
-    public init(code: String, message: String) {
-        self.error = Detail(code: code, message: message)
-    }
+    public init(code: String, message: String) { self.error = Detail(code: code, message: message) }
 }

@@ -2,7 +2,6 @@ import CurlTransport
 import DedicatedThreads
 import Foundation
 import HTTPCache
-import MirrorStore
 import Storage
 
 /// The composition root both clients use: the cache database with its memory tier, the
@@ -34,8 +33,7 @@ public final class FreshServices: Sendable {
     /// Opens the cache database at `location`, rebuilding it if it is damaged, and falling back
     /// to a cache in memory (with a warning) when neither works.
     /// - Parameters:
-    ///   - cacheCapacity: byte capacity of the cache database.
-    ///   - openedCache: the cache database at `location` with that capacity, when the caller
+    ///   - openedCache: the cache database at `location` with `cacheCapacity`, when the caller
     ///     has opened it already.
     ///   - transport: the network; CurlTransport unless a test passes another.
     public init(location: StorageLocation, cacheCapacity: Int = CacheDatabase.defaultCapacity, openedCache: CacheDatabase? = nil,
@@ -64,9 +62,7 @@ public final class FreshServices: Sendable {
 
     /// A thread for a sync's chain of page requests, when the transport can drive one (see
     /// `TransferLoop`); `nil` otherwise (a test's transport).
-    func makeTransferLoop(name: String) -> TransferLoop? {
-        (transport as? CurlTransport)?.makeTransferLoop(name: name)
-    }
+    func makeTransferLoop(name: String) -> TransferLoop? { (transport as? CurlTransport)?.makeTransferLoop(name: name) }
 
     /// Waits for background revalidations, writes batched cache bookkeeping (use times,
     /// statistics, the refreshed headers of 304s) and settles the cache's WAL for the next
@@ -88,9 +84,7 @@ public final class FreshServices: Sendable {
     }
 
     /// Waits until the page client's cache writes so far are written (see ``PageValidatorStorage``).
-    public func drainPageCache() {
-        pageStorage.drain()
-    }
+    public func drainPageCache() { pageStorage.drain() }
 
     /// Runs `work`, then ``finish()`` whether it returned or threw: what a failed or interrupted
     /// run learned (a 304 before the failure, say) still reaches the cache file.

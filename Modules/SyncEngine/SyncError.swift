@@ -1,6 +1,5 @@
 import Foundation
 import HTTPCache
-import MirrorStore
 
 /// Why a sync stopped. Pages written before the failure stay written, and the next sync
 /// resumes at the page that failed. Every case names the URL it is about.
@@ -61,9 +60,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
 /// One line for any error the engine can raise, and whether it means "offline".
 public enum ErrorDescription {
     /// Every error of the engine and the modules below it says itself in one line.
-    public static func line(_ error: any Error) -> String {
-        "\(error)"
-    }
+    public static func line(_ error: any Error) -> String { "\(error)" }
 
     public static func isOffline(_ error: any Error) -> Bool {
         switch error {

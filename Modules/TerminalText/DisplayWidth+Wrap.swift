@@ -1,5 +1,3 @@
-// MARK: Wrapping
-
 extension DisplayWidth {
     /// One line of text broken into lines of at most `width` cells. Breaks at spaces where
     /// it can (dropping the spaces at the break) and inside a word only when the word alone

@@ -9,9 +9,7 @@ public struct DisplayWidth: Sendable {
     private let scalarWidth: @Sendable (Unicode.Scalar) -> Int
 
     /// A measure from a per-scalar width; a negative width marks a non-printable scalar.
-    public init(scalarWidth: @escaping @Sendable (Unicode.Scalar) -> Int) {
-        self.scalarWidth = scalarWidth
-    }
+    public init(scalarWidth: @escaping @Sendable (Unicode.Scalar) -> Int) { self.scalarWidth = scalarWidth }
 
     /// The C library's `wcwidth`, the table ncurses itself uses to place characters, so
     /// what is measured here is what ends up on the screen. Needs a UTF-8 `LC_CTYPE`
@@ -26,9 +24,7 @@ public struct DisplayWidth: Sendable {
     // MARK: Measuring
 
     /// Whether the scalar has a display width at all (control and unassigned scalars do not).
-    public func isPrintable(_ scalar: Unicode.Scalar) -> Bool {
-        scalarWidth(scalar) >= 0
-    }
+    public func isPrintable(_ scalar: Unicode.Scalar) -> Bool { scalarWidth(scalar) >= 0 }
 
     /// The cells `text` takes; non-printable scalars count as zero.
     public func cells(_ text: some StringProtocol) -> Int {

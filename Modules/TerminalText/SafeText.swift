@@ -1,5 +1,3 @@
-
-
 /// Remote text made safe to draw: nothing in a post can move the cursor, change colours or
 /// upset the column layout.
 ///

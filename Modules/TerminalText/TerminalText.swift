@@ -6,14 +6,11 @@
 /// separators (U+2028, U+2029), line breaks that terminals do not break on and draw each their
 /// own way (or not at all), so a title shows where it had one as it shows a `\n`.
 public enum TerminalText {
-    /// Whether `scalar` is a bidirectional override or isolate.
-    static func isBidiControl(_ scalar: Unicode.Scalar) -> Bool {
-        (0x202A...0x202E).contains(scalar.value) || (0x2066...0x2069).contains(scalar.value)
-    }
-
-    /// Whether `scalar` is U+2028 LINE SEPARATOR or U+2029 PARAGRAPH SEPARATOR.
-    static func isUnicodeLineBreak(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.value == 0x2028 || scalar.value == 0x2029
+    /// Whether ``sanitized(_:keepingLineBreaks:)`` escapes `scalar` (unless it is kept): control
+    /// characters, bidirectional overrides and isolates, U+2028 and U+2029.
+    static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
+            || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
     /// `text` with every control character (and bidi override, and U+2028/U+2029) but the tab escaped; with `keepingLineBreaks`, line
@@ -25,7 +22,7 @@ public enum TerminalText {
         while let scalar = next {
             next = scalars.next()
             let kept = scalar == "\t" || keepingLineBreaks && (scalar == "\n" || scalar == "\r" && next == "\n")
-            if (scalar.properties.generalCategory == .control || isBidiControl(scalar) || isUnicodeLineBreak(scalar)) && !kept {
+            if isEscaped(scalar) && !kept {
                 result += "\\u{\(String(scalar.value, radix: 16))}"
             } else {
                 result.unicodeScalars.append(scalar)

@@ -25,6 +25,12 @@ struct SafeTextTests {
         #expect(TerminalText.sanitized("a\u{2028}b\n", keepingLineBreaks: true) == "a\\u{2028}b\n")
     }
 
+    /// What reaches a terminal from the network (-i and -v lines, errors): C0 and C1 controls
+    /// (U+009B is the 8-bit CSI) and bidi overrides become visible escapes; tabs stay.
+    @Test func c0C1AndBidiControlsAreEscaped() {
+        #expect(TerminalText.sanitized("a\u{1B}[31m\u{9B}31m\u{85}b\u{202E}c\u{2066}\td") == "a\\u{1b}[31m\\u{9b}31m\\u{85}b\\u{202e}c\\u{2066}\td")
+    }
+
     @Test func bodiesSplitAtEveryKindOfLineBreak() {
         #expect(SafeText.lines("a\nb\r\nc\rd\u{2028}e\n\nf", width: cells) == ["a", "b", "c", "d", "e", "", "f"])
     }

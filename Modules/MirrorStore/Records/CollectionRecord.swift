@@ -1,5 +1,3 @@
-import Foundation
-
 /// One mirrored collection: where it comes from, how its pages are read, and where its
 /// current pass stands.
 public struct CollectionRecord: Codable, Sendable, Equatable {
@@ -45,4 +43,3 @@ public struct CollectionSummary: Sendable, Equatable {
         self.bytes = bytes
     }
 }
-

@@ -36,12 +36,8 @@ public enum ItemLocator {
                 }
             }
         }
-        let ofObjects = candidates.filter { candidate in
-            candidate.value.elements.allSatisfy { $0.kind == .object }
-        }
-        func rank(_ path: JSONPath) -> Int {
-            ItemLocator.itemArrayNames.firstIndex(of: path.components.last ?? "") ?? itemArrayNames.count
-        }
+        let ofObjects = candidates.filter { candidate in candidate.value.elements.allSatisfy { $0.kind == .object } }
+        func rank(_ path: JSONPath) -> Int { itemArrayNames.firstIndex(of: path.components.last ?? "") ?? itemArrayNames.count }
         let best = ofObjects.min { left, right in
             let (leftEmpty, rightEmpty) = (left.value.count == 0, right.value.count == 0)
             if leftEmpty != rightEmpty { return rightEmpty } // a filled array beats an empty one

@@ -127,8 +127,7 @@ public enum PaginationDetector {
             return path
         }
         switch spec.style {
-        case "link":
-            return .link
+        case "link": return .link
         case "next-url":
             return .nextURL(path: try required(spec.path("path") ?? nextURLPath(document), "next-page URL member"))
         case "cursor":
@@ -146,8 +145,7 @@ public enum PaginationDetector {
             let parameter = spec.options["param"] ?? pageParameter(page) ?? "page"
             return .page(parameter: parameter, start: spec.options["start"].flatMap { Int($0) } ?? 1,
                          totalPages: spec.path("total-pages") ?? totalPagesPath(document), total: spec.path("total") ?? totalPath(document))
-        default:
-            return .single
+        default: return .single
         }
     }
 }

@@ -11,9 +11,7 @@ public struct Prefetch: Sendable, Equatable {
     /// Whether a page is loading, or the last load failed.
     public private(set) var state: LoadState = .idle
 
-    public init(distance: Int = 10) {
-        self.distance = max(0, distance)
-    }
+    public init(distance: Int = 10) { self.distance = max(0, distance) }
 
     /// Whether to start loading the next page now, with row `selected` (from 0) of `loaded`
     /// rows in view and `hasMore` pages to come: yes when no load is under way or failed and
@@ -32,9 +30,7 @@ public struct Prefetch: Sendable, Equatable {
     }
 
     /// The load ended: stored (`failure` is `nil`), or failed for that reason.
-    public mutating func finished(failure: String?) {
-        state = failure.map(LoadState.failed) ?? .idle
-    }
+    public mutating func finished(failure: String?) { state = failure.map(LoadState.failed) ?? .idle }
 }
 
 /// Where a list's next page stands, as a UI shows it under the last row.

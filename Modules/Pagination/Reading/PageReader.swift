@@ -69,10 +69,8 @@ extension PaginationPlan {
     private func nextPage(after page: PageResponse, itemCount count: Int, lastKey: ItemKey?, size: Int?, typicalSize: Int?) throws(PageError) -> (URL?, String) {
         let document = page.document
         switch style {
-        case .link:
-            return (LinkField.target(of: "next", in: page.linkFields, base: page.url), "no Link rel=\"next\"")
-        case .nextURL(let path):
-            return try NextURLReading.next(at: path, in: document, relativeTo: page.url)
+        case .link: return (LinkField.target(of: "next", in: page.linkFields, base: page.url), "no Link rel=\"next\"")
+        case .nextURL(let path): return try NextURLReading.next(at: path, in: document, relativeTo: page.url)
         case .cursor(let path, let parameter, let hasMore):
             if let hasMore, document.value(at: hasMore)?.bool == false { return (nil, "'\(hasMore)' is false") }
             guard let cursor = document.value(at: path) else { return (nil, "'\(path)' is absent") }
@@ -122,8 +120,7 @@ extension PaginationPlan {
             if count == 0 { return (nil, "an empty page") }
             if let size, count < size { return (nil, "a short page (\(count) of \(size) items)") }
             return (next, "")
-        case .single:
-            return (nil, "a single document")
+        case .single: return (nil, "a single document")
         }
     }
 
@@ -150,10 +147,8 @@ enum NextURLReading {
                 throw .invalidNextURL(path: path, value: "\"\(text.prefix(80))\"")
             }
             return (url, "")
-        case .bool where value.bool == false:
-            return (nil, "'\(path)' is false")
-        default:
-            throw .invalidNextURL(path: path, value: value.kind.phrase)
+        case .bool where value.bool == false: return (nil, "'\(path)' is false")
+        default: throw .invalidNextURL(path: path, value: value.kind.phrase)
         }
     }
 }

@@ -76,18 +76,14 @@ public enum PageError: Error, Sendable, Equatable, CustomStringConvertible {
             let place = path.isRoot ? "the body" : "'\(path)'"
             let listing = members.isEmpty ? "" : " (members: \(members.prefix(12).joined(separator: ", "))\(members.count > 12 ? ", …" : ""))"
             return "no array of items: \(place) is \(found)\(listing); say where the items are with --items PATH"
-        case .itemNotObject(let index, let kind):
-            return "item \(index + 1) is \(kind.phrase), not an object"
+        case .itemNotObject(let index, let kind): return "item \(index + 1) is \(kind.phrase), not an object"
         case .itemWithoutKey(let index, let key, let found):
             return "item \(index + 1) has no usable key '\(key)' (\(found)); choose the key member with --key FIELD"
         case .duplicateKey(let key, let first, let second):
             return "items \(first + 1) and \(second + 1) have the same key \(key); choose a unique key member with --key FIELD"
-        case .invalidNextURL(let path, let value):
-            return "'\(path)' should hold the next page's URL but holds \(value)"
-        case .styleNotApplicable(let style, let reason):
-            return "--paginate \(style): \(reason)"
-        case .endsBeforeTotal(let reason):
-            return reason
+        case .invalidNextURL(let path, let value): return "'\(path)' should hold the next page's URL but holds \(value)"
+        case .styleNotApplicable(let style, let reason): return "--paginate \(style): \(reason)"
+        case .endsBeforeTotal(let reason): return reason
         }
     }
 }

@@ -41,9 +41,7 @@ public struct PaginateSpec: Sendable, Equatable {
         }
     }
 
-    func path(_ name: String) -> JSONPath? {
-        options[name].flatMap { JSONPath(parsing: $0) }
-    }
+    func path(_ name: String) -> JSONPath? { options[name].flatMap { JSONPath(parsing: $0) } }
 }
 
 /// Why a `--paginate` value is refused.

@@ -22,9 +22,7 @@ public struct PaginationPlan: Sendable, Equatable, Codable {
     }
 
     /// How deep a page must be recorded to read the items' keys: the item array, the item, its key.
-    public var recordedDepth: Int {
-        max(JSONDocument.recordedDepth, items.components.count + 1 + key.components.count)
-    }
+    public var recordedDepth: Int { max(JSONDocument.recordedDepth, items.components.count + 1 + key.components.count) }
 
     /// Whether a response with `status` to the page request at `index` (0 for the first) ends
     /// the collection rather than failing it: a 404 past the last page of a page-number API.

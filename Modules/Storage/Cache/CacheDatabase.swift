@@ -118,10 +118,9 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
-    /// Where a damaged file goes: `cache.sqlite.corrupt-<seconds>-<process id>`, with `-2`,
-    /// `-3`… when that name is taken, so neither two processes recovering in the same second
-    /// nor two recoveries in one process can collide (a failed move would leave the damaged
-    /// file in place).
+    /// Where a damaged file goes: `cache.sqlite.corrupt-<seconds>-<process id>`, with `-2`, `-3`…
+    /// when that name is taken, so neither two processes recovering in the same second nor two
+    /// recoveries in one process can collide (a failed move would leave the damaged file in place).
     private static func unusedAsidePath(for path: String, at date: Date) -> String {
         let base = "\(path).corrupt-\(Int(date.timeIntervalSince1970))-\(getpid())"
         var candidate = base
@@ -191,9 +190,7 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
-    deinit {
-        finish()
-    }
+    deinit { finish() }
 
     /// The largest WAL a finishing ``CacheDatabase`` leaves for the next process as it is.
     ///
@@ -229,9 +226,7 @@ public final class CacheDatabase: CacheStorage {
         return current.compactMap(\.storedResponse)
     }
 
-    public func store(_ entry: StoredResponse) throws {
-        try store(contentsOf: [entry])
-    }
+    public func store(_ entry: StoredResponse) throws { try store(contentsOf: [entry]) }
 
     /// Stores the entries in one transaction: what ``store(_:)`` does for each, for the price
     /// of one commit. An entry larger than the capacity is not stored (its older variant is
@@ -278,9 +273,7 @@ public final class CacheDatabase: CacheStorage {
 
     public func removeAll(forKey key: String) throws {
         try noticingDamage {
-            try grdbQueue().write { db in
-                try db.execute(sql: "DELETE FROM cacheEntry WHERE key = ?", arguments: [key])
-            }
+            try grdbQueue().write { try $0.execute(sql: "DELETE FROM cacheEntry WHERE key = ?", arguments: [key]) }
         }
     }
 
@@ -360,9 +353,7 @@ public final class CacheDatabase: CacheStorage {
     public func clear() throws {
         _ = takePending()
         try noticingDamage {
-            try grdbQueue().write { db in
-                try db.execute(sql: "DELETE FROM cacheEntry; DELETE FROM cacheStat;")
-            }
+            try grdbQueue().write { try $0.execute(sql: "DELETE FROM cacheEntry; DELETE FROM cacheStat;") }
         }
     }
 

@@ -25,12 +25,8 @@ public enum DamageMarker {
     }
 
     /// Whether the database at `path` was found damaged before.
-    static func isMarked(_ path: String) -> Bool {
-        access(markerPath(for: path), F_OK) == 0
-    }
+    static func isMarked(_ path: String) -> Bool { access(markerPath(for: path), F_OK) == 0 }
 
     /// Forgets the damage (after a clean check or a recovery).
-    static func clear(_ path: String) {
-        try? FileManager.default.removeItem(atPath: markerPath(for: path))
-    }
+    static func clear(_ path: String) { try? FileManager.default.removeItem(atPath: markerPath(for: path)) }
 }

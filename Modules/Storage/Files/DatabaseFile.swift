@@ -58,9 +58,7 @@ enum DatabaseFile {
     }()
 
     /// Applies the process-wide settings, for a connection opened without GRDB.
-    static func applyProcessSettings() {
-        processSettings
-    }
+    static func applyProcessSettings() { processSettings }
 
     /// The settings every connection to a file applies when it opens.
     static func pragmas(_ durability: Durability) -> [String] {
@@ -145,9 +143,7 @@ enum DatabaseFile {
     ) throws -> Writer {
         processSettings
         let directory = PathComponents.parent(of: path)
-        if let problem = directoryProblem(directory) {
-            throw StorageError.cannotOpen(path: path, reason: problem)
-        }
+        if let problem = directoryProblem(directory) { throw StorageError.cannotOpen(path: path, reason: problem) }
         try createIfMissing(path)
         let lock = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
         guard lock >= 0 else {

@@ -10,7 +10,5 @@ extension StorageError {
     }
 
     /// Whether `error` says the database file is damaged (not merely busy or unwritable).
-    public static func isDamage(_ error: any Error) -> Bool {
-        DatabaseFile.isCorruption(error)
-    }
+    public static func isDamage(_ error: any Error) -> Bool { DatabaseFile.isCorruption(error) }
 }

@@ -16,7 +16,6 @@ final class ChangeWatcher: ChangeWatch {
         lastVersion = Mutex(try connection.read { try Int.fetchOne($0, sql: "PRAGMA data_version") } ?? 0)
     }
 
-    /// Whether the database changed since the last call (or since this watcher was made).
     func hasChanged() throws -> Bool {
         let version = try connection.read { try Int.fetchOne($0, sql: "PRAGMA data_version") } ?? 0
         return lastVersion.withLock { last in

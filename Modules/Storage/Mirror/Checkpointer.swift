@@ -1,7 +1,6 @@
 import DedicatedThreads
 import Foundation
 import GRDB
-import MirrorStore
 import Synchronization
 
 /// Copies the item database's write-ahead log back into the file on a connection and thread
@@ -28,13 +27,9 @@ final class Checkpointer: Sendable {
     private let path: String
     private let state = Mutex(State())
 
-    init(path: String) {
-        self.path = path
-    }
+    init(path: String) { self.path = path }
 
-    deinit {
-        state.withLock { $0.thread?.stop() }
-    }
+    deinit { state.withLock { $0.thread?.stop() } }
 
     /// Closes the checkpoint connection (waiting for a checkpoint under way), so the mirror's
     /// own close can be the file's last.

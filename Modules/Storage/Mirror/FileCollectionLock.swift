@@ -12,19 +12,13 @@ import Synchronization
 final class FileCollectionLock: CollectionLock {
     private let descriptor: Int32
 
-    private init(descriptor: Int32) {
-        self.descriptor = descriptor
-    }
+    private init(descriptor: Int32) { self.descriptor = descriptor }
 
     private let held = Mutex(true)
 
-    deinit {
-        unlock()
-    }
+    deinit { unlock() }
 
-    func release() async {
-        unlock()
-    }
+    func release() async { unlock() }
 
     private func unlock() {
         let wasHeld = held.withLock { held in

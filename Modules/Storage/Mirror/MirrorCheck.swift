@@ -74,8 +74,6 @@ public enum MirrorCheck {
                 // and rewrites its items.
                 try db.execute(sql: "UPDATE collection SET passComplete = 1")
             }
-        } catch let error as StorageError {
-            throw error
         } catch {
             throw DatabaseFile.classify(error, path: path)
         }

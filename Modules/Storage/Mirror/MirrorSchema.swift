@@ -1,5 +1,4 @@
 import GRDB
-import MirrorStore
 
 /// The migrations of the item database, append-only: a database of any earlier version
 /// migrates without losing what it holds.

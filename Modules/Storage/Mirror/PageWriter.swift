@@ -48,9 +48,7 @@ enum PageWriter {
             sqlite3_bind_int64(statement, 6, Int64(pass))
             sqlite3_bind_int64(statement, 7, Int64(sequence))
         }
-        if let refused {
-            throw try listedBefore(refused, page: page.index, of: collectionID, db: db)
-        }
+        if let refused { throw try listedBefore(refused, page: page.index, of: collectionID, db: db) }
         var result = PageWrite(created: inserted)
         if inserted < items.count {
             // Some items were there already: their change numbers tell which of them changed.

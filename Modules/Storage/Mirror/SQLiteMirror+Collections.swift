@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import JSON
 import MirrorStore
 
 // MirrorStore, collections: what each call does is said on the protocol.

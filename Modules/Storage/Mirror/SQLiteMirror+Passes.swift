@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import JSON
 import MirrorStore
 
 // MirrorStore, passes: what each call does is said on the protocol.
@@ -124,7 +123,6 @@ extension SQLiteMirror {
             return removed
         }
     }
-
 }
 
 /// The deletions that end a complete pass. A rewritten page sets its leftovers aside (-1) at

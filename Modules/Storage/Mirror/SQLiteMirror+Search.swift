@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import JSON
 import MirrorStore
 
 // MirrorStore, search: what each call does is said on the protocol.
@@ -45,9 +44,7 @@ extension SQLiteMirror {
         let from = position ?? ItemPosition(pageIndex: backward ? Int.max : -1, position: 0)
         let (comparison, order) = backward ? ("<", "DESC") : (">", "ASC")
         return try read { db in
-            let select = "SELECT id, \(ItemKey.column), pageIndex, position, createdSequence, changedSequence, "
-                + "\(RowFields.expression(fields.title)) AS title, \(RowFields.expression(fields.subtitle)) AS subtitle "
-                + "FROM item WHERE collectionID = ?1 AND pageIndex >= 0 AND \(condition.sql)"
+            let select = rowSelect(fields) + " WHERE collectionID = ?1 AND pageIndex >= 0 AND \(condition.sql)"
             let ordered = " ORDER BY pageIndex \(order), position \(order) LIMIT 1"
             let arguments: [any DatabaseValueConvertible] = [collectionID, condition.argument]
             if let row = try Row.fetchOne(db, sql: select + " AND (pageIndex, position) \(comparison) (?3, ?4)" + ordered,

@@ -1,4 +1,3 @@
-import Foundation
 import GRDB
 import JSON
 import MirrorStore
@@ -54,7 +53,7 @@ extension SQLiteMirror {
         }
     }
 
-    private func rowSelect(_ fields: RowFields) -> String {
+    func rowSelect(_ fields: RowFields) -> String {
         "SELECT id, \(ItemKey.column), pageIndex, position, createdSequence, changedSequence, "
             + "\(RowFields.expression(fields.title)) AS title, \(RowFields.expression(fields.subtitle)) AS subtitle FROM item"
     }

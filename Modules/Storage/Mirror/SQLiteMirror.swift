@@ -28,8 +28,8 @@ public final class SQLiteMirror: MirrorStore {
     public let isReadOnly: Bool
     let pool: DatabasePool
     let checkpointer: Checkpointer
-    /// The thread page writes run on, made by the first.
-    private let writerThread = WriterThread()
+    /// The thread page writes run on, made by the first and stopped with the mirror.
+    private let writerThread = Mutex<BackgroundThread?>(nil)
 
     /// How much lower than the process the page writer runs (Linux thread niceness).
     static let writerNiceness: Int32 = 5
@@ -61,18 +61,23 @@ public final class SQLiteMirror: MirrorStore {
 
     public var location: String { path }
 
+    deinit { writerThread.withLock { $0?.stop() } }
+
     /// Runs `body` on the page writer's thread (see ``writerNiceness``).
     func onWriterThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
-        try await writerThread.thread.run(body)
+        let thread = writerThread.withLock { thread in
+            let made = thread ?? BackgroundThread(name: "fresh.writer", priority: .lowered(by: Self.writerNiceness))
+            thread = made
+            return made
+        }
+        return try await thread.run(body)
     }
 
     public func lock(collection identity: String, onWait: @escaping @Sendable (String?) -> Void) async throws -> any CollectionLock {
         try await FileCollectionLock.acquire(identity: identity, beside: path, onWait: onWait)
     }
 
-    public func watchChanges() throws -> any ChangeWatch {
-        try ChangeWatcher(path: path)
-    }
+    public func watchChanges() throws -> any ChangeWatch { try ChangeWatcher(path: path) }
 
     /// Copies the write-ahead log back into the file (unless another process is reading it),
     /// closes the connections, and records the file as sound for the next writer (see
@@ -111,36 +116,11 @@ public final class SQLiteMirror: MirrorStore {
 
     /// Runs a read, turning its errors into ``StorageError``s.
     func read<T>(_ value: (Database) throws -> T) throws -> T {
-        do {
-            return try pool.read(value)
-        } catch {
-            throw failure(error)
-        }
+        do { return try pool.read(value) } catch { throw failure(error) }
     }
 
     private func failure(_ error: any Error) -> StorageError {
-        if StorageError.isDamage(error) {
-            DamageMarker.mark(path, reason: DatabaseFile.message(of: error))
-            return .corrupted(path: path, reason: DatabaseFile.message(of: error))
-        }
+        if StorageError.isDamage(error) { DamageMarker.mark(path, reason: DatabaseFile.message(of: error)) }
         return DatabaseFile.classify(error, path: path)
-    }
-}
-
-/// The page writer's thread, started by its first use and stopped with the mirror.
-private final class WriterThread: Sendable {
-    private let started = Mutex<BackgroundThread?>(nil)
-
-    var thread: BackgroundThread {
-        started.withLock { thread in
-            if let thread { return thread }
-            let made = BackgroundThread(name: "fresh.writer", priority: .lowered(by: SQLiteMirror.writerNiceness))
-            thread = made
-            return made
-        }
-    }
-
-    deinit {
-        started.withLock { $0?.stop() }
     }
 }

@@ -2,7 +2,6 @@ import Foundation
 import GRDB
 import GRDBSQLite
 import JSON
-import MirrorStore
 
 /// The upsert of every item, bound and stepped through SQLite's own API: a page is a hundred
 /// executions of one statement, and the binding layer above it would cost more than SQLite's work.
@@ -30,7 +29,7 @@ func upsertEach(
                 var key = value
                 key.withUTF8 { bytes in
                     _ = sqlite3_bind_text(statement, 2, UnsafeRawPointer(bytes.baseAddress)?.assumingMemoryBound(to: CChar.self),
-                                          Int32(bytes.count), unsafeBitCast(-1, to: sqlite3_destructor_type.self))
+                                          Int32(bytes.count), RawStatement.transient)
                 }
             }
             let code = sqlite3_step(statement)
@@ -38,9 +37,7 @@ func upsertEach(
             return code == SQLITE_DONE && sqlite3_changes(connection) == 0 ? SQLITE_EMPTY : code
         }
         if code == SQLITE_EMPTY { return (inserted, item.key) }
-        guard code == SQLITE_DONE else {
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(connection)))
-        }
+        guard code == SQLITE_DONE else { throw CacheConnection.error(code, connection) }
         if sqlite3_last_insert_rowid(connection) != 0 { inserted += 1 }
     }
     return (inserted, nil)

@@ -6,11 +6,7 @@ import GRDBSQLite
 /// `Database.sqliteConnection`) with the same SQL either way, and the connection's own checks.
 struct RawStatement: ~Copyable {
     /// A value bound to one `?` of the statement.
-    enum Value {
-        case text(String)
-        case real(Double)
-        case integer(Int)
-    }
+    enum Value { case text(String), real(Double), integer(Int) }
 
     /// SQLite copies bound text before the call returns.
     static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
@@ -29,9 +25,7 @@ struct RawStatement: ~Copyable {
         self.statement = statement
     }
 
-    deinit {
-        sqlite3_finalize(statement)
-    }
+    deinit { sqlite3_finalize(statement) }
 
     /// Steps through every row the statement (with no parameters) returns, reading each with `read`.
     func rows<Row>(_ read: (OpaquePointer) -> Row) throws -> [Row] {

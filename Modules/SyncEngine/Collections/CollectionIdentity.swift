@@ -37,8 +37,8 @@ public enum CollectionIdentity {
         let segments = url.path.split(separator: "/").map(String.init).filter { !$0.isEmpty && Int($0) == nil }
         let raw = segments.last ?? url.host ?? "collection"
         let cleaned = raw.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "-" }
-        return String(cleaned).trimmingCharacters(in: CharacterSet(charactersIn: "-."))
-            .lowercased().prefix(40).description.nonEmpty ?? "collection"
+        let name = String(cleaned).trimmingCharacters(in: CharacterSet(charactersIn: "-.")).lowercased().prefix(40)
+        return name.isEmpty ? "collection" : String(name)
     }
 
     /// `url` as it may be stored and shown: without a password or user name.
@@ -55,8 +55,4 @@ public enum CollectionIdentity {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let user = components.user else { return nil }
         return "Basic " + Data("\(user):\(components.password ?? "")".utf8).base64EncodedString()
     }
-}
-
-extension String {
-    var nonEmpty: String? { isEmpty ? nil : self }
 }

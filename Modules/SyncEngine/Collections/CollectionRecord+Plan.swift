@@ -11,7 +11,5 @@ extension CollectionRecord {
 
 extension PaginationPlan {
     /// The plan as the mirror stores it, JSON.
-    func json() throws -> String {
-        String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
-    }
+    func json() throws -> String { String(decoding: try JSONEncoder().encode(self), as: UTF8.self) }
 }

@@ -18,12 +18,10 @@ public struct CollectionSync: Sendable {
     /// - Parameters:
     ///   - services: the page client (``FreshServices/pageClient``) fetches; its cache writes are
     ///     waited for when a run ends.
-    ///   - store: the mirror the collection lives in.
     ///   - clock: what retries and `Retry-After` wait on (tests pass one that returns at once).
     ///   - random: the jitter source of backoffs, in 0..<1.
     public init(
-        services: FreshServices, store: any MirrorStore,
-        clock: SyncClock = .system,
+        services: FreshServices, store: any MirrorStore, clock: SyncClock = .system,
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
     ) {
         self.services = services

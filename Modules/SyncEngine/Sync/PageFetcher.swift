@@ -1,10 +1,8 @@
 import Foundation
 import HTTPCache
-import HTTPFields
 import HTTPTypes
 import JSON
 import Pagination
-import Synchronization
 
 /// A page response ready to be read, or the end of the collection (a 404 past the last page).
 struct FetchedPage: Sendable {
@@ -23,9 +21,7 @@ struct FetchedPage: Sendable {
     }
 
     /// The length of the body a response from the cache stands for.
-    var storedLength: Int? {
-        response.headerFields[PageValidatorStorage.lengthField].flatMap { Int($0) }
-    }
+    var storedLength: Int? { response.headerFields[PageValidatorStorage.lengthField].flatMap { Int($0) } }
 }
 
 /// Fetches pages through the HTTP cache, retrying what the ``RetryPolicy`` allows and saying
@@ -105,8 +101,7 @@ struct PageFetcher: Sendable {
                     tally.update { $0.secondsWaited += wait.seconds }
                     try await clock.sleep(wait)
                 }
-            case .stop(let reason):
-                throw stopError(failure, url: url, reason: reason)
+            case .stop(let reason): throw stopError(failure, url: url, reason: reason)
             }
         }
     }
@@ -176,7 +171,5 @@ enum ErrorMessage {
 
 extension Duration {
     /// The duration in seconds.
-    var seconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }

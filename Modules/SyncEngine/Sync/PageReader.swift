@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import JSON
-import MirrorStore
 import Pagination
 
 /// Reads the pages a sync fetched with the collection's plan: what each holds (its items, as the

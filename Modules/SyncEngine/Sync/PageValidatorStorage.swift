@@ -35,18 +35,12 @@ public final class PageValidatorStorage: CacheStorage {
     /// Stores not written yet; a write is scheduled whenever this is not empty.
     private let waiting = Mutex<[StoredResponse]>([])
 
-    public init(backing: any CacheStorage) {
-        self.backing = backing
-    }
+    public init(backing: any CacheStorage) { self.backing = backing }
 
-    deinit {
-        writeWaiting()
-    }
+    deinit { writeWaiting() }
 
     /// Waits until every store so far is written.
-    public func drain() {
-        writes.sync { writeWaiting() }
-    }
+    public func drain() { writes.sync { writeWaiting() } }
 
     public func variants(forKey key: String) throws -> [StoredResponse] {
         try backing.variants(forKey: Self.key(key)).map { entry in
@@ -96,17 +90,13 @@ public final class PageValidatorStorage: CacheStorage {
         try backing.refresh(stored)
     }
 
-    public func removeAll(forKey key: String) throws {
-        try backing.removeAll(forKey: Self.key(key))
-    }
+    public func removeAll(forKey key: String) throws { try backing.removeAll(forKey: Self.key(key)) }
 
     public func recordAccess(key: String, variantKey: String) {
         backing.recordAccess(key: Self.key(key), variantKey: variantKey)
     }
 
-    public func recordOutcome(_ outcome: CacheOutcome) {
-        backing.recordOutcome(outcome)
-    }
+    public func recordOutcome(_ outcome: CacheOutcome) { backing.recordOutcome(outcome) }
 
     private static func key(_ key: String) -> String { "sync " + key }
 }

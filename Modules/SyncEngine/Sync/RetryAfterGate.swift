@@ -13,19 +13,15 @@ final class RetryAfterGate: Sendable {
     private let clock: SyncClock
     private let closings = Mutex<[String: Closing]>([:])
 
-    init(clock: SyncClock) {
-        self.clock = clock
-    }
+    init(clock: SyncClock) { self.clock = clock }
 
     /// Keeps every request to `origin` back for `wait` from now (a later opening wins).
     /// `announced`: the caller has told the user about this wait already.
     func close(_ origin: String, for wait: Duration, announced: Bool) {
         let opening = clock.now() + wait
         closings.withLock { closings in
-            guard let known = closings[origin], known.opensAt >= opening else {
-                closings[origin] = Closing(opensAt: opening, announced: announced)
-                return
-            }
+            if let known = closings[origin], known.opensAt >= opening { return }
+            closings[origin] = Closing(opensAt: opening, announced: announced)
         }
     }
 

@@ -57,11 +57,8 @@ public struct RetryPolicy: Sendable, Equatable {
         case .status(let code, let retryAfter):
             guard Self.isRetryable(status: code) else { return .stop(reason: "status \(code) is not retried") }
             what = "status \(code)"
-            if let retryAfter, [429, 503].contains(code) {
-                requested = Self.delay(retryAfter: retryAfter, now: now)
-            }
-        case .transient(let reason):
-            what = reason
+            if let retryAfter, [429, 503].contains(code) { requested = Self.delay(retryAfter: retryAfter, now: now) }
+        case .transient(let reason): what = reason
         }
         guard attempt <= retries else {
             return .stop(reason: "\(what) after \(attempt) attempt\(attempt == 1 ? "" : "s") (--retries \(retries))")

@@ -33,11 +33,7 @@ public struct SyncOptions: Sendable {
     /// stored with and written only if its content changed; the walk then finds it current.
     public var firstPages: [Int] = []
 
-    public init(url: URL) {
-        self.url = url
-    }
+    public init(url: URL) { self.url = url }
 
-    var overridesGiven: Bool {
-        overrides.paginate != nil || overrides.items != nil || overrides.key != nil
-    }
+    var overridesGiven: Bool { overrides.paginate != nil || overrides.items != nil || overrides.key != nil }
 }

@@ -6,7 +6,5 @@ final class SyncTally: Sendable {
     private let summary = Mutex(SyncSummary())
 
     @discardableResult
-    func update<T>(_ change: (inout SyncSummary) -> T) -> T {
-        summary.withLock { change(&$0) }
-    }
+    func update<T>(_ change: (inout SyncSummary) -> T) -> T { summary.withLock { change(&$0) } }
 }

@@ -86,9 +86,7 @@ actor WriteBehind<Page: Sendable> {
         return batch
     }
 
-    private var isReady: Bool {
-        !waiting.isEmpty && (waiting.count >= batchSize || isFinished || isDue)
-    }
+    private var isReady: Bool { !waiting.isEmpty && (waiting.count >= batchSize || isFinished || isDue) }
 
     private func startTimer() {
         guard batchSize > 1, !isFinished else { return }
