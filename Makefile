@@ -15,12 +15,12 @@ STATIC_LIBS := .build/static-libs
 RELEASE_BUILD := mkdir -p $(STATIC_LIBS) \
 	&& ln -sf $$(g++ -print-file-name=libstdc++.a) $$(gcc -print-file-name=libsqlite3.a) $(STATIC_LIBS)/ \
 	&& $(SWIFT) build -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_LIBS)
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config curl
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config curl man-db
 # Servers from outside the project that the tests sync against (Tools/peers).
-PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3
+PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-jsonapi==8.1.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help setup build test unit e2e docs-check check-imports demo api-check clean
+.PHONY: help setup build test unit e2e docs-check check-imports demo api-check install uninstall clean
 .PHONY: bench bench-mock bench-cache bench-sync bench-get bench-reader
 
 help: ## List the targets
@@ -80,6 +80,18 @@ bench-reader: setup ## fresh-reader first frame, memory, scroll and refresh vs f
 
 bench-cache: setup ## HTTP cache vs URLSession/URLCache vs hishel (release; BENCH_ROUNDS=3; writes docs/performance.md)
 	Tools/bench-cache.sh
+
+# Where `make install` puts the programs, their man pages and completions.
+PREFIX ?= $(HOME)/.local
+# What it installs: the release build (a debug build installs faster, for a test).
+INSTALL_CONFIGURATION ?= release
+
+install: setup ## Install the programs, man pages and shell completions under PREFIX (default ~/.local)
+	$(if $(filter release,$(INSTALL_CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT) build -c $(INSTALL_CONFIGURATION))
+	Tools/install.sh install "$(PREFIX)" .build/$(INSTALL_CONFIGURATION)
+
+uninstall: ## Remove what make install put under PREFIX
+	Tools/install.sh uninstall "$(PREFIX)"
 
 clean: ## Remove build products
 	rm -rf .build

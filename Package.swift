@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
     ],
     targets: [
         // MARK: Pure modules (no I/O, no C)
@@ -85,6 +86,16 @@ let package = Package(
             path: "Modules/SyncEngine"
         ),
 
+        // MARK: Named sources: an API's URL, headers and options under a name (sources.toml)
+        .target(
+            name: "NamedSources",
+            dependencies: [
+                "JSON", "MirrorStore", "Pagination", "Storage", "SyncEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "TOMLKit", package: "TOMLKit"),
+            ],
+            path: "Modules/NamedSources"
+        ),
+
         // MARK: How the programs start and end (one error style for every command line)
         .target(
             name: "CommandLaunch", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -95,8 +106,8 @@ let package = Package(
         .target(
             name: "FreshCLI",
             dependencies: [
-                "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "Pagination", "Storage", "SyncEngine",
-                "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "NamedSources", "Pagination", "Storage",
+                "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Apps/FreshCLI"
@@ -105,7 +116,7 @@ let package = Package(
         .target(
             name: "FreshReader",
             dependencies: [
-                "CNcursesw", "Fetcher", "JSON", "MirrorStore", "Pagination", "Storage", "SyncEngine", "TerminalText",
+                "CNcursesw", "Fetcher", "JSON", "MirrorStore", "NamedSources", "Pagination", "Storage", "SyncEngine", "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/FreshReader"
@@ -153,15 +164,16 @@ let package = Package(
             path: "Tests/SyncEngineTests"),
         .testTarget(
             name: "FreshCLITests",
-            dependencies: ["FreshCLI", "HTTPCache", "MirrorStore", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["FreshCLI", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/FreshCLITests"),
         .testTarget(
-            name: "FreshReaderTests", dependencies: ["Fetcher", "FreshReader", "MirrorStore", "Storage", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            name: "FreshReaderTests", dependencies: ["Fetcher", "FreshReader", "MirrorStore", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/FreshReaderTests"),
         .testTarget(
             name: "CommandLaunchTests", dependencies: ["CommandLaunch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/CommandLaunchTests"),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], path: "Tests/TerminalTextTests"),
+        .testTarget(name: "NamedSourcesTests", dependencies: ["NamedSources"], path: "Tests/NamedSourcesTests"),
         .testTarget(
             name: "MockServerTests",
             dependencies: [

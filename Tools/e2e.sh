@@ -231,7 +231,7 @@ full_disk() { # a file-size limit stops SQLite mid-sync: one line, exit 6, whole
 check "a full disk mid-sync: exit 6 with one line, the file undamaged, the next sync completes (60 items)" full_disk
 stop_server
 
-start_drf_server --items 120 --throttle 4/s
+start_peer drf_api.py --items 120 --throttle 4/s
 throttled_to_completion() { # Django REST framework's throttle answers 429 with Retry-After
     "$BIN/fresh" sync "$BASE_URL/api/limited/posts/?page_size=10" --db-dir "$WORK/throttled-db" --json \
         >"$WORK/throttled.json" 2>"$WORK/throttled.err" || return 1
@@ -503,7 +503,7 @@ get_reads_as_through_the_tree() {
 }
 check "fresh get: a missing URL, --help, --version and an unknown option read as through the whole command tree" \
     get_reads_as_through_the_tree
-start_drf_server --items 300 --gzip
+start_peer drf_api.py --items 300 --gzip
 DRF_PAGE="$BASE_URL/api/pages/posts/?page_size=100"
 gzip_from_django() { # Django's GZipMiddleware: decoded, stored, revalidated; own Accept-Encoding keeps the bytes
     "$BIN/fresh" get -v "$DRF_PAGE" --db-dir "$WORK/drf-gzip-db" -o "$WORK/drf.json" 2>"$WORK/drf-gzip.err" &&
@@ -646,9 +646,7 @@ check "q goes back to the collection list, q again quits with 0" reader_exited_z
 stop_server
 
 # Infinite scroll: an empty collection opened with --url, every page 300 ms slow. The reader
-# loads pages as G comes near the end; the journal must list each page once with its content.
-# The load of the last page completes the pass by resuming it, so the pages read before are
-# confirmed once more, each with a conditional request (a 304: nothing downloaded twice).
+# loads pages as G comes near the end; the journal must list each page once, asked once.
 start_server --max-age 0 --posts 95 --quiet --fault 'route=/posts,latency=300'
 reader_in_tmux --db-dir "'$WORK/prefetch-db'" --url "'$BASE_URL/posts?limit=10'"
 scroll_to_the_end() {
@@ -675,9 +673,9 @@ not_304 = [(e["url"], e["status"]) for e in again if e["status"] != 304]
 print("      %d pages, %d downloads, downloaded twice: %s; asked again: %d, not 304: %s"
       % (len(seen), sum(downloads.values()), twice or "none", len(again), not_304 or "none"))
 print("      requests: " + " ".join("%s:%d" % (e["url"].split("cursor=")[-1][:6], e["status"]) for e in entries))
-sys.exit(len(seen) != 10 or sum(downloads.values()) != 10 or bool(twice) or len(again) > 9 or bool(not_304))'
+sys.exit(len(seen) != 10 or sum(downloads.values()) != 10 or bool(twice) or bool(again))'
 }
-check "… with exactly one download per page (10), the earlier ones confirmed by a 304 at the end" each_page_once
+check "… with each page asked exactly once (10 requests)" each_page_once
 keys q
 check "… and q exits 0" reader_exited_zero
 stop_server
@@ -687,6 +685,71 @@ mkdir -p "$WORK/damaged-db" && head -c 65536 /dev/urandom >>"$WORK/damaged.sqlit
 check "a damaged data.sqlite: one line, exit 6" expect_failure 6 "$BIN/fresh-reader" --db-dir "$WORK/damaged-db"
 check "an unknown --collection: exit 64" expect_failure 64 "$BIN/fresh-reader" --db-dir "$WORK/reader-db" --collection nope
 check "fresh-reader --help lists the keys of the keymap" bash -c "'$BIN/fresh-reader' --help | grep -q 'Ctrl-D'"
+
+# --- 7. a source with a token, by name and --all, the reader refreshing it; CSV; make install -----
+# Tools/peers/search_api.py: /private/items needs "Authorization: Bearer letmein" (401 without).
+start_peer search_api.py --items 95 --quiet
+export FRESH_CONFIG_DIR="$WORK/config"
+SOURCES_DB="$WORK/sources-db"
+source_synced_by_name() {
+    E2E_TOKEN=letmein "$BIN/fresh" source add private "$BASE_URL/private/items?limit=20" --paginate after:param=after \
+        -H 'Authorization: Bearer ${E2E_TOKEN}' >/dev/null || return 1
+    E2E_TOKEN=letmein sync_json "$SOURCES_DB" private
+    echo "      sources.toml: mode $(stat -c %a "$FRESH_CONFIG_DIR/sources.toml"), $(grep Authorization "$FRESH_CONFIG_DIR/sources.toml")"
+    [ "$SYNC_STATUS" -eq 0 ] && [ "$ITEMS" -eq 95 ] && [ "$PAGES" -eq 5 ] && [ "$(stat -c %a "$FRESH_CONFIG_DIR/sources.toml")" = 600 ]
+}
+check "a source whose token is read from the environment syncs by name: 95 items, sources.toml 0600" source_synced_by_name
+check "… the token itself is in no file: not the sources file, the cache or the mirror" \
+    bash -c "! grep -rqa letmein '$FRESH_CONFIG_DIR' '$SOURCES_DB'"
+check "… with the variable unset: one line naming it, exit 64" expect_failure 64 "$BIN/fresh" sync private --db-dir "$SOURCES_DB"
+check "a bare word that names nothing: exit 64 at once, no DNS lookup" expect_failure 64 "$BIN/fresh" sync repos --db-dir "$SOURCES_DB"
+sync_all() {
+    sync_json "$SOURCES_DB" "$BASE_URL/search?size=10" >/dev/null
+    E2E_TOKEN=letmein "$BIN/fresh" sync --all --db-dir "$SOURCES_DB" >"$WORK/all.out" 2>"$WORK/all.err"
+    local status=$?
+    sed 's/^/      /' "$WORK/all.out" | cut -c1-150
+    [ "$status" -eq 0 ] && [ "$(grep -c '^synced ' "$WORK/all.out")" -eq 2 ] && grep -q '^synced private: 5 pages, 95 items' "$WORK/all.out" \
+        && grep -q '^synced search: 10 pages, 95 items' "$WORK/all.out"
+}
+check "fresh sync --all: the source and the other collection, a line each, exit 0" sync_all
+check "… without the token: the source's line on stderr, the other synced, exit 64" \
+    bash -c "'$BIN/fresh' sync --all --db-dir '$SOURCES_DB' >'$WORK/all.out' 2>'$WORK/all.err'; [ \$? -eq 64 ] && grep -q '^synced search' '$WORK/all.out' && [ \$(wc -l <'$WORK/all.err') -eq 1 ]"
+reader_with_token() { # reader_with_token TOKEN: the reader on the source's collection, TOKEN in its environment
+    tmux kill-session -t "$TMUX_SESSION" 2>/dev/null
+    rm -f "$WORK/reader.exit"
+    tmux new-session -d -s "$TMUX_SESSION" -x 120 -y 30 \
+        "LANG=C.UTF-8 E2E_TOKEN=$1 FRESH_CONFIG_DIR='$FRESH_CONFIG_DIR' '$BIN/fresh-reader' --db-dir '$SOURCES_DB' --collection private; echo \$? > '$WORK/reader.exit'"
+}
+reader_with_token wrong
+check "the reader refreshing a source with a wrong token says it was refused, not offline" wait_for_screen "refused the request (401"
+keys q
+reader_with_token letmein
+check "… with the token it refreshes on open, every page a 304 (the source's header sent)" wait_for_screen "0 new, 0 updated, 0 removed · 5 × 304"
+keys q
+csv_counted() { # CSV read back by Python's csv module: a header row and one row per item
+    "$BIN/fresh" items private --format csv --fields id,title --db-dir "$SOURCES_DB" >"$WORK/items.csv" || return 1
+    python3 -c '
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))
+print("      %d rows, header %s, last %s" % (len(rows), rows[0], rows[-1]))
+sys.exit(rows[0] != ["id", "title"] or len(rows) != 96 or rows[-1][1] != "Document 95")' "$WORK/items.csv"
+}
+check "fresh items --format csv is read back by a CSV parser: a header and 95 rows" csv_counted
+stop_server
+
+installed() { # make install into a scratch PREFIX (the debug build), used from there, then make uninstall
+    local prefix="$WORK/prefix"
+    make -s -C "$(dirname "$0")/.." install PREFIX="$prefix" INSTALL_CONFIGURATION="$(basename "$BIN")" >"$WORK/install.out" 2>&1 || {
+        sed 's/^/      | /' "$WORK/install.out"; return 1; }
+    grep -v '^note:' "$WORK/install.out" | tail -1 | sed 's/^/      /'
+    "$prefix/bin/fresh" --version | grep -q '^fresh ' &&
+        MANWIDTH=80 man -l "$prefix/share/man/man1/fresh-sync.1" 2>/dev/null | grep -q -- '--allow-partial' &&
+        PATH="$prefix/bin:$PATH" bash -c "source '$prefix/share/bash-completion/completions/fresh'
+            COMP_WORDS=(fresh items ''); COMP_CWORD=2; COMP_LINE='fresh items '; COMP_POINT=12; _fresh
+            [[ \" \${COMPREPLY[*]} \" == *' private '* ]]" &&
+        make -s -C "$(dirname "$0")/.." uninstall PREFIX="$prefix" >/dev/null && [ -z "$(find "$prefix" -type f)" ]
+}
+check "make install PREFIX=…: fresh --version, man -l fresh-sync.1, completion of a source's name; make uninstall leaves no file" installed
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

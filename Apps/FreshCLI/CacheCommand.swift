@@ -18,10 +18,17 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Stats: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "stats", abstract: "Entries, bytes, capacity, hit / revalidated / miss counts and bytes saved.")
+        @Flag(help: "Print a JSON object instead of lines.") var json = false
         @OptionGroup var storage: StorageOptions
 
         func execute() async throws {
             let statistics = try storage.openCacheDatabase().statistics()
+            if json {
+                var object: [String: Any] = ["entries": statistics.entries, "bytes": statistics.bytes, "capacity": statistics.capacity,
+                                             "bodyBytesReceived": statistics.bytesReceived, "bodyBytesSaved": statistics.bytesSaved]
+                for kind in CacheOutcome.Kind.allCases { object[kind.rawValue] = statistics.counts[kind] ?? 0 }
+                return try JSONOutput.print(object)
+            }
             print("entries: \(statistics.entries)")
             print("bytes: \(statistics.bytes) (\(ByteCount.format(statistics.bytes))) of \(ByteCount.format(statistics.capacity))")
             for kind in CacheOutcome.Kind.allCases { print("\(kind.rawValue): \(statistics.counts[kind] ?? 0)") }
@@ -32,10 +39,19 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct List: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "ls", abstract: "List stored entries, most recently used first.")
+        @Flag(help: "Print a JSON array instead of lines.") var json = false
         @OptionGroup var storage: StorageOptions
 
         func execute() async throws {
-            for entry in try storage.openCacheDatabase().listEntries() {
+            let entries = try storage.openCacheDatabase().listEntries()
+            if json {
+                return try JSONOutput.print(entries.map { entry in
+                    ["key": RedactedPassword.hidden(in: entry.key), "status": entry.status, "bytes": entry.size,
+                     "variant": entry.variantKey.isEmpty ? NSNull() : entry.variantKey as Any,
+                     "lastAccess": ISO8601DateFormatter().string(from: entry.lastAccess)] as [String: Any]
+                })
+            }
+            for entry in entries {
                 let variant = entry.variantKey.isEmpty ? "" : " [\(entry.variantKey.replacingOccurrences(of: "\n", with: "; "))]"
                 print(TerminalText.sanitized(RedactedPassword.hidden(in: "\(entry.status) \(ByteCount.format(entry.size)) \(entry.key)\(variant)")))
             }
@@ -44,7 +60,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Show: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a stored entry's status, headers, times and freshness.")
-        @Argument(help: ArgumentHelp("The URL of the entry.", valueName: "url")) var target: ParsedURL
+        @Argument(help: ArgumentHelp("The URL of the entry.", valueName: "url"), transform: ParsedURL.parse) var target: ParsedURL
         @OptionGroup var storage: StorageOptions
 
         func execute() async throws {
@@ -63,7 +79,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Remove: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove every stored variant of a URL.")
-        @Argument(help: ArgumentHelp("The URL of the entry.", valueName: "url")) var target: ParsedURL
+        @Argument(help: ArgumentHelp("The URL of the entry.", valueName: "url"), transform: ParsedURL.parse) var target: ParsedURL
         @OptionGroup var storage: StorageOptions
 
         func execute() async throws {

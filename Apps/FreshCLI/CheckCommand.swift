@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MirrorStore
 import Storage
 import SyncEngine
@@ -22,11 +23,15 @@ struct CheckCommand: FreshSubcommand {
     @Flag(help: "Save what can be read into a new database and use it from now on.")
     var recover = false
 
+    @Flag(help: "Print a JSON object: path, damaged, problems (and what --recover saved).")
+    var json = false
+
     @OptionGroup var storage: StorageOptions
 
     func execute() async throws {
         let path = storage.location.itemDatabasePath
         let problems = try MirrorCheck.problems(at: path)
+        if json { return try printJSON(path: path, problems: problems) }
         if problems == ["ok"] {
             print("\(path): no damage found")
             return
@@ -46,5 +51,23 @@ struct CheckCommand: FreshSubcommand {
         print("recovered \(Plural.count(recovery.collections, "collection")) and \(Plural.count(recovery.items, "item")) into \(path)"
               + (recovery.lostRows > 0 ? "; \(Plural.count(recovery.lostRows, "row")) could not be read" : "")
               + "; the damaged file is kept as \(recovery.damagedCopy)")
+    }
+
+    /// `--json`: the check's finding, then (with --recover) what was saved; the exit status is the same as without it.
+    private func printJSON(path: String, problems: [String]) throws {
+        let damaged = problems != ["ok"]
+        var object: [String: Any] = ["path": path, "damaged": damaged, "problems": damaged ? problems : []]
+        defer { try? JSONOutput.print(object) }
+        guard damaged else { return }
+        guard recover else { throw ExitCode(6) }
+        do {
+            let recovery = try MirrorCheck.recover(at: path)
+            object["recovered"] = ["collections": recovery.collections, "items": recovery.items, "lostRows": recovery.lostRows,
+                                   "damagedCopy": recovery.damagedCopy] as [String: Any]
+        } catch StorageError.corrupted(_, let reason) {
+            object["recovered"] = NSNull()
+            object["reason"] = reason
+            throw ExitCode(6)
+        }
     }
 }

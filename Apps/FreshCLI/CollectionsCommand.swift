@@ -10,7 +10,8 @@ struct CollectionsCommand: FreshSubcommand {
         abstract: "List the mirrored collections: name, items, pages, style, last sync, size, URL.",
         discussion: """
             STATUS says how the last sync ended: "complete", "unfinished" (the next sync \
-            resumes it) or the error that stopped it.
+            resumes it), "stale (last sync failed: …)" when an error stopped it and the items \
+            stored before are kept, or "failed: …" when nothing is stored yet.
 
             Example:
               fresh collections --json | jq '.[].name'
@@ -25,12 +26,7 @@ struct CollectionsCommand: FreshSubcommand {
 
     func execute() async throws {
         let summaries = try await storage.withMirror(forReading: true) { try await $0.summaries() }
-        if json {
-            let objects = summaries.map(Self.object)
-            FileHandle.standardOutput.write(try JSONSerialization.data(withJSONObject: objects, options: [.sortedKeys, .withoutEscapingSlashes]))
-            print()
-            return
-        }
+        if json { return try JSONOutput.print(summaries.map(Self.object)) }
         guard !summaries.isEmpty else {
             StandardError.write("fresh: no collections yet: 'fresh sync URL' mirrors one")
             return
@@ -38,16 +34,24 @@ struct CollectionsCommand: FreshSubcommand {
         let rows = summaries.map { summary in
             [summary.collection.name, String(summary.itemCount), String(summary.pageCount),
              summary.collection.paginationPlan?.style.name ?? "-", Self.lastSync(summary.collection),
-             Self.status(summary.collection), ByteCount.format(summary.bytes), summary.collection.url]
+             Self.status(summary.collection, itemCount: summary.itemCount), ByteCount.format(summary.bytes), summary.collection.url]
         }
         TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows, numericColumns: [1, 2])
     }
 
-    static func status(_ collection: CollectionRecord) -> String {
-        if let error = collection.lastError { return "failed: \(error)" }
+    /// How the last sync ended, on one line: a failure over stored items is "stale (last sync
+    /// failed: …)", its reason cut to ``errorWidth`` characters (`--json` has it whole).
+    static func status(_ collection: CollectionRecord, itemCount: Int) -> String {
+        if let error = collection.lastError {
+            let reason = error.count > errorWidth ? String(error.prefix(errorWidth - 1)) + "…" : error
+            return itemCount > 0 ? "stale (last sync failed: \(reason))" : "failed: \(reason)"
+        }
         if collection.lastCompleteAt == nil && collection.plan == nil { return "never synced" }
         return collection.passComplete ? "complete" : "unfinished"
     }
+
+    /// The most of an error's text the table shows.
+    static let errorWidth = 60
 
     static func lastSync(_ collection: CollectionRecord) -> String {
         guard let time = collection.lastSyncAt else { return "-" }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import SyncEngine
 import TerminalText
 
@@ -8,17 +9,23 @@ struct ExplainCommand: FreshSubcommand {
         commandName: "explain",
         abstract: "Say what 'fresh get URL' would do now, and why, without sending anything.",
         discussion: """
+            A page 'fresh sync' read is kept as its validators only (its items are in the \
+            mirror); for such a URL it also says what the next sync would do with it.
+
             Examples of what it says:
               would answer from storage: fresh for 42 s more: max-age=60, age=18
               stale by 3 s: max-age=0, age=3 / would revalidate with If-None-Match "v3"
             """
     )
 
-    @Argument(help: ArgumentHelp("Absolute http or https URL.", valueName: "url"))
+    @Argument(help: ArgumentHelp("Absolute http or https URL.", valueName: "url"), transform: ParsedURL.parse)
     var target: ParsedURL
 
     @Option(name: .customShort("H"), help: ArgumentHelp("Request header 'Name: value' (repeatable), for Vary and Cache-Control.", valueName: "header"))
     var headers: [String] = []
+
+    @Flag(help: "Print a JSON object: the URL and each explanation's lines.")
+    var json = false
 
     @OptionGroup var storage: StorageOptions
 
@@ -31,6 +38,16 @@ struct ExplainCommand: FreshSubcommand {
         let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
         if let failure = services.cacheFailure { throw failure } // it was asked about the file
         services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
-        try services.client.explain(url: target.url, headerFields: fields).forEach { print(TerminalText.sanitized($0)) }
+        let get = try services.client.explain(url: target.url, headerFields: fields)
+        let syncPage = try services.pageClient.storesAnything(for: target.url)
+            ? try services.pageClient.explain(url: target.url, headerFields: fields) : nil
+        if json {
+            return try JSONOutput.print(["url": target.url.absoluteString, "get": get, "syncPage": syncPage ?? NSNull()] as [String: Any])
+        }
+        get.forEach { print(TerminalText.sanitized($0)) }
+        if let syncPage {
+            print("fresh sync stored this page (validators only; its items are in the mirror):")
+            syncPage.forEach { print(TerminalText.sanitized("  " + $0)) }
+        }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPCache
 import MirrorStore
+import NamedSources
 import Storage
 import Synchronization
 import SyncEngine
@@ -20,7 +21,9 @@ enum FailureReport {
              CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
         case is StorageError, is FileError: 6
         case CacheError.notStored, is NothingStored: 7
-        case SyncError.nameTaken, SyncError.ambiguousCollection, SyncError.unknownCollection: 64
+        case SyncError.nameTaken, SyncError.ambiguousCollection, SyncError.unknownCollection, is UnknownSyncTarget: 64
+        case SourceError.cannotAccess: 6
+        case is SourceError: 64
         default: 1
         }
     }

@@ -17,24 +17,29 @@ public struct FreshCommand: AsyncParsableCommand {
 
             Exit status:
               0   success
-              1   unexpected failure (also: libcurl cannot be loaded, so no request can be sent)
+              1   unexpected failure (also: libcurl cannot be loaded)
               3   the server could not be reached, or timed out
-              4   the server answered with an error status (sync, after any retries; get with
-                  --fail: a 4xx status)
-              8   get --fail: the server answered with a 5xx status
-              5   the response was unusable (invalid JSON, a page that cannot be mirrored, a
-                  pagination loop, cut short, 304 twice to a request without validators,
-                  more redirects than --max-redirs)
-              6   a database or a file could not be opened or written, or is damaged
+              4   the server answered with an error status (sync: after any
+                  retries; get --fail: a 4xx status)
+              5   the response was unusable (invalid JSON, a page that cannot be
+                  mirrored, a pagination loop, cut short, 304 twice to a request
+                  without validators, more redirects than --max-redirs)
+              6   a database or a file could not be opened or written, or is
+                  damaged; the sources file cannot be read
               7   offline mode and nothing is stored for the URL
-              64  invalid arguments (also: an unknown or ambiguous collection name)
+              8   get --fail: the server answered with a 5xx status
+              9   sync: the mirror may be partial (a stated total larger than what
+                  was stored, a page size the server ignored, an explicit --items
+                  or --paginate path absent); --allow-partial makes it 0
+              64  invalid arguments (also: an unknown or ambiguous name, an unset
+                  ${VAR} in a source's header)
               130 interrupted (Ctrl-C)
 
             Shell completions: fresh --generate-completion-script bash (or zsh, fish); see \
             docs/cli.md.
             """,
         version: "fresh \(FreshServices.version)",
-        subcommands: [GetCommand.self, SyncCommand.self, CollectionsCommand.self, ItemsCommand.self, RemoveCommand.self,
+        subcommands: [GetCommand.self, SyncCommand.self, SourceCommand.self, CollectionsCommand.self, ItemsCommand.self, RemoveCommand.self,
                       CheckCommand.self, ExplainCommand.self, CacheCommand.self]
     )
 

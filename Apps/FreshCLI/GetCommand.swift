@@ -39,12 +39,12 @@ struct GetCommand: FreshSubcommand {
             Examples:
               fresh get -v 127.0.0.1:8080/posts
               fresh get -L -I http://127.0.0.1:8080/old-path
-              fresh get -i -H 'Accept: application/json' http://127.0.0.1:8080/posts?limit=5
-              fresh get -X POST -d '{"title":"hi","body":"안녕","author":"me"}' http://127.0.0.1:8080/posts
+              fresh get -i -H 'Accept: application/json' http://127.0.0.1:8080/posts
+              fresh get -X POST -d '{"title":"hi"}' http://127.0.0.1:8080/posts
             """
     )
 
-    @Argument(help: ArgumentHelp("http or https URL; without a scheme, http is assumed (as curl does).", valueName: "url"))
+    @Argument(help: ArgumentHelp("http or https URL; without a scheme, http is assumed (as curl does).", valueName: "url"), transform: ParsedURL.parse)
     var target: ParsedURL
 
     @Option(name: .customShort("X"), help: ArgumentHelp("Request method (default GET, or POST with --data).", valueName: "method"))
@@ -72,7 +72,7 @@ struct GetCommand: FreshSubcommand {
     @Flag(name: [.customShort("L"), .customLong("location")], help: "Follow redirects (as curl, not followed without it).")
     var location = false
     @Option(name: .customLong("max-redirs"), parsing: .unconditional,
-            help: ArgumentHelp("Redirects -L follows before failing with exit 5 (default 50; -1: no limit, as in curl).", valueName: "n"))
+            help: ArgumentHelp("Redirects -L follows before failing with exit 5 (-1: no limit, as in curl).", valueName: "n"))
     var maxRedirects = 50
 
     @Flag(name: .customLong("compressed"), help: "Accepted for curl's sake: fresh always asks for compression and decodes it (send your own -H 'Accept-Encoding: …' to get the exact bytes).")

@@ -2,13 +2,14 @@ import ArgumentParser
 import Foundation
 import JSON
 import MirrorStore
+import NamedSources
 import SyncEngine
 
-/// `fresh items NAME`: a collection's items as JSON Lines, a JSON array, or a table.
+/// `fresh items NAME`: a collection's items as JSON Lines, a JSON array, CSV, TSV or a table.
 struct ItemsCommand: FreshSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "items",
-        abstract: "Print a collection's items: JSON Lines, a JSON array, or a table.",
+        abstract: "Print a collection's items: JSON Lines, a JSON array, CSV, TSV or a table.",
         discussion: """
             Items come in the server's order, as the JSON it sent (without insignificant \
             whitespace). The default format is a table on a terminal and JSON Lines (one item \
@@ -19,22 +20,31 @@ struct ItemsCommand: FreshSubcommand {
             NAME~VALUE (contains, ignoring case). NAME may be a path (user.login). Several \
             --where must all hold.
 
+            --fields picks members in every format: JSON Lines and JSON print objects with \
+            just those members (named by their paths, null where absent). CSV follows RFC 4180 \
+            (a header row, quotes where needed, CRLF line ends); TSV escapes tab, line breaks \
+            and backslash as \\t, \\n, \\r and \\\\. A cell holds a string as its text and \
+            any other value as JSON.
+
             Examples:
               fresh items posts --limit 3
               fresh items posts --where 'author=민지' --format json
               fresh items users --fields login,name --where 'login~kim'
+              fresh items posts --format csv --fields id,title > posts.csv
               fresh items posts | jq -r .title
             """
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable { case jsonl, json, table }
+    enum Format: String, ExpressibleByArgument, CaseIterable { case jsonl, json, csv, tsv, table }
 
-    @Argument(help: ArgumentHelp("The collection (see 'fresh collections').", valueName: "name"))
+    @Argument(help: ArgumentHelp("The collection (see 'fresh collections').", valueName: "name"), completion: NameCompletion.names)
     var name: String
 
-    @Option(help: ArgumentHelp("jsonl, json or table (default: table on a terminal, else jsonl).", valueName: "format"))
+    @Option(help: ArgumentHelp("jsonl, json, csv, tsv or table (default: table on a terminal, else jsonl).", valueName: "format"))
     var format: Format?
-    @Option(help: ArgumentHelp("Table columns, comma-separated member paths (default: the key and a title).", valueName: "a,b"))
+    @Flag(help: "The same as --format json.")
+    var json = false
+    @Option(help: ArgumentHelp("Members to print, comma-separated paths, in every format (default: whole items; csv and tsv: the first item's members; table: the key and a title).", valueName: "a,b"))
     var fields: String?
 
     @Option(name: .customLong("where"), help: ArgumentHelp("Keep items whose member matches (repeatable).", valueName: "name=value"),
@@ -51,6 +61,7 @@ struct ItemsCommand: FreshSubcommand {
     @OptionGroup var storage: StorageOptions
 
     func validate() throws {
+        if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) disagree") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
         if let fields, fields.split(separator: ",").contains(where: { JSONPath(parsing: String($0)) == nil }) {
             throw ValidationError("--fields \(fields): use member paths separated by commas")
@@ -60,23 +71,35 @@ struct ItemsCommand: FreshSubcommand {
     func execute() async throws {
         try await storage.withMirror(forReading: true) { store in
             guard let collection = try await store.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
-            let format = format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
+            let format = json ? .json : format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
+            let chosen = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
             let output = BufferedOutput()
             switch format {
             case .jsonl:
-                try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { output.write($0.json + "\n") }
+                let line = chosen.map(ItemProjection.init)
+                try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
+                    output.write((line?.json(of: item.json) ?? item.json) + "\n")
+                }
             case .json:
+                let element = chosen.map(ItemProjection.init)
                 var first = true
                 output.write("[")
                 try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
-                    output.write((first ? "\n" : ",\n") + item.json)
+                    output.write((first ? "\n" : ",\n") + (element?.json(of: item.json) ?? item.json))
                     first = false
                 }
                 output.write(first ? "]\n" : "\n]\n")
+            case .csv, .tsv:
+                let sample = try await store.firstItemJSON(in: collection.id)
+                let columns = chosen ?? Self.allMembers(of: sample)
+                let table = DelimitedText(format == .csv ? .csv : .tsv)
+                output.write(table.row(columns.map(\.description)))
+                try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
+                    output.write(table.row(Self.cells(of: item, columns: columns)))
+                }
             case .table:
                 let sample = try await store.firstItemJSON(in: collection.id)
-                let columns = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
-                    ?? Self.defaultColumns(collection, sample: sample)
+                let columns = chosen ?? Self.defaultColumns(collection, sample: sample)
                 var rows: [[String]] = []
                 // A table is for reading: without --limit it shows the first rows, and says so.
                 try await store.forEachItem(in: collection.id, filters: filters, limit: limit ?? Self.tableRows + 1) { item in
@@ -103,7 +126,13 @@ struct ItemsCommand: FreshSubcommand {
         return [collection.paginationPlan?.key ?? JSONPath(["id"])] + shown.title + shown.subtitle
     }
 
-    /// An item's table cells: each member's text (strings as they are, other values as JSON).
+    /// The first item's members, in its order: the columns of CSV and TSV without --fields.
+    static func allMembers(of sample: String?) -> [JSONPath] {
+        guard let sample, let document = try? JSONDocument(Data(sample.utf8), recordedDepth: 1) else { return [] }
+        return document.root.members.map { JSONPath([$0.name]) }
+    }
+
+    /// An item's cells: each member's text (strings as they are, other values as JSON).
     static func cells(of item: StoredItem, columns: [JSONPath]) -> [String] {
         let document = try? JSONDocument(Data(item.json.utf8), recordedDepth: columns.map(\.components.count).max() ?? 1)
         return columns.map { path in

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NamedSources
 import Foundation
 import SyncEngine
 
@@ -11,7 +12,7 @@ struct RemoveCommand: FreshSubcommand {
         aliases: ["remove"]
     )
 
-    @Argument(help: ArgumentHelp("The collection (see 'fresh collections').", valueName: "name"))
+    @Argument(help: ArgumentHelp("The collection (see 'fresh collections').", valueName: "name"), completion: NameCompletion.names)
     var name: String
 
     @OptionGroup var storage: StorageOptions

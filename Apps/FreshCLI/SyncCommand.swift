@@ -3,6 +3,7 @@ import CurlTransport
 import Foundation
 import HTTPCache
 import JSON
+import NamedSources
 import Pagination
 import SyncEngine
 
@@ -32,19 +33,25 @@ struct SyncCommand: FreshSubcommand {
                          settings: path=MEMBER, param=NAME, has-more=MEMBER
               has-more   has_more with ?starting_after=<last item's key> (Stripe)
                          settings: path=MEMBER, param=NAME
-              offset     ?offset= (or skip, start); ends at total/count, or a short/empty page
+              after      ?after=<last item's key or member>: keysets, search_after
+                         (detected for search hits with sort values); ends at an
+                         empty or short page    settings: param=NAME, from=MEMBER
+              offset     ?offset= (or skip, start); ends at total/count, a short or no page
                          settings: param=NAME, total=MEMBER
               page       ?page= numbers; ends at total_pages or total, an empty/short page,
                          or a 404 past the last page
                          settings: param=NAME, start=N, total-pages=MEMBER, total=MEMBER
-              single     one document (an array, or an object holding one)
-            Every style also takes size=NAME, the page size parameter --limit sets.
+              single     one document (an array, an object holding one, or one
+                         object, mirrored as one item)
+            Every style also takes size=NAME, the page size parameter --limit sets. \
+            Bodies may also be NDJSON (a document a line). Items without a key \
+            member (scalars, say) are keyed by a hash of their content.
 
             Collections: each URL (without its paging parameters) is one collection, named \
             after its last path segment unless --name says otherwise; 'fresh collections' \
             lists them, 'fresh items NAME' prints one. A sync that stopped (Ctrl-C, a crash, a \
             rate limit, an error) resumes at the page it stopped on; --restart starts over. \
-            --paginate, --items and --key always start a new pass. Syncs of one collection \
+            --paginate, --items and --key start a new pass when they change how pages are read. Syncs of one collection \
             from several processes run one after the other.
 
             Faults: 429 and 503 wait for their Retry-After, other 5xx and network failures \
@@ -55,15 +62,31 @@ struct SyncCommand: FreshSubcommand {
             progress line on stderr; -v one line per page; -q nothing but errors. -H fields \
             go to the collection's own origin only and are never stored.
 
+            A partial mirror is never silent: when the pages state a total larger than what \
+            was stored, the server ignored the page size asked for, or a member --paginate \
+            names is absent from the first page, a line says so on stderr and the exit \
+            status is 9 (--allow-partial: 0, the line stays).
+
             Examples:
               fresh sync http://127.0.0.1:8080/posts --limit 100
-              fresh sync 'https://api.example.com/v1/users?per_page=50' -H 'Authorization: Bearer …'
-              fresh sync http://127.0.0.1:8080/log --paginate offset:param=skip,size=take --key uuid
+              fresh sync 'https://api.example.com/v1/users?per_page=50' \\
+                  -H 'Authorization: Bearer ${TOKEN}'
+              fresh sync http://127.0.0.1:8080/log --key uuid \\
+                  --paginate offset:param=skip,size=take
+              fresh sync github          (a source: see 'fresh source --help')
+              fresh sync --all --watch   (every source and collection, until Ctrl-C)
             """
     )
 
-    @Argument(help: ArgumentHelp("URL of the collection's first page.", valueName: "url"))
-    var target: ParsedURL
+    @Argument(help: ArgumentHelp("URL of the collection's first page, or the name of a source or of a collection synced before; "
+                                 + "with --watch, then how often (30s, 5m, 1h; default: when its pages go stale).",
+                                 valueName: "url-or-name [interval]"), completion: NameCompletion.names)
+    var words: [String] = []
+
+    @Flag(help: "Sync every source, then every other collection synced before, a few at a time.")
+    var all = false
+    @Flag(help: "Sync again and again until Ctrl-C, printing a line only when something changed.")
+    var watch = false
 
     @Option(help: ArgumentHelp("Name of the collection (default: the URL's last path segment).", valueName: "name"))
     var name: String?
@@ -103,9 +126,9 @@ struct SyncCommand: FreshSubcommand {
     @Option(name: .customLong("max-time"), parsing: .unconditional, help: ArgumentHelp("Give up on a page request after this many seconds (0: no limit).", valueName: "seconds"))
     var maxTime: Double?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Tries per page after a failure (default 3).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Tries per page after a failure.", valueName: "n"))
     var retries = 3
-    @Option(name: .customLong("max-wait"), parsing: .unconditional, help: ArgumentHelp("Longest single wait before a retry, in seconds (default 120).", valueName: "seconds"))
+    @Option(name: .customLong("max-wait"), parsing: .unconditional, help: ArgumentHelp("Longest single wait before a retry, in seconds.", valueName: "seconds"))
     var maxWait = 120.0
 
     @Option(name: .customLong("max-page-size"), help: ArgumentHelp("Largest page accepted, decoded, e.g. 64M (default); the download stops there.", valueName: "size"),
@@ -117,6 +140,8 @@ struct SyncCommand: FreshSubcommand {
 
     @Flag(help: "Start a new pass from the first page, even if the last sync did not finish.")
     var restart = false
+    @Flag(name: .customLong("allow-partial"), help: "Exit 0 when the mirror may be partial (the line saying why is still printed).")
+    var allowPartial = false
 
     @Flag(name: .shortAndLong, help: "Print one line per page (decision, items, bytes, URL) on stderr.")
     var verbose = false
@@ -127,7 +152,32 @@ struct SyncCommand: FreshSubcommand {
 
     @OptionGroup var storage: StorageOptions
 
+    /// The URL or name given.
+    var target: String? { all ? nil : words.first }
+
+    /// `--watch`'s interval, when one is given after the URL or name (or alone, with --all).
+    var watchInterval: Duration? {
+        get throws {
+            guard watch, let text = words.dropFirst(all ? 0 : 1).first else { return nil }
+            guard let interval = TimeLimit.interval(text) else { throw ValidationError("--watch: '\(text)' is not an interval like 30s, 5m or 1h") }
+            return interval
+        }
+    }
+
     func validate() throws {
+        let most = (all ? 0 : 1) + (watch ? 1 : 0)
+        guard words.count <= most else {
+            throw ValidationError(all ? "--all takes no URL or name" : "give one URL or name" + (watch ? ", then an interval" : ""))
+        }
+        _ = try watchInterval
+        if all {
+            guard name == nil, paginate == nil, items == nil, key == nil, limit == nil, headers.isEmpty, !verbose else {
+                throw ValidationError("--all syncs each source and collection with its own options: --name, --paginate, --items, --key, --limit, -H and -v do not apply")
+            }
+        } else {
+            guard let target else { throw ValidationError("give the URL of a collection's first page, a name ('fresh source ls', 'fresh collections'), or --all") }
+            if target.contains("://") { _ = try ParsedURL.parse(target) }
+        }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
         guard retries >= 0, retries <= 100 else { throw ValidationError("--retries must be 0…100") }
         guard maxWait.isFinite, maxWait >= 0, maxWait <= TimeLimit.maximumSeconds else {
@@ -137,21 +187,26 @@ struct SyncCommand: FreshSubcommand {
             throw ValidationError("--name must be a non-empty name without '/' or line breaks")
         }
         if verbose && quiet { throw ValidationError("--verbose and --quiet cannot be combined") }
+        if verbose && watch { throw ValidationError("--watch prints a line for each change; -v does not apply") }
         try TimeLimit.validate(maxTime)
         for header in headers { _ = try HeaderArgument.parse(header) }
     }
 
     func execute() async throws {
-        let reporter = SyncReporter(mode: quiet ? .quiet : verbose ? .verbose : .progress)
         CurlTransport.preload()
         defer { CurlTransport.finishPreload() }
         let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
-        let options = try syncOptions()
+        if watch { return try await SyncWatch(command: self, services: services, interval: try watchInterval).run() }
+        if all { return try await SyncAll(command: self, services: services).run() }
+        let reporter = SyncReporter(mode: quiet ? .quiet : verbose ? .verbose : .progress)
         do {
             let summary = try await services.finishing {
                 try await storage.withMirror { store in
                     // Said once the mirror is open: a data directory that cannot be used is the one error.
                     if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
+                    let word = target ?? ""
+                    let sources = word.contains("://") ? [] : try SourcesFile.located().load()
+                    let options = try syncOptions(for: try await SyncTarget.resolve(word, sources: sources, store: store))
                     return try await Interruption.cancellingOnSignal {
                         try await CollectionSync(services: services, store: store).run(options, events: reporter.report)
                     }
@@ -159,6 +214,9 @@ struct SyncCommand: FreshSubcommand {
             }
             reporter.finish()
             if json { try Self.printJSON(summary) } else if !quiet { print(summary.line) }
+            if let status = partialStatus(of: summary) { throw ExitCode(status) }
+        } catch let exit as ExitCode {
+            throw exit
         } catch {
             reporter.finish()
             let stopped = SyncStopped(underlying: error, written: reporter.lastSummary)
@@ -172,12 +230,37 @@ struct SyncCommand: FreshSubcommand {
         }
     }
 
-    private func syncOptions() throws -> SyncOptions {
-        var options = SyncOptions(url: target.url)
-        options.name = name
-        options.overrides = PaginationDetector.Overrides(paginate: paginate, items: items, key: key)
-        options.limit = limit
-        options.headerFields = try HeaderArgument.fields(headers)
+    /// Says on stderr why a synced mirror may be partial, one line each (named by `target` when
+    /// several collections sync); returns the exit status that goes with it: 9, or `nil` with
+    /// --allow-partial or when nothing says so.
+    func partialStatus(of summary: SyncSummary, target: String? = nil) -> Int32? {
+        guard !summary.partial.isEmpty else { return nil }
+        for reason in summary.partial {
+            StandardError.write("fresh: \(target.map { "\($0): " } ?? "")the mirror may be partial: \(reason)")
+        }
+        return allowPartial ? nil : 9
+    }
+
+    /// The sync of `target`, with what the command line says over what a source says.
+    func syncOptions(for target: SyncTarget) throws -> SyncOptions {
+        var options: SyncOptions
+        switch target {
+        case .url(let url):
+            options = SyncOptions(url: url)
+            options.name = name
+            noteHeadersNotKept(for: url)
+        case .source(let source):
+            if name != nil { throw ValidationError("a source's collection is named after it: --name does not apply to '\(source.name)'") }
+            options = try source.syncOptions()
+        case .collection(let collection):
+            options = SyncOptions(url: URL(string: collection.url)!)
+            options.name = collection.name
+        }
+        if let paginate { options.overrides.paginate = paginate }
+        if let items { options.overrides.items = items }
+        if let key { options.overrides.key = key }
+        if let limit { options.limit = limit }
+        options.headerFields.append(contentsOf: try HeaderArgument.fields(headers))
         options.policy = policy
         options.timeout = TimeLimit.duration(maxTime)
         options.retry = RetryPolicy(retries: retries, maximumWait: .milliseconds(Int(maxWait * 1000)))
@@ -186,8 +269,16 @@ struct SyncCommand: FreshSubcommand {
         return options
     }
 
+    /// A secret given with -H on a plain URL is sent this time only: the note says how to keep it.
+    private func noteHeadersNotKept(for url: URL) {
+        let secrets = headers.compactMap { try? HeaderArgument.parse($0).0.rawName }.filter(HeaderTemplate.isSecretName)
+        guard !secrets.isEmpty, !quiet else { return }
+        StandardError.note("fresh: note: \(secrets.joined(separator: ", ")) is used for this run only; to keep it, name a source: "
+            + "fresh source add NAME '\(url.absoluteString)' -H '\(secrets[0]): …${TOKEN}'")
+    }
+
     /// `--json`: the summary as one JSON object, its keys sorted so the output is stable.
-    private static func printJSON(_ summary: SyncSummary) throws {
+    static func printJSON(_ summary: SyncSummary) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         print(String(decoding: try encoder.encode(summary), as: UTF8.self))

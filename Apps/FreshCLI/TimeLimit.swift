@@ -19,4 +19,12 @@ enum TimeLimit {
         guard let seconds, seconds > 0 else { return nil }
         return .milliseconds(max(1, Int((seconds * 1000).rounded())))
     }
+
+    /// An interval as people type it: `30`, `30s`, `5m`, `1h`, `1.5h`; between one second and a day.
+    static func interval(_ text: String) -> Duration? {
+        guard let match = text.wholeMatch(of: /(\d+(?:\.\d+)?)([smh]?)/), let value = Double(match.1) else { return nil }
+        let seconds = value * ["": 1, "s": 1, "m": 60, "h": 3600][String(match.2)]!
+        guard seconds >= 1, seconds <= maximumSeconds else { return nil }
+        return .milliseconds(Int(seconds * 1000))
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import NamedSources
 import Foundation
 import JSON
 import MirrorStore
@@ -44,7 +45,7 @@ public struct ReaderCommand: AsyncParsableCommand {
               0   quit with q or Esc, Ctrl-C, SIGTERM or SIGHUP (the terminal is restored)
               1   unexpected failure
               2   standard input/output is not a terminal, or the terminal cannot be used
-              6   a database could not be opened or read (damaged, not a database, no directory)
+              6   a database could not be opened or read (damaged, or not a database)
               64  invalid arguments (an unknown --collection, say)
 
             Examples:
@@ -62,7 +63,8 @@ public struct ReaderCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Collection to refresh, e.g. http://127.0.0.1:8080/posts (default: the first one synced before).", valueName: "url"))
     var url: String?
-    @Option(help: ArgumentHelp("Open this collection (its name in `fresh collections`) instead of the collection list.", valueName: "name"))
+    @Option(help: ArgumentHelp("Open this collection (its name in `fresh collections`) instead of the collection list.", valueName: "name"),
+            completion: NameCompletion.names)
     var collection: String?
 
     @Option(help: ArgumentHelp("Member that titles the rows, e.g. login or user.name (default: the first present of "
@@ -70,7 +72,7 @@ public struct ReaderCommand: AsyncParsableCommand {
     var title: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Load the next page when the selection comes within this many rows of the end (default 3).", valueName: "n"))
+            help: ArgumentHelp("Load the next page when the selection comes within this many rows of the end.", valueName: "n"))
     var prefetch = 3
 
     /// Required by ArgumentParser; the options are filled in by parsing.

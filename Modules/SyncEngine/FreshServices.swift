@@ -86,6 +86,15 @@ public final class FreshServices: Sendable {
     /// Waits until the page client's cache writes so far are written (see ``PageValidatorStorage``).
     public func drainPageCache() { pageStorage.drain() }
 
+    /// How long the stored answer for page `url` stays fresh (its lifetime less its age, RFC
+    /// 9111 §4.2), so a watch can sleep until a sync would ask the server again; `nil` when
+    /// nothing is stored for it or it is stale already.
+    public func freshness(ofPage url: URL, now: Date = Date()) -> Duration? {
+        guard let entry = try? pageStorage.variants(forKey: CacheKey.primary(method: .get, url: url)).first else { return nil }
+        let remaining = StoredResponseEvaluation(entry: entry, now: now).remaining
+        return remaining > 0 ? .seconds(remaining) : nil
+    }
+
     /// Runs `work`, then ``finish()`` whether it returned or threw: what a failed or interrupted
     /// run learned (a 304 before the failure, say) still reaches the cache file.
     public func finishing<Value>(_ work: () async throws -> Value) async throws -> Value {

@@ -102,14 +102,24 @@ struct ArgumentTests {
     }
 
     @Test func urlsMustBeAbsoluteHTTP() {
-        #expect(ParsedURL(argument: "http://127.0.0.1:8080/posts?limit=5") != nil)
-        #expect(ParsedURL(argument: "https://example.test") != nil)
-        #expect(ParsedURL(argument: "not a url") == nil)
-        #expect(ParsedURL(argument: "ftp://example.test/file") == nil)
-        #expect(ParsedURL(argument: "/relative/path") == nil)
-        #expect(ParsedURL(argument: "http://127.0.0.1:65535/") != nil)
-        #expect(ParsedURL(argument: "http://127.0.0.1:65536/") == nil)
-        #expect(ParsedURL(argument: "http://127.0.0.1:0/") == nil)
+        #expect((try? ParsedURL.parse("http://127.0.0.1:8080/posts?limit=5")) != nil)
+        #expect((try? ParsedURL.parse("https://example.test")) != nil)
+        #expect((try? ParsedURL.parse("not a url")) == nil)
+        #expect((try? ParsedURL.parse("ftp://example.test/file")) == nil)
+        #expect((try? ParsedURL.parse("/relative/path")) == nil)
+        #expect((try? ParsedURL.parse("http://127.0.0.1:65535/")) != nil)
+        #expect((try? ParsedURL.parse("http://127.0.0.1:65536/")) == nil)
+        #expect((try? ParsedURL.parse("http://127.0.0.1:0/")) == nil)
+    }
+
+    @Test func aRefusedURLSaysWhy() {
+        #expect(throws: ValidationError.self) { try ParsedURL.parse("ftp://example.test/file") }
+        do {
+            _ = try ParsedURL.parse("ftp://example.test/file")
+            Issue.record("ftp was accepted")
+        } catch {
+            #expect("\(error)".contains("only http and https"))
+        }
     }
 
     @Test func everyFailureHasItsDocumentedExitStatus() {

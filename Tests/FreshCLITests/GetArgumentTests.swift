@@ -8,11 +8,11 @@ import Testing
 @Suite("fresh get: curl's flags and conventions")
 struct GetArgumentTests {
     @Test func aURLWithoutASchemeMeansHTTP() throws {
-        #expect(ParsedURL(argument: "example.com/a?b=1")?.url.absoluteString == "http://example.com/a?b=1")
-        #expect(ParsedURL(argument: "localhost:8080/posts")?.url.absoluteString == "http://localhost:8080/posts")
-        #expect(ParsedURL(argument: "https://example.com")?.url.absoluteString == "https://example.com")
-        #expect(ParsedURL(argument: "ftp://example.com") == nil)
-        #expect(ParsedURL(argument: "not a url") == nil)
+        #expect((try? ParsedURL.parse("example.com/a?b=1"))?.url.absoluteString == "http://example.com/a?b=1")
+        #expect((try? ParsedURL.parse("localhost:8080/posts"))?.url.absoluteString == "http://localhost:8080/posts")
+        #expect((try? ParsedURL.parse("https://example.com"))?.url.absoluteString == "https://example.com")
+        #expect((try? ParsedURL.parse("ftp://example.com")) == nil)
+        #expect((try? ParsedURL.parse("not a url")) == nil)
     }
 
     @Test func userAndPasswordBecomeBasicAuthorization() throws {

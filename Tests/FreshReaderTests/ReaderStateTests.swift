@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FreshReader
+import MirrorStore
+import SyncEngine
 
 /// A screen wide enough that no help line wraps.
 let wide = ScreenSize(rows: 60, columns: 160)
@@ -112,6 +114,30 @@ struct ReaderStateTests {
     @Test func startingOnACompleteCollectionRefreshesIt() throws {
         var state = try reader(MemoryLibrary(count: 5))
         #expect(state.start() == .refresh(collectionID: 1, firstPages: [0]))
+    }
+
+    @Test func aRefusedRefreshIsSaidWithAHintAndIsNotOffline() {
+        let refused = CollectionRefresher.failure(SyncError.httpStatus(code: 401, url: "http://o.test/items", message: nil))
+        #expect(!refused.isOffline && refused.message.hasPrefix("the server refused the request (401 Unauthorized)"))
+        #expect(refused.message.contains("fresh source show"))
+        #expect(!CollectionRefresher.failure(SyncError.httpStatus(code: 500, url: "http://o.test/items", message: nil)).message.contains("refused"))
+    }
+
+    /// A collection complete once, whose later refresh failed or was cut short, is refreshed on
+    /// open (not paged), and the list says its items are stale rather than an error.
+    @Test func aCollectionCompleteOnceIsRefreshedAfterAFailedRefresh() throws {
+        func record(lastCompleteAt: Double?) throws -> CollectionRecord {
+            let complete = lastCompleteAt.map { #", "lastCompleteAt": \#($0)"# } ?? ""
+            return try JSONDecoder().decode(CollectionRecord.self, from: Data("""
+                {"id": 1, "name": "posts", "url": "u", "plan": "{}", "createdAt": 0, "pass": 2, "passComplete": false,
+                 "changeSequence": 1, "lastError": "cannot reach the server"\(complete)}
+                """.utf8))
+        }
+        let failedRefresh = CollectionEntry(try record(lastCompleteAt: 1), itemCount: 5)
+        #expect(!failedRefresh.hasNextPage)
+        #expect(failedRefresh.status == "stale (last sync failed: cannot reach the server)")
+        #expect(CollectionEntry(try record(lastCompleteAt: nil), itemCount: 5).hasNextPage, "a first sync that stopped still pages")
+        #expect(CollectionEntry(try record(lastCompleteAt: nil), itemCount: 0).status == "error: cannot reach the server")
     }
 
     @Test func aReadOnlyReaderNeverFetches() throws {

@@ -201,12 +201,23 @@ struct CollectionSyncTests {
         #expect(resumed.complete && resumed.resumedAtPage == 4 && resumed.totalItems == 50)
         // Two pages downloaded, three confirmed, and no request beyond them (a guess included).
         #expect(resumed.revisitedPages == 3 && resumed.notModified == 3 && resumed.fullResponses == 2 && resumed.requests == 5)
-        // Page by page, as the reader's infinite scroll loads them: the last run confirms the rest.
+        // Page by page, as the reader's infinite scroll loads them: each page is asked once, and
+        // the last run removes nothing (the next whole sync settles the pass).
+        func pagesAsked() async throws -> [String] {
+            let journal = try await fixture.services.client.send(
+                TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/_admin/journal?limit=500")!), policy: .reloadIgnoringLocalCacheData)
+            let entries = try JSONSerialization.jsonObject(with: journal.body) as? [[String: Any]] ?? []
+            return entries.compactMap { $0["url"] as? String }.filter { $0.hasPrefix("/posts") }
+        }
+        let before = try await pagesAsked().count
         let paged = try SyncFixture()
-        var run = try await paged.sync(url) { $0.maximumPages = 1 }
-        while !run.complete { run = try await paged.sync(url) { $0.maximumPages = 1 } }
+        var runs = [try await paged.sync(url) { $0.maximumPages = 1 }]
+        while !runs.last!.complete { runs.append(try await paged.sync(url) { $0.maximumPages = 1 }) }
+        let asked = try await pagesAsked().dropFirst(before)
         await server.stop()
-        #expect(run.resumedAtPage == 5 && run.revisitedPages == 4 && run.notModified == 4 && run.fullResponses == 1 && run.requests == 5)
+        #expect(runs.count == 5 && runs.allSatisfy { $0.requests == 1 && $0.revisitedPages == 0 })
+        #expect(runs.last!.resumedAtPage == 5 && runs.last!.totalItems == 50 && runs.last!.endReason?.contains("nothing was removed") == true)
+        #expect(asked.count == 5 && Set(asked).count == 5, "each page once: \(asked)")
     }
 
     @Test func restartStartsOverFromTheFirstPage() async throws {
@@ -291,6 +302,8 @@ struct CollectionSyncTests {
         #expect(fixture.waits.withLock { $0 }.count == 3)
         #expect(try fixture.items("posts").count == 15)
         #expect(try fixture.store.collection(named: "posts")?.lastError?.hasPrefix("cannot reach the server") == true)
+        // Nothing was written: the collection is as complete as before, so a reader refreshes it on open.
+        #expect(try fixture.store.collection(named: "posts")?.passComplete == true)
     }
 
     @Test func aNameOfAnotherURLIsRefused() async throws {

@@ -16,7 +16,7 @@ struct DjangoSyncTests {
         ("pages/posts/?page_size=10", "next-url (next)", 10),
     ])
     func mirrorsEveryDjangoPaginator(_ route: String, _ style: String, _ pages: Int) async throws {
-        let origin = try DjangoOrigin(items: 95)
+        let origin = try PeerOrigin.django(items: 95)
         let fixture = try SyncFixture()
         let first = try await fixture.sync("\(origin.baseURL)/api/\(route)")
         let second = try await fixture.sync("\(origin.baseURL)/api/\(route)")
@@ -28,7 +28,7 @@ struct DjangoSyncTests {
     }
 
     @Test func compressedPagesAreDecodedAndBothSizesReported() async throws {
-        let origin = try DjangoOrigin(items: 95, gzip: true)
+        let origin = try PeerOrigin.django(items: 95, gzip: true)
         let fixture = try SyncFixture()
         let first = try await fixture.sync("\(origin.baseURL)/api/cursor/posts/?page_size=10")
         #expect(first.totalItems == 95 && first.complete)
@@ -42,7 +42,7 @@ struct DjangoSyncTests {
     }
 
     @Test func stringKeysFromAnotherMember() async throws {
-        let origin = try DjangoOrigin(items: 200)
+        let origin = try PeerOrigin.django(items: 200)
         let fixture = try SyncFixture()
         let summary = try await fixture.sync("\(origin.baseURL)/api/users/?page_size=7")
         #expect(summary.totalItems == 21)
@@ -51,7 +51,7 @@ struct DjangoSyncTests {
     }
 
     @Test func headersReachTheAPIAndAreNeverStored() async throws {
-        let origin = try DjangoOrigin(items: 30)
+        let origin = try PeerOrigin.django(items: 30)
         let fixture = try SyncFixture()
         await #expect(throws: SyncError.self) { try await fixture.sync("\(origin.baseURL)/api/private/posts/") }
         let summary = try await fixture.sync("\(origin.baseURL)/api/private/posts/") { $0.headerFields[.authorization] = "Bearer letmein" }
@@ -61,7 +61,7 @@ struct DjangoSyncTests {
     }
 
     @Test func aThrottledAPIIsMirroredByWaitingForRetryAfter() async throws {
-        let origin = try DjangoOrigin(items: 60, throttle: "3/s")
+        let origin = try PeerOrigin.django(items: 60, throttle: "3/s")
         let fixture = try SyncFixture()
         let engine = CollectionSync(services: fixture.services, store: fixture.store)
         let summary = try await engine.run(SyncOptions(url: URL(string: "\(origin.baseURL)/api/limited/posts/?page_size=5")!))

@@ -53,6 +53,8 @@ struct CollectionIdentityTests {
         #expect(CollectionIdentity.defaultName(for: URL(string: "http://x.test/v1/users/42/repos?per_page=5")!) == "repos")
         #expect(CollectionIdentity.defaultName(for: URL(string: "http://x.test/api/posts/")!) == "posts")
         #expect(CollectionIdentity.defaultName(for: URL(string: "http://x.test/")!) == "x.test")
+        #expect(CollectionIdentity.defaultName(for: URL(string: "http://x.test/data/countries.json")!) == "countries")
+        #expect(CollectionIdentity.defaultName(for: URL(string: "http://x.test/.json")!) == "json")
         #expect(CollectionIdentity.defaultName(for: URL(string: "http://x.test/Some%20Thing")!) == "some-thing")
     }
 

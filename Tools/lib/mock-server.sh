@@ -22,12 +22,13 @@ start_static_server() { # start_static_server DIR: python's http.server, an orig
     BASE_URL="http://127.0.0.1:$(sed -E 's/.* port ([0-9]+).*/\1/' <<<"$line")"
 }
 
-start_drf_server() { # start_drf_server [drf_api.py flags...]: a Django REST framework API (≤ 600 s)
+start_peer() { # start_peer SCRIPT [flags...]: an API of Tools/peers (drf_api.py, search_api.py…), ≤ 600 s
+    local script=$1; shift
     rm -f "$WORK/server.fifo"; mkfifo "$WORK/server.fifo"
-    python3 "$(dirname "${BASH_SOURCE[0]}")/../peers/drf_api.py" "$@" >"$WORK/server.fifo" 2>>"$WORK/server.log" &
+    python3 "$(dirname "${BASH_SOURCE[0]}")/../peers/$script" "$@" >"$WORK/server.fifo" 2>>"$WORK/server.log" &
     SERVER_PID=$!
     exec 3<"$WORK/server.fifo"
-    read -r -t 60 -u 3 BASE_URL || { echo "drf_api.py did not start (run make setup); its log:" >&2; cat "$WORK/server.log" >&2; exit 1; }
+    read -r -t 60 -u 3 BASE_URL || { echo "$script did not start (run make setup); its log:" >&2; cat "$WORK/server.log" >&2; exit 1; }
 }
 
 start_raw_server() { # start_raw_server BYTES: answers every connection with BYTES, not HTTP (≤ 60 s)

@@ -20,12 +20,8 @@ Django's ConditionalGetMiddleware adds an ETag to every response and answers If-
 compresses bodies for clients that send Accept-Encoding: gzip (Vary: Accept-Encoding, weak ETags).
 """
 import argparse
-import sys
-import threading
-from wsgiref.simple_server import WSGIRequestHandler, make_server
 
-import django
-from django.conf import settings
+from peer_serving import configure_django, serve_django
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--items", type=int, default=1000)
@@ -34,47 +30,17 @@ parser.add_argument("--lifetime", type=float, default=600)
 parser.add_argument("--gzip", action="store_true")
 args = parser.parse_args()
 
-settings.configure(
-    DEBUG=False,
-    ALLOWED_HOSTS=["*"],
-    SECRET_KEY="fresh-test-peer",
-    ROOT_URLCONF=__name__,
-    DATABASES={"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": ":memory:"}},
-    INSTALLED_APPS=["django.contrib.contenttypes", "django.contrib.auth", "rest_framework", "peer"],
-    MIDDLEWARE=(["django.middleware.gzip.GZipMiddleware"] if args.gzip else [])
-    + ["django.middleware.common.CommonMiddleware", "django.middleware.http.ConditionalGetMiddleware"],
-    REST_FRAMEWORK={
+configure_django(
+    __name__, apps=[],
+    middleware=["django.middleware.gzip.GZipMiddleware"] if args.gzip else [],
+    rest_framework={
         "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
         "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-        "DEFAULT_AUTHENTICATION_CLASSES": [],
-        "DEFAULT_PERMISSION_CLASSES": [],
-        "UNAUTHENTICATED_USER": None,
         "DEFAULT_THROTTLE_RATES": {"limited": args.throttle},
     },
     CACHES={"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}},
-    USE_TZ=True,
 )
 
-# A package-less app: the models live in this file.
-import types  # noqa: E402
-
-peer = types.ModuleType("peer")
-peer.__file__ = __file__
-sys.modules["peer"] = peer
-from django.apps import AppConfig  # noqa: E402
-
-
-class PeerConfig(AppConfig):
-    name = "peer"
-    label = "peer"
-    path = "/"
-
-
-peer.PeerConfig = PeerConfig
-peer.default_app_config = "peer.PeerConfig"
-django.setup()
-
-from django.core.management import call_command  # noqa: E402
 from django.db import connection, models  # noqa: E402
 from django.urls import include, path  # noqa: E402
 from rest_framework import pagination, permissions, routers, serializers, throttling, viewsets  # noqa: E402
@@ -166,19 +132,4 @@ def seed(count):
     Member.objects.bulk_create(Member(username=f"user-{i:04d}", name=f"Member {i}") for i in range(1, count // 10 + 2))
 
 
-class QuietHandler(WSGIRequestHandler):
-    def log_message(self, *_):
-        pass
-
-
-def main():
-    call_command("migrate", run_syncdb=True, verbosity=0)
-    seed(args.items)
-    from django.core.wsgi import get_wsgi_application
-    server = make_server("127.0.0.1", 0, get_wsgi_application(), handler_class=QuietHandler)
-    print(f"http://127.0.0.1:{server.server_port}", flush=True)
-    threading.Timer(args.lifetime, server.shutdown).start()
-    server.serve_forever()
-
-
-main()
+serve_django(lambda: seed(args.items), args.lifetime)

@@ -37,9 +37,10 @@ public struct CollectionEntry: Sendable, Equatable {
     /// earlier one); `nil` when never shown.
     public var shownSequence: Int?
 
-    /// What the collection list says of its state: "error: …", "partial", "synced".
+    /// What the collection list says of its state: "stale (last sync failed: …)" over stored
+    /// items, "error: …" when none are, "partial", "synced".
     public var status: String {
-        if let lastError { return "error: \(lastError)" }
+        if let lastError { return itemCount > 0 ? "stale (last sync failed: \(lastError))" : "error: \(lastError)" }
         if lastSync == nil && itemCount == 0 { return "never synced" }
         return hasNextPage ? "partial" : "synced"
     }

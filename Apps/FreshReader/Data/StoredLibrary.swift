@@ -86,7 +86,10 @@ extension CollectionEntry {
     init(_ record: CollectionRecord, itemCount: Int) {
         self.init(id: record.id, name: record.name, url: record.url, itemCount: itemCount,
                   lastSync: record.lastSyncAt.map(Date.init(timeIntervalSince1970:)), lastError: record.lastError,
-                  hasNextPage: record.plan == nil || !record.passComplete, changeSequence: record.changeSequence,
+                  // Complete once, every item of that pass is stored: a later pass left unfinished
+                  // (a refresh that failed or was cut short) is finished by a refresh, not paged.
+                  hasNextPage: record.plan == nil || !record.passComplete && record.lastCompleteAt == nil,
+                  changeSequence: record.changeSequence,
                   shownSequence: record.shownSequence)
     }
 }

@@ -1,6 +1,7 @@
 import Fetcher
 import Foundation
 import MirrorStore
+import NamedSources
 import Synchronization
 import SyncEngine
 
@@ -36,8 +37,10 @@ final class CollectionRefresher: Sendable {
             if let fetcher = fetchers[id] { return fetcher }
             let fetcher = makeFetcher(id)
             fetchers[id] = fetcher
+            // Subscribed before the refresh starts, so no state it publishes is missed.
+            let states = fetcher.states()
             Task { [self] in
-                for await state in fetcher.states().dropFirst() {
+                for await state in states.dropFirst() {
                     let summary = state.status == .loading ? nil : summaries.withLock { $0.removeValue(forKey: id) }
                     self.report(id, state.status, summary)
                 }
@@ -53,11 +56,11 @@ final class CollectionRefresher: Sendable {
                 return CollectionEntry(record, itemCount: try await store.itemCount(in: id))
             },
             refreshRemote: { [self] in
-                guard let record = try await store.collection(id: id), let url = URL(string: record.url) else {
-                    throw FetchFailure(message: "the collection has no URL to refresh", isOffline: false)
+                guard let record = try await store.collection(id: id) else {
+                    throw FetchFailure(message: "the collection was deleted", isOffline: false)
                 }
-                var options = SyncOptions(url: url)
-                options.name = record.name
+                // With its source's headers when a source has its name.
+                var options = try SourcesFile.located().syncOptions(for: record)
                 // Someone who presses "refresh" wants the server's answer (conditionally: a 304
                 // for an unchanged page), and "offline" when it cannot be reached.
                 options.policy = .reloadRevalidatingCacheData
@@ -66,9 +69,18 @@ final class CollectionRefresher: Sendable {
                 let summary = try await CollectionSync(services: services, store: store).run(options)
                 summaries.withLock { $0[id] = Self.changes(summary) }
             },
-            classify: { error in
-                (error as? FetchFailure) ?? FetchFailure(message: ErrorDescription.line(error), isOffline: ErrorDescription.isOffline(error))
-            })
+            classify: Self.failure)
+    }
+
+    /// Why a refresh failed, as the status line says it: a refusal (401, 403) with a hint
+    /// about the source's credentials, never as "offline".
+    static func failure(_ error: any Error) -> FetchFailure {
+        if let failure = error as? FetchFailure { return failure }
+        if case SyncError.httpStatus(let code, _, _) = error, code == 401 || code == 403 {
+            return FetchFailure(message: "the server refused the request (\(code) \(code == 401 ? "Unauthorized" : "Forbidden")): "
+                + "check the source's credentials with 'fresh source show NAME'", isOffline: false)
+        }
+        return FetchFailure(message: ErrorDescription.line(error), isOffline: ErrorDescription.isOffline(error))
     }
 
     /// What a refresh changed, as the status line says it: "3 new, 1 updated, 2 removed · 48 × 304".

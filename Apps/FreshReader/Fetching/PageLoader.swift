@@ -1,5 +1,6 @@
 import Foundation
 import MirrorStore
+import NamedSources
 import SyncEngine
 
 /// Infinite scroll's background half: fetches a collection's next page through the cache and
@@ -19,9 +20,7 @@ struct PageLoader: Sendable {
         do {
             // Another process may have finished the pass meanwhile: then there is no next page.
             guard let collection = try await store.collection(id: id), collection.plan == nil || !collection.passComplete else { return nil }
-            guard let url = URL(string: collection.url) else { return "the collection's URL is not valid: \(collection.url)" }
-            var options = SyncOptions(url: url)
-            options.name = collection.name
+            var options = try SourcesFile.located().syncOptions(for: collection)
             options.maximumPages = 1
             _ = try await CollectionSync(services: services, store: store).run(options)
             return nil

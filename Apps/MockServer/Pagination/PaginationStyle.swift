@@ -89,6 +89,12 @@ public enum PaginationStyle: String, CaseIterable, Sendable {
         }
     }
 
+    /// What the first page's URL in `/styles` carries so that a client can tell how to page:
+    /// a bare array says nothing about its pages, so its URL names the page parameter.
+    var firstPageQuery: String {
+        self == .page404 ? "?page=1" : ""
+    }
+
     /// How a client asks for the next page.
     var nextPage: String {
         switch self {

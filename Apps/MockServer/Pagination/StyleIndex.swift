@@ -34,7 +34,7 @@ struct StyleIndex: Encodable, Sendable {
                 name: style.rawValue, shape: style.shape, nextPage: style.nextPage, endCondition: style.endCondition,
                 parameters: PageParameter.parameters(of: style.paging).map(\.name),
                 urls: Dictionary(uniqueKeysWithValues: collections.map {
-                    ($0, "\(origin)\(Route.styled(style, $0).template)")
+                    ($0, "\(origin)\(Route.styled(style, $0).template)\(style.firstPageQuery)")
                 }))
         }
     }

@@ -1,3 +1,4 @@
+import HTTPFields
 import JSON
 
 /// Finds a page's array of items, and each item's key.
@@ -20,6 +21,12 @@ public enum ItemLocator {
         return value
     }
 
+    /// Whether `document` is one object rather than a page of items: an object holding no
+    /// array that ``locate(in:)`` would take for the items.
+    public static func isSingleObject(_ document: JSONDocument) -> Bool {
+        document.root.kind == .object && (try? locate(in: document)) == nil
+    }
+
     /// Where the items of a first page are: the body when it is an array, else the array of
     /// objects in the envelope, one or two levels down (`data`, `results`, `hits.hits`,
     /// `_embedded.posts`, …), preferring the usual names, then the longest.
@@ -36,9 +43,11 @@ public enum ItemLocator {
                 }
             }
         }
+        // Arrays of objects first; else scalars under a name that holds items (`{"data": [1, 2], …}`).
         let ofObjects = candidates.filter { candidate in candidate.value.elements.allSatisfy { $0.kind == .object } }
+        let usable = ofObjects.isEmpty ? candidates.filter { itemArrayNames.contains($0.path.components.last ?? "") } : ofObjects
         func rank(_ path: JSONPath) -> Int { itemArrayNames.firstIndex(of: path.components.last ?? "") ?? itemArrayNames.count }
-        let best = ofObjects.min { left, right in
+        let best = usable.min { left, right in
             let (leftEmpty, rightEmpty) = (left.value.count == 0, right.value.count == 0)
             if leftEmpty != rightEmpty { return rightEmpty } // a filled array beats an empty one
             if rank(left.path) != rank(right.path) { return rank(left.path) < rank(right.path) }
@@ -52,20 +61,22 @@ public enum ItemLocator {
     }
 
     /// The key member of a first page's items: the first candidate that keys every item
-    /// uniquely (`id` for an empty page).
-    static func key(for items: JSONValue) throws(PageError) -> JSONPath {
+    /// uniquely (`id` for an empty page); ``JSONPath/contentHash`` when none does (scalars,
+    /// objects without a key member).
+    static func key(for items: JSONValue) -> JSONPath {
         let elements = items.elements
         for name in keyCandidates {
             let path = JSONPath([name])
             let keys = elements.compactMap { $0.value(at: path).flatMap(ItemKey.init) }
             if keys.count == elements.count && Set(keys).count == keys.count { return path }
         }
-        let found = elements.first.map { "members: " + $0.members.map(\.name).prefix(12).joined(separator: ", ") } ?? "absent"
-        throw .itemWithoutKey(index: 0, key: JSONPath(["id"]), found: found)
+        return .contentHash
     }
 
-    /// The key of every item, checking that each item is an object with a usable, unique key.
+    /// The key of every item, checking that each item is an object with a usable, unique key
+    /// (or, keyed by content, hashing each item).
     static func keys(of items: JSONValue, key: JSONPath) throws(PageError) -> [ItemKey] {
+        if key == .contentHash { return contentKeys(of: items) }
         do throws(ElementKeyProblem) {
             return try items.elementKeys(at: key)
         } catch {
@@ -76,4 +87,20 @@ public enum ItemLocator {
             }
         }
     }
+
+    /// Each item's content hash (FNV-1a of its compact JSON, `#` and 16 hex digits); the same
+    /// content twice on a page gets `~2`, `~3`… after it, so equal scalars stay distinct items.
+    private static func contentKeys(of items: JSONValue) -> [ItemKey] {
+        var seen: [String: Int] = [:]
+        return items.elementsCompactBytes.map { bytes in
+            let hash = "#" + FNV1a64.hex(bytes)
+            seen[hash, default: 0] += 1
+            return .string(seen[hash]! == 1 ? hash : "\(hash)~\(seen[hash]!)")
+        }
+    }
+}
+
+extension JSONPath {
+    /// The key of items that have no key member: a hash of each item's content.
+    public static let contentHash = JSONPath(["#content"])
 }

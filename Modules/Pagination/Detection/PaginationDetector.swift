@@ -24,19 +24,19 @@ public enum PaginationDetector {
         let document = page.document
         let itemsPath = if let path = overrides.items { path } else { try ItemLocator.locate(in: document) }
         let items = try ItemLocator.array(at: itemsPath, in: document)
-        let key = if let path = overrides.key { path } else { try ItemLocator.key(for: items) }
+        let key = overrides.key ?? ItemLocator.key(for: items)
         let style: PaginationStyle = if let spec = overrides.paginate {
             try style(named: spec, page: page)
         } else {
-            detectedStyle(page)
+            detectedStyle(page, items: items)
         }
         let sizeParameter = overrides.paginate?.options["size"] ?? PageSize.parameter(in: page.url)
-        return PaginationPlan(style: style, items: itemsPath, key: key, sizeParameter: sizeParameter)
+        return PaginationPlan(style: style, items: itemsPath, key: key, sizeParameter: sizeParameter, total: collectionSizePath(document))
     }
 
     // MARK: Detection
 
-    private static func detectedStyle(_ page: PageResponse) -> PaginationStyle {
+    private static func detectedStyle(_ page: PageResponse, items: JSONValue) -> PaginationStyle {
         let document = page.document
         let relations = LinkField.parse(page.linkFields, base: page.url).flatMap(\.relations)
         if relations.contains(where: { ["next", "last", "prev", "previous", "first"].contains($0) }) { return .link }
@@ -45,11 +45,19 @@ public enum PaginationDetector {
             return .cursor(path: path, parameter: parameter, hasMore: hasMorePath(document))
         }
         if let flag = hasMorePath(document) { return .hasMore(flag: flag, parameter: "starting_after") }
+        if searchAfterSorted(items) { return .after(parameter: "search_after", member: JSONPath(["sort"])) }
         if let parameter = pageParameter(page) {
             return .page(parameter: parameter, start: 1, totalPages: totalPagesPath(document), total: totalPath(document))
         }
         if let parameter = offsetParameter(page) { return .offset(parameter: parameter, total: totalPath(document)) }
         return sizedArrayStyle(page) ?? .single
+    }
+
+    /// Search hits that carry their `sort` values (Elasticsearch, OpenSearch): the next page is
+    /// asked `search_after` the last hit's, the only way past their 10,000-hit window.
+    private static func searchAfterSorted(_ items: JSONValue) -> Bool {
+        guard let first = items.elements.first else { return false }
+        return first.value(at: JSONPath(["sort"]))?.kind == .array && first.value(at: JSONPath(["_id"])) != nil
     }
 
     /// A bare array asked for with a page size and no other hint pages the way its size
@@ -97,6 +105,15 @@ public enum PaginationDetector {
         KnownFields.firstPath(named: KnownFields.totalNames, in: document) { $0.integer != nil }
     }
 
+    /// Where a page of any style states the collection's size: a total member (not `count`,
+    /// which some envelopes use for the page's own items), or a search engine's
+    /// `hits.total.value` (`hits.total` before Elasticsearch 7).
+    private static func collectionSizePath(_ document: JSONDocument) -> JSONPath? {
+        let names = KnownFields.totalNames.filter { $0 != "count" }
+        if let path = KnownFields.firstPath(named: names, in: document, where: { $0.integer != nil }) { return path }
+        return [JSONPath(["hits", "total", "value"]), JSONPath(["hits", "total"])].first { document.value(at: $0)?.integer != nil }
+    }
+
     private static func totalPagesPath(_ document: JSONDocument) -> JSONPath? {
         KnownFields.firstPath(named: KnownFields.totalPagesNames, in: document) { $0.integer != nil }
     }
@@ -135,6 +152,8 @@ public enum PaginationDetector {
             let path = try required(spec.path("path") ?? detected?.0, "cursor member")
             let parameter = spec.options["param"] ?? detected?.1 ?? "cursor"
             return .cursor(path: path, parameter: parameter, hasMore: spec.path("has-more") ?? hasMorePath(document))
+        case "after":
+            return .after(parameter: spec.options["param"] ?? "after", member: spec.path("from"))
         case "has-more":
             let flag = try required(spec.path("path") ?? hasMorePath(document), "has_more member")
             return .hasMore(flag: flag, parameter: spec.options["param"] ?? "starting_after")

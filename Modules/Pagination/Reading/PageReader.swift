@@ -22,7 +22,7 @@ extension PaginationPlan {
     public func link(of page: PageResponse, items: PageItems, typicalSize: Int?) throws(PageError) -> PageLink {
         let size = sizeParameter.flatMap { QueryItems.value(of: $0, in: page.url) }.flatMap { Int($0) } ?? typicalSize
         let (next, reason) = try nextPage(after: page, itemCount: items.count, lastKey: items.keys.last, size: size,
-                                          typicalSize: typicalSize)
+                                          typicalSize: typicalSize, lastItem: { items.array.elements.last })
         return PageLink(next: next, endReason: next == nil ? reason : nil, statedTotal: statedTotal(of: page))
     }
 
@@ -33,7 +33,7 @@ extension PaginationPlan {
     public var linksAheadOfItems: Bool {
         switch style {
         case .link, .nextURL, .cursor: true
-        case .hasMore, .offset, .page, .single: false
+        case .hasMore, .after, .offset, .page, .single: false
         }
     }
 
@@ -62,11 +62,12 @@ extension PaginationPlan {
         case .offset(_, let totalPath): total(at: totalPath, in: page)
         case .page(_, _, let totalPagesPath, let totalPath):
             total(at: totalPath, in: page) ?? totalPagesPath.flatMap { page.document.value(at: $0)?.integer }
-        default: nil
+        default: total(at: total, in: page)
         }
     }
 
-    private func nextPage(after page: PageResponse, itemCount count: Int, lastKey: ItemKey?, size: Int?, typicalSize: Int?) throws(PageError) -> (URL?, String) {
+    private func nextPage(after page: PageResponse, itemCount count: Int, lastKey: ItemKey?, size: Int?, typicalSize: Int?,
+                          lastItem: () -> JSONValue? = { nil }) throws(PageError) -> (URL?, String) {
         let document = page.document
         switch style {
         case .link: return (LinkField.target(of: "next", in: page.linkFields, base: page.url), "no Link rel=\"next\"")
@@ -88,6 +89,20 @@ extension PaginationPlan {
             guard more else { return (nil, "'\(flag)' is false") }
             guard let last = lastKey else { return (nil, "an empty page") }
             return (QueryItems.setting(parameter, to: last.text, in: page.url), "")
+        case .after(let parameter, let member):
+            if count == 0 { return (nil, "an empty page") }
+            if let size, count < size { return (nil, "a short page (\(count) of \(size) items)") }
+            let value: String
+            if let member {
+                guard let found = lastItem()?.value(at: member), found.kind != .null else {
+                    throw .noItems(path: member, found: "absent from the last item", members: lastItem()?.members.map(\.name) ?? [])
+                }
+                value = found.string ?? String(decoding: found.compactBytes, as: UTF8.self)
+            } else {
+                guard let lastKey else { return (nil, "an empty page") }
+                value = lastKey.text
+            }
+            return (QueryItems.setting(parameter, to: value, in: page.url), "")
         case .offset(let parameter, let totalPath):
             let offset = QueryItems.value(of: parameter, in: page.url).flatMap { Int($0) } ?? 0
             let next = QueryItems.setting(parameter, to: String(offset + count), in: page.url)

@@ -10,7 +10,7 @@ public struct PaginateSpec: Sendable, Equatable {
 
     /// The settings each style accepts (`size`, the page size parameter, is accepted by all).
     public static let optionsByStyle: [String: [String]] = [
-        "link": [], "next-url": ["path"], "cursor": ["path", "param", "has-more"], "has-more": ["path", "param"],
+        "link": [], "next-url": ["path"], "cursor": ["path", "param", "has-more"], "has-more": ["path", "param"], "after": ["param", "from"],
         "offset": ["param", "total"], "page": ["param", "start", "total-pages", "total"], "single": [],
     ]
 
@@ -33,7 +33,7 @@ public struct PaginateSpec: Sendable, Equatable {
                 let names = (allowed + ["size"]).joined(separator: ", ")
                 throw PaginateSpecError("'\(name)' is not a setting of \(style) (settings: \(names))")
             }
-            if name == "path" || name == "total" || name == "total-pages" || name == "has-more" {
+            if name == "path" || name == "from" || name == "total" || name == "total-pages" || name == "has-more" {
                 guard JSONPath(parsing: nameValue[1]) != nil else { throw PaginateSpecError("'\(nameValue[1])' is not a member path like meta.next") }
             }
             if name == "start" { guard Int(nameValue[1]) != nil else { throw PaginateSpecError("start=\(nameValue[1]) is not a number") } }
@@ -41,7 +41,8 @@ public struct PaginateSpec: Sendable, Equatable {
         }
     }
 
-    func path(_ name: String) -> JSONPath? { options[name].flatMap { JSONPath(parsing: $0) } }
+    /// The member path a setting names (`path`, `total`, …), if given.
+    public func path(_ name: String) -> JSONPath? { options[name].flatMap { JSONPath(parsing: $0) } }
 }
 
 /// Why a `--paginate` value is refused.

@@ -13,16 +13,26 @@ public struct PaginationPlan: Sendable, Equatable, Codable {
     public var key: JSONPath
     /// The query parameter that sets the page size (`limit`, `per_page`, …), when known.
     public var sizeParameter: String?
+    /// Where a page states the collection's size (`total_count`, `hits.total.value`), for the
+    /// styles whose end is not counted from it; `X-Total-Count` says it too. A complete pass
+    /// that stored fewer items says so (see ``PartialMirror``).
+    public var total: JSONPath?
 
-    public init(style: PaginationStyle, items: JSONPath, key: JSONPath, sizeParameter: String?) {
+    public init(style: PaginationStyle, items: JSONPath, key: JSONPath, sizeParameter: String?, total: JSONPath? = nil) {
         self.style = style
         self.items = items
         self.key = key
         self.sizeParameter = sizeParameter
+        self.total = total
     }
 
-    /// How deep a page must be recorded to read the items' keys: the item array, the item, its key.
-    public var recordedDepth: Int { max(JSONDocument.recordedDepth, items.components.count + 1 + key.components.count) }
+    /// How deep a page must be recorded to read the items' keys (the item array, the item, its
+    /// key) and the stated total.
+    public var recordedDepth: Int {
+        var itemMember = key.components.count
+        if case .after(_, let member?) = style { itemMember = max(itemMember, member.components.count) }
+        return max(JSONDocument.recordedDepth, items.components.count + 1 + itemMember, total?.components.count ?? 0)
+    }
 
     /// Whether a response with `status` to the page request at `index` (0 for the first) ends
     /// the collection rather than failing it: a 404 past the last page of a page-number API.
@@ -48,5 +58,38 @@ public enum PageSize {
     public static func url(_ url: URL, size: Int?, parameter: String?) -> URL {
         guard let size else { return url }
         return QueryItems.setting(parameter ?? Self.parameter(in: url) ?? "limit", to: String(size), in: url)
+    }
+}
+
+extension PaginationPlan {
+    /// Whether this plan is what `overrides` ask for, so that a sync given them again (a
+    /// source's remembered `--paginate`, `--items`, `--key`) keeps the pass and its 304s instead
+    /// of reading the pages anew.
+    public func agrees(with overrides: PaginationDetector.Overrides) -> Bool {
+        if let items = overrides.items, items != self.items { return false }
+        if let key = overrides.key, key != self.key { return false }
+        guard let spec = overrides.paginate else { return true }
+        guard spec.style == style.name else { return false }
+        return spec.options.allSatisfy { name, value in
+            name == "size" ? value == sizeParameter : style.setting(name) == value
+        }
+    }
+}
+
+extension PaginationStyle {
+    /// The value of a `--paginate` setting (`path`, `param`, …) in this style, as written.
+    func setting(_ name: String) -> String? {
+        switch (self, name) {
+        case (.nextURL(let path), "path"), (.cursor(let path, _, _), "path"), (.hasMore(let path, _), "path"): path.description
+        case (.cursor(_, let parameter, _), "param"), (.hasMore(_, let parameter), "param"), (.offset(let parameter, _), "param"),
+             (.page(let parameter, _, _, _), "param"): parameter
+        case (.after(let parameter, _), "param"): parameter
+        case (.after(_, let member), "from"): member?.description
+        case (.cursor(_, _, let hasMore), "has-more"): hasMore?.description
+        case (.offset(_, let total), "total"), (.page(_, _, _, let total), "total"): total?.description
+        case (.page(_, _, let totalPages, _), "total-pages"): totalPages?.description
+        case (.page(_, let start, _, _), "start"): String(start)
+        default: nil
+        }
     }
 }

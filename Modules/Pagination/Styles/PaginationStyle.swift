@@ -15,6 +15,10 @@ public enum PaginationStyle: Sendable, Equatable, Hashable, Codable {
     case cursor(path: JSONPath, parameter: String, hasMore: JSONPath?)
     /// A `hasMore` flag; the next page starts after the last item's key (`starting_after`).
     case hasMore(flag: JSONPath, parameter: String)
+    /// Keyset or `search_after` paging: the next page starts after the last item, sent as
+    /// `parameter` (its `member`, else its key; an array such as Elasticsearch's `sort` values
+    /// goes as its JSON text); the end is an empty or short page.
+    case after(parameter: String, member: JSONPath?)
     /// An item offset in `parameter`; the end is `total` when the body or `X-Total-Count`
     /// gives it, else a short or empty page.
     case offset(parameter: String, total: JSONPath?)
@@ -31,6 +35,7 @@ public enum PaginationStyle: Sendable, Equatable, Hashable, Codable {
         case .nextURL: "next-url"
         case .cursor: "cursor"
         case .hasMore: "has-more"
+        case .after: "after"
         case .offset: "offset"
         case .page: "page"
         case .single: "single"
@@ -38,7 +43,7 @@ public enum PaginationStyle: Sendable, Equatable, Hashable, Codable {
     }
 
     /// Every style name, as `--help` lists them.
-    public static let names = ["link", "next-url", "cursor", "has-more", "offset", "page", "single"]
+    public static let names = ["link", "next-url", "cursor", "has-more", "after", "offset", "page", "single"]
 
     /// A short description with its settings, for `fresh collections` and `-v`:
     /// `cursor (next_cursor → ?cursor=)`.
@@ -49,6 +54,7 @@ public enum PaginationStyle: Sendable, Equatable, Hashable, Codable {
         case .cursor(let path, let parameter, let hasMore):
             "cursor (\(path) → ?\(parameter)=" + (hasMore.map { "; ends when \($0) is false" } ?? "") + ")"
         case .hasMore(let flag, let parameter): "has-more (\(flag); ?\(parameter)=<last key>)"
+        case .after(let parameter, let member): "after (?\(parameter)=<last item's \(member?.description ?? "key")>)"
         case .offset(let parameter, let total): "offset (?\(parameter)=" + (total.map { "; total at \($0)" } ?? "") + ")"
         case .page(let parameter, let start, let totalPages, let total):
             "page (?\(parameter)= from \(start)" + (totalPages.map { "; pages at \($0)" } ?? "")

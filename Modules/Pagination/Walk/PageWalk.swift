@@ -92,6 +92,8 @@ public struct PageWalk: Sendable {
 
     /// What the walk asks for next.
     public private(set) var next: Next
+    /// The collection's size as the pass's first page to state one said it.
+    public var statedTotal: Int? { passTotal }
     /// The number of items a full page holds when its URL does not say: the first page's count,
     /// for the short-page rule of offset and page-number styles.
     public private(set) var typicalSize: Int?

@@ -32,13 +32,21 @@ public enum CollectionIdentity {
     }
 
     /// A short name for a new collection of `url`: its last path segment that is not a
-    /// number (`/v1/users/42/repos` → `repos`), else the host.
+    /// number (`/v1/users/42/repos` → `repos`), without a file extension (`countries.json` →
+    /// `countries`), else the host.
     public static func defaultName(for url: URL) -> String {
         let segments = url.path.split(separator: "/").map(String.init).filter { !$0.isEmpty && Int($0) == nil }
-        let raw = segments.last ?? url.host ?? "collection"
+        let raw = segments.last.map(withoutExtension) ?? url.host ?? "collection"
         let cleaned = raw.map { $0.isLetter || $0.isNumber || "-_.".contains($0) ? $0 : "-" }
         let name = String(cleaned).trimmingCharacters(in: CharacterSet(charactersIn: "-.")).lowercased().prefix(40)
         return name.isEmpty ? "collection" : String(name)
+    }
+
+    /// `segment` without a data file's extension (`.json`, `.ndjson`, `.jsonl`, `.php`…).
+    private static func withoutExtension(_ segment: String) -> String {
+        let extensions = [".json", ".ndjson", ".jsonl", ".geojson", ".php", ".asp", ".aspx", ".cgi"]
+        guard let found = extensions.first(where: { segment.lowercased().hasSuffix($0) && segment.count > $0.count }) else { return segment }
+        return String(segment.dropLast(found.count))
     }
 
     /// `url` as it may be stored and shown: without a password or user name.

@@ -54,7 +54,7 @@ public struct CollectionSync: Sendable {
             }
             try await store.recordSyncEnd(of: collection.id, error: nil, at: Date())
         } catch {
-            await recordFailure(error, of: collection, isNew: isNew)
+            await recordFailure(error, of: collection, isNew: isNew, wrotePages: tally.update { $0.pagesWritten } > 0)
             events(.stopped(await summary(tally, of: collection, since: started)))
             throw error
         }
@@ -73,14 +73,16 @@ public struct CollectionSync: Sendable {
     }
 
     /// Keeps what the failed run learned: a new collection no page of which could be read is
-    /// forgotten; any other records why it stopped (an interruption is no error: the pass is
-    /// unfinished).
-    private func recordFailure(_ error: any Error, of collection: CollectionRecord, isNew: Bool) async {
+    /// forgotten; a complete one the run wrote nothing to (offline, say) stays complete; any
+    /// other records why it stopped (an interruption is no error: the pass is unfinished).
+    private func recordFailure(_ error: any Error, of collection: CollectionRecord, isNew: Bool, wrotePages: Bool) async {
         do {
             if isNew, try await store.collection(id: collection.id)?.plan == nil {
                 try await store.deleteCollection(collection.id)
                 return
             }
+            // `collection` is the record from before this run's pass began.
+            if collection.passComplete, collection.plan != nil, !wrotePages { try await store.abandonPass(of: collection.id) }
             let interrupted = error is CancellationError || error as? TransportError == .cancelled
             try await store.recordSyncEnd(of: collection.id, error: interrupted ? nil : ErrorDescription.line(error), at: Date())
         } catch {

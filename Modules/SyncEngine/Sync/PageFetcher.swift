@@ -3,6 +3,7 @@ import HTTPCache
 import HTTPTypes
 import JSON
 import Pagination
+import Synchronization
 
 /// A page response ready to be read, or the end of the collection (a 404 past the last page).
 struct FetchedPage: Sendable {
@@ -38,6 +39,12 @@ struct PageFetcher: Sendable {
     /// Shared by every fetch of the sync: no request before a `Retry-After` said.
     let gate: RetryAfterGate
     let random: @Sendable () -> Double
+    /// Set once a server answered 406 to the JSON `Accept`: every later page asks with `*/*`.
+    let acceptsAnything = AcceptFallback()
+
+    /// What a sync accepts: JSON, and the JSON-based types (`application/vnd.api+json` of
+    /// JSON:API, `application/hal+json`, …).
+    static let accept = "application/json, application/*+json"
 
     /// Fetches page `index` at `url`; `plan` (when known) decides whether an error status
     /// ends the collection instead.
@@ -64,6 +71,13 @@ struct PageFetcher: Sendable {
                     failure = .transient(response.decision.networkFailure?.description ?? "cannot reach the server")
                 } else if (200..<300).contains(response.status.code) {
                     return FetchedPage(index: index, url: url, response: response, endsCollection: false)
+                } else if response.status.code == 406, options.headerFields[.accept] == nil, acceptsAnything.fallBack() {
+                    // The server offers no JSON type the field names (JSON:API servers want their
+                    // own, exactly): asked again with `*/*`, as curl asks; not a retry.
+                    tally.update { $0.requests += response.decision.requestsSent }
+                    events(.notice("\(url.absoluteString) answered 406 to Accept: \(Self.accept); asking with */* from now on"))
+                    attempt -= 1
+                    continue
                 } else if plan?.endsCollection(status: response.status.code, pageIndex: index) == true {
                     tally.update { $0.requests += response.decision.requestsSent }
                     return FetchedPage(index: index, url: url, response: response, endsCollection: true)
@@ -116,8 +130,8 @@ struct PageFetcher: Sendable {
         return try await client.send(request, policy: .reloadRevalidatingCacheData)
     }
 
-    /// The page request: `Accept: application/json` unless `-H` says otherwise, and the `-H`
-    /// fields only for the collection's own origin (as curl drops them on a redirect elsewhere).
+    /// The page request: ``accept`` (or `*/*` after a 406) unless `-H` says otherwise, and the
+    /// `-H` fields only for the collection's own origin (as curl drops them on a redirect elsewhere).
     private func request(for url: URL) -> TransportRequest {
         var fields = HTTPFields()
         if Self.origin(of: url) == origin {
@@ -125,7 +139,7 @@ struct PageFetcher: Sendable {
         } else if !options.headerFields.isEmpty {
             events(.droppedHeaders(url: url))
         }
-        if fields[.accept] == nil { fields[.accept] = "application/json" }
+        if fields[.accept] == nil { fields[.accept] = acceptsAnything.isSet ? "*/*" : Self.accept }
         return TransportRequest(method: .get, url: url, headerFields: fields, timeout: options.timeout,
                                 maximumBodySize: options.maximumPageSize)
     }
@@ -172,4 +186,19 @@ enum ErrorMessage {
 extension Duration {
     /// The duration in seconds.
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// A sync's switch to `Accept: */*` after a 406, made once for all its pages.
+final class AcceptFallback: Sendable {
+    private let fallen = Mutex(false)
+
+    var isSet: Bool { fallen.withLock { $0 } }
+
+    /// Falls back; `false` when it had already (a 406 to `*/*` is the server's answer).
+    func fallBack() -> Bool {
+        fallen.withLock { fallen in
+            defer { fallen = true }
+            return !fallen
+        }
+    }
 }

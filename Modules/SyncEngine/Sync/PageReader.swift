@@ -17,7 +17,7 @@ struct PageReader: Sendable {
 
     /// The plan for the collection whose first page `fetched` is, what the user fixed winning.
     mutating func detectPlan(from fetched: FetchedPage, overrides: PaginationDetector.Overrides) throws -> PaginationPlan {
-        let page = try parse(fetched, depth: JSONDocument.recordedDepth)
+        let page = try parse(fetched, depth: JSONDocument.recordedDepth, itemsAtRoot: overrides.items == nil)
         let detected = try pageError(at: fetched) { () throws(PageError) in try PaginationDetector.plan(for: page, overrides: overrides) }
         plan = detected
         return detected
@@ -52,6 +52,13 @@ struct PageReader: Sendable {
         return Self.stored(try pageError(at: fetched) { () throws(PageError) in try plan.items(of: page) })
     }
 
+    /// A member `spec` names that the first page `fetched` lacks (see ``PartialMirror``).
+    func absentMember(of spec: PaginateSpec?, in fetched: FetchedPage) throws -> String? {
+        guard let spec else { return nil }
+        let depth = spec.options.keys.compactMap { spec.path($0)?.components.count }.max() ?? 1
+        return PartialMirror.absentMember(of: spec, in: try parse(fetched, depth: max(depth, JSONDocument.recordedDepth)).document)
+    }
+
     // MARK: Parsing
 
     private func knownPlan() throws -> PaginationPlan {
@@ -59,9 +66,10 @@ struct PageReader: Sendable {
         return plan
     }
 
-    private func parse(_ fetched: FetchedPage, depth: Int) throws -> PageResponse {
+    private func parse(_ fetched: FetchedPage, depth: Int, itemsAtRoot: Bool? = nil) throws -> PageResponse {
         do {
-            return response(fetched, try JSONDocument(fetched.response.body, recordedDepth: depth))
+            let atRoot = itemsAtRoot ?? (plan?.items.isRoot ?? true)
+            return response(fetched, try PageBody.document(fetched.response.body, recordedDepth: depth, itemsAtRoot: atRoot))
         } catch {
             throw SyncError.invalidJSON(url: fetched.url.absoluteString, detail: error.description)
         }

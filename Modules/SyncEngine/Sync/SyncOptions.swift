@@ -9,7 +9,8 @@ public struct SyncOptions: Sendable {
     public var url: URL
     /// The collection's name (default: from the URL, see ``CollectionIdentity/defaultName(for:)``).
     public var name: String?
-    /// What the user fixed: `--paginate`, `--items`, `--key`. Any of them starts a new pass.
+    /// What the user fixed: `--paginate`, `--items`, `--key`. One that changes how the pages
+    /// are read starts a new pass.
     public var overrides = PaginationDetector.Overrides()
     /// The page size to ask for (`--limit`), set on the plan's size parameter.
     public var limit: Int?
@@ -34,6 +35,4 @@ public struct SyncOptions: Sendable {
     public var firstPages: [Int] = []
 
     public init(url: URL) { self.url = url }
-
-    var overridesGiven: Bool { overrides.paginate != nil || overrides.items != nil || overrides.key != nil }
 }

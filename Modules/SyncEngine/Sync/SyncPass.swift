@@ -54,30 +54,38 @@ struct SyncPass: Sendable {
     // MARK: The pass
 
     func run() async throws {
-        // A changed URL or a plan the user fixed reads the pages anew, from the first.
-        let replan = options.overridesGiven || collection.url != firstURL.absoluteString || collection.plan == nil
+        // A changed URL or a plan the user changed reads the pages anew, from the first.
+        let planChanged = collection.paginationPlan.map { !$0.agrees(with: options.overrides) } ?? true
+        let replan = planChanged || collection.url != firstURL.absoluteString
         if replan && collection.plan != nil { try await store.resetPlan(of: collection.id) }
         let position = try await store.startPass(of: collection.id, restart: options.restart || replan, now: Date())
         let chain = try await store.pages(of: collection.id)
         var reader = PageReader(plan: replan ? nil : collection.paginationPlan)
-        if let plan = reader.plan { events(.plan(plan.style.summary)) }
+        if let plan = reader.plan { announce(plan) }
         var walk = startWalk(at: position, chain: chain)
         var readBefore: [Int: (url: URL, link: PageLink)] = [:]
         if reader.plan != nil, !position.isResumed {
             readBefore = try await revalidateFirst(options.firstPages.compactMap { chain[$0] }, reader: reader, pass: position.pass)
             try walkError { () throws(PageWalkError) in try walk.stepOver(readBefore) }
         }
-        let lookahead = ChainLookahead(fetcher: fetcher, chain: chain, depth: Self.lookaheadDepth, executor: loop,
-                                       skipping: Set(readBefore.keys))
+        // No guess past the run's page limit: a page read on demand asks for that page only.
+        let lookahead = ChainLookahead(fetcher: fetcher, chain: chain, depth: min(Self.lookaheadDepth, options.maximumPages ?? .max),
+                                       executor: loop, skipping: Set(readBefore.keys))
         defer { lookahead.cancelAll() }
         var pass = position.pass
         try await writingBehind(pass: pass) { writer in
             try await walkPages(&walk, reader: &reader, chain: chain, lookahead: lookahead, into: writer)
         }
-        if position.isResumed, case .end = walk.next {
+        // Pages read on demand (a reader's scroll, a page per run) are each asked once: such a
+        // pass ends without the revisit and so removes nothing; the next refresh settles it.
+        let onDemand = options.maximumPages != nil
+        if position.isResumed, !onDemand, case .end = walk.next {
             (walk, pass) = try await revisit(after: walk, from: position, reader: &reader, chain: chain)
         }
-        if case .end(let end) = walk.next { try await finish(pass: pass, end: end) }
+        if case .end(var end) = walk.next {
+            if position.isResumed, onDemand { end.unsettled = end.unsettled ?? "the pages were read on demand, a page per run" }
+            try await finish(pass: pass, end: end, statedTotal: walk.statedTotal)
+        }
     }
 
     /// Runs `walk` with its pages written behind it (see ``WriteBehind``) in pass `pass`; returns
@@ -126,6 +134,7 @@ struct SyncPass: Sendable {
             // 2. Read.
             if reader.plan == nil { try await detectPlan(from: page, reader: &reader) }
             let (read, link) = try read(page, stored: chain[index], reader: reader, typicalSize: walk.typicalSize)
+            if index == 0 { try checkFirstPage(page, itemCount: read.itemCount, link: link, reader: reader) }
             try walkError { () throws(PageWalkError) in
                 try walk.follow(link)
                 try walk.count(items: read.itemCount)
@@ -153,6 +162,7 @@ struct SyncPass: Sendable {
         await Task.yield()
         do {
             let items = try reader.items(of: page)
+            if page.index == 0 { try checkFirstPage(page, itemCount: items.count, link: link, reader: reader) }
             try walkError { () throws(PageWalkError) in try walk.count(items: items.count) }
             try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count))
         } catch {
@@ -237,7 +247,13 @@ struct SyncPass: Sendable {
         }
         try await store.setPlan(try plan.json(), url: firstURL.absoluteString, of: collection.id)
         if isNew { events(.created(name: collection.name)) }
+        announce(plan)
+    }
+
+    /// Says how the pages are read (`-v`), and in the summary whether items are keyed by content.
+    private func announce(_ plan: PaginationPlan) {
         events(.plan(plan.style.summary))
+        if plan.key == .contentHash { tally.update { $0.keyedByContent = true } }
     }
 
     private func content(_ page: FetchedPage, link: PageLink?, items: PageReader.Items?) -> PageContent {
@@ -307,9 +323,24 @@ struct SyncPass: Sendable {
         if let failure { throw failure }
     }
 
+    // MARK: A partial mirror
+
+    /// The first page's signs that the mirror may be partial (see ``PartialMirror``): a page
+    /// size the server ignored; a member `--paginate` names that the page lacks (read when the
+    /// page's body came, not from a 304).
+    private func checkFirstPage(_ page: FetchedPage, itemCount: Int, link: PageLink, reader: PageReader) throws {
+        let ignoredSize = PartialMirror.ignoredPageSize(asked: options.limit, parameter: reader.plan?.sizeParameter,
+                                                        itemCount: itemCount, pointsOnward: link.next != nil)
+        let absent = page.isFromStorage ? nil : try reader.absentMember(of: options.overrides.paginate, in: page)
+        tally.update { summary in
+            for doubt in [ignoredSize, absent].compactMap({ $0 }) where !summary.partial.contains(doubt) { summary.partial.append(doubt) }
+        }
+    }
+
     /// Ends a pass that reached its last page: what no page listed is removed, unless the
-    /// collection changed under the walk.
-    private func finish(pass: Int, end: PageWalk.End) async throws {
+    /// collection changed under the walk. A stated total larger than what is stored then is
+    /// said (see ``PartialMirror``).
+    private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?) async throws {
         let removed = try await store.finishPass(pass, of: collection.id, lastPage: end.lastPage, removingUnlisted: end.unsettled == nil,
                                                  now: Date())
         if let unsettled = end.unsettled { events(.notice("\(unsettled): nothing removed this time")) }
@@ -317,6 +348,9 @@ struct SyncPass: Sendable {
             $0.removed = removed
             $0.complete = true
             $0.endReason = [end.reason, end.unsettled.map { "\($0), so nothing was removed" }].compactMap { $0 }.joined(separator: "; ")
+        }
+        if let missing = PartialMirror.missingItems(statedTotal: statedTotal, stored: try await store.itemCount(in: collection.id)) {
+            tally.update { $0.partial.append(missing) }
         }
     }
 

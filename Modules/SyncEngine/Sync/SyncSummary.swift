@@ -45,6 +45,11 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var complete = false
     /// Why the last page is the last.
     public var endReason: String?
+    /// Whether the items, having no key member, are keyed by a hash of their content.
+    public var keyedByContent = false
+    /// Why the mirror may hold less than the server has although the pass ended (see
+    /// `PartialMirror`); empty when nothing says so.
+    public var partial: [String] = []
     public var seconds = 0.0
     /// The collection's current item count when the run ended.
     public var totalItems = 0
@@ -84,6 +89,7 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         text += "; \(Plural.count(bytesReceived, "byte")) received"
         if bytesDecoded != bytesReceived { text += " (\(bytesDecoded) decoded)" }
         text += ", \(Plural.count(bytesSaved, "byte")) saved"
+        if keyedByContent { text += "; items keyed by content hash (no key member)" }
         if retries > 0 { text += "; \(Plural.count(retries, "retry", "retries")) after waiting \(String(format: "%.1f", secondsWaited)) s" }
         if let resumedAtPage {
             text += "; resumed at page \(resumedAtPage)"

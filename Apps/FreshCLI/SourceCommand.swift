@@ -1,0 +1,161 @@
+import ArgumentParser
+import Foundation
+import NamedSources
+import Pagination
+
+/// `fresh source`: named sources, so a sync is `fresh sync NAME` with its URL, headers and
+/// options remembered (see ``SourcesFile``).
+struct SourceCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "source",
+        abstract: "Name an API once, with its headers and options; then 'fresh sync NAME'.",
+        discussion: """
+            Sources live in sources.toml in $FRESH_CONFIG_DIR, else $XDG_CONFIG_HOME/fresh \
+            (~/.config/fresh), mode 0600; the file may be edited by hand. A header value may \
+            hold ${VAR}, read from the environment when a request is made, and $(command), \
+            the output of a command such as a password manager's; neither is ever written \
+            expanded into a file, the cache, -v output or a message. A source's collection is \
+            named after it: 'fresh items NAME', 'fresh-reader --collection NAME'.
+
+            Examples:
+              fresh source add repos https://api.github.com/user/repos \\
+                  -H 'Authorization: Bearer ${GITHUB_TOKEN}' --limit 100
+              fresh sync repos
+              fresh source show repos
+            """,
+        subcommands: [SourceAddCommand.self, SourceListCommand.self, SourceShowCommand.self, SourceRemoveCommand.self]
+    )
+}
+
+/// `fresh source add NAME URL`.
+struct SourceAddCommand: FreshSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Add a source: a name for a URL with its headers and sync options.")
+
+    @Argument(help: ArgumentHelp("The source's name (letters, digits, '-', '_', '.'); its collection's name too.", valueName: "name"))
+    var name: String
+    @Argument(help: ArgumentHelp("URL of the collection's first page.", valueName: "url"), transform: ParsedURL.parse)
+    var target: ParsedURL
+
+    @Option(name: .customShort("H"), help: ArgumentHelp("Header 'Name: value' (repeatable); ${VAR} and $(command) are kept as written.", valueName: "header"))
+    var headers: [String] = []
+    @Option(help: ArgumentHelp("Pagination style with its settings (see 'fresh sync --help').", valueName: "style[:name=value,…]"))
+    var paginate: String?
+    @Option(help: ArgumentHelp("Where the items are in a page.", valueName: "path"))
+    var items: String?
+    @Option(help: ArgumentHelp("Member that keys an item.", valueName: "path"))
+    var key: String?
+    @Option(help: ArgumentHelp("Page size to ask for.", valueName: "n"))
+    var limit: Int?
+
+    func validate() throws {
+        guard Source.isValidName(name) else { throw ValidationError("'\(name)' cannot name a source: use letters, digits, '-', '_' and '.'") }
+        if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let paginate {
+            do { _ = try PaginateSpec(parsing: paginate) } catch { throw ValidationError("--paginate \(paginate): \(error)") }
+        }
+        for header in headers {
+            let (_, value) = try HeaderArgument.parse(header)
+            do { _ = try HeaderTemplate(value).parts() } catch { throw ValidationError("\(error)") }
+        }
+    }
+
+    func execute() async throws {
+        let file = SourcesFile.located()
+        var source = Source(name: name, url: target.url.absoluteString, paginate: paginate, items: items, key: key, limit: limit)
+        for header in headers {
+            let (fieldName, value) = try HeaderArgument.parse(header)
+            source.headers.append((fieldName.rawName, HeaderTemplate(value)))
+        }
+        try file.add(source)
+        for (header, value) in source.headers where value.isLiteralSecret(header: header) {
+            StandardError.note("fresh: warning: \(header) is stored as it is in \(file.path); write its secret as ${VAR} or $(command) to keep it out of the file")
+        }
+        print("added source '\(name)': 'fresh sync \(name)' mirrors it")
+    }
+}
+
+/// `fresh source ls`.
+struct SourceListCommand: FreshSubcommand {
+    static let configuration = CommandConfiguration(commandName: "ls", abstract: "List the sources.", aliases: ["list"])
+
+    @Flag(help: "Print a JSON array instead of the table.")
+    var json = false
+
+    func execute() async throws {
+        let sources = try SourcesFile.located().load()
+        if json { return try JSONOutput.print(sources.map(SourceShowCommand.object)) }
+        guard !sources.isEmpty else {
+            StandardError.write("fresh: no sources yet: 'fresh source add NAME URL' adds one")
+            return
+        }
+        TextTable.print(header: ["NAME", "URL", "HEADERS"], rows: sources.map { source in
+            [source.name, source.url, source.headers.isEmpty ? "-" : source.headers.map(\.name).joined(separator: ", ")]
+        })
+    }
+}
+
+/// `fresh source show NAME`.
+struct SourceShowCommand: FreshSubcommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show",
+        abstract: "Show a source: its URL, options, and where each header's value comes from.")
+
+    @Argument(help: ArgumentHelp("The source's name.", valueName: "name"), completion: NameCompletion.sources)
+    var name: String
+    @Flag(help: "Print a JSON object.")
+    var json = false
+
+    func execute() async throws {
+        let file = SourcesFile.located()
+        let source = try file.source(named: name)
+        if json { return try JSONOutput.print(Self.object(source)) }
+        print("source: \(source.name)")
+        print("url: \(source.url)")
+        for (label, value) in [("paginate", source.paginate), ("items", source.items), ("key", source.key), ("limit", source.limit.map(String.init))] {
+            if let value { print("\(label): \(value)") }
+        }
+        for (header, value) in source.headers {
+            print("header \(header): \(value.shown(header: header))  (\(Self.origin(of: value, header: header)))")
+        }
+        print("file: \(file.path)")
+        for (header, value) in source.headers where value.isLiteralSecret(header: header) {
+            StandardError.note("fresh: warning: \(header) holds a secret stored in the file; write it as ${VAR} or $(command)")
+        }
+    }
+
+    static func origin(of value: HeaderTemplate, header: String) -> String {
+        switch (try? value.origin()) ?? .file {
+        case .environment(let variables):
+            "from the environment: " + variables.map { "\($0.name) (\($0.isSet ? "set" : "not set"))" }.joined(separator: ", ")
+        case .command(let commands): "from the command" + (commands.count > 1 ? "s " : " ") + commands.map { "'\($0)'" }.joined(separator: ", ")
+        case .file: value.isLiteralSecret(header: header) ? "stored in the file: a secret, better as ${VAR}" : "stored in the file"
+        }
+    }
+
+    static func object(_ source: Source) -> [String: Any] {
+        var object: [String: Any] = ["name": source.name, "url": source.url]
+        object["paginate"] = source.paginate
+        object["items"] = source.items
+        object["key"] = source.key
+        object["limit"] = source.limit
+        object["headers"] = source.headers.map { header, value in
+            ["name": header, "value": value.shown(header: header), "origin": origin(of: value, header: header)]
+        }
+        return object
+    }
+}
+
+/// `fresh source rm NAME`.
+struct SourceRemoveCommand: FreshSubcommand {
+    static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove a source (its collection stays).", aliases: ["remove"])
+
+    @Argument(help: ArgumentHelp("The source's name.", valueName: "name"), completion: NameCompletion.sources)
+    var name: String
+
+    func execute() async throws {
+        try SourcesFile.located().remove(named: name)
+        print("removed source '\(name)' (its collection stays: 'fresh rm \(name)' removes it)")
+    }
+}

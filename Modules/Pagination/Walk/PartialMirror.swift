@@ -1,0 +1,35 @@
+import JSON
+
+/// Signs that a pass which ended as its pages said still holds less than the server has. The
+/// walk cannot see them (each page pointed where it pointed); a sync checks them, says each in
+/// one line, and `fresh sync` exits 9 unless `--allow-partial`.
+public enum PartialMirror {
+    /// The first page answered a page size other than the one asked for: fewer items while it
+    /// points onward, or more. The server ignored the size parameter, so a walk that counts
+    /// pages by that size may end early, and the user's `--limit` means nothing.
+    public static func ignoredPageSize(asked: Int?, parameter: String?, itemCount: Int, pointsOnward: Bool) -> String? {
+        guard let asked, itemCount > asked || (itemCount < asked && pointsOnward) else { return nil }
+        let name = parameter ?? "limit"
+        return "the server ignored the page size: \(asked) items asked with '\(name)', \(itemCount) sent "
+            + "(name its size parameter with --paginate STYLE:size=NAME)"
+    }
+
+    /// A member the user named in `--paginate` (`path`, `has-more`, `total`…) that the first
+    /// page does not have: the walk took the page for the last one, or counted without a total.
+    public static func absentMember(of spec: PaginateSpec?, in document: JSONDocument) -> String? {
+        guard let spec else { return nil }
+        for name in ["path", "has-more", "total", "total-pages"].sorted() {
+            if let path = spec.path(name), document.value(at: path) == nil {
+                return "--paginate \(spec.style):\(name)=\(path): the first page has no member '\(path)'"
+            }
+        }
+        return nil
+    }
+
+    /// The collection's size as its pages state it, larger than what a complete pass stored.
+    public static func missingItems(statedTotal: Int?, stored: Int) -> String? {
+        guard let statedTotal, statedTotal > stored else { return nil }
+        return "the server states \(statedTotal) items, \(stored) are stored: some pages were not found "
+            + "(name the style with --paginate)"
+    }
+}

@@ -1,0 +1,42 @@
+import Foundation
+import JSON
+import MirrorStore
+import Testing
+@testable import FreshCLI
+
+@Suite("fresh items: CSV, TSV and --fields")
+struct ItemOutputTests {
+    @Test func csvQuotesOnlyWhatNeedsIt() {
+        let csv = DelimitedText(.csv)
+        #expect(csv.row(["1", "plain", "한국어"]) == "1,plain,한국어\r\n")
+        #expect(csv.row(["a,b", "say \"hi\"", "two\nlines", ""]) == "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\r\n")
+    }
+
+    @Test func tsvKeepsEveryRowOnOneLine() {
+        let tsv = DelimitedText(.tsv)
+        #expect(tsv.row(["a\tb", "c\nd\r", "back\\slash"]) == "a\\tb\tc\\nd\\r\tback\\\\slash\n")
+    }
+
+    @Test func fieldsCutAnItemDownToTheChosenMembers() {
+        let projection = ItemProjection([JSONPath(["id"]), JSONPath(["user", "login"]), JSONPath(["missing"])])
+        #expect(projection.json(of: #"{"id":7,"title":"x","user":{"login":"kim","id":1}}"#)
+                == #"{"id":7,"user.login":"kim","missing":null}"#)
+        #expect(ItemProjection([JSONPath(["이름"])]).json(of: #"{"이름":[1,2]}"#) == #"{"이름":[1,2]}"#)
+    }
+
+    @Test func csvWithoutFieldsHasTheFirstItemsMembers() {
+        #expect(ItemsCommand.allMembers(of: #"{"id":1,"title":"t","tags":["a"]}"#).map(\.description) == ["id", "title", "tags"])
+        #expect(ItemsCommand.allMembers(of: nil).isEmpty)
+    }
+
+    @Test func aLongErrorIsCutInTheTableAndItemsStoredMakeItStale() throws {
+        var record = try JSONDecoder().decode(CollectionRecord.self, from: Data("""
+            {"id": 1, "name": "posts", "url": "http://o.test/posts", "createdAt": 0, "pass": 1, "passComplete": false, "changeSequence": 0}
+            """.utf8))
+        record.lastError = String(repeating: "x", count: 300)
+        let stale = CollectionsCommand.status(record, itemCount: 5)
+        #expect(stale.hasPrefix("stale (last sync failed: xxx"))
+        #expect(stale.count < CollectionsCommand.errorWidth + 30)
+        #expect(CollectionsCommand.status(record, itemCount: 0).hasPrefix("failed: "))
+    }
+}

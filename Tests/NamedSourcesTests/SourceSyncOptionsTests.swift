@@ -1,0 +1,30 @@
+import Foundation
+import Testing
+@testable import NamedSources
+
+@Suite("A source as a sync")
+struct SourceSyncOptionsTests {
+    @Test func aSourceBecomesItsSyncWithItsHeadersExpanded() throws {
+        let source = Source(name: "repos", url: "https://api.example.com/repos", headers: [("Authorization", HeaderTemplate("Bearer ${T}"))],
+                            paginate: "link", items: "data", key: "id", limit: 30)
+        let options = try source.syncOptions(environment: ["T": "abc"])
+        #expect(options.url.absoluteString == "https://api.example.com/repos" && options.name == "repos" && options.limit == 30)
+        #expect(options.headerFields[.authorization] == "Bearer abc")
+        #expect(options.overrides.paginate != nil && options.overrides.items?.description == "data" && options.overrides.key?.description == "id")
+    }
+
+    @Test func aSourceThatCannotBeUsedSaysWhy() {
+        #expect(throws: SourceError.badSource("x", reason: "url 'ftp://h/a' is not an http or https URL")) {
+            try Source(name: "x", url: "ftp://h/a").syncOptions()
+        }
+        #expect(throws: SourceError.self) { try Source(name: "x", url: "https://h/a", paginate: "sideways").syncOptions() }
+        #expect(throws: SourceError.unsetVariable("NOPE", header: "Authorization", source: "x")) {
+            try Source(name: "x", url: "https://h/a", headers: [("Authorization", HeaderTemplate("${NOPE}"))]).syncOptions(environment: [:])
+        }
+    }
+
+    @Test(arguments: [("repos", true), ("api.v2", true), ("my_src-1", true), ("-x", false), (".x", false), ("a/b", false), ("a b", false), ("", false)])
+    func namesAreWordsForCommandLines(name: String, valid: Bool) {
+        #expect(Source.isValidName(name) == valid)
+    }
+}
