@@ -10,7 +10,7 @@ struct CollectionsCommand: FreshSubcommand {
         abstract: "List the mirrored collections: name, items, pages, style, last sync, size, URL.",
         discussion: """
             STATUS says how the last sync ended: "complete", "unfinished" (the next sync \
-            resumes it), "stale (last sync failed: …)" when an error stopped it and the items \
+            resumes it), "stale (last refresh failed: …)" when an error stopped it and the items \
             stored before are kept, or "failed: …" when nothing is stored yet.
 
             Example:
@@ -44,7 +44,7 @@ struct CollectionsCommand: FreshSubcommand {
     static func status(_ collection: CollectionRecord, itemCount: Int) -> String {
         if let error = collection.lastError {
             let reason = error.count > errorWidth ? String(error.prefix(errorWidth - 1)) + "…" : error
-            return itemCount > 0 ? "stale (last sync failed: \(reason))" : "failed: \(reason)"
+            return itemCount > 0 ? "stale (last refresh failed: \(reason))" : "failed: \(reason)"
         }
         if collection.lastCompleteAt == nil && collection.plan == nil { return "never synced" }
         return collection.passComplete ? "complete" : "unfinished"

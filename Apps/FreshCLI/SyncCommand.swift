@@ -60,7 +60,9 @@ struct SyncCommand: FreshSubcommand {
 
             Output: the summary line on stdout (--json: a JSON object); on a terminal a \
             progress line on stderr; -v one line per page; -q nothing but errors. -H fields \
-            go to the collection's own origin only and are never stored.
+            go to the collection's own origin only. Those that carry no secret are kept for \
+            'fresh sync NAME'; a secret (Authorization, Cookie, a name with token or key) is \
+            sent for this run only: keep it in a source, as ${VAR} or $(command).
 
             A partial mirror is never silent: when the pages state a total larger than what \
             was stored, the server ignored the page size asked for, or a member --paginate \
@@ -114,7 +116,7 @@ struct SyncCommand: FreshSubcommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Page size to ask for, set on the URL's size parameter (limit, per_page, page_size…; default: the server's).", valueName: "n"))
     var limit: Int?
-    @Option(name: .customShort("H"), help: ArgumentHelp("Extra header 'Name: value' (repeatable), e.g. Authorization; never stored.", valueName: "header"))
+    @Option(name: .customShort("H"), help: ArgumentHelp("Extra header 'Name: value' (repeatable); kept for 'fresh sync NAME' unless it carries a secret.", valueName: "header"))
     var headers: [String] = []
 
     @Option(help: ArgumentHelp("Cache policy of each page request (see 'fresh get --help').", valueName: "name"),
@@ -248,13 +250,16 @@ struct SyncCommand: FreshSubcommand {
         case .url(let url):
             options = SyncOptions(url: url)
             options.name = name
+            options.rememberedHeaders = try HeaderArgument.fields(headers.filter { header in
+                (try? HeaderArgument.parse(header)).map { !HeaderTemplate.isSecretName($0.0.rawName) } ?? false
+            })
             noteHeadersNotKept(for: url)
         case .source(let source):
             if name != nil { throw ValidationError("a source's collection is named after it: --name does not apply to '\(source.name)'") }
             options = try source.syncOptions()
         case .collection(let collection):
-            options = SyncOptions(url: URL(string: collection.url)!)
-            options.name = collection.name
+            guard let stored = SyncOptions(resyncing: collection) else { throw ValidationError("'\(collection.name)' has no valid URL: \(collection.url)") }
+            options = stored
         }
         if let paginate { options.overrides.paginate = paginate }
         if let items { options.overrides.items = items }

@@ -35,6 +35,9 @@ public protocol MirrorStore: AnyObject, Sendable {
     func deleteCollection(_ id: Int64) async throws -> Int
     /// Stores how the collection's pages are read (a pagination plan, as JSON) and its first page's URL.
     func setPlan(_ plan: String, url: String, of id: Int64) async throws
+    /// Keeps the header fields the collection's later syncs send (JSON, see
+    /// ``CollectionRecord/headers``; `nil` for none).
+    func rememberHeaders(_ headers: String?, of id: Int64) async throws
     /// Forgets a collection's plan and pages and starts a new pass; its items stay until that
     /// pass ends.
     func resetPlan(of id: Int64) async throws

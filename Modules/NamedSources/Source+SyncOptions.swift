@@ -40,12 +40,13 @@ extension Source {
 
 extension SourcesFile {
     /// The sync of a collection synced before (the reader's refresh and page loads): as its
-    /// source says when a source has its name, so its headers are sent; else its URL alone.
+    /// source says when a source has its name, so its headers are sent; else its URL and the
+    /// header fields it keeps.
     public func syncOptions(for collection: CollectionRecord) throws(SourceError) -> SyncOptions {
         if let source = try load().first(where: { $0.name == collection.name }) { return try source.syncOptions() }
-        guard let url = URL(string: collection.url) else { throw .badSource(collection.name, reason: "its URL is not valid: \(collection.url)") }
-        var options = SyncOptions(url: url)
-        options.name = collection.name
+        guard let options = SyncOptions(resyncing: collection) else {
+            throw .badSource(collection.name, reason: "its URL is not valid: \(collection.url)")
+        }
         return options
     }
 }

@@ -35,7 +35,7 @@ struct ItemOutputTests {
             """.utf8))
         record.lastError = String(repeating: "x", count: 300)
         let stale = CollectionsCommand.status(record, itemCount: 5)
-        #expect(stale.hasPrefix("stale (last sync failed: xxx"))
+        #expect(stale.hasPrefix("stale (last refresh failed: xxx"))
         #expect(stale.count < CollectionsCommand.errorWidth + 30)
         #expect(CollectionsCommand.status(record, itemCount: 0).hasPrefix("failed: "))
     }

@@ -135,7 +135,7 @@ struct ReaderStateTests {
         }
         let failedRefresh = CollectionEntry(try record(lastCompleteAt: 1), itemCount: 5)
         #expect(!failedRefresh.hasNextPage)
-        #expect(failedRefresh.status == "stale (last sync failed: cannot reach the server)")
+        #expect(failedRefresh.status == "stale (last refresh failed: cannot reach the server)")
         #expect(CollectionEntry(try record(lastCompleteAt: nil), itemCount: 5).hasNextPage, "a first sync that stopped still pages")
         #expect(CollectionEntry(try record(lastCompleteAt: nil), itemCount: 0).status == "error: cannot reach the server")
     }

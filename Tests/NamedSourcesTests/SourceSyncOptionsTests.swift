@@ -8,7 +8,9 @@ struct SourceSyncOptionsTests {
         let source = Source(name: "repos", url: "https://api.example.com/repos", headers: [("Authorization", HeaderTemplate("Bearer ${T}"))],
                             paginate: "link", items: "data", key: "id", limit: 30)
         let options = try source.syncOptions(environment: ["T": "abc"])
-        #expect(options.url.absoluteString == "https://api.example.com/repos" && options.name == "repos" && options.limit == 30)
+        #expect(options.url.absoluteString == "https://api.example.com/repos")
+        #expect(options.name == "repos")
+        #expect(options.limit == 30)
         #expect(options.headerFields[.authorization] == "Bearer abc")
         #expect(options.overrides.paginate != nil && options.overrides.items?.description == "data" && options.overrides.key?.description == "id")
     }

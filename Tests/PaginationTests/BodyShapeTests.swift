@@ -40,3 +40,15 @@ struct BodyShapeTests {
         #expect(hits.link.next.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems?.last?.value } == #"[5,"a"]"#)
     }
 }
+
+extension BodyShapeTests {
+    /// fastapi-pagination's CursorPage: the token in `next_page` goes back as `?cursor=`.
+    @Test func aTokenInNextPageIsSentBackAsCursor() throws {
+        let first = try page("http://o.test/items", #"{"items": [{"id": 1}], "total": null, "current_page": "Pj0x", "previous_page": null, "next_page": "Pj4x"}"#)
+        let plan = try PaginationDetector.plan(for: first)
+        #expect(plan.style == .cursor(path: JSONPath(["next_page"]), parameter: "cursor", hasMore: nil))
+        #expect(try plan.read(first).link.next?.absoluteString == "http://o.test/items?cursor=Pj4x")
+        let numbered = try page("http://o.test/items", #"{"items": [{"id": 1}], "next_page": 2}"#)
+        #expect(try PaginationDetector.plan(for: numbered).style != .cursor(path: JSONPath(["next_page"]), parameter: "cursor", hasMore: nil))
+    }
+}

@@ -220,6 +220,25 @@ struct CollectionSyncTests {
         #expect(asked.count == 5 && Set(asked).count == 5, "each page once: \(asked)")
     }
 
+    /// `-H` fields without a secret are kept for `fresh sync NAME`; a sync by name sends them.
+    @Test func headersWithoutASecretAreKeptForTheNextSyncByName() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 30, maxAge: 60))
+        let fixture = try SyncFixture()
+        _ = try await fixture.sync("\(server.baseURL)/posts?limit=10") {
+            $0.headerFields = [.accept: "application/json", .authorization: "Bearer s3cret"]
+            $0.rememberedHeaders = [.accept: "application/json"]
+        }
+        let record = try #require(try fixture.store.collection(named: "posts"))
+        #expect(record.headers == #"[["Accept","application\/json"]]"# || record.headers == #"[["Accept","application/json"]]"#)
+        let again = try #require(SyncOptions(resyncing: record))
+        #expect(again.name == "posts" && again.url.absoluteString == record.url)
+        #expect(again.headerFields[.accept] == "application/json" && again.headerFields[.authorization] == nil)
+        // A sync by URL without -H forgets them.
+        _ = try await fixture.sync("\(server.baseURL)/posts?limit=10") { $0.rememberedHeaders = [:] }
+        await server.stop()
+        #expect(try fixture.store.collection(named: "posts")?.headers == nil)
+    }
+
     @Test func restartStartsOverFromTheFirstPage() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 30, maxAge: 60))
         let fixture = try SyncFixture()

@@ -27,7 +27,7 @@ public struct CollectionEntry: Sendable, Equatable {
     public var itemCount: Int
     /// When a sync last ran.
     public var lastSync: Date?
-    /// Why the last sync failed, if it did.
+    /// Why the last refresh failed, if it did.
     public var lastError: String?
     /// Whether a next page may be fetched: never synced, or the last pass stopped before the end.
     public var hasNextPage: Bool
@@ -37,10 +37,10 @@ public struct CollectionEntry: Sendable, Equatable {
     /// earlier one); `nil` when never shown.
     public var shownSequence: Int?
 
-    /// What the collection list says of its state: "stale (last sync failed: …)" over stored
+    /// What the collection list says of its state: "stale (last refresh failed: …)" over stored
     /// items, "error: …" when none are, "partial", "synced".
     public var status: String {
-        if let lastError { return itemCount > 0 ? "stale (last sync failed: \(lastError))" : "error: \(lastError)" }
+        if let lastError { return itemCount > 0 ? "stale (last refresh failed: \(lastError))" : "error: \(lastError)" }
         if lastSync == nil && itemCount == 0 { return "never synced" }
         return hasNextPage ? "partial" : "synced"
     }

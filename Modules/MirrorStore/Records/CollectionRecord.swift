@@ -26,6 +26,10 @@ public struct CollectionRecord: Codable, Sendable, Equatable {
     /// The ``changeSequence`` a reader last showed the collection at: items changed by a later
     /// write are new to its user. `nil` until a reader has shown it.
     public var shownSequence: Int?
+    /// The request header fields its syncs send again (`-H` given with its URL), as JSON
+    /// `[["Accept", "application/vnd.github+json"], …]`; never a secret, which is sent for one
+    /// run only. `nil` when there are none.
+    public var headers: String?
 }
 
 /// A collection with the figures `fresh collections` shows.

@@ -15,6 +15,7 @@ enum KnownFields {
         ("next_cursor", "cursor"), ("nextCursor", "cursor"), ("next_page_token", "page_token"), ("nextPageToken", "pageToken"),
         ("next_token", "next_token"), ("nextToken", "nextToken"), ("end_cursor", "after"), ("endCursor", "after"),
         ("continuation", "continuation"), ("continuationToken", "continuationToken"), ("after", "after"), ("next", "cursor"),
+        ("next_page", "cursor"), // fastapi-pagination's cursor pages (a page number there is no cursor: see the detector)
     ]
 
     /// Boolean members saying whether more pages follow.

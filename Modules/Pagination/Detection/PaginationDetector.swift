@@ -90,7 +90,9 @@ public enum PaginationDetector {
 
     private static func cursorPath(_ document: JSONDocument) -> (JSONPath, String)? {
         for (name, parameter) in KnownFields.cursorNames {
-            if let path = KnownFields.firstPath(named: [name], in: document, where: { [.string, .number, .null].contains($0.kind) }) {
+            // `next_page` is a token in some APIs and a page number in others: only the token is a cursor.
+            let kinds: [JSONValue.Kind] = name == "next_page" ? [.string, .null] : [.string, .number, .null]
+            if let path = KnownFields.firstPath(named: [name], in: document, where: { kinds.contains($0.kind) }) {
                 return (path, parameter)
             }
         }

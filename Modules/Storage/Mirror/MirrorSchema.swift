@@ -46,6 +46,9 @@ enum MirrorSchema {
             guard !applied.contains("v5-page-total-says-more") else { return }
             try db.execute(sql: "ALTER TABLE page ADD COLUMN statedTotal INTEGER")
         }
+        migrator.registerMigration("v6-collection-headers") { db in
+            try db.execute(sql: "ALTER TABLE collection ADD COLUMN headers TEXT")
+        }
         return migrator
     }
 

@@ -53,6 +53,12 @@ extension SQLiteMirror {
         }
     }
 
+    public func rememberHeaders(_ headers: String?, of collectionID: Int64) throws {
+        try write { db in
+            try db.execute(sql: "UPDATE collection SET headers = ? WHERE id = ?", arguments: [headers, collectionID])
+        }
+    }
+
     public func resetPlan(of collectionID: Int64) throws {
         try write { db in
             try db.execute(sql: "UPDATE collection SET plan = NULL, passComplete = 1 WHERE id = ?", arguments: [collectionID])

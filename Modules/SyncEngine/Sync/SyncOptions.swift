@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCache
 import HTTPTypes
+import MirrorStore
 import Pagination
 
 /// What `fresh sync` was asked to do.
@@ -14,8 +15,11 @@ public struct SyncOptions: Sendable {
     public var overrides = PaginationDetector.Overrides()
     /// The page size to ask for (`--limit`), set on the plan's size parameter.
     public var limit: Int?
-    /// Extra request header fields (`-H`); sent to the collection's origin only, never stored.
+    /// Extra request header fields (`-H`); sent to the collection's origin only.
     public var headerFields = HTTPFields()
+    /// The fields of ``headerFields`` the collection keeps for its later syncs by name (those
+    /// that carry no secret); `nil` leaves what it keeps as it is.
+    public var rememberedHeaders: HTTPFields?
     public var policy: CachePolicy = .useProtocolCachePolicy
     /// Per-request time limit.
     public var timeout: Duration?
@@ -35,4 +39,15 @@ public struct SyncOptions: Sendable {
     public var firstPages: [Int] = []
 
     public init(url: URL) { self.url = url }
+
+    /// A sync of a collection synced before, by its name: its URL, and the header fields it
+    /// keeps; `nil` when its stored URL is not one.
+    public init?(resyncing collection: CollectionRecord) {
+        guard let url = URL(string: collection.url) else { return nil }
+        self.init(url: url)
+        name = collection.name
+        for pair in collection.headers.flatMap({ try? JSONDecoder().decode([[String]].self, from: Data($0.utf8)) }) ?? [] {
+            if pair.count == 2, let name = HTTPField.Name(pair[0]) { headerFields.append(HTTPField(name: name, value: pair[1])) }
+        }
+    }
 }
