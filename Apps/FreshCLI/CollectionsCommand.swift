@@ -10,8 +10,8 @@ struct CollectionsCommand: FreshSubcommand {
         abstract: "List the mirrored collections: name, items, pages, style, last sync, size, URL.",
         discussion: """
             STATUS says how the last sync ended: "complete", "unfinished" (the next sync \
-            resumes it), "stale (last refresh failed: …)" when an error stopped it and the items \
-            stored before are kept, or "failed: …" when nothing is stored yet.
+            resumes it), "stale (last refresh failed: …)" when an error stopped a collection \
+            that was complete before (its items are kept), or "failed: …" when it never was.
 
             Example:
               fresh collections --json | jq '.[].name'
@@ -44,14 +44,14 @@ struct CollectionsCommand: FreshSubcommand {
     static func status(_ collection: CollectionRecord, itemCount: Int) -> String {
         if let error = collection.lastError {
             let reason = error.count > errorWidth ? String(error.prefix(errorWidth - 1)) + "…" : error
-            return itemCount > 0 ? "stale (last refresh failed: \(reason))" : "failed: \(reason)"
+            return itemCount > 0 && collection.lastCompleteAt != nil ? "stale (last refresh failed: \(reason))" : "failed: \(reason)"
         }
         if collection.lastCompleteAt == nil && collection.plan == nil { return "never synced" }
         return collection.passComplete ? "complete" : "unfinished"
     }
 
     /// The most of an error's text the table shows.
-    static let errorWidth = 60
+    static let errorWidth = 40
 
     static func lastSync(_ collection: CollectionRecord) -> String {
         guard let time = collection.lastSyncAt else { return "-" }
@@ -64,7 +64,7 @@ struct CollectionsCommand: FreshSubcommand {
         let collection = summary.collection
         var object: [String: Any] = [
             "name": collection.name, "url": collection.url, "items": summary.itemCount, "pages": summary.pageCount,
-            "bytes": summary.bytes, "complete": collection.passComplete,
+            "bytes": summary.bytes, "complete": collection.passComplete && collection.lastCompleteAt != nil,
         ]
         object["style"] = collection.paginationPlan?.style.name
         object["itemsPath"] = collection.paginationPlan.map { $0.items.description }

@@ -25,14 +25,14 @@ public struct FreshCommand: AsyncParsableCommand {
                   mirrored, a pagination loop, cut short, 304 twice to a request
                   without validators, more redirects than --max-redirs)
               6   a database or a file could not be opened or written, or is
-                  damaged; the sources file cannot be read
+                  damaged (the sources file included)
               7   offline mode and nothing is stored for the URL
               8   get --fail: the server answered with a 5xx status
               9   sync: the mirror may be partial (a stated total larger than what
-                  was stored, a page size the server ignored, an explicit --items
-                  or --paginate path absent); --allow-partial makes it 0
+                  was stored, a page size the server ignored, a member --paginate
+                  names absent); --allow-partial makes it 0
               64  invalid arguments (also: an unknown or ambiguous name, an unset
-                  ${VAR} in a source's header)
+                  ${VAR} in a source's header, a sources file that is not valid)
               130 interrupted (Ctrl-C)
 
             Shell completions: fresh --generate-completion-script bash (or zsh, fish); see \

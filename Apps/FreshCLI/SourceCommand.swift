@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NamedSources
 import Pagination
+import SyncEngine
 
 /// `fresh source`: named sources, so a sync is `fresh sync NAME` with its URL, headers and
 /// options remembered (see ``SourcesFile``).
@@ -61,7 +62,13 @@ struct SourceAddCommand: FreshSubcommand {
         }
     }
 
+    @OptionGroup var storage: StorageOptions
+
     func execute() async throws {
+        let taken = try await storage.withMirror(forReading: true) { try await $0.collection(named: name) }
+        if let taken, let url = URL(string: taken.url), CollectionIdentity.of(url) != CollectionIdentity.of(target.url) {
+            throw SourceError.badSource(name, reason: "a collection of that name already mirrors \(taken.url): name the source otherwise")
+        }
         let file = SourcesFile.located()
         var source = Source(name: name, url: target.url.absoluteString, paginate: paginate, items: items, key: key, limit: limit)
         for header in headers {
@@ -154,8 +161,11 @@ struct SourceRemoveCommand: FreshSubcommand {
     @Argument(help: ArgumentHelp("The source's name.", valueName: "name"), completion: NameCompletion.sources)
     var name: String
 
+    @OptionGroup var storage: StorageOptions
+
     func execute() async throws {
         try SourcesFile.located().remove(named: name)
-        print("removed source '\(name)' (its collection stays: 'fresh rm \(name)' removes it)")
+        let collection = try? await storage.withMirror(forReading: true) { try await $0.collection(named: name) }
+        print("removed source '\(name)'" + (collection != nil ? " (its collection stays: 'fresh rm \(name)' removes it)" : ""))
     }
 }

@@ -35,7 +35,8 @@ struct SyncCommand: FreshSubcommand {
                          settings: path=MEMBER, param=NAME
               after      ?after=<last item's key or member>: keysets, search_after
                          (detected for search hits with sort values); ends at an
-                         empty or short page    settings: param=NAME, from=MEMBER
+                         empty or short page
+                         settings: param=NAME, from=MEMBER
               offset     ?offset= (or skip, start); ends at total/count, a short or no page
                          settings: param=NAME, total=MEMBER
               page       ?page= numbers; ends at total_pages or total, an empty/short page,
@@ -72,7 +73,7 @@ struct SyncCommand: FreshSubcommand {
             Examples:
               fresh sync http://127.0.0.1:8080/posts --limit 100
               fresh sync 'https://api.example.com/v1/users?per_page=50' \\
-                  -H 'Authorization: Bearer ${TOKEN}'
+                  -H "Authorization: Bearer $TOKEN"
               fresh sync http://127.0.0.1:8080/log --key uuid \\
                   --paginate offset:param=skip,size=take
               fresh sync github          (a source: see 'fresh source --help')
@@ -85,9 +86,9 @@ struct SyncCommand: FreshSubcommand {
                                  valueName: "url-or-name [interval]"), completion: NameCompletion.names)
     var words: [String] = []
 
-    @Flag(help: "Sync every source, then every other collection synced before, a few at a time.")
+    @Flag(help: "Sync every source, then every other collection synced before, three at a time.")
     var all = false
-    @Flag(help: "Sync again and again until Ctrl-C, printing a line only when something changed.")
+    @Flag(help: "Sync again and again until Ctrl-C (every INTERVAL given after the name, else when the first page goes stale; a page still fresh costs no request), printing a line only when something changed.")
     var watch = false
 
     @Option(help: ArgumentHelp("Name of the collection (default: the URL's last path segment).", valueName: "name"))
@@ -169,7 +170,11 @@ struct SyncCommand: FreshSubcommand {
     func validate() throws {
         let most = (all ? 0 : 1) + (watch ? 1 : 0)
         guard words.count <= most else {
-            throw ValidationError(all ? "--all takes no URL or name" : "give one URL or name" + (watch ? ", then an interval" : ""))
+            throw ValidationError(all ? "--all takes no URL or name" + (watch ? ", only an interval" : "")
+                                  : "give one URL or name" + (watch ? ", then an interval" : " (an interval goes with --watch)"))
+        }
+        if watch, !all, words.count == 1, TimeLimit.interval(words[0]) != nil {
+            throw ValidationError("--watch \(words[0]): give the URL or name to watch first, or --all")
         }
         _ = try watchInterval
         if all {
@@ -237,6 +242,7 @@ struct SyncCommand: FreshSubcommand {
     /// --allow-partial or when nothing says so.
     func partialStatus(of summary: SyncSummary, target: String? = nil) -> Int32? {
         guard !summary.partial.isEmpty else { return nil }
+        fflush(nil) // stdout first: the line follows the summary it qualifies, in a file or pipe too
         for reason in summary.partial {
             StandardError.write("fresh: \(target.map { "\($0): " } ?? "")the mirror may be partial: \(reason)")
         }

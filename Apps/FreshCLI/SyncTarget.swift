@@ -22,6 +22,9 @@ enum SyncTarget {
     static func resolve(_ word: String, sources: [Source], store: any MirrorStore) async throws -> SyncTarget {
         if word.contains("://") { return .url(try ParsedURL.parse(word).url) }
         if let source = sources.first(where: { $0.name == word }) { return .source(source) }
+        // A name in another letter case, as collections are found: when only one source has it.
+        let folded = sources.filter { $0.name.lowercased() == word.lowercased() }
+        if folded.count == 1 { return .source(folded[0]) }
         if let collection = try await store.collection(meaning: word) { return .collection(collection) }
         guard looksLikeAnAddress(word) else {
             throw UnknownSyncTarget(word: word, sources: sources.map(\.name), collections: try await store.collections().map(\.name))

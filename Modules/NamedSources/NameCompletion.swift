@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import MirrorStore
 import Storage
 
@@ -27,7 +28,7 @@ public enum NameCompletion {
         var directory: String?
         if let flag = words.firstIndex(of: "--db-dir"), flag + 1 < words.count { directory = words[flag + 1] }
         let path = StorageLocation.resolve(directory: directory).itemDatabasePath
-        guard let store = try? SQLiteMirror.openForReading(path: path) else { return [] }
+        guard FileManager.default.fileExists(atPath: path), let store = try? SQLiteMirror.openForReading(path: path) else { return [] }
         return (try? store.collections())?.map { (collection: CollectionRecord) in collection.name } ?? []
     }
 }

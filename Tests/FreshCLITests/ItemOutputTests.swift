@@ -29,14 +29,16 @@ struct ItemOutputTests {
         #expect(ItemsCommand.allMembers(of: nil).isEmpty)
     }
 
-    @Test func aLongErrorIsCutInTheTableAndItemsStoredMakeItStale() throws {
+    @Test func aLongErrorIsCutAndAFailureOverACompleteCopyIsStale() throws {
         var record = try JSONDecoder().decode(CollectionRecord.self, from: Data("""
-            {"id": 1, "name": "posts", "url": "http://o.test/posts", "createdAt": 0, "pass": 1, "passComplete": false, "changeSequence": 0}
+            {"id": 1, "name": "posts", "url": "http://o.test/posts", "createdAt": 0, "pass": 2, "passComplete": false, "changeSequence": 0, "lastCompleteAt": 1}
             """.utf8))
         record.lastError = String(repeating: "x", count: 300)
         let stale = CollectionsCommand.status(record, itemCount: 5)
         #expect(stale.hasPrefix("stale (last refresh failed: xxx"))
         #expect(stale.count < CollectionsCommand.errorWidth + 30)
         #expect(CollectionsCommand.status(record, itemCount: 0).hasPrefix("failed: "))
+        record.lastCompleteAt = nil
+        #expect(CollectionsCommand.status(record, itemCount: 5).hasPrefix("failed: "), "never complete: not a stale copy")
     }
 }
