@@ -30,7 +30,7 @@ public struct FreshCommand: AsyncParsableCommand {
               8   get --fail: the server answered with a 5xx status
               9   sync: the mirror may be partial (a stated total larger than what
                   was stored, a page size the server ignored, a member --paginate
-                  names absent); --allow-partial makes it 0
+                  or --items names absent); --allow-partial makes it 0
               64  invalid arguments (also: an unknown or ambiguous name, an unset
                   ${VAR} in a source's header, a sources file that is not valid)
               130 interrupted (Ctrl-C)

@@ -40,7 +40,18 @@ public struct SourcesFile: Sendable {
 
     /// Every source in the file, by name; none when the file does not exist.
     public func load() throws(SourceError) -> [Source] {
-        guard FileManager.default.fileExists(atPath: path) else { return [] }
+        guard let table = try document() else { return [] }
+        for key in table.keys where key != "sources" {
+            throw .badFile(path: path, reason: "unknown table '\(key)' (the file holds [sources.NAME] tables)")
+        }
+        guard let sources = table["sources"] else { return [] }
+        guard let sources = sources.table else { throw .badFile(path: path, reason: "'sources' must be a table of [sources.NAME] tables") }
+        return try sources.keys.sorted().map { name throws(SourceError) in try source(name, sources[name]) }
+    }
+
+    /// The file as TOML, `nil` when there is none; only its syntax is checked.
+    private func document() throws(SourceError) -> TOMLTable? {
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw .cannotAccess(path: path, reason: access(path, R_OK) == 0 ? "not UTF-8 text" : String(cString: strerror(errno)))
         }
@@ -52,12 +63,7 @@ public struct SourcesFile: Sendable {
         } catch {
             throw .badFile(path: path, reason: "\(error)")
         }
-        for key in table.keys where key != "sources" {
-            throw .badFile(path: path, reason: "unknown table '\(key)' (the file holds [sources.NAME] tables)")
-        }
-        guard let sources = table["sources"] else { return [] }
-        guard let sources = sources.table else { throw .badFile(path: path, reason: "'sources' must be a table of [sources.NAME] tables") }
-        return try sources.keys.sorted().map { name throws(SourceError) in try source(name, sources[name]) }
+        return table
     }
 
     /// The source called `name`.
@@ -115,11 +121,16 @@ public struct SourcesFile: Sendable {
         try save(all)
     }
 
-    /// Removes the source called `name`.
+    /// Removes the source called `name`, whatever the other entries hold: an entry that does
+    /// not validate (an unknown key, a missing url) can be removed too.
     public func remove(named name: String) throws(SourceError) {
-        let all = try load()
-        guard all.contains(where: { $0.name == name }) else { throw .unknown(name, known: all.map(\.name)) }
-        try save(all.filter { $0.name != name })
+        let sources = try document()?["sources"]?.table
+        guard let sources, sources.keys.contains(name) else { throw .unknown(name, known: sources?.keys.sorted() ?? []) }
+        let kept = TOMLTable()
+        for key in sources.keys where key != name { kept[key] = sources[key] }
+        let root = TOMLTable()
+        root["sources"] = kept
+        try write(root)
     }
 
     static let heading = """
@@ -128,7 +139,7 @@ public struct SourcesFile: Sendable {
 
         """
 
-    /// Writes `sources` in place of the file: a new file beside it, then renamed over it.
+    /// Writes `sources` as the whole file.
     private func save(_ sources: [Source]) throws(SourceError) {
         let root = TOMLTable()
         let table = TOMLTable()
@@ -147,6 +158,11 @@ public struct SourcesFile: Sendable {
             table[source.name] = entry
         }
         root["sources"] = table
+        try write(root)
+    }
+
+    /// Writes `root` in place of the file, with the heading: a new file beside it, then renamed over it.
+    private func write(_ root: TOMLTable) throws(SourceError) {
         let directory = (path as NSString).deletingLastPathComponent
         let text = Self.heading + root.convert(to: .toml) + "\n"
         do {

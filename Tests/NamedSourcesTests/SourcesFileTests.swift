@@ -45,6 +45,21 @@ struct SourcesFileTests {
         #expect(throws: SourceError.unknown("repos", known: ["users"])) { try file.remove(named: "repos") }
     }
 
+    @Test func anEntryThatDoesNotValidateCanStillBeRemoved() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try write("""
+            [sources.good]
+            url = "https://h/a"
+            [sources.bad]
+            url = "https://h/b"
+            colour = "blue"
+            """)
+        #expect(throws: SourceError.self) { try file.load() }
+        try file.remove(named: "bad")
+        #expect(try file.load().map(\.name) == ["good"])
+        #expect(throws: SourceError.unknown("nope", known: ["good"])) { try file.remove(named: "nope") }
+    }
+
     @Test func aHandWrittenFileIsRead() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try write("""

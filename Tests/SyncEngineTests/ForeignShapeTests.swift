@@ -30,6 +30,16 @@ struct ForeignShapeTests {
         #expect(summary.partial == [PartialMirror.missingItems(statedTotal: 95, stored: 20)!])
     }
 
+    /// `--items` naming a member the pages lack: read as holding no items, said as a partial mirror.
+    @Test func anItemsMemberThePagesLackIsSaidNotFatal() async throws {
+        let origin = try PeerOrigin.search(items: 30)
+        let fixture = try SyncFixture()
+        let summary = try await fixture.sync("\(origin.baseURL)/search?size=10") { $0.overrides.items = JSONPath(["hits", "docs"]) }
+        #expect(summary.complete && summary.totalItems == 0)
+        #expect(summary.partial.contains(PartialMirror.absentItems(JSONPath(["hits", "docs"]), page: 0)))
+        #expect(summary.partial.contains { $0.contains("states 30 items, 0 are stored") })
+    }
+
     @Test func aKeysetIsPagedAfterTheLastKeyWithItsTokenInTheEnvironment() async throws {
         let origin = try PeerOrigin.search(items: 95)
         let fixture = try SyncFixture()

@@ -23,7 +23,9 @@ public enum PaginationDetector {
     public static func plan(for page: PageResponse, overrides: Overrides = Overrides()) throws(PageError) -> PaginationPlan {
         let document = page.document
         let itemsPath = if let path = overrides.items { path } else { try ItemLocator.locate(in: document) }
-        let items = try ItemLocator.array(at: itemsPath, in: document)
+        // A first page without the member --items names holds none (the sync says so).
+        let items = overrides.items != nil && document.value(at: itemsPath) == nil
+            ? PageItems.none.array : try ItemLocator.array(at: itemsPath, in: document)
         let key = overrides.key ?? ItemLocator.key(for: items)
         let style: PaginationStyle = if let spec = overrides.paginate {
             try style(named: spec, page: page)

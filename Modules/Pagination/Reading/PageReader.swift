@@ -6,14 +6,17 @@ extension PaginationPlan {
     /// Reads one page whole: what it holds, then where it points.
     /// - Parameter typicalSize: the number of items a full page holds when the URL does not say
     ///   (the first page's count), for the short-page end rule of offset and page styles.
-    public func read(_ page: PageResponse, typicalSize: Int? = nil) throws(PageError) -> PageReading {
-        let items = try items(of: page)
+    public func read(_ page: PageResponse, typicalSize: Int? = nil, absentIsNone: Bool = false) throws(PageError) -> PageReading {
+        let items = try items(of: page, absentIsNone: absentIsNone)
         return PageReading(items: items, link: try link(of: page, items: items, typicalSize: typicalSize))
     }
 
     /// What the page holds: its items, each an object with a usable key no other item of the
-    /// page has, and those keys.
-    public func items(of page: PageResponse) throws(PageError) -> PageItems {
+    /// page has, and those keys. With `absentIsNone` (the user named the items' member with
+    /// `--items`), a page without that member holds no items instead of failing: the sync says
+    /// so as a partial mirror (see ``PartialMirror/absentItems(_:page:)``).
+    public func items(of page: PageResponse, absentIsNone: Bool = false) throws(PageError) -> PageItems {
+        if absentIsNone, !items.isRoot, page.document.value(at: items) == nil { return .none }
         let array = try ItemLocator.array(at: items, in: page.document)
         return PageItems(array: array, keys: try ItemLocator.keys(of: array, key: key))
     }

@@ -22,8 +22,15 @@ public struct PageItems: Sendable {
     /// The array of items.
     public var array: JSONValue
     public var keys: [ItemKey]
+    /// Whether the page had no items' member at all (see ``none``).
+    public var isAbsent = false
 
     public var count: Int { array.count }
+
+    /// A page without its items' member (see ``PaginationPlan/items(of:absentIsNone:)``).
+    public static var none: PageItems {
+        PageItems(array: (try! JSONDocument(Data("[]".utf8))).root, keys: [], isAbsent: true)
+    }
 }
 
 /// Where a page points: the next page's URL, or why the page is the last.

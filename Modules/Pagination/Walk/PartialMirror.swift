@@ -26,6 +26,11 @@ public enum PartialMirror {
         return nil
     }
 
+    /// A page without the member `--items` names: it was read as holding no items.
+    public static func absentItems(_ path: JSONPath, page index: Int) -> String {
+        "--items \(path): page \(index + 1) has no member '\(path)'; it was read as holding no items"
+    }
+
     /// The collection's size as its pages state it, larger than what a complete pass stored.
     public static func missingItems(statedTotal: Int?, stored: Int) -> String? {
         guard let statedTotal, statedTotal > stored else { return nil }

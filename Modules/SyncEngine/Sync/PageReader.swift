@@ -9,6 +9,9 @@ import Pagination
 struct PageReader: Sendable {
     /// How the collection's pages are read; `nil` until the first page is.
     var plan: PaginationPlan?
+    /// Whether the user named where the items are (`--items`): a page without that member then
+    /// holds none, and says so, rather than failing.
+    var itemsGiven = false
 
     /// A page's items as the mirror stores them: each key with its JSON text.
     typealias Items = [(key: ItemKey, json: Data)]
@@ -23,13 +26,14 @@ struct PageReader: Sendable {
         return detected
     }
 
-    /// What the page holds and where it points. The plan must be known.
-    func read(_ fetched: FetchedPage, typicalSize: Int?) throws -> (items: Items, link: PageLink) {
+    /// What the page holds and where it points, and whether its items' member was absent
+    /// (see ``itemsGiven``). The plan must be known.
+    func read(_ fetched: FetchedPage, typicalSize: Int?) throws -> (items: Items, link: PageLink, absent: Bool) {
         let plan = try knownPlan()
         let page = try parse(fetched, depth: plan.recordedDepth)
         return try pageError(at: fetched) { () throws(PageError) in
-            let items = try plan.items(of: page)
-            return (Self.stored(items), try plan.link(of: page, items: items, typicalSize: typicalSize))
+            let items = try plan.items(of: page, absentIsNone: itemsGiven)
+            return (Self.stored(items), try plan.link(of: page, items: items, typicalSize: typicalSize), items.isAbsent)
         }
     }
 
@@ -45,11 +49,13 @@ struct PageReader: Sendable {
         return plan.linkAhead(of: response(fetched, document))
     }
 
-    /// What a page holds, read in full (its link was read ahead).
-    func items(of fetched: FetchedPage) throws -> Items {
+    /// What a page holds, read in full (its link was read ahead), and whether its items'
+    /// member was absent (see ``itemsGiven``).
+    func items(of fetched: FetchedPage) throws -> (items: Items, absent: Bool) {
         let plan = try knownPlan()
         let page = try parse(fetched, depth: plan.recordedDepth)
-        return Self.stored(try pageError(at: fetched) { () throws(PageError) in try plan.items(of: page) })
+        let items = try pageError(at: fetched) { () throws(PageError) in try plan.items(of: page, absentIsNone: itemsGiven) }
+        return (Self.stored(items), items.isAbsent)
     }
 
     /// A member `spec` names that the first page `fetched` lacks (see ``PartialMirror``).

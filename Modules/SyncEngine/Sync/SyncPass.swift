@@ -60,7 +60,7 @@ struct SyncPass: Sendable {
         if replan && collection.plan != nil { try await store.resetPlan(of: collection.id) }
         let position = try await store.startPass(of: collection.id, restart: options.restart || replan, now: Date())
         let chain = try await store.pages(of: collection.id)
-        var reader = PageReader(plan: replan ? nil : collection.paginationPlan)
+        var reader = PageReader(plan: replan ? nil : collection.paginationPlan, itemsGiven: options.overrides.items != nil)
         if let plan = reader.plan { announce(plan) }
         var walk = startWalk(at: position, chain: chain)
         var readBefore: [Int: (url: URL, link: PageLink)] = [:]
@@ -161,7 +161,8 @@ struct SyncPass: Sendable {
         // On the transfer loop the request above goes out when this task first suspends: now.
         await Task.yield()
         do {
-            let items = try reader.items(of: page)
+            let (items, absent) = try reader.items(of: page)
+            if absent { noteAbsentItems(page: page.index, plan: reader.plan) }
             if page.index == 0 { try checkFirstPage(page, itemCount: items.count, link: link, reader: reader) }
             try walkError { () throws(PageWalkError) in try walk.count(items: items.count) }
             try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count))
@@ -235,7 +236,8 @@ struct SyncPass: Sendable {
         if let stored, isCurrent(page, stored: stored, plan: reader.plan) {
             return (ReadPage(fetched: page, content: content(page, link: stored.link, items: nil), itemCount: stored.itemCount), stored.link)
         }
-        let (items, link) = try reader.read(page, typicalSize: typicalSize)
+        let (items, link, absent) = try reader.read(page, typicalSize: typicalSize)
+        if absent { noteAbsentItems(page: page.index, plan: reader.plan) }
         return (ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count), link)
     }
 
@@ -334,6 +336,15 @@ struct SyncPass: Sendable {
         let absent = page.isFromStorage ? nil : try reader.absentMember(of: options.overrides.paginate, in: page)
         tally.update { summary in
             for doubt in [ignoredSize, absent].compactMap({ $0 }) where !summary.partial.contains(doubt) { summary.partial.append(doubt) }
+        }
+    }
+
+    /// A page without the member `--items` names, read as holding none: said once a pass.
+    private func noteAbsentItems(page index: Int, plan: PaginationPlan?) {
+        guard let path = plan?.items else { return }
+        let doubt = PartialMirror.absentItems(path, page: index)
+        tally.update { summary in
+            if !summary.partial.contains(where: { $0.hasPrefix("--items \(path):") }) { summary.partial.append(doubt) }
         }
     }
 
