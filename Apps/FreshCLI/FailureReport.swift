@@ -14,7 +14,7 @@ enum FailureReport {
         switch error {
         case let stopped as SyncStopped: exitCode(for: stopped.underlying)
         case is CancellationError, TransportError.cancelled: 130
-        case TransportError.unreachable, TransportError.timedOut, SyncError.offline, SyncError.gaveUp(_, _, nil): 3
+        case TransportError.unreachable, TransportError.timedOut, SyncError.offline, SyncError.gaveUp(_, _, nil, _): 3
         case SyncError.httpStatus, SyncError.gaveUp: 4
         case TransportError.truncated, TransportError.invalidResponse, SyncError.badReply, SyncError.invalidJSON, SyncError.invalidPage,
              SyncError.duplicateKey, SyncError.loop, SyncError.emptyPages, SyncError.pageTooLarge,

@@ -6,7 +6,8 @@ import SyncEngine
 /// `fresh sync NAME --watch [INTERVAL]`, `fresh sync --all --watch [INTERVAL]`: syncs again and
 /// again until Ctrl-C. Each collection is synced again after INTERVAL, or, without one, when its
 /// first page's stored answer goes stale (its max-age), so no request is sent while the pages
-/// are fresh; a `Retry-After` is waited for inside a sync, however long. One line per sync that
+/// are fresh; a `Retry-After` is waited for inside a sync (up to --max-wait), and a sync that
+/// gave up on a longer one is tried again no sooner than the server said. One line per sync that
 /// changed something (`[14:02:11] synced …`), one per new error, nothing while nothing changes.
 /// The sources file is read again before each round, so a source added meanwhile is synced too.
 struct SyncWatch {
@@ -35,7 +36,7 @@ struct SyncWatch {
         while true {
             let targets = try await currentTargets(store)
             let now = ContinuousClock.now
-            var ended: [(name: String, synced: Bool)] = []
+            var ended: [(name: String, synced: Bool, retryAfter: Duration?)] = []
             await ParallelSyncs.run(targets.filter { (due[$0.name] ?? now) <= now }, command: command, services: services, store: store) { target, result in
                 switch result {
                 case .success(let summary):
@@ -44,17 +45,20 @@ struct SyncWatch {
                     let partial = summary.partial.joined(separator: "; ")
                     if !partial.isEmpty, lastError[target.name] != partial { _ = command.partialStatus(of: summary, target: target.name) }
                     lastError[target.name] = partial.isEmpty ? nil : partial
-                    ended.append((summary.collection, true))
+                    ended.append((summary.collection, true, nil))
                 case .failure(let error):
                     guard !SyncStopped.isInterruption(error) else { return }
                     let line = ErrorDescription.line(error)
                     if lastError[target.name] != line { StandardError.write("fresh: \(target.name): \(line)") }
                     lastError[target.name] = line
-                    ended.append((target.name, false))
+                    // A server that asked to wait longer than a sync would is asked again when it said.
+                    let retryAfter: Duration? = if case SyncError.gaveUp(_, _, _, let wait?) = error { wait } else { nil }
+                    ended.append((target.name, false, retryAfter))
                 }
             }
-            for (name, synced) in ended {
-                due[name] = .now + (synced ? try await nextSync(of: name, store: store) : interval ?? Self.unknownLifetime)
+            for (name, synced, retryAfter) in ended {
+                let wait = synced ? try await nextSync(of: name, store: store) : interval ?? Self.unknownLifetime
+                due[name] = .now + max(wait, retryAfter ?? .zero)
             }
             try Task.checkCancellation()
             let next = targets.compactMap { due[$0.name] }.min() ?? .now + (interval ?? Self.unknownLifetime)

@@ -8,7 +8,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case httpStatus(code: Int, url: String, message: String?)
     /// Retries ran out, or the server asked for a longer wait than allowed; `status` is the
     /// last error status, `nil` when the network failed.
-    case gaveUp(url: String, reason: String, status: Int?)
+    case gaveUp(url: String, reason: String, status: Int?, retryAfter: Duration? = nil)
     /// What came back is not HTTP (a garbage reply, a body its encoding cannot decode).
     case badReply(url: String, reason: String)
     /// A page's body is not JSON (or not UTF-8).
@@ -37,7 +37,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .httpStatus(let code, let url, let message):
             "server answered \(code) for \(url)" + (message.map { ": \($0)" } ?? "")
-        case .gaveUp(let url, let reason, _): "gave up on \(url): \(reason)"
+        case .gaveUp(let url, let reason, _, _): "gave up on \(url): \(reason)"
         case .badReply(let url, let reason): "the reply from \(url) is not valid HTTP: \(reason)"
         case .invalidJSON(let url, let detail): "the page at \(url) is not valid JSON: \(detail)"
         case .invalidPage(let url, let detail): "the page at \(url) cannot be mirrored: \(detail)"
@@ -64,7 +64,7 @@ public enum ErrorDescription {
 
     public static func isOffline(_ error: any Error) -> Bool {
         switch error {
-        case SyncError.offline, SyncError.gaveUp(_, _, nil): true
+        case SyncError.offline, SyncError.gaveUp(_, _, nil, _): true
         case TransportError.unreachable, TransportError.timedOut: true
         default: false
         }

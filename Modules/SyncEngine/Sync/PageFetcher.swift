@@ -146,7 +146,9 @@ struct PageFetcher: Sendable {
 
     private func stopError(_ failure: RetryPolicy.Failure, url: URL, reason: String) -> SyncError {
         switch failure {
-        case .status(let code, _): .gaveUp(url: url.absoluteString, reason: reason, status: code)
+        case .status(let code, let retryAfter):
+            .gaveUp(url: url.absoluteString, reason: reason, status: code,
+                    retryAfter: retryAfter.flatMap { RetryPolicy.delay(retryAfter: $0, now: Date()) })
         case .transient(let message): .offline(url: url.absoluteString, reason: message)
         }
     }
