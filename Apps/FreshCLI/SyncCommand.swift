@@ -207,6 +207,7 @@ struct SyncCommand: FreshSubcommand {
         if watch { return try await SyncWatch(command: self, services: services, interval: try watchInterval).run() }
         if all { return try await SyncAll(command: self, services: services).run() }
         let reporter = SyncReporter(mode: quiet ? .quiet : verbose ? .verbose : .progress)
+        var resolved: SyncTarget?
         do {
             let summary = try await services.finishing {
                 try await storage.withMirror { store in
@@ -214,7 +215,9 @@ struct SyncCommand: FreshSubcommand {
                     if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
                     let word = target ?? ""
                     let sources = word.contains("://") ? [] : try SourcesFile.located().load()
-                    let options = try syncOptions(for: try await SyncTarget.resolve(word, sources: sources, store: store))
+                    let target = try await SyncTarget.resolve(word, sources: sources, store: store)
+                    resolved = target
+                    let options = try syncOptions(for: target)
                     return try await Interruption.cancellingOnSignal {
                         try await CollectionSync(services: services, store: store).run(options, events: reporter.report)
                     }
@@ -227,7 +230,7 @@ struct SyncCommand: FreshSubcommand {
             throw exit
         } catch {
             reporter.finish()
-            let stopped = SyncStopped(underlying: error, written: reporter.lastSummary)
+            let stopped = SyncStopped(underlying: error, written: reporter.lastSummary, hint: Self.hint(for: error, target: resolved))
             if json {
                 // A script gets its JSON whatever happened: how far the run got, and why it stopped.
                 var summary = reporter.lastSummary ?? SyncSummary()
@@ -236,6 +239,12 @@ struct SyncCommand: FreshSubcommand {
             }
             throw stopped
         }
+    }
+
+    /// A refusal (401, 403) of a collection synced by its name: its secret `-H` was not kept.
+    static func hint(for error: any Error, target: SyncTarget?) -> String? {
+        guard case .collection? = target, case SyncError.httpStatus(let code, _, _) = error, code == 401 || code == 403 else { return nil }
+        return "a secret -H is not kept with a collection: keep it in a source (fresh source add NAME URL -H 'Authorization: …${TOKEN}')"
     }
 
     /// Says on stderr why a synced mirror may be partial, one line each (named by `target` when

@@ -100,9 +100,11 @@ final class SyncReporter: Sendable {
 struct SyncStopped: Error, CustomStringConvertible {
     var underlying: any Error
     var written: SyncSummary?
+    /// What the user may do about it, said after the cause.
+    var hint: String?
 
     var description: String {
-        let cause = Self.isInterruption(underlying) ? "interrupted" : ErrorDescription.line(underlying)
+        let cause = (Self.isInterruption(underlying) ? "interrupted" : ErrorDescription.line(underlying)) + (hint.map { "; \($0)" } ?? "")
         guard let written, written.pagesWritten > 0 || written.resumedAtPage != nil, !written.complete else { return cause }
         let stored = written.pagesWritten == 0 ? "nothing stored by this run"
             : "\(Plural.count(written.pagesWritten, "page")) (\(Plural.count(written.items, "item"))) stored by this run"

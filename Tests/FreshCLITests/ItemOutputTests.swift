@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import MirrorStore
+import SyncEngine
 import Testing
 @testable import FreshCLI
 
@@ -40,5 +41,20 @@ struct ItemOutputTests {
         #expect(CollectionsCommand.status(record, itemCount: 0).hasPrefix("failed: "))
         record.lastCompleteAt = nil
         #expect(CollectionsCommand.status(record, itemCount: 5).hasPrefix("failed: "), "never complete: not a stale copy")
+    }
+}
+
+@Suite("fresh sync NAME: what a refusal says")
+struct RefusalHintTests {
+    @Test func aCollectionRefusedByNameIsToldToKeepItsSecretInASource() throws {
+        let record = try JSONDecoder().decode(CollectionRecord.self, from: Data("""
+            {"id": 1, "name": "repos", "url": "http://o.test/repos", "createdAt": 0, "pass": 1, "passComplete": true, "changeSequence": 0}
+            """.utf8))
+        let refused = SyncError.httpStatus(code: 401, url: "http://o.test/repos", message: nil)
+        #expect(SyncCommand.hint(for: refused, target: .collection(record))?.contains("fresh source add") == true)
+        #expect(SyncCommand.hint(for: refused, target: .url(URL(string: "http://o.test/repos")!)) == nil)
+        #expect(SyncCommand.hint(for: SyncError.httpStatus(code: 500, url: "u", message: nil), target: .collection(record)) == nil)
+        let line = SyncStopped(underlying: refused, written: nil, hint: SyncCommand.hint(for: refused, target: .collection(record))).description
+        #expect(line.hasPrefix("server answered 401") && line.contains("; a secret -H is not kept"))
     }
 }
