@@ -31,43 +31,51 @@ struct CheckCommand: FreshSubcommand {
     func execute() async throws {
         let path = storage.location.itemDatabasePath
         let problems = try MirrorCheck.problems(at: path)
-        if json { return try printJSON(path: path, problems: problems) }
-        if problems == ["ok"] {
-            print("\(path): no damage found")
-            return
+        let damaged = problems != ["ok"]
+        let recovery: Result<MirrorCheck.Recovery, RecoveryFailed>? = damaged && recover ? Self.recover(at: path) : nil
+        if json { try printJSON(path: path, problems: damaged ? problems : [], recovery: recovery) } else {
+            printLines(path: path, problems: damaged ? problems : [], recovery: recovery)
         }
-        for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(problem)") }
-        guard recover else {
-            StandardError.write("fresh: the database is damaged; 'fresh check --recover' saves what can be read")
-            throw ExitCode(6)
-        }
-        let recovery: MirrorCheck.Recovery
-        do {
-            recovery = try MirrorCheck.recover(at: path)
-        } catch StorageError.corrupted(_, let reason) {
-            StandardError.write("fresh: \(path): nothing could be recovered (\(reason)); the damaged file is left as it is")
-            throw ExitCode(6)
-        }
-        print("recovered \(Plural.count(recovery.collections, "collection")) and \(Plural.count(recovery.items, "item")) into \(path)"
-              + (recovery.lostRows > 0 ? "; \(Plural.count(recovery.lostRows, "row")) could not be read" : "")
-              + "; the damaged file is kept as \(recovery.damagedCopy)")
+        if damaged, (try? recovery?.get()) == nil { throw ExitCode(6) }
     }
 
-    /// `--json`: the check's finding, then (with --recover) what was saved; the exit status is the same as without it.
-    private func printJSON(path: String, problems: [String]) throws {
-        let damaged = problems != ["ok"]
-        var object: [String: Any] = ["path": path, "damaged": damaged, "problems": damaged ? problems : []]
-        defer { try? JSONOutput.print(object) }
-        guard damaged else { return }
-        guard recover else { throw ExitCode(6) }
+    /// Why nothing could be recovered.
+    struct RecoveryFailed: Error { var reason: String }
+
+    static func recover(at path: String) -> Result<MirrorCheck.Recovery, RecoveryFailed> {
         do {
-            let recovery = try MirrorCheck.recover(at: path)
-            object["recovered"] = ["collections": recovery.collections, "items": recovery.items, "lostRows": recovery.lostRows,
-                                   "damagedCopy": recovery.damagedCopy] as [String: Any]
+            return .success(try MirrorCheck.recover(at: path))
         } catch StorageError.corrupted(_, let reason) {
-            object["recovered"] = NSNull()
-            object["reason"] = reason
-            throw ExitCode(6)
+            return .failure(RecoveryFailed(reason: reason))
+        } catch {
+            return .failure(RecoveryFailed(reason: "\(error)"))
         }
+    }
+
+    private func printLines(path: String, problems: [String], recovery: Result<MirrorCheck.Recovery, RecoveryFailed>?) {
+        guard !problems.isEmpty else { return print("\(path): no damage found") }
+        for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(problem)") }
+        switch recovery {
+        case nil: StandardError.write("fresh: the database is damaged; 'fresh check --recover' saves what can be read")
+        case .failure(let failed)?:
+            StandardError.write("fresh: \(path): nothing could be recovered (\(failed.reason)); the damaged file is left as it is")
+        case .success(let recovered)?:
+            print("recovered \(Plural.count(recovered.collections, "collection")) and \(Plural.count(recovered.items, "item")) into \(path)"
+                  + (recovered.lostRows > 0 ? "; \(Plural.count(recovered.lostRows, "row")) could not be read" : "")
+                  + "; the damaged file is kept as \(recovered.damagedCopy)")
+        }
+    }
+
+    /// `--json`: the check's finding, then (with --recover) what was saved.
+    private func printJSON(path: String, problems: [String], recovery: Result<MirrorCheck.Recovery, RecoveryFailed>?) throws {
+        var object: [String: Any] = ["path": path, "damaged": !problems.isEmpty, "problems": problems]
+        switch recovery {
+        case nil: break
+        case .failure(let failed)?: object["recovered"] = NSNull(); object["reason"] = failed.reason
+        case .success(let recovered)?:
+            object["recovered"] = ["collections": recovered.collections, "items": recovered.items, "lostRows": recovered.lostRows,
+                                   "damagedCopy": recovered.damagedCopy] as [String: Any]
+        }
+        try JSONOutput.print(object)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CurlTransport
 import Foundation
 import HTTPCache
+import HTTPTypes
 import JSON
 import NamedSources
 import Pagination
@@ -266,10 +267,9 @@ struct SyncCommand: FreshSubcommand {
         case .url(let url):
             options = SyncOptions(url: url)
             options.name = name
-            options.rememberedHeaders = try HeaderArgument.fields(headers.filter { header in
-                (try? HeaderArgument.parse(header)).map { !HeaderTemplate.isSecretName($0.0.rawName) } ?? false
-            })
-            noteHeadersNotKept(for: url)
+            let fields = try HeaderArgument.fields(headers)
+            options.rememberedHeaders = HTTPFields(fields.filter { !HeaderTemplate.isSecretName($0.name.rawName) })
+            noteSecretsNotKept(fields.filter { HeaderTemplate.isSecretName($0.name.rawName) }.map(\.name.rawName), url: url)
         case .source(let source):
             if name != nil { throw ValidationError("a source's collection is named after it: --name does not apply to '\(source.name)'") }
             options = try source.syncOptions()
@@ -291,8 +291,7 @@ struct SyncCommand: FreshSubcommand {
     }
 
     /// A secret given with -H on a plain URL is sent this time only: the note says how to keep it.
-    private func noteHeadersNotKept(for url: URL) {
-        let secrets = headers.compactMap { try? HeaderArgument.parse($0).0.rawName }.filter(HeaderTemplate.isSecretName)
+    private func noteSecretsNotKept(_ secrets: [String], url: URL) {
         guard !secrets.isEmpty, !quiet else { return }
         StandardError.note("fresh: note: \(secrets.joined(separator: ", ")) is used for this run only; to keep it, name a source: "
             + "fresh source add NAME '\(url.absoluteString)' -H '\(secrets[0]): …${TOKEN}'")

@@ -64,12 +64,12 @@ public final class CachingClient: Sendable {
     /// A command-line program calls this before it exits.
     public func waitForBackgroundRevalidations() async { await backgroundWork.waitForAll() }
 
-    /// What ``send(_:policy:)`` would do now for a GET of `url`, without sending anything.
     /// Whether any response to a GET of `url` is stored, whatever its variant.
     public func storesAnything(for url: URL) throws -> Bool {
         try !storage.variants(forKey: CacheKey.primary(method: .get, url: url)).isEmpty
     }
 
+    /// What ``send(_:policy:)`` would do now for a GET of `url`, without sending anything.
     public func explain(url: URL, headerFields: HTTPFields = [:]) throws -> [String] {
         let request = TransportRequest(method: .get, url: url, headerFields: headerFields)
         guard let entry = try storedVariant(for: request) else {

@@ -14,7 +14,7 @@ extension PaginationPlan {
     /// What the page holds: its items, each an object with a usable key no other item of the
     /// page has, and those keys. With `absentIsNone` (the user named the items' member with
     /// `--items`), a page without that member holds no items instead of failing: the sync says
-    /// so as a partial mirror (see ``PartialMirror/absentItems(_:page:)``).
+    /// so as a partial mirror (see ``PartialMirror/absentItems(_:)``).
     public func items(of page: PageResponse, absentIsNone: Bool = false) throws(PageError) -> PageItems {
         if absentIsNone, !items.isRoot, page.document.value(at: items) == nil { return .none }
         let array = try ItemLocator.array(at: items, in: page.document)
@@ -97,8 +97,9 @@ extension PaginationPlan {
             if let size, count < size { return (nil, "a short page (\(count) of \(size) items)") }
             let value: String
             if let member {
-                guard let found = lastItem()?.value(at: member), found.kind != .null else {
-                    throw .noItems(path: member, found: "absent from the last item", members: lastItem()?.members.map(\.name) ?? [])
+                let last = lastItem()
+                guard let found = last?.value(at: member), found.kind != .null else {
+                    throw .noItems(path: member, found: "absent from the last item", members: last?.members.map(\.name) ?? [])
                 }
                 value = found.string ?? String(decoding: found.compactBytes, as: UTF8.self)
             } else {

@@ -28,9 +28,7 @@ public struct PageItems: Sendable {
     public var count: Int { array.count }
 
     /// A page without its items' member (see ``PaginationPlan/items(of:absentIsNone:)``).
-    public static var none: PageItems {
-        PageItems(array: (try! JSONDocument(Data("[]".utf8))).root, keys: [], isAbsent: true)
-    }
+    public static let none = PageItems(array: (try! JSONDocument(Data("[]".utf8))).root, keys: [], isAbsent: true)
 }
 
 /// Where a page points: the next page's URL, or why the page is the last.

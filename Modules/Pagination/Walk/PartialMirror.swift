@@ -18,7 +18,7 @@ public enum PartialMirror {
     /// page does not have: the walk took the page for the last one, or counted without a total.
     public static func absentMember(of spec: PaginateSpec?, in document: JSONDocument) -> String? {
         guard let spec else { return nil }
-        for name in ["path", "has-more", "total", "total-pages"].sorted() {
+        for name in ["path", "has-more", "total", "total-pages"] {
             if let path = spec.path(name), document.value(at: path) == nil {
                 return "--paginate \(spec.style):\(name)=\(path): the first page has no member '\(path)'"
             }
@@ -26,9 +26,9 @@ public enum PartialMirror {
         return nil
     }
 
-    /// A page without the member `--items` names: it was read as holding no items.
-    public static func absentItems(_ path: JSONPath, page index: Int) -> String {
-        "--items \(path): page \(index + 1) has no member '\(path)'; it was read as holding no items"
+    /// Pages without the member `--items` names: they were read as holding no items.
+    public static func absentItems(_ path: JSONPath) -> String {
+        "--items \(path): a page has no member '\(path)', so it was read as holding no items"
     }
 
     /// The collection's size as its pages state it, larger than what a complete pass stored.

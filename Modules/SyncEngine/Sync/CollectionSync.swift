@@ -44,8 +44,7 @@ public struct CollectionSync: Sendable {
         let tally = SyncTally()
         let (collection, isNew) = try await CollectionResolver.resolve(url: options.url, name: options.name, in: store)
         if let remembered = options.rememberedHeaders {
-            let pairs = remembered.map { [$0.name.rawName, $0.value] }
-            try await store.rememberHeaders(pairs.isEmpty ? nil : String(decoding: try JSONEncoder().encode(pairs), as: UTF8.self), of: collection.id)
+            try await store.rememberHeaders(CollectionRecord.headersJSON(remembered), of: collection.id)
         }
         tally.update { $0.collection = collection.name }
         defer { services.drainPageCache() }

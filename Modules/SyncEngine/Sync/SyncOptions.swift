@@ -46,8 +46,6 @@ public struct SyncOptions: Sendable {
         guard let url = URL(string: collection.url) else { return nil }
         self.init(url: url)
         name = collection.name
-        for pair in collection.headers.flatMap({ try? JSONDecoder().decode([[String]].self, from: Data($0.utf8)) }) ?? [] {
-            if pair.count == 2, let name = HTTPField.Name(pair[0]) { headerFields.append(HTTPField(name: name, value: pair[1])) }
-        }
+        headerFields = collection.keptHeaderFields
     }
 }

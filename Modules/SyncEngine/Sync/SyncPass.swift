@@ -162,7 +162,7 @@ struct SyncPass: Sendable {
         await Task.yield()
         do {
             let (items, absent) = try reader.items(of: page)
-            if absent { noteAbsentItems(page: page.index, plan: reader.plan) }
+            if absent, let path = reader.plan?.items { notePartial(PartialMirror.absentItems(path)) }
             if page.index == 0 { try checkFirstPage(page, itemCount: items.count, link: link, reader: reader) }
             try walkError { () throws(PageWalkError) in try walk.count(items: items.count) }
             try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count))
@@ -237,7 +237,7 @@ struct SyncPass: Sendable {
             return (ReadPage(fetched: page, content: content(page, link: stored.link, items: nil), itemCount: stored.itemCount), stored.link)
         }
         let (items, link, absent) = try reader.read(page, typicalSize: typicalSize)
-        if absent { noteAbsentItems(page: page.index, plan: reader.plan) }
+        if absent, let path = reader.plan?.items { notePartial(PartialMirror.absentItems(path)) }
         return (ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count), link)
     }
 
@@ -334,17 +334,13 @@ struct SyncPass: Sendable {
         let ignoredSize = PartialMirror.ignoredPageSize(asked: options.limit, parameter: reader.plan?.sizeParameter,
                                                         itemCount: itemCount, pointsOnward: link.next != nil)
         let absent = page.isFromStorage ? nil : try reader.absentMember(of: options.overrides.paginate, in: page)
-        tally.update { summary in
-            for doubt in [ignoredSize, absent].compactMap({ $0 }) where !summary.partial.contains(doubt) { summary.partial.append(doubt) }
-        }
+        [ignoredSize, absent].compactMap { $0 }.forEach(notePartial)
     }
 
-    /// A page without the member `--items` names, read as holding none: said once a pass.
-    private func noteAbsentItems(page index: Int, plan: PaginationPlan?) {
-        guard let path = plan?.items else { return }
-        let doubt = PartialMirror.absentItems(path, page: index)
+    /// Adds a sign of a partial mirror to the summary, once however many pages show it.
+    private func notePartial(_ doubt: String) {
         tally.update { summary in
-            if !summary.partial.contains(where: { $0.hasPrefix("--items \(path):") }) { summary.partial.append(doubt) }
+            if !summary.partial.contains(doubt) { summary.partial.append(doubt) }
         }
     }
 
@@ -361,7 +357,7 @@ struct SyncPass: Sendable {
             $0.endReason = [end.reason, end.unsettled.map { "\($0), so nothing was removed" }].compactMap { $0 }.joined(separator: "; ")
         }
         if let missing = PartialMirror.missingItems(statedTotal: statedTotal, stored: try await store.itemCount(in: collection.id)) {
-            tally.update { $0.partial.append(missing) }
+            notePartial(missing)
         }
     }
 
