@@ -15,7 +15,7 @@ STATIC_LIBS := .build/static-libs
 RELEASE_BUILD := mkdir -p $(STATIC_LIBS) \
 	&& ln -sf $$(g++ -print-file-name=libstdc++.a) $$(gcc -print-file-name=libsqlite3.a) $(STATIC_LIBS)/ \
 	&& $(SWIFT) build -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_LIBS)
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config curl man-db
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config curl man-db postgresql
 # Servers from outside the project that the tests sync against (Tools/peers).
 PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-jsonapi==8.1.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)

@@ -30,6 +30,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         // MARK: Pure modules (no I/O, no C)
@@ -78,10 +80,20 @@ let package = Package(
             path: "Modules/Storage"
         ),
         .target(
+            name: "PostgresStore",
+            dependencies: [
+                "HTTPFields", "JSON", "MirrorStore",
+                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            path: "Modules/PostgresStore"
+        ),
+        .target(
             name: "SyncEngine",
             dependencies: [
-                "CurlTransport", "DedicatedThreads", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "Pagination", "Storage",
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                "CurlTransport", "DedicatedThreads", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "Pagination", "PostgresStore",
+                "Storage", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/SyncEngine"
         ),
@@ -106,7 +118,7 @@ let package = Package(
         .target(
             name: "FreshCLI",
             dependencies: [
-                "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "NamedSources", "Pagination", "Storage",
+                "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "NamedSources", "Pagination", "PostgresStore", "Storage",
                 "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -116,7 +128,7 @@ let package = Package(
         .target(
             name: "FreshReader",
             dependencies: [
-                "CNcursesw", "Fetcher", "JSON", "MirrorStore", "NamedSources", "Pagination", "Storage", "SyncEngine", "TerminalText",
+                "CNcursesw", "Fetcher", "JSON", "MirrorStore", "NamedSources", "Pagination", "PostgresStore", "Storage", "SyncEngine", "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/FreshReader"
@@ -158,6 +170,8 @@ let package = Package(
             name: "StorageTests",
             dependencies: ["CSQLiteOptions", "HTTPCache", "JSON", "MirrorStore", "Storage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/StorageTests"),
+        .testTarget(
+            name: "MirrorStoreTests", dependencies: ["JSON", "MirrorStore", "PostgresStore", "Storage"], path: "Tests/MirrorStoreTests"),
         .testTarget(
             name: "SyncEngineTests",
             dependencies: ["HTTPCache", "HTTPFields", "JSON", "MirrorStore", "MockServer", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],

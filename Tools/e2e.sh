@@ -12,9 +12,11 @@ PASSED=0
 FAILED=0
 
 source "$(dirname "$0")/lib/mock-server.sh"
+source "$(dirname "$0")/lib/pg-cluster.sh"
 
 cleanup() {
     stop_server
+    stop_pg_cluster
     tmux kill-session -t "$TMUX_SESSION" 2>/dev/null
     rm -rf "$WORK"
 }
@@ -750,6 +752,81 @@ installed() { # make install into a scratch PREFIX (the debug build), used from 
         make -s -C "$(dirname "$0")/.." uninstall PREFIX="$prefix" >/dev/null && [ -z "$(find "$prefix" -type f)" ]
 }
 check "make install PREFIX=…: fresh --version, man -l fresh-sync.1, completion of a source's name; make uninstall leaves no file" installed
+
+# --- 8. the mirror in PostgreSQL: a throwaway cluster, two "machines", a concurrent pair, the reader ---
+# Each "machine" is a data directory of its own (its own HTTP cache); the mirror is shared.
+unset FRESH_CONFIG_DIR
+start_pg_cluster
+pg_sql postgres "CREATE DATABASE team" >/dev/null
+STORE="${PG_URL%/postgres}/team"
+start_server --max-age 0 --posts 95 --users 30 --quiet
+pg_first_sync() {
+    sync_json "$WORK/machine-a" "$BASE_URL/posts?limit=20" --store "$STORE"
+    [ "$SYNC_STATUS" -eq 0 ] && [ "$PAGES" -eq 5 ] && [ "$ITEMS" -eq 95 ] && [ "$OK" -eq 5 ] &&
+        [ "$(pg_sql team 'SELECT count(*) FROM fresh.item')" = 95 ] &&
+        [ "$(pg_sql team "SELECT jsonb_typeof(json) FROM fresh.item LIMIT 1")" = object ]
+}
+check "fresh sync --store postgresql://…: 5 pages, 95 items, stored as JSONB in the fresh schema" pg_first_sync
+pg_second_machine() {
+    sync_json "$WORK/machine-b" "$BASE_URL/posts?limit=20" --store "$STORE"
+    [ "$SYNC_STATUS" -eq 0 ] && [ "$NOT_MODIFIED" -eq 5 ] && [ "$OK" -eq 0 ] && [ "$RECEIVED" -eq 0 ] && [ "$ITEMS" -eq 95 ]
+}
+check "a second machine's first sync (an empty cache of its own): every page a 304, 0 bytes received" pg_second_machine
+pg_concurrent_pair() { # two machines sync two collections at once, twice over, then one collection at once
+    FRESH_STORE="$STORE" "$BIN/fresh" sync "$BASE_URL/users?limit=5" --db-dir "$WORK/machine-a" -q 2>>"$WORK/fresh.err" & local a=$!
+    FRESH_STORE="$STORE" "$BIN/fresh" sync "$BASE_URL/posts?limit=20" --db-dir "$WORK/machine-b" -q 2>>"$WORK/fresh.err" & local b=$!
+    wait $a && wait $b || return 1
+    curl -s -X POST "$BASE_URL/posts" -H 'Content-Type: application/json' -d '{"title": "From machine A", "author": "Eve", "body": "x"}' >/dev/null
+    FRESH_STORE="$STORE" "$BIN/fresh" sync "$BASE_URL/posts?limit=20" --db-dir "$WORK/machine-a" -v 2>"$WORK/pair-a.err" >/dev/null & a=$!
+    FRESH_STORE="$STORE" "$BIN/fresh" sync "$BASE_URL/posts?limit=20" --db-dir "$WORK/machine-b" -v 2>"$WORK/pair-b.err" >/dev/null & b=$!
+    wait $a && wait $b || return 1
+    echo "      $(pg_sql team "SELECT string_agg(name || ' ' || (SELECT count(*) FROM fresh.item i WHERE i.collection_id = c.id AND i.page_index >= 0), ', ' ORDER BY name) FROM fresh.collection c")"
+    [ "$(pg_sql team "SELECT count(*) FROM fresh.item i JOIN fresh.collection c ON c.id = i.collection_id WHERE c.name = 'posts' AND i.page_index >= 0")" = 96 ] &&
+        [ "$(pg_sql team "SELECT count(*) FROM fresh.item i JOIN fresh.collection c ON c.id = i.collection_id WHERE c.name = 'users'")" = 30 ] &&
+        [ "$(pg_sql team 'SELECT count(*) FROM fresh.collection')" = 2 ]
+}
+check "a concurrent pair from two machines (two collections, then one): no item lost, one collection each" pg_concurrent_pair
+check "… the read-outs read the shared mirror: collections, items --where, check" bash -c "
+    export FRESH_STORE='$STORE'
+    '$BIN/fresh' collections --db-dir '$WORK/machine-b' | grep -q '^posts *96 ' &&
+    [ \$('$BIN/fresh' items posts --where 'title=From machine A' --db-dir '$WORK/machine-b' | wc -l) -eq 1 ] &&
+    '$BIN/fresh' check --db-dir '$WORK/machine-b' | grep -q 'no damage found'"
+pg_kill_and_resume() { # kill -9 mid-sync: the server keeps whole pages, the next sync resumes and completes
+    stop_server
+    start_server --max-age 0 --posts 95 --quiet --fault route=/posts,latency=300
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=10" --name slow --store "$STORE" -v --db-dir "$WORK/machine-c" >/dev/null 2>"$WORK/pg-killed.err" &
+    local pid=$!
+    wait_for_line "$WORK/pg-killed.err" "^fresh: page 3:"
+    kill -9 "$pid"; wait "$pid" 2>/dev/null
+    local kept; kept=$(pg_sql team "SELECT count(*) FROM fresh.item i JOIN fresh.collection c ON c.id = i.collection_id WHERE c.name = 'slow'")
+    sync_json "$WORK/machine-c" "$BASE_URL/posts?limit=10" --store "$STORE" --name slow
+    echo "      $kept items kept at the kill (whole pages of 10)"
+    [ $((kept % 10)) -eq 0 ] && [ "$RESUMED" -ge 3 ] && [ "$ITEMS" -eq 95 ]
+}
+check "kill -9 mid-sync into PostgreSQL: whole pages kept, the next sync resumes and completes (95 items)" pg_kill_and_resume
+stop_server
+
+start_server --max-age 0 --posts 95 --quiet
+sync_json "$WORK/machine-a" "$BASE_URL/posts?limit=20" --store "$STORE" --name live >/dev/null
+reader_in_tmux --store "'$STORE'" --db-dir "'$WORK/machine-a'" --collection live
+check "fresh-reader --store postgresql://… shows the shared collection" wait_for_screen "1/95 · ? help"
+curl -s -X POST "$BASE_URL/posts" -H 'Content-Type: application/json' -d '{"title": "Pushed by NOTIFY", "author": "Eve", "body": "x"}' >/dev/null
+"$BIN/fresh" sync "$BASE_URL/posts?limit=20" --name live --store "$STORE" --db-dir "$WORK/machine-b" -q 2>>"$WORK/fresh.err"
+check "… another machine's sync appears on its own, by LISTEN/NOTIFY (96 items)" wait_for_screen "1/96 · ? help"
+keys q q
+check "… and q exits 0" reader_exited_zero
+stop_server
+
+check "a database that does not exist: one line, exit 6" \
+    expect_failure 6 "$BIN/fresh" collections --store "${PG_URL%/postgres}/nowhere" --db-dir "$WORK/machine-a"
+pg_password_hidden() {
+    expect_failure 6 "$BIN/fresh" collections --store "postgresql://fresh:hunter2@127.0.0.1:1/team" --db-dir "$WORK/machine-a" &&
+        ! grep -q hunter2 "$WORK/error.txt" && grep -q 'fresh:\*\*\*@' "$WORK/error.txt"
+}
+check "a server that does not answer: one line, exit 6, the password shown as ***" pg_password_hidden
+stop_pg_cluster
+check "the server stopped: a sync says so in one line, exit 6" \
+    expect_failure 6 "$BIN/fresh" sync "$DEAD_URL/posts" --store "$STORE" --db-dir "$WORK/machine-a"
 
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MirrorStore
+import PostgresStore
 import Storage
 import SyncEngine
 
@@ -28,7 +29,14 @@ struct CheckCommand: FreshSubcommand {
 
     @OptionGroup var storage: StorageOptions
 
+    func validate() throws {
+        if recover, case .postgresql = try? storage.mirrorChoice() {
+            throw ValidationError("--recover saves a damaged SQLite file; a PostgreSQL mirror is restored with the server's own tools (backups, pg_dump)")
+        }
+    }
+
     func execute() async throws {
+        if case .postgresql = try storage.mirrorChoice() { return try await checkServer() }
         let path = storage.location.itemDatabasePath
         let problems = try MirrorCheck.problems(at: path)
         let damaged = problems != ["ok"]
@@ -37,6 +45,14 @@ struct CheckCommand: FreshSubcommand {
             printLines(path: path, problems: damaged ? problems : [], recovery: recovery)
         }
         if damaged, (try? recovery?.get()) == nil { throw ExitCode(6) }
+    }
+
+    /// A PostgreSQL mirror: what the store's own check finds (the server keeps its files sound;
+    /// backups and `pg_dump` are its recovery).
+    private func checkServer() async throws {
+        let (location, problems) = try await storage.withMirror { store in (store.location, try await store.problems()) }
+        if json { try printJSON(path: location, problems: problems, recovery: nil) } else { printLines(path: location, problems: problems, recovery: nil) }
+        if !problems.isEmpty { throw ExitCode(6) }
     }
 
     /// Why nothing could be recovered.
@@ -56,6 +72,7 @@ struct CheckCommand: FreshSubcommand {
         guard !problems.isEmpty else { return print("\(path): no damage found") }
         for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(problem)") }
         switch recovery {
+        case nil where PostgresAddress.isAddress(path): break
         case nil: StandardError.write("fresh: the database is damaged; 'fresh check --recover' saves what can be read")
         case .failure(let failed)?:
             StandardError.write("fresh: \(path): nothing could be recovered (\(failed.reason)); the damaged file is left as it is")

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCache
 import MirrorStore
 import NamedSources
+import PostgresStore
 import Storage
 import Synchronization
 import SyncEngine
@@ -23,7 +24,7 @@ enum FailureReport {
         case CacheError.notStored, is NothingStored: 7
         case SyncError.nameTaken, SyncError.ambiguousCollection, SyncError.unknownCollection, is UnknownSyncTarget: 64
         case SourceError.cannotAccess: 6
-        case is SourceError: 64
+        case is SourceError, is AddressError: 64
         default: 1
         }
     }

@@ -25,7 +25,8 @@ public struct FreshCommand: AsyncParsableCommand {
                   mirrored, a pagination loop, cut short, 304 twice to a request
                   without validators, more redirects than --max-redirs)
               6   a database or a file could not be opened or written, or is
-                  damaged (the sources file included)
+                  damaged (the sources file included); a PostgreSQL store that
+                  cannot be reached, a missing role or database, a lost connection
               7   offline mode and nothing is stored for the URL
               8   get --fail: the server answered with a 5xx status
               9   sync: the mirror may be partial (a stated total larger than what

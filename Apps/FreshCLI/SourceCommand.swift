@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import NamedSources
 import Pagination
+import PostgresStore
 import SyncEngine
 
 /// `fresh source`: named sources, so a sync is `fresh sync NAME` with its URL, headers and
@@ -71,6 +72,7 @@ struct SourceAddCommand: FreshSubcommand {
         }
         let file = SourcesFile.located()
         var source = Source(name: name, url: target.url.absoluteString, paginate: paginate, items: items, key: key, limit: limit)
+        source.store = storage.store
         for header in headers {
             let (fieldName, value) = try HeaderArgument.parse(header)
             source.headers.append((fieldName.rawName, HeaderTemplate(value)))
@@ -120,7 +122,8 @@ struct SourceShowCommand: FreshSubcommand {
         if json { return try JSONOutput.print(Self.object(source)) }
         print("source: \(source.name)")
         print("url: \(source.url)")
-        for (label, value) in [("paginate", source.paginate), ("items", source.items), ("key", source.key), ("limit", source.limit.map(String.init))] {
+        for (label, value) in [("paginate", source.paginate), ("items", source.items), ("key", source.key), ("limit", source.limit.map(String.init)),
+                               ("store", source.store.map { PostgresAddress.redacting($0) })] {
             if let value { print("\(label): \(value)") }
         }
         for (header, value) in source.headers {
@@ -147,6 +150,7 @@ struct SourceShowCommand: FreshSubcommand {
         object["items"] = source.items
         object["key"] = source.key
         object["limit"] = source.limit
+        object["store"] = source.store.map { PostgresAddress.redacting($0) }
         object["headers"] = source.headers.map { header, value in
             ["name": header, "value": value.shown(header: header), "origin": origin(of: value, header: header)]
         }

@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import MirrorStore
+import PostgresStore
 import Storage
+import SyncEngine
 
 /// Where the databases live, shared by every subcommand.
 struct StorageOptions: ParsableArguments {
@@ -18,19 +20,30 @@ struct StorageOptions: ParsableArguments {
         })
     var cacheCapacity: Int = CacheDatabase.defaultCapacity
 
+    @Option(name: .customLong("store"), help: ArgumentHelp(
+        "The mirror: 'sqlite' (data.sqlite in the data directory, the default) or a PostgreSQL URI, postgresql://[user@]host[:port]/database (default: FRESH_STORE; the password from PGPASSWORD or ~/.pgpass).",
+        valueName: "store"))
+    var store: String?
+
     var location: StorageLocation { StorageLocation.resolve(directory: databaseDirectory) }
 
     func validate() throws {
         // An unset shell variable (`--db-dir "$DIR"`) would otherwise mean the default location.
         if databaseDirectory == "" { throw ValidationError("--db-dir is empty: give a directory") }
+        if store == "" { throw ValidationError("--store is empty: give 'sqlite' or a postgresql:// URI") }
+        do { _ = try mirrorChoice() } catch let error as AddressError { throw ValidationError(error.description) }
     }
 
+    /// The mirror `--store`, else `given` (a source's `store`), else `FRESH_STORE` names.
+    func mirrorChoice(given: String? = nil) throws -> MirrorChoice { try MirrorChoice.resolve(store ?? given) }
+
     /// Runs `body` with the mirror open, and closes it however `body` ends.
-    /// - Parameter forReading: for commands that only read it: a damaged mirror, or one in a
-    ///   directory that cannot be written, is opened read-only.
-    func withMirror<Value>(forReading: Bool = false, _ body: (any MirrorStore) async throws -> Value) async throws -> Value {
-        let path = location.itemDatabasePath
-        let store: any MirrorStore = forReading ? try SQLiteMirror.openForReading(path: path) : try SQLiteMirror(path: path)
+    /// - Parameters:
+    ///   - forReading: for commands that only read it: a damaged SQLite mirror, or one in a
+    ///     directory that cannot be written, is opened read-only.
+    ///   - given: a source's `store`, used unless `--store` names one.
+    func withMirror<Value>(forReading: Bool = false, given: String? = nil, _ body: (any MirrorStore) async throws -> Value) async throws -> Value {
+        let store = try await mirrorChoice(given: given).open(location: location, forReading: forReading)
         do {
             let value = try await body(store)
             await store.close()

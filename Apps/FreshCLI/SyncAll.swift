@@ -15,13 +15,28 @@ struct SyncAll {
         let sources = try SourcesFile.located().load()
         let outcome = Outcome()
         try await services.finishing {
-            try await command.storage.withMirror { store in
-                if !command.quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
-                let targets = try await Self.targets(sources: sources, store: store)
-                guard !targets.isEmpty else {
-                    StandardError.write("fresh: nothing to sync yet: 'fresh source add NAME URL' names a source")
-                    return
+            if !command.quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
+            var synced = 0
+            // One mirror after another: the default one first (with the collections no source
+            // names), then each store sources name (see ``storeGroups(of:storage:)``).
+            for (given, members) in Self.storeGroups(of: sources, storage: command.storage) {
+                synced += try await command.storage.withMirror(given: given) { store in
+                    let targets = try await Self.targets(sources: members, store: store, namedElsewhere: sources)
+                    try await syncAll(targets, store: store, outcome: outcome)
+                    return targets.count
                 }
+            }
+            if synced == 0 { StandardError.write("fresh: nothing to sync yet: 'fresh source add NAME URL' names a source") }
+        }
+        if command.json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(outcome.summaries), as: UTF8.self))
+        }
+        if outcome.worst != 0 { throw ExitCode(outcome.worst) }
+    }
+
+    private func syncAll(_ targets: [SyncTarget], store: any MirrorStore, outcome: Outcome) async throws {
                 try await Interruption.cancellingOnSignal {
                     await ParallelSyncs.run(targets, command: command, services: services, store: store) { target, result in
                         switch result {
@@ -37,14 +52,6 @@ struct SyncAll {
                         }
                     }
                 }
-            }
-        }
-        if command.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(outcome.summaries), as: UTF8.self))
-        }
-        if outcome.worst != 0 { throw ExitCode(outcome.worst) }
     }
 
     /// What the syncs left: their summaries and the worst exit status. Only ``ParallelSyncs``'
@@ -54,9 +61,26 @@ struct SyncAll {
         var worst: Int32 = 0
     }
 
-    /// Every source, then every collection no source names.
-    static func targets(sources: [Source], store: any MirrorStore) async throws -> [SyncTarget] {
-        let others = try await store.collections().filter { collection in !sources.contains { $0.name == collection.name } }
+    /// The sources grouped by the mirror they live in: `--store` puts every one in that store;
+    /// otherwise a source's own `store`, else the default (`nil`: `FRESH_STORE` or SQLite),
+    /// which always comes first.
+    static func storeGroups(of sources: [Source], storage: StorageOptions) -> [(given: String?, sources: [Source])] {
+        let key = { (source: Source) in storage.store == nil ? source.store : nil }
+        var groups: [(given: String?, sources: [Source])] = [(nil, [])]
+        for source in sources {
+            if let index = groups.firstIndex(where: { $0.given == key(source) }) {
+                groups[index].sources.append(source)
+            } else {
+                groups.append((key(source), [source]))
+            }
+        }
+        return groups
+    }
+
+    /// Every source of the mirror, then every collection in it no source names.
+    static func targets(sources: [Source], store: any MirrorStore, namedElsewhere: [Source]? = nil) async throws -> [SyncTarget] {
+        let named = namedElsewhere ?? sources
+        let others = try await store.collections().filter { collection in !named.contains { $0.name == collection.name } }
         return sources.map(SyncTarget.source) + others.map(SyncTarget.collection)
     }
 

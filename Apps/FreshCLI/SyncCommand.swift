@@ -210,12 +210,12 @@ struct SyncCommand: FreshSubcommand {
         let reporter = SyncReporter(mode: quiet ? .quiet : verbose ? .verbose : .progress)
         var resolved: SyncTarget?
         do {
+            let word = target ?? ""
+            let sources = word.contains("://") ? [] : try SourcesFile.located().load()
             let summary = try await services.finishing {
-                try await storage.withMirror { store in
+                try await storage.withMirror(given: sources.first { $0.name == word }?.store) { store in
                     // Said once the mirror is open: a data directory that cannot be used is the one error.
                     if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
-                    let word = target ?? ""
-                    let sources = word.contains("://") ? [] : try SourcesFile.located().load()
                     let target = try await SyncTarget.resolve(word, sources: sources, store: store)
                     resolved = target
                     let options = try syncOptions(for: target)

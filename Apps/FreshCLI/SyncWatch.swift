@@ -22,19 +22,29 @@ struct SyncWatch {
     static let longest = Duration.seconds(3600)
 
     func run() async throws {
+        let sources = try SourcesFile.located().load()
+        // The mirrors watched: the one a named source lives in; with --all, each mirror sources
+        // name (see `SyncAll.storeGroups`), side by side.
+        let stores = command.all ? SyncAll.storeGroups(of: sources, storage: command.storage).map(\.given)
+            : [sources.first { $0.name == command.target }?.store]
         try await services.finishing {
-            try await command.storage.withMirror { store in
-                if !command.quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
-                try await Interruption.cancellingOnSignal { try await watch(store) }
+            if !command.quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
+            try await Interruption.cancellingOnSignal {
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    for given in stores {
+                        group.addTask { try await command.storage.withMirror(given: given) { store in try await watch(store, given: given) } }
+                    }
+                    try await group.waitForAll()
+                }
             }
         }
     }
 
-    private func watch(_ store: any MirrorStore) async throws {
+    private func watch(_ store: any MirrorStore, given: String?) async throws {
         var due: [String: ContinuousClock.Instant] = [:]
         var lastError: [String: String] = [:]
         while true {
-            let targets = try await currentTargets(store)
+            let targets = try await currentTargets(store, given: given)
             let now = ContinuousClock.now
             var ended: [(name: String, synced: Bool, retryAfter: Duration?)] = []
             await ParallelSyncs.run(targets.filter { (due[$0.name] ?? now) <= now }, command: command, services: services, store: store) { target, result in
@@ -66,10 +76,14 @@ struct SyncWatch {
         }
     }
 
-    /// The source or collection watched, read again each round.
-    private func currentTargets(_ store: any MirrorStore) async throws -> [SyncTarget] {
+    /// The source or collection watched, read again each round (with --all, those of the
+    /// mirror `given` names).
+    private func currentTargets(_ store: any MirrorStore, given: String?) async throws -> [SyncTarget] {
         let sources = try SourcesFile.located().load()
-        if command.all { return try await SyncAll.targets(sources: sources, store: store) }
+        if command.all {
+            let members = SyncAll.storeGroups(of: sources, storage: command.storage).first { $0.given == given }?.sources ?? []
+            return try await SyncAll.targets(sources: members, store: store, namedElsewhere: sources)
+        }
         return [try await SyncTarget.resolve(command.target ?? "", sources: sources, store: store)]
     }
 

@@ -1,8 +1,9 @@
 import ArgumentParser
-import NamedSources
 import Foundation
 import JSON
 import MirrorStore
+import NamedSources
+import PostgresStore
 import Storage
 import SyncEngine
 import TerminalText
@@ -61,6 +62,11 @@ public struct ReaderCommand: AsyncParsableCommand {
         valueName: "dir"))
     var databaseDirectory: String?
 
+    @Option(name: .customLong("store"), help: ArgumentHelp(
+        "The mirror: 'sqlite' (data.sqlite in the data directory, the default) or a PostgreSQL URI, postgresql://[user@]host[:port]/database (default: FRESH_STORE).",
+        valueName: "store"))
+    var store: String?
+
     @Option(help: ArgumentHelp("Collection to refresh, e.g. http://127.0.0.1:8080/posts (default: the first one synced before).", valueName: "url"))
     var url: String?
     @Option(help: ArgumentHelp("Open this collection (its name in `fresh collections`) instead of the collection list.", valueName: "name"),
@@ -82,6 +88,7 @@ public struct ReaderCommand: AsyncParsableCommand {
     public func validate() throws {
         // An unset shell variable (`--db-dir "$DIR"`) would otherwise mean the default location.
         if databaseDirectory == "" { throw ValidationError("--db-dir is empty: give a directory") }
+        do { _ = try MirrorChoice.resolve(store) } catch let error as AddressError { throw ValidationError(error.description) }
         if let url, Self.httpURL(url) == nil { throw ValidationError("invalid --url '\(url)': expected an http:// or https:// URL") }
         if let title, JSONPath(parsing: title).map({ !$0.isRoot }) != true {
             throw ValidationError("invalid --title '\(title)': expected a member name or a dotted path such as user.login")
@@ -107,9 +114,13 @@ public struct ReaderCommand: AsyncParsableCommand {
     /// Opens everything that can fail before the terminal is taken over, then runs the UI.
     private func read() async throws {
         let location = StorageLocation.resolve(directory: databaseDirectory)
-        let readOnly = Self.isReadOnly(location.itemDatabasePath) && url == nil
+        // A source opened by name lives in its own store, unless --store says otherwise.
+        let sourceStore = collection.flatMap { name in (try? SourcesFile.located().load())?.first { $0.name == name }?.store }
+        let choice = try MirrorChoice.resolve(store ?? sourceStore)
+        let readOnly = choice == .sqlite && Self.isReadOnly(location.itemDatabasePath) && url == nil
         let services = FreshServices(location: location)
-        let store = try SQLiteMirror(path: location.itemDatabasePath, readOnly: readOnly)
+        let store: any MirrorStore = choice == .sqlite ? try SQLiteMirror(path: location.itemDatabasePath, readOnly: readOnly)
+            : try await choice.open(location: location)
         let collectionID = try await Self.collection(url: url.flatMap(Self.httpURL), name: collection, in: store)?.id
         if !readOnly { services.warnings.forEach(Self.say) }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw ReaderError.notATerminal }

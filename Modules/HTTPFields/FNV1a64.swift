@@ -6,6 +6,12 @@ import Foundation
 public enum FNV1a64 {
     /// The hash of `bytes` as 16 lowercase hex digits.
     public static func hex(_ bytes: some ContiguousBytes) -> String {
+        let digits = String(hash(bytes), radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    /// The hash of `bytes` (a lock's key, say).
+    public static func hash(_ bytes: some ContiguousBytes) -> UInt64 {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         bytes.withUnsafeBytes { buffer in
             for byte in buffer {
@@ -13,7 +19,6 @@ public enum FNV1a64 {
                 hash = hash &* 0x0000_0100_0000_01B3
             }
         }
-        let digits = String(hash, radix: 16)
-        return String(repeating: "0", count: 16 - digits.count) + digits
+        return hash
     }
 }

@@ -120,27 +120,7 @@ extension JSONValue {
         guard document.hasInnerWhitespace else {
             return document.bytes[document.bytes.startIndex + start ..< document.bytes.startIndex + end]
         }
-        let text = view.text(start, end)
-        var compact = Data(count: text.count)
-        let length = compact.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) -> Int in
-            var written = 0
-            var inString = false
-            var escaped = false
-            for byte in text {
-                if inString {
-                    if escaped { escaped = false } else if byte == UInt8(ascii: "\\") { escaped = true } else if byte == UInt8(ascii: "\"") { inString = false }
-                } else if byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
-                    continue
-                } else if byte == UInt8(ascii: "\"") {
-                    inString = true
-                }
-                output[written] = byte
-                written += 1
-            }
-            return written
-        }
-        compact.count = length
-        return compact
+        return JSONText.compact(view.text(start, end))
     }
 }
 

@@ -8,6 +8,9 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Writing failed for lack of room or an I/O error (a full disk, a file-size limit); what
     /// was committed before stays.
     case cannotWrite(path: String, reason: String)
+    /// The connection to a database server was lost (the server stopped, the network went
+    /// away); what was committed before stays, and nothing half-written is visible.
+    case lost(location: String, reason: String)
     /// A read or write failed.
     case failed(String)
 
@@ -17,6 +20,8 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .corrupted(let path, let reason):
             "database at \(path) is damaged (\(reason)); nothing more is written to it: 'fresh check' shows what can be read, 'fresh check --recover' saves it to a new file"
         case .cannotWrite(let path, let reason): "cannot write to the database at \(path): \(reason) (is the disk full?)"
+        case .lost(let location, let reason):
+            "lost the connection to the database at \(location): \(reason); what was written before stays, and the next sync resumes"
         case .failed(let reason): "database error: \(reason)"
         }
     }

@@ -14,6 +14,10 @@ public struct Source: Sendable, Equatable {
     public var items: String?
     public var key: String?
     public var limit: Int?
+    /// The mirror its collection lives in (`--store`: a `postgresql://` URI, or `sqlite`);
+    /// `nil` for the one `FRESH_STORE` or the default names. Better without a password in it
+    /// (`~/.pgpass` or `PGPASSWORD` give one).
+    public var store: String?
 
     public init(name: String, url: String, headers: [(name: String, value: HeaderTemplate)] = [],
                 paginate: String? = nil, items: String? = nil, key: String? = nil, limit: Int? = nil) {
@@ -28,7 +32,7 @@ public struct Source: Sendable, Equatable {
 
     public static func == (lhs: Source, rhs: Source) -> Bool {
         lhs.name == rhs.name && lhs.url == rhs.url && lhs.paginate == rhs.paginate && lhs.items == rhs.items
-            && lhs.key == rhs.key && lhs.limit == rhs.limit
+            && lhs.key == rhs.key && lhs.limit == rhs.limit && lhs.store == rhs.store
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
 

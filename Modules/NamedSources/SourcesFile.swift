@@ -8,6 +8,7 @@ import TOMLKit
 /// [sources.repos]
 /// url = "https://api.github.com/user/repos"
 /// limit = 50
+/// store = "postgresql://kim@db.internal/team"   # optional: the mirror it lives in
 ///
 /// [sources.repos.headers]
 /// Authorization = "Bearer ${GITHUB_TOKEN}"
@@ -19,7 +20,7 @@ public struct SourcesFile: Sendable {
     public let path: String
 
     /// The members a source may have, for the message about one it does not know.
-    static let sourceKeys = ["url", "headers", "paginate", "items", "key", "limit"]
+    static let sourceKeys = ["url", "headers", "paginate", "items", "key", "limit", "store"]
 
     public init(path: String) { self.path = path }
 
@@ -85,6 +86,7 @@ public struct SourcesFile: Sendable {
         source.paginate = try text(table, "paginate", place)
         source.items = try text(table, "items", place)
         source.key = try text(table, "key", place)
+        source.store = try text(table, "store", place)
         if let limit = table["limit"] {
             guard let number = limit.int, number >= 1 else { throw .badFile(path: path, reason: "\(place): limit must be a whole number of at least 1") }
             source.limit = number
@@ -150,6 +152,7 @@ public struct SourcesFile: Sendable {
             if let items = source.items { entry["items"] = items }
             if let key = source.key { entry["key"] = key }
             if let limit = source.limit { entry["limit"] = limit }
+            if let store = source.store { entry["store"] = store }
             if !source.headers.isEmpty {
                 let headers = TOMLTable()
                 for (name, value) in source.headers { headers[name] = value.text }

@@ -2,6 +2,7 @@ import CurlTransport
 import DedicatedThreads
 import Foundation
 import HTTPCache
+import MirrorStore
 import Storage
 
 /// The composition root both clients use: the cache database with its memory tier, the
@@ -85,6 +86,10 @@ public final class FreshServices: Sendable {
 
     /// Waits until the page client's cache writes so far are written (see ``PageValidatorStorage``).
     public func drainPageCache() { pageStorage.drain() }
+
+    /// Lets the page client ask conditionally for pages this machine's cache never stored,
+    /// with the validators the mirror keeps (see ``PageValidatorStorage/remember(_:)``).
+    func rememberPageValidators(_ pages: some Sequence<PageRecord>) { pageStorage.remember(pages) }
 
     /// How long the stored answer for page `url` stays fresh (its lifetime less its age, RFC
     /// 9111 §4.2), so a watch can sleep until a sync would ask the server again; `nil` when

@@ -4,7 +4,7 @@ import MirrorStore
 @testable import Storage
 import Testing
 
-@Suite("Item database: windows, search, change checks")
+@Suite("Item database: search in the SQLite file")
 struct ItemWindowTests {
     let fields = RowFields(title: [JSONPath(["title"]), JSONPath(["name"])], subtitle: [JSONPath(["author"])])
 
@@ -20,41 +20,6 @@ struct ItemWindowTests {
         return mirror
     }
 
-    @Test func windowsReadForwardBackwardAndByOffset() throws {
-        let mirror = try mirror(35)
-        let id = mirror.collection.id
-        let first = try mirror.database.rows(in: id, from: nil, limit: 3, fields: fields)
-        #expect(first.map(\.title) == ["Post 1", "Post 2", "Post 3"])
-        #expect(first.map(\.subtitle) == ["민지", "Kim", "Kim"])
-        let after = try mirror.database.rows(in: id, from: ItemPosition(pageIndex: 0, position: 9), limit: 3, fields: fields)
-        #expect(after.map(\.key) == [.integer(10), .integer(11), .integer(12)])
-        let before = try mirror.database.rows(in: id, before: ItemPosition(pageIndex: 1, position: 2), limit: 4, fields: fields)
-        #expect(before.map(\.key) == [9, 10, 11, 12].map { ItemKey.integer($0) })
-        let last = try mirror.database.rows(in: id, atOffset: 33, limit: 5, fields: fields)
-        #expect(last.map(\.key) == [.integer(34), .integer(35)])
-        #expect(try mirror.database.ordinal(of: ItemPosition(pageIndex: 2, position: 4), in: id) == 24)
-        #expect(try mirror.database.item(id: first[1].id)?.json.contains("Post 2") == true)
-    }
-
-    @Test func theSequenceAReaderShowedIsKept() throws {
-        let mirror = try mirror(12)
-        let id = mirror.collection.id
-        #expect(try mirror.database.collection(id: id)?.shownSequence == nil)
-        try mirror.database.markShown(id, upTo: 2)
-        #expect(try mirror.database.collection(id: id)?.shownSequence == 2)
-    }
-
-    @Test func titlesFallBackAlongThePathsAndSkipObjects() throws {
-        let mirror = try Mirror()
-        _ = try mirror.database.writePagesNow([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: [
-            (.integer(1), Data(#"{"id":1,"name":"named"}"#.utf8)),
-            (.integer(2), Data(#"{"id":2,"title":{"nested":true},"name":"fallback"}"#.utf8)),
-            (.integer(3), Data(#"{"id":3,"title":7}"#.utf8)),
-        ])], of: mirror.collection.id, pass: 1, now: Date())
-        let rows = try mirror.database.rows(in: mirror.collection.id, from: nil, limit: 5, fields: fields)
-        #expect(rows.map(\.title) == ["named", "fallback", "7"])
-    }
-
     /// The keys of every item matching `query`, walking the matches from the first until the
     /// search wraps around to it.
     func matchingKeys(_ query: String, in id: Int64, of store: SQLiteMirror) throws -> [ItemKey] {
@@ -68,13 +33,12 @@ struct ItemWindowTests {
         return keys
     }
 
-    /// A writable mirror searches its full-text index; a read-only one (a read-only directory)
-    /// searches the items' text: the same matches either way.
-    @Test(arguments: [true, false])
-    func searchFindsWordsForwardAndBackwardAndWraps(_ writable: Bool) throws {
+    /// A writable mirror searches its full-text index (MirrorStoreTests); a read-only one (a
+    /// read-only directory) searches the items' text: the same matches.
+    @Test func aReadOnlyFileSearchesTheItemsText() throws {
         let mirror = try mirror(30)
         let id = mirror.collection.id
-        let store = writable ? mirror.database : try SQLiteMirror(path: mirror.database.path, readOnly: true)
+        let store = try SQLiteMirror(path: mirror.database.path, readOnly: true)
         let first = try store.firstMatch(of: "민지", in: id, after: nil, fields: fields)
         #expect(first?.key == .integer(1))
         let next = try store.firstMatch(of: "민지", in: id, after: first?.at, fields: fields)
@@ -100,15 +64,5 @@ struct ItemWindowTests {
         #expect(try matchingKeys("sqli", in: id, of: mirror.database) == [.integer(1)], "the last word is a prefix")
         #expect(try matchingKeys("caching", in: id, of: mirror.database).isEmpty, "the other items are gone")
         #expect(try matchingKeys(#"title" OR "x"#, in: id, of: mirror.database).isEmpty)
-    }
-
-    @Test func aWatcherSeesOtherConnectionsWrite() throws {
-        let mirror = try mirror(5)
-        let watcher = try mirror.database.watchChanges()
-        #expect(try !watcher.hasChanged())
-        let other = try SQLiteMirror(path: mirror.database.path)
-        _ = try other.createCollection(preferredName: "more", url: "http://o.test/more")
-        #expect(try watcher.hasChanged())
-        #expect(try !watcher.hasChanged())
     }
 }

@@ -14,6 +14,13 @@ Measured per round, one after the other on the same server:
   fresh warm  `fresh sync` again (every page revalidated, every answer a 304, nothing rewritten)
   edit        one post changed through the API (the server's pages encoded again before timing),
               then curl and `fresh sync` again, each with its own ETags (one 200, the rest 304s)
+PostgreSQL (a throwaway cluster of Debian's server on a Unix socket, a database a round):
+  pg cold     `fresh sync --store postgresql://…` into an empty data directory (every page a 200)
+  pg warm     again (every answer a 304, nothing rewritten)
+  pg second   a second machine's first sync: a new data directory (an empty HTTP cache of its
+              own), the same database: the validators kept with the mirror make every answer a 304
+  pg four     four `fresh sync` processes at once, each mirroring a server of its own (a quarter
+              of the posts each) into the same database: every item of every collection stored
 Every timed run is checked: curl's status for each page (`--write-out`), fresh's --json summary,
 and fresh-mock's own count of its answers (`/_admin/stats`); a run that got other answers than
 the row says stops the benchmark. Peak resident memory comes from wait4 for each process; a
@@ -35,6 +42,7 @@ import time
 import urllib.request
 from collections import Counter
 
+from pg_cluster import Cluster
 from performance_doc import replace_section
 
 parser = argparse.ArgumentParser()
@@ -44,6 +52,7 @@ parser.add_argument("--posts", type=int, default=100_000)
 parser.add_argument("--page-size", type=int, default=100)
 parser.add_argument("--write", help="markdown file whose sync section is replaced")
 parser.add_argument("--skip-dlt", action="store_true")
+parser.add_argument("--skip-postgresql", action="store_true")
 args = parser.parse_args()
 
 BIN = os.path.abspath(args.bin)
@@ -175,10 +184,24 @@ class CurlClient:
         return seconds
 
 
-def fresh_sync(base, directory):
+def fresh_sync(base, directory, store=None):
     seconds, rss, out = run([f"{BIN}/fresh", "sync", f"{base}/posts", "--limit", str(args.page_size),
-                             "--db-dir", directory, "--json"])
+                             "--db-dir", directory, "--json"] + (["--store", store] if store else []))
     return seconds, rss, json.loads(out)
+
+
+def four_at_once(bases, store):
+    """Four `fresh sync` processes started together, one collection each, into one database;
+    returns the seconds until the last ends and each collection's item count as the database has it."""
+    started = time.perf_counter()
+    processes = [subprocess.Popen([f"{BIN}/fresh", "sync", f"{base}/posts", "--limit", str(args.page_size), "--name", f"four-{index}",
+                                   "--db-dir", os.path.join(WORK, f"four-{index}"), "--store", store, "-q"],
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for index, base in enumerate(bases)]
+    for process in processes:
+        _, err = process.communicate()
+        if process.returncode != 0:
+            raise SystemExit(f"a concurrent fresh sync exited {process.returncode}: {err.decode()[-800:]}")
+    return time.perf_counter() - started
 
 
 # MARK: - dlt
@@ -238,6 +261,16 @@ def main():
     everything = {"200": len(pages)}
     log(f"{len(pages)} pages; {args.rounds} rounds")
     names = ["curl cold", "curl cold compressed", "fresh cold", "curl warm", "fresh warm", "curl edit", "fresh edit"]
+    if not args.skip_postgresql:
+        names += ["pg cold", "pg warm", "pg second", "pg four"]
+        cluster = Cluster()
+        cluster.start()
+        cleanups.append(cluster.stop)
+        quarter = args.posts // 4
+        four_bases = [start_mock(quarter) for _ in range(4)]
+        for four_base in four_bases:
+            walk(four_base)
+        four_lost = []
     rows = {name: [] for name in names}
     memory = []
     for round_number in range(args.rounds):
@@ -271,6 +304,21 @@ def main():
         assert summary["fullResponses"] == 1 and summary["notModified"] == len(pages) - 1 and summary["changed"] == 1, summary
         rows["fresh edit"].append(seconds)
         memory.append(rss)
+        if not args.skip_postgresql:
+            store = cluster.new_database(f"round_{round_number}")
+            (seconds, _, summary), _, _ = served(base, lambda: fresh_sync(base, os.path.join(WORK, f"pg-a-{round_number}"), store), everything)
+            assert summary["fullResponses"] == len(pages) and summary["totalItems"] == args.posts, summary
+            rows["pg cold"].append(seconds)
+            (seconds, _, summary), _, _ = served(base, lambda: fresh_sync(base, os.path.join(WORK, f"pg-a-{round_number}"), store), unchanged)
+            assert summary["notModified"] == len(pages) and summary["unchangedPages"] == len(pages), summary
+            rows["pg warm"].append(seconds)
+            (seconds, _, summary), sent, _ = served(base, lambda: fresh_sync(base, os.path.join(WORK, f"pg-b-{round_number}"), store), unchanged)
+            assert summary["notModified"] == len(pages) and summary["bytesReceived"] == 0 and sent == 0, summary
+            rows["pg second"].append(seconds)
+            rows["pg four"].append(four_at_once(four_bases, store))
+            counts = cluster.sql(f"round_{round_number}", "SELECT string_agg((SELECT count(*) FROM fresh.item i WHERE i.collection_id = c.id "
+                                 "AND i.page_index >= 0)::text, ' ' ORDER BY c.name) FROM fresh.collection c WHERE c.name LIKE 'four-%'")
+            four_lost.append(sum(quarter - int(count) for count in counts.split()) + 4 - len(counts.split()))
         log(f"round {round_number + 1}: " + ", ".join(f"{name} {values[-1]:.3f} s" for name, values in rows.items()))
         shutil.rmtree(directory)
 
@@ -282,7 +330,8 @@ def main():
     if not args.skip_dlt:
         peers = twice("dlt", dlt_run, base) + twice("fresh sync", fresh_sync, base)
 
-    report = render(rows, memory, small_rss, peers, len(pages))
+    postgresql = None if args.skip_postgresql else {"lost": four_lost, "quarter": quarter}
+    report = render(rows, memory, small_rss, peers, len(pages), postgresql)
     print(report)
     if args.write:
         replace_section(args.write, SECTION, report)
@@ -290,7 +339,7 @@ def main():
 
 # MARK: - Report
 
-def render(rows, memory, small_rss, peers, page_count):
+def render(rows, memory, small_rss, peers, page_count, postgresql):
     median = {name: statistics.median(values) for name, values in rows.items()}
 
     def per_round(name):
@@ -303,9 +352,11 @@ def render(rows, memory, small_rss, peers, page_count):
         ("fresh warm", "curl warm", 1.5),
         ("fresh edit", "fresh warm", 1.2),
     ]
+    if postgresql:
+        targets += [("pg cold", "curl cold compressed", 3), ("pg warm", "curl warm", 1.5), ("pg second", "curl warm", 1.5)]
     verdicts = {row: (median[row] / median[peer], median[row] / median[peer] <= most) for row, peer, most in targets}
     memory_met = {"peak": peak <= 64, "size": abs(peak - small_rss) <= 8}
-    met = [ok for _, ok in verdicts.values()] + list(memory_met.values())
+    met = [ok for _, ok in verdicts.values()] + list(memory_met.values()) + ([max(postgresql["lost"]) == 0] if postgresql else [])
 
     def judged(row, extra=""):
         factor, ok = verdicts[row]
@@ -347,6 +398,19 @@ def render(rows, memory, small_rss, peers, page_count):
         f"| fresh sync, peak resident memory, {args.posts // 10:,} items | {small_rss:.1f} MiB | within 8 MiB of the above | "
         f"{'yes' if memory_met['size'] else '**no**'} | one run |",
     ]
+    if postgresql:
+        lost = postgresql["lost"]
+        lines += [
+            f"| **PostgreSQL** (`--store postgresql://…`, Debian's server on a Unix socket, fsync on): cold sync | {median['pg cold']:.3f} s | "
+            f"≤ 3× curl --compressed | {judged('pg cold')} | {per_round('pg cold')} |",
+            f"| PostgreSQL: warm sync (every page a 304, nothing rewritten) | {median['pg warm']:.3f} s | ≤ 1.5× curl | "
+            f"{judged('pg warm')} | {per_round('pg warm')} |",
+            f"| PostgreSQL: a second machine's first sync (a new data directory, so an empty HTTP cache; every page a 304, "
+            f"0 bytes received) | {median['pg second']:.3f} s | all 304s, ≤ 1.5× curl | {judged('pg second')} | {per_round('pg second')} |",
+            f"| PostgreSQL: four syncs of four collections ({postgresql['quarter']:,} items each) from four processes at once | "
+            f"{median['pg four']:.3f} s | no item lost | {'yes' if max(lost) == 0 else '**no**'} ({sum(lost)} lost in {len(lost)} rounds) | "
+            f"{per_round('pg four')} |",
+        ]
     if peers:
         lines += [
             "",
@@ -366,9 +430,12 @@ def curl_version():
     return subprocess.run(["curl", "--version"], capture_output=True, text=True).stdout.split()[1]
 
 
+cleanups = []
 try:
     main()
 finally:
+    for cleanup in cleanups:
+        cleanup()
     for server in servers:
         server.kill()
         server.wait()

@@ -30,6 +30,25 @@ public struct CollectionRecord: Codable, Sendable, Equatable {
     /// `[["Accept", "application/vnd.github+json"], …]`; never a secret, which is sent for one
     /// run only. `nil` when there are none.
     public var headers: String?
+
+    public init(id: Int64, name: String, url: String, plan: String?, createdAt: Double, pass: Int, passComplete: Bool,
+                passStartedAt: Double?, lastCompleteAt: Double?, lastSyncAt: Double?, lastError: String?, changeSequence: Int,
+                shownSequence: Int?, headers: String?) {
+        self.id = id
+        self.name = name
+        self.url = url
+        self.plan = plan
+        self.createdAt = createdAt
+        self.pass = pass
+        self.passComplete = passComplete
+        self.passStartedAt = passStartedAt
+        self.lastCompleteAt = lastCompleteAt
+        self.lastSyncAt = lastSyncAt
+        self.lastError = lastError
+        self.changeSequence = changeSequence
+        self.shownSequence = shownSequence
+        self.headers = headers
+    }
 }
 
 /// A collection with the figures `fresh collections` shows.

@@ -27,6 +27,21 @@ public struct PageRecord: Codable, Sendable, Equatable {
     /// content is then not the page's, whatever its validator says.
     public var presentCount: Int?
 
+    public init(collectionID: Int64, pageIndex: Int, url: String, nextURL: String?, itemCount: Int, validator: String?, pass: Int,
+                contentPass: Int, fetchedAt: Double, statedTotal: Int?, presentCount: Int?) {
+        self.collectionID = collectionID
+        self.pageIndex = pageIndex
+        self.url = url
+        self.nextURL = nextURL
+        self.itemCount = itemCount
+        self.validator = validator
+        self.pass = pass
+        self.contentPass = contentPass
+        self.fetchedAt = fetchedAt
+        self.statedTotal = statedTotal
+        self.presentCount = presentCount
+    }
+
     /// Whether a total the page stated is what said the next page exists.
     public var totalSaysMore: Bool { nextURL != nil && statedTotal != nil }
 

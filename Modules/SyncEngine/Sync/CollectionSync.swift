@@ -53,7 +53,7 @@ public struct CollectionSync: Sendable {
                 let fetcher = PageFetcher(client: services.pageClient, options: options, origin: PageFetcher.origin(of: options.url),
                                           tally: tally, events: events, clock: clock, gate: RetryAfterGate(clock: clock), random: random)
                 try await SyncPass(collection: collection, isNew: isNew, options: options, store: store, tally: tally, events: events,
-                                   fetcher: fetcher, loop: loop).run()
+                                   fetcher: fetcher, loop: loop, rememberValidators: { services.rememberPageValidators($0) }).run()
             }
             try await store.recordSyncEnd(of: collection.id, error: nil, at: Date())
         } catch {

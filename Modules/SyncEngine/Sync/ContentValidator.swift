@@ -19,3 +19,8 @@ enum ContentValidator {
         return "fnv1a64 " + (headerFields[PageValidatorStorage.digestField] ?? FNV1a64.hex(body))
     }
 }
+
+extension String {
+    /// The `ETag` a content validator was made from (`nil` for a body digest).
+    var eTagValue: String? { hasPrefix("etag ") ? String(dropFirst("etag ".count)) : nil }
+}

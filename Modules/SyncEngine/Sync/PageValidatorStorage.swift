@@ -3,6 +3,7 @@ import Foundation
 import HTTPCache
 import HTTPFields
 import HTTPTypes
+import MirrorStore
 import Synchronization
 
 /// The HTTP cache as a sync uses it: its pages' responses are stored with their validators
@@ -19,6 +20,11 @@ import Synchronization
 /// ``batchDelay``), one transaction each: a commit costs more than a page's entry.
 /// ``drain()`` writes what waits and waits for it (a sync asks each page once, so nothing
 /// reads an entry before it is written).
+///
+/// The cache is this machine's, but the validators are kept with the mirror too (each page
+/// record's ETag): for a page the cache has no entry for (a mirror someone else synced into a
+/// shared database, or a cleared cache), ``remember(_:)`` makes the mirror's validator stand
+/// in for one, so the page is asked for conditionally and costs a 304, not a download.
 public final class PageValidatorStorage: CacheStorage {
     /// The digest (FNV-1a, 64 bits) of the body the entry stood for.
     public static let digestField = HTTPField.Name("Fresh-Body-Digest")!
@@ -35,7 +41,28 @@ public final class PageValidatorStorage: CacheStorage {
     /// Stores not written yet; a write is scheduled whenever this is not empty.
     private let waiting = Mutex<[StoredResponse]>([])
 
+    /// ETags the mirror keeps, by cache key, for pages the cache may not have (see ``remember(_:)``).
+    private let mirrorTags = Mutex<[String: (url: URL, tag: String)]>([:])
+
     public init(backing: any CacheStorage) { self.backing = backing }
+
+    /// Takes the ETags of the mirror's page records, to stand in for entries the cache lacks.
+    /// A page stored by content digest (no ETag) has nothing to ask with: it is downloaded.
+    public func remember(_ pages: some Sequence<PageRecord>) {
+        let tags = pages.compactMap { page -> (String, (url: URL, tag: String))? in
+            guard let tag = page.validator?.eTagValue, let url = URL(string: page.url) else { return nil }
+            return (CacheKey.primary(method: .get, url: url), (url, tag))
+        }
+        mirrorTags.withLock { $0.merge(tags) { _, new in new } }
+    }
+
+    /// An entry that holds only a validator the mirror keeps: stale at once (no freshness), so
+    /// the cache revalidates it with `If-None-Match`.
+    private func mirrorEntry(forKey key: String) -> StoredResponse? {
+        guard let (url, tag) = mirrorTags.withLock({ $0[key] }) else { return nil }
+        return StoredResponse(key: key, variantKey: "", url: url, method: .get, status: .ok, headerFields: [.eTag: tag], body: Data(),
+                              requestTime: .distantPast, responseTime: .distantPast)
+    }
 
     deinit { writeWaiting() }
 
@@ -43,11 +70,13 @@ public final class PageValidatorStorage: CacheStorage {
     public func drain() { writes.sync { writeWaiting() } }
 
     public func variants(forKey key: String) throws -> [StoredResponse] {
-        try backing.variants(forKey: Self.key(key)).map { entry in
+        let stored = try backing.variants(forKey: Self.key(key)).map { entry in
             var entry = entry
             entry.key = key
             return entry
         }
+        if stored.isEmpty, let entry = mirrorEntry(forKey: key) { return [entry] }
+        return stored
     }
 
     public func store(_ entry: StoredResponse) throws {

@@ -1,0 +1,38 @@
+import MirrorStore
+import PostgresNIO
+
+// MirrorStore, health: what `fresh check` asks of a PostgreSQL mirror.
+extension PostgresMirror {
+    /// What a consistency check finds. The server keeps its own files sound (damage there is
+    /// PostgreSQL's to report, and `amcheck`'s to find); this checks what the mirror promises:
+    /// every migration applied, every page of a collection's last complete pass with its
+    /// items, and every current item on a page that exists.
+    public func problems() async throws -> [String] {
+        var found: [String] = []
+        let applied = Set(try await connection.query("SELECT name FROM migration").map { try $0.decode(String.self) })
+        for migration in PostgresSchema.migrations where !applied.contains(migration.name) {
+            found.append("migration \(migration.name) is not applied")
+        }
+        let orphans = try await connection.query("""
+            SELECT c.name, count(*) FROM item i JOIN collection c ON c.id = i.collection_id
+            WHERE i.page_index >= 0 AND c.pass_complete AND NOT EXISTS (
+                SELECT 1 FROM page p WHERE p.collection_id = i.collection_id AND p.page_index = i.page_index)
+            GROUP BY c.name ORDER BY c.name
+            """)
+        for row in orphans {
+            let (name, count) = try row.decode((String, Int).self)
+            found.append("collection \(name): \(count) items on no page")
+        }
+        let short = try await connection.query("""
+            SELECT c.name, p.page_index FROM page p JOIN collection c ON c.id = p.collection_id
+            WHERE c.pass_complete AND p.pass = c.pass AND p.content_pass = p.pass AND p.item_count > (
+                SELECT count(*) FROM item i WHERE i.collection_id = p.collection_id AND i.page_index = p.page_index)
+            ORDER BY c.name, p.page_index LIMIT 10
+            """)
+        for row in short {
+            let (name, index) = try row.decode((String, Int).self)
+            found.append("collection \(name): page \(index + 1) holds fewer items than it listed")
+        }
+        return found
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import JSON
+import MirrorStore
+import NIOCore
+import PostgresNIO
+
+// MirrorStore, passes: what each call does is said on the protocol.
+extension PostgresMirror {
+    public func startPass(of id: Int64, restart: Bool, now: Date) async throws -> PassPosition {
+        try await write { transaction in
+            guard let row = try await transaction.query("""
+                SELECT \(unescaped: CollectionRecord.columns) FROM collection WHERE id = \(id) FOR UPDATE
+                """).first else {
+                throw StorageError.failed("collection \(id) no longer exists")
+            }
+            let collection = try CollectionRecord(row: row)
+            if !restart && !collection.passComplete && collection.pass > 0 && collection.plan != nil {
+                let pages = try await transaction.query("""
+                    SELECT page_index, url, next_url FROM page WHERE collection_id = \(id) AND pass = \(collection.pass) ORDER BY page_index
+                    """).map { try $0.decode((Int, String, String?).self) }
+                // Pages are fetched in order: the pass stands after the run of pages 0, 1, 2, …
+                var fetched: [String] = []
+                var nextURL: String?
+                for (expected, page) in pages.enumerated() where page.0 == expected {
+                    fetched.append(page.1)
+                    nextURL = page.2
+                }
+                // A pass that wrote no page has nothing to resume: resumed, it would end at once
+                // and remove every item.
+                if !pages.isEmpty && fetched.count == pages.count {
+                    return PassPosition(pass: collection.pass, isResumed: true, nextPageIndex: fetched.count, nextURL: nextURL,
+                                        fetchedURLs: fetched)
+                }
+            }
+            let pass = collection.pass + 1
+            try await transaction.query("""
+                UPDATE collection SET pass = \(pass), pass_complete = false, pass_started_at = \(now.timeIntervalSince1970) WHERE id = \(id)
+                """)
+            return PassPosition(pass: pass, isResumed: false, nextPageIndex: 0, nextURL: nil, fetchedURLs: [])
+        }
+    }
+
+    public func pages(of id: Int64) async throws -> [Int: PageRecord] {
+        let rows = try await connection.query("""
+            SELECT p.page_index, p.url, p.next_url, p.item_count, p.validator, p.pass, p.content_pass, p.fetched_at, p.stated_total,
+                (SELECT count(*) FROM item i WHERE i.collection_id = p.collection_id AND i.page_index = p.page_index)
+            FROM page p WHERE p.collection_id = \(id)
+            """)
+        var pages: [Int: PageRecord] = [:]
+        for row in rows {
+            let (index, url, nextURL, itemCount, validator, pass, contentPass, fetchedAt, statedTotal, present) = try row.decode(
+                (Int, String, String?, Int, String?, Int, Int, Double, Int?, Int).self)
+            pages[index] = PageRecord(collectionID: id, pageIndex: index, url: url, nextURL: nextURL, itemCount: itemCount,
+                                      validator: validator, pass: pass, contentPass: contentPass, fetchedAt: fetchedAt,
+                                      statedTotal: statedTotal, presentCount: present)
+        }
+        return pages
+    }
+
+    public func pageURLs(onlyIn id: Int64) async throws -> [String] {
+        try await connection.query("""
+            SELECT DISTINCT url FROM page WHERE collection_id = \(id)
+                AND url NOT IN (SELECT url FROM page WHERE collection_id != \(id))
+            """).map { try $0.decode(String.self) }
+    }
+
+    public func writePages(_ pages: [PageContent], of id: Int64, pass: Int, now: Date) async throws -> [PageWrite] {
+        do {
+            return try await connection.transaction { transaction in
+                var written: [PageWrite] = []
+                var current: [Int] = []
+                for page in pages {
+                    guard page.items != nil else {
+                        current.append(page.index)
+                        written.append(PageWrite())
+                        continue
+                    }
+                    try await recordPass(pass, ofCurrentPages: current, of: id, now: now, in: transaction)
+                    current = []
+                    written.append(try await write(page, of: id, pass: pass, now: now, in: transaction))
+                }
+                try await recordPass(pass, ofCurrentPages: current, of: id, now: now, in: transaction)
+                return written
+            }
+        } catch let refused as ListedBefore {
+            // Rolled back: the pages before that one are written again on their own.
+            let before = Array(pages.prefix { $0.index != refused.foundOnPage })
+            let written = before.isEmpty ? [] : try await writePages(before, of: id, pass: pass, now: now)
+            throw DuplicateKey(key: refused.key, pageIndex: refused.pageIndex, foundOnPage: refused.foundOnPage, written: written)
+        }
+    }
+
+    /// A key of the page that another page of this pass listed already.
+    private struct ListedBefore: Error {
+        var key: String
+        var pageIndex: Int
+        var foundOnPage: Int
+    }
+
+    /// Pages whose stored content is current: only their pass is recorded, a run of them in
+    /// one statement (a re-sync of 1,000 unchanged pages is 1,000 of them).
+    private func recordPass(_ pass: Int, ofCurrentPages indexes: [Int], of id: Int64, now: Date,
+                            in transaction: ServerConnection.Transaction) async throws {
+        guard !indexes.isEmpty else { return }
+        try await transaction.query("""
+            UPDATE page SET pass = \(pass), fetched_at = \(now.timeIntervalSince1970) WHERE collection_id = \(id) AND page_index = ANY(\(indexes))
+            """)
+    }
+
+    /// A changed page, written by `write_page` (see ``PostgresSchema``) in one round trip.
+    private func write(_ page: PageContent, of id: Int64, pass: Int, now: Date, in transaction: ServerConnection.Transaction) async throws -> PageWrite {
+        guard let items = page.items else { return PageWrite() }
+        let documents = items.map { ItemDocument($0.json) }
+        let result = try await transaction.query("""
+            SELECT created, changed, refused_key, refused_page FROM write_page(\(id), \(page.index), \(page.url), \(page.nextURL),
+                \(page.validator), \(pass), \(now.timeIntervalSince1970), \(page.statedTotal), \(items.map(\.key.tagged)),
+                \(documents.map(\.document)), \(documents.map(\.exactText)))
+            """)
+        guard let row = result.first else { throw StorageError.failed("write_page returned nothing") }
+        let (created, changed, refusedKey, refusedPage) = try row.decode((Int, Int, ByteBuffer?, Int?).self)
+        if let refusedKey {
+            let key = ItemKey(tagged: refusedKey)
+            throw ListedBefore(key: key.description, pageIndex: refusedPage ?? page.index, foundOnPage: page.index)
+        }
+        return PageWrite(created: created, changed: changed)
+    }
+
+    public func revisitPass(of id: Int64, now: Date) async throws -> Int {
+        try await write { transaction in
+            try await transaction.query("""
+                UPDATE collection SET pass = pass + 1, pass_complete = false, pass_started_at = \(now.timeIntervalSince1970)
+                WHERE id = \(id) RETURNING pass
+                """).first?.decode(Int.self) ?? 0
+        }
+    }
+
+    public func joinPass(_ pass: Int, of id: Int64, pagesFrom index: Int) async throws {
+        try await write { transaction in
+            try await transaction.query("""
+                UPDATE page SET pass = \(pass) WHERE collection_id = \(id) AND page_index >= \(index) AND pass = \(pass - 1)
+                """)
+        }
+    }
+
+    public func abandonPass(of id: Int64) async throws {
+        try await write { try await $0.query("UPDATE collection SET pass_complete = true WHERE id = \(id)") }
+    }
+
+    public func finishPass(_ pass: Int, of id: Int64, lastPage: Int, removingUnlisted: Bool, now: Date) async throws -> Int {
+        try await write { transaction in
+            try await transaction.query("DELETE FROM page WHERE collection_id = \(id) AND (pass != \(pass) OR page_index > \(lastPage))")
+            var removed = 0
+            if removingUnlisted {
+                // Set aside by a rewritten page (-1), or on a page that no longer exists.
+                removed = try await transaction.query("""
+                    WITH gone AS (
+                        DELETE FROM item i WHERE i.collection_id = \(id) AND (i.page_index < 0 OR NOT EXISTS (
+                            SELECT 1 FROM page p WHERE p.collection_id = i.collection_id AND p.page_index = i.page_index))
+                        RETURNING 1)
+                    SELECT count(*) FROM gone
+                    """).first?.decode(Int.self) ?? 0
+            }
+            try await transaction.query("""
+                UPDATE collection SET pass_complete = true, last_complete_at = \(now.timeIntervalSince1970) WHERE id = \(id) AND pass = \(pass)
+                """)
+            return removed
+        }
+    }
+}

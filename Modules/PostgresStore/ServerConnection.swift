@@ -1,0 +1,126 @@
+import Foundation
+import Logging
+import MirrorStore
+import NIOSSL
+import PostgresNIO
+
+/// One connection to the PostgreSQL server, used by one task at a time: a transaction holds it
+/// whole (``AsyncLock``). Every failure comes out as a ``StorageError`` of one line (see
+/// ``ServerFailure``), and a transaction that fails is rolled back, so nothing half-written is
+/// ever visible to anyone else.
+final class ServerConnection: Sendable {
+    let address: PostgresAddress
+    private let connection: PostgresConnection
+    private let turn = AsyncLock()
+    private static let logger = Logger(label: "fresh.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
+
+    private init(address: PostgresAddress, connection: PostgresConnection) {
+        self.address = address
+        self.connection = connection
+    }
+
+    /// Connects and logs in, with the tables in the `fresh` schema first on the search path
+    /// (see ``PostgresSchema``).
+    static func open(_ address: PostgresAddress) async throws -> ServerConnection {
+        var configuration: PostgresConnection.Configuration
+        switch address.endpoint {
+        case .socket(let directory, let port):
+            configuration = .init(unixSocketPath: "\(directory)/.s.PGSQL.\(port)", username: address.user,
+                                  password: address.password, database: address.database)
+        case .tcp(let host, let port):
+            configuration = .init(host: host, port: port, username: address.user, password: address.password,
+                                  database: address.database, tls: try tls(address.tlsMode))
+        }
+        configuration.options.connectTimeout = .seconds(Int64(address.connectTimeout))
+        // `synchronous_commit = off`: a commit does not wait for the server's disk, as the SQLite
+        // mirror's `synchronous = NORMAL` does not: a crash of the server can lose only the last
+        // commits (never half of one), which the next sync fetches again.
+        configuration.options.additionalStartupParameters = [
+            ("search_path", "\(PostgresSchema.name), public"), ("application_name", applicationName), ("synchronous_commit", "off"),
+        ]
+        do {
+            let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
+            return ServerConnection(address: address, connection: connection)
+        } catch {
+            throw ServerFailure.storageError(error, at: address, connecting: true)
+        }
+    }
+
+    /// What other sessions see of this one (`pg_stat_activity`), and what a sync that waits
+    /// for a collection's lock says it waits for: `fresh: process 1234 on ws-2`.
+    static let applicationName = "fresh: process \(getpid()) on \(ProcessInfo.processInfo.hostName)".prefix(63).description
+
+    private static func tls(_ mode: PostgresAddress.TLSMode) throws -> PostgresConnection.Configuration.TLS {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        switch mode {
+        case .disable: return .disable
+        case .allow, .prefer:
+            tls.certificateVerification = .none
+            return .prefer(try NIOSSLContext(configuration: tls))
+        case .require:
+            tls.certificateVerification = .none
+            return .require(try NIOSSLContext(configuration: tls))
+        case .verifyCA:
+            tls.certificateVerification = .noHostnameVerification
+            return .require(try NIOSSLContext(configuration: tls))
+        case .verifyFull:
+            return .require(try NIOSSLContext(configuration: tls))
+        }
+    }
+
+    /// Runs one statement and returns its rows.
+    @discardableResult
+    func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        try await turn.holding { try await run(query) }
+    }
+
+    /// Runs one statement, handing its rows to `body` as they arrive (memory stays flat
+    /// however many there are).
+    func forEachRow(_ query: PostgresQuery, _ body: (PostgresRow) throws -> Void) async throws {
+        try await turn.holding {
+            do {
+                for try await row in try await connection.query(query, logger: Self.logger) { try body(row) }
+            } catch {
+                throw ServerFailure.storageError(error, at: address)
+            }
+        }
+    }
+
+    /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
+    func transaction<Value>(_ body: (Transaction) async throws -> Value) async throws -> Value {
+        try await turn.holding {
+            try await run("BEGIN")
+            do {
+                let value = try await body(Transaction(connection: self))
+                try await run("COMMIT")
+                return value
+            } catch {
+                _ = try? await run("ROLLBACK")
+                throw error
+            }
+        }
+    }
+
+    /// The statements of a ``transaction(_:)``.
+    struct Transaction {
+        fileprivate let connection: ServerConnection
+
+        @discardableResult
+        func query(_ query: PostgresQuery) async throws -> [PostgresRow] { try await connection.run(query) }
+    }
+
+    /// Listens on a channel (see ``NotificationWatch``); the sequence ends when the connection does.
+    func listen(_ channel: String) async throws -> PostgresNotificationSequence {
+        do { return try await connection.listen(channel) } catch { throw ServerFailure.storageError(error, at: address) }
+    }
+
+    func close() async { try? await connection.close() }
+
+    private func run(_ query: PostgresQuery) async throws -> [PostgresRow] {
+        do {
+            return try await connection.query(query, logger: Self.logger).collect()
+        } catch {
+            throw ServerFailure.storageError(error, at: address)
+        }
+    }
+}

@@ -1,0 +1,256 @@
+import Foundation
+import JSON
+import MirrorStore
+import Testing
+
+/// What every mirror promises (see `MirrorStore`), run against both stores: the SQLite file and
+/// a PostgreSQL database of a throwaway cluster.
+@Suite("Mirror store: the same behaviour in SQLite and PostgreSQL")
+struct MirrorStoreBehaviourTests {
+    // MARK: Collections
+
+    /// Names made from URLs are lower-cased; a user typing the URL's own case still finds the
+    /// collection, unless two names differ only in case.
+    @Test(arguments: StoreKind.allCases)
+    func aCollectionIsFoundByItsNameInAnotherCaseWhenOnlyOneMatches(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let store = mirror.store
+        #expect(try await store.collection(meaning: "Posts")?.id == mirror.collection.id)
+        #expect(try await store.collection(meaning: "post") == nil)
+        let upper = try await store.createCollection(preferredName: "Posts", url: "http://other.test/Posts", now: Date())
+        #expect(upper.name == "Posts")
+        #expect(try await store.collection(meaning: "Posts")?.id == upper.id)
+        #expect(try await store.collection(meaning: "posts")?.id == mirror.collection.id)
+        #expect(try await store.collection(meaning: "POSTS") == nil)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func collectionsGetUniqueNamesAndDeleteWithTheirItems(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let other = try await mirror.store.createCollection(preferredName: "posts", url: "http://other.test/posts", now: Date())
+        #expect(other.name == "posts-2")
+        try await mirror.write(0, pass: 1, [(1, "a")])
+        #expect(try await mirror.store.deleteCollection(mirror.collection.id) == 1)
+        #expect(try await mirror.store.collections().map(\.name) == ["posts-2"])
+        #expect(try await mirror.store.itemCount(in: mirror.collection.id) == 0)
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCollectionKeepsItsPlanHeadersAndHowItsLastSyncEnded(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let id = mirror.collection.id
+        try await mirror.store.setPlan(#"{"style":"link"}"#, url: "http://o.test/posts?limit=5", of: id)
+        try await mirror.store.rememberHeaders(#"[["Accept","application/json"]]"#, of: id)
+        try await mirror.store.recordSyncEnd(of: id, error: "the server said 500", at: Date(timeIntervalSince1970: 1000))
+        try await mirror.store.markShown(id, upTo: 3)
+        let record = try #require(try await mirror.store.collection(id: id))
+        #expect(record.plan == #"{"style":"link"}"#)
+        #expect(record.url == "http://o.test/posts?limit=5")
+        #expect(record.headers == #"[["Accept","application/json"]]"#)
+        #expect(record.lastError == "the server said 500")
+        #expect(record.lastSyncAt == 1000)
+        #expect(record.shownSequence == 3)
+        try await mirror.write(0, pass: 1, [(1, "a"), (2, "b")])
+        let summary = try #require(try await mirror.store.summaries().first)
+        #expect(summary.itemCount == 2 && summary.pageCount == 1 && summary.bytes > 0)
+    }
+
+    /// What removing a collection may forget in the cache: its page URLs no other collection uses.
+    @Test(arguments: StoreKind.allCases)
+    func pageURLsOnlyInACollectionLeaveOutThoseAnotherSyncsToo(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        _ = try await mirror.afterAFirstPassOfThreeItems()
+        let other = try await mirror.store.createCollection(preferredName: "again", url: "http://o.test/posts", now: Date())
+        _ = try await mirror.store.writePages([PageContent(index: 0, url: "http://o.test/posts?page=1", nextURL: nil, validator: "v",
+                                                           items: items([(9, "z")]))], of: other.id, pass: 1, now: Date())
+        #expect(try await mirror.store.pageURLs(onlyIn: mirror.collection.id) == ["http://o.test/posts?page=2"])
+        #expect(try await mirror.store.pageURLs(onlyIn: other.id).isEmpty)
+    }
+
+    // MARK: Pages and passes
+
+    @Test(arguments: StoreKind.allCases)
+    func aPageIsStoredItemByItemInOrder(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let pass = try await mirror.startPass().pass
+        #expect(try await mirror.write(0, pass: pass, [(1, "한국어"), (2, "b")]) == PageWrite(created: 2, changed: 0))
+        let stored = try await mirror.storedItems()
+        #expect(stored.map(\.key) == [.integer(1), .integer(2)])
+        // PostgreSQL's JSONB keeps the members, not their order: compare as JSON.
+        #expect(try sameJSON(stored[0].json, #"{"id":1,"title":"한국어","extra":{"nested":[1,2]}}"#))
+        #expect(!stored[0].json.contains(" "), "compact, as the server's JSON is kept")
+        let page = try #require(try await mirror.store.pages(of: mirror.collection.id)[0])
+        #expect(page.itemCount == 2 && page.presentCount == 2 && page.validator == "v0-한국어b" && page.nextURL == "more")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func rewritingAPageCountsOnlyRealChanges(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        try await mirror.write(0, pass: 1, [(1, "a"), (2, "b")])
+        #expect(try await mirror.write(0, pass: 2, [(1, "a"), (2, "B"), (3, "c")]) == PageWrite(created: 1, changed: 1))
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aCompletePassDeletesItemsNoPageListsAndPagesPastTheEnd(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        var pass = try await mirror.startPass().pass
+        try await mirror.write(0, pass: pass, [(1, "a"), (2, "b")])
+        try await mirror.write(1, pass: pass, [(3, "c")], next: nil)
+        #expect(try await mirror.finish(pass, lastPage: 1) == 0)
+        pass = try await mirror.startPass().pass
+        try await mirror.write(0, pass: pass, [(1, "a")], next: nil)
+        #expect(try await mirror.finish(pass, lastPage: 0) == 2)
+        #expect(try await mirror.keys() == [.integer(1)])
+        #expect(try await mirror.store.pages(of: mirror.collection.id)[1] == nil)
+    }
+
+    /// A pass resumed after the server lost a page: its own page rows past the new end go.
+    @Test(arguments: StoreKind.allCases)
+    func aPassThatEndsEarlierThanTheLastDropsThePagesBeyondItsEnd(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let pass = try await mirror.startPass().pass
+        try await mirror.write(0, pass: pass, [(1, "a")])
+        try await mirror.write(1, pass: pass, [(2, "b")])
+        try await mirror.write(2, pass: pass, [(3, "c")], next: nil)
+        #expect(try await mirror.finish(pass, lastPage: 1) == 1)
+        #expect(try await mirror.store.pages(of: mirror.collection.id).keys.sorted() == [0, 1])
+        #expect(try await mirror.keys() == [.integer(1), .integer(2)])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anIncompletePassDeletesNothing(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let pass = try await mirror.afterAFirstPassOfThreeItems()
+        try await mirror.write(0, pass: pass, [(1, "a")], next: nil)
+        #expect(try await mirror.store.finishPass(pass, of: mirror.collection.id, lastPage: 0, removingUnlisted: false, now: Date()) == 0)
+        try await mirror.store.abandonPass(of: mirror.collection.id)
+        #expect(try await mirror.store.collection(id: mirror.collection.id)?.passComplete == true)
+        #expect(try await mirror.keys() == [.integer(1), .integer(3)], "2 is set aside; 3 stays, though its page is gone")
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func unchangedPagesKeepTheirItemsWithoutBeingWritten(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let pass = try await mirror.afterAFirstPassOfThreeItems()
+        let before = try await mirror.store.collection(id: mirror.collection.id)?.changeSequence
+        try await mirror.unchanged(0, pass: pass)
+        #expect(try await mirror.store.collection(id: mirror.collection.id)?.changeSequence == before, "nothing rewritten")
+        try await mirror.write(1, pass: pass, [(3, "c"), (4, "d")], next: nil)
+        #expect(try await mirror.finish(pass, lastPage: 1) == 0)
+        #expect(try await mirror.keys() == [1, 2, 3, 4].map { ItemKey.integer($0) })
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anItemThatMovesToALaterPageIsKeptNotCountedAsNew(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        // Item 0 was inserted at the front: 2 slides onto page 1.
+        let pass = try await mirror.afterAFirstPassOfThreeItems()
+        let frontPage = try await mirror.write(0, pass: pass, [(0, "z"), (1, "a")])
+        #expect(try await mirror.keys() == [0, 1, 3].map { ItemKey.integer($0) }, "2 is set aside while no page lists it")
+        let secondPage = try await mirror.write(1, pass: pass, [(2, "b"), (3, "c")], next: nil)
+        #expect(try await mirror.finish(pass, lastPage: 1) == 0)
+        #expect(frontPage.created + secondPage.created == 1)
+        #expect(try await mirror.keys() == [0, 1, 2, 3].map { ItemKey.integer($0) })
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aKeyOnTwoPagesOfOnePassIsRefusedAndNothingOfThatPageIsWritten(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        try await mirror.write(0, pass: 1, [(1, "a"), (2, "b")])
+        await #expect(throws: DuplicateKey(key: "2", pageIndex: 0, foundOnPage: 1, written: [])) {
+            try await mirror.write(1, pass: 1, [(2, "b"), (3, "c")])
+        }
+        #expect(try await mirror.keys() == [.integer(1), .integer(2)])
+        #expect(try await mirror.store.pages(of: mirror.collection.id)[1] == nil)
+    }
+
+    /// Pages written together: those before the refused one are written, it and the rest are not.
+    @Test(arguments: StoreKind.allCases)
+    func aRefusedPageInABatchKeepsThePagesBeforeIt(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let pages = [[(1, "a")], [(2, "b")], [(1, "again")], [(4, "d")]].enumerated().map { index, contents in
+            PageContent(index: index, url: "u\(index)", nextURL: "next", validator: nil, items: items(contents))
+        }
+        await #expect(throws: DuplicateKey(key: "1", pageIndex: 0, foundOnPage: 2, written: [PageWrite(created: 1), PageWrite(created: 1)])) {
+            _ = try await mirror.store.writePages(pages, of: mirror.collection.id, pass: 1, now: Date())
+        }
+        #expect(try await mirror.keys() == [.integer(1), .integer(2)])
+        #expect(try await mirror.store.pages(of: mirror.collection.id).keys.sorted() == [0, 1])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func anUnfinishedPassResumesAfterItsLastPage(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let id = mirror.collection.id
+        try await mirror.store.setPlan(#"{"style": "link"}"#, url: "http://o.test/posts", of: id)
+        let pass = try await mirror.startPass()
+        try await mirror.write(0, pass: pass.pass, [(1, "a")], next: "http://o.test/posts?page=2")
+        try await mirror.write(1, pass: pass.pass, [(2, "b")], next: "http://o.test/posts?page=3")
+        let resumed = try await mirror.store.startPass(of: id, restart: false, now: Date())
+        #expect(resumed == PassPosition(pass: pass.pass, isResumed: true, nextPageIndex: 2, nextURL: "http://o.test/posts?page=3",
+                                        fetchedURLs: ["http://o.test/posts?page=1", "http://o.test/posts?page=2"]))
+        #expect(try await mirror.store.startPass(of: id, restart: true, now: Date()).pass == pass.pass + 1)
+    }
+
+    /// A resumed pass is revisited from the first page; the pages after the resume join it.
+    @Test(arguments: StoreKind.allCases)
+    func aRevisitPassTakesOverThePagesReadAfterTheResume(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let id = mirror.collection.id
+        let pass = try await mirror.startPass().pass
+        try await mirror.write(0, pass: pass, [(1, "a")])
+        try await mirror.write(1, pass: pass, [(2, "b")], next: nil)
+        let revisit = try await mirror.store.revisitPass(of: id, now: Date())
+        #expect(revisit == pass + 1)
+        try await mirror.unchanged(0, pass: revisit)
+        try await mirror.store.joinPass(revisit, of: id, pagesFrom: 1)
+        #expect(try await mirror.store.pages(of: id).values.map(\.pass).sorted() == [revisit, revisit])
+        #expect(try await mirror.finish(revisit, lastPage: 1) == 0)
+        #expect(try await mirror.keys() == [.integer(1), .integer(2)])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func resettingAPlanForgetsThePagesButNotTheItems(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        try await mirror.store.setPlan("{}", url: "http://o.test/posts", of: mirror.collection.id)
+        _ = try await mirror.afterAFirstPassOfThreeItems()
+        try await mirror.store.resetPlan(of: mirror.collection.id)
+        #expect(try await mirror.store.collection(id: mirror.collection.id)?.plan == nil)
+        #expect(try await mirror.store.pages(of: mirror.collection.id).isEmpty)
+        #expect(try await mirror.store.itemCount(in: mirror.collection.id) == 3)
+    }
+
+    // MARK: Keys and values
+
+    @Test(arguments: StoreKind.allCases)
+    func integerAndStringKeysAreDifferentItems(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        try await mirror.write([(.integer(1), #"{"id":1}"#), (.string("1"), #"{"id":"1"}"#)])
+        #expect(try await mirror.keys() == [.integer(1), .string("1")])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func stringsWithANULCharacterSurviveInKeysAndItems(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        try await mirror.write([(.string("a\u{0}x"), #"{"id":"a\u0000x"}"#), (.string("a\u{0}y"), #"{"id":"a\u0000y"}"#)])
+        #expect(try await mirror.keys() == [.string("a\u{0}x"), .string("a\u{0}y")])
+        #expect(try await mirror.storedItems().map(\.json) == [#"{"id":"a\u0000x"}"#, #"{"id":"a\u0000y"}"#])
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func filtersCompareMembersAsText(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        try await mirror.write([
+            (.integer(1), #"{"id":1,"n":5,"ok":true,"t":"Swift","user":{"login":"kim"}}"#),
+            (.integer(2), #"{"id":2,"n":"5","ok":false,"t":"Rust"}"#),
+        ])
+        func matching(_ text: String) async throws -> [ItemKey] { try await mirror.keys(filters: [ItemFilter(parsing: text)!]) }
+        #expect(try await matching("n=5") == [.integer(1), .integer(2)])
+        #expect(try await matching("ok=true") == [.integer(1)])
+        #expect(try await matching("t~swi") == [.integer(1)])
+        #expect(try await matching("t!=Swift") == [.integer(2)])
+        #expect(try await matching("user.login=kim") == [.integer(1)])
+        #expect(try await matching("missing=x").isEmpty)
+        #expect(try await mirror.keys(filters: [ItemFilter(parsing: "n=5")!, ItemFilter(parsing: "t=Rust")!]) == [.integer(2)])
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import PostgresStore
+import Synchronization
+
+/// A PostgreSQL cluster of the tests' own, started once per test process: `initdb` in a
+/// temporary directory, the server on a Unix socket there only (no TCP port), stopped by its
+/// PID when the process exits. `initdb` refuses to run as root, so as root (CI) the cluster
+/// runs as Debian's `postgres` user. Each test gets a database of its own (``newDatabase()``).
+final class ThrowawayPostgres: Sendable {
+    let directory: String
+    let pid: Int32
+    private let databases = Mutex(0)
+
+    /// The cluster of this test process, started on first use.
+    static let shared: Result<ThrowawayPostgres, ClusterError> = Result { () throws(ClusterError) in try start() }
+
+    struct ClusterError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// A new, empty database, as a connection URI's address.
+    func newDatabase() throws -> PostgresAddress {
+        let name = databases.withLock { count in
+            count += 1
+            return "test_\(count)"
+        }
+        try Self.run(Self.binary("psql"), ["-X", "-q", "-h", directory, "-U", "fresh", "-d", "postgres", "-c", "CREATE DATABASE \(name)"])
+        return try address(of: name)
+    }
+
+    func address(of database: String, user: String = "fresh") throws -> PostgresAddress {
+        try PostgresAddress(parsing: "postgresql://\(user)@\(directory.replacingOccurrences(of: "/", with: "%2F"))/\(database)", environment: [:])
+    }
+
+    /// Runs one statement as the superuser; returns its rows, `|` between columns.
+    @discardableResult
+    func sql(_ statement: String, database: String = "postgres") throws -> String {
+        try Self.run(Self.binary("psql"), ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory, "-U", "fresh", "-d", database,
+                                           "-c", statement])
+    }
+
+    private init(directory: String, pid: Int32) {
+        self.directory = directory
+        self.pid = pid
+    }
+
+    private static func start() throws(ClusterError) -> ThrowawayPostgres {
+        do {
+            // In /tmp itself: the server's user must reach it, and a socket path has at most 107 bytes.
+            let directory = "/tmp/fresh-pg-" + UUID().uuidString.prefix(8)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            if geteuid() == 0 {
+                try run("/bin/chown", ["postgres", directory])
+            }
+            chmod(directory, 0o700)
+            try runAsOwner(binary("initdb"), ["-D", directory + "/data", "-A", "trust", "-U", "fresh", "--no-sync", "-E", "UTF8"])
+            try runAsOwner(binary("pg_ctl"), ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60",
+                                              "-o", "-k \(directory) -c listen_addresses= -c fsync=off -c full_page_writes=off", "start"])
+            let pidFile = try String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8)
+            guard let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else {
+                throw ClusterError(description: "no PID in postmaster.pid")
+            }
+            let cluster = ThrowawayPostgres(directory: directory, pid: pid)
+            stopAtExit = (pid, directory)
+            atexit {
+                guard let (pid, directory) = ThrowawayPostgres.stopAtExit else { return }
+                kill(pid, SIGQUIT) // immediate shutdown: the data is thrown away
+                while kill(pid, 0) == 0 { usleep(10_000) }
+                try? FileManager.default.removeItem(atPath: directory)
+            }
+            return cluster
+        } catch let error as ClusterError {
+            throw error
+        } catch {
+            throw ClusterError(description: "\(error)")
+        }
+    }
+
+    nonisolated(unsafe) private static var stopAtExit: (Int32, String)?
+
+    /// A program of the newest PostgreSQL installed (Debian's `postgresql` package, from `make setup`).
+    static func binary(_ name: String) throws(ClusterError) -> String {
+        let root = "/usr/lib/postgresql"
+        let versions = ((try? FileManager.default.contentsOfDirectory(atPath: root)) ?? []).compactMap(Int.init).sorted()
+        guard let newest = versions.last else {
+            throw ClusterError(description: "PostgreSQL is not installed (\(root) is empty): run make setup")
+        }
+        return "\(root)/\(newest)/bin/\(name)"
+    }
+
+    private static func runAsOwner(_ program: String, _ arguments: [String]) throws {
+        if geteuid() == 0 { try run("/usr/sbin/runuser", ["-u", "postgres", "--", program] + arguments) } else { try run(program, arguments) }
+    }
+
+    /// Runs a program and waits for it (`posix_spawn` and `waitpid`: Foundation's `Process`
+    /// missed the exit of `runuser … pg_ctl start` here), its output in a file, shown if it fails.
+    @discardableResult
+    private static func run(_ program: String, _ arguments: [String]) throws -> String {
+        let outputPath = NSTemporaryDirectory() + "fresh-pg-output-" + UUID().uuidString
+        defer { unlink(outputPath) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw ClusterError(description: "cannot run \(program): \(String(cString: strerror(spawned)))") }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        guard status == 0 else { throw ClusterError(description: "\(program) \(arguments.joined(separator: " ")) failed: \(text)") }
+        return text
+    }
+}
