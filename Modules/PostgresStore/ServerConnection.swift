@@ -12,11 +12,14 @@ final class ServerConnection: Sendable {
     let address: PostgresAddress
     private let connection: PostgresConnection
     private let turn = AsyncLock()
+    /// What waits for an answer, told when the connection closes (see ``answer(_:)``).
+    private let waiting = CloseWatch()
     private static let logger = Logger(label: "fresh.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
     private init(address: PostgresAddress, connection: PostgresConnection) {
         self.address = address
         self.connection = connection
+        connection.closeFuture.whenComplete { [waiting] _ in waiting.close() }
     }
 
     /// Connects and logs in, with the tables in the `fresh` schema first on the search path
@@ -79,7 +82,8 @@ final class ServerConnection: Sendable {
     func forEachRow(_ query: PostgresQuery, _ body: (PostgresRow) throws -> Void) async throws {
         try await turn.holding {
             do {
-                for try await row in try await connection.query(query, logger: Self.logger) { try body(row) }
+                let rows = try await answer { [connection] in try await connection.query(query, logger: Self.logger) }
+                for try await row in rows { try body(row) }
             } catch {
                 throw ServerFailure.storageError(error, at: address)
             }
@@ -111,16 +115,35 @@ final class ServerConnection: Sendable {
 
     /// Listens on a channel (see ``NotificationWatch``); the sequence ends when the connection does.
     func listen(_ channel: String) async throws -> PostgresNotificationSequence {
-        do { return try await connection.listen(channel) } catch { throw ServerFailure.storageError(error, at: address) }
+        do {
+            return try await answer { [connection] in try await connection.listen(channel) }
+        } catch {
+            throw ServerFailure.storageError(error, at: address)
+        }
     }
 
     func close() async { try? await connection.close() }
 
     private func run(_ query: PostgresQuery) async throws -> [PostgresRow] {
         do {
-            return try await connection.query(query, logger: Self.logger).collect()
+            return try await answer { [connection] in try await connection.query(query, logger: Self.logger).collect() }
         } catch {
             throw ServerFailure.storageError(error, at: address)
+        }
+    }
+
+    /// The answer to `request`, or, as soon as the connection closes, the error that says it
+    /// was lost: a session the server ended while a statement was on its way could otherwise
+    /// leave the statement waiting for good.
+    private func answer<Value: Sendable>(_ request: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        let lost = StorageError.lost(location: address.description, reason: "the server closed the connection")
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
+            let reply = SingleReply(continuation)
+            guard let ticket = waiting.add({ reply.resume(throwing: lost) }) else { return reply.resume(throwing: lost) }
+            Task {
+                do { reply.resume(returning: try await request()) } catch { reply.resume(throwing: error) }
+                waiting.remove(ticket)
+            }
         }
     }
 }
