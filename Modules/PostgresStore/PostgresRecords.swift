@@ -34,16 +34,28 @@ struct ItemDocument {
     /// The item's own text when ``document`` differs from it; empty otherwise.
     var exactText: String
 
-    private static let nulEscape = Data("\\u0000".utf8)
-
     init(_ json: Data) {
         let text = String(decoding: json, as: UTF8.self)
-        if json.range(of: Self.nulEscape) != nil {
+        if Self.hasNULEscape(json) {
             document = text.replacingOccurrences(of: "\\u0000", with: "\\ufffd")
             exactText = text
         } else {
             document = text
             exactText = ""
+        }
+    }
+
+    /// Whether the JSON text holds `\u0000`: a byte scan (Foundation's `range(of:)` took 4 % of
+    /// a cold sync's time).
+    private static func hasNULEscape(_ json: Data) -> Bool {
+        json.withUnsafeBytes { bytes in
+            guard bytes.count >= 6 else { return false }
+            for index in 0...(bytes.count - 6) where bytes[index] == UInt8(ascii: "\\") && bytes[index + 1] == UInt8(ascii: "u")
+                && bytes[index + 2] == UInt8(ascii: "0") && bytes[index + 3] == UInt8(ascii: "0") && bytes[index + 4] == UInt8(ascii: "0")
+                && bytes[index + 5] == UInt8(ascii: "0") {
+                return true
+            }
+            return false
         }
     }
 }
