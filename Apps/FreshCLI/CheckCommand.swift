@@ -16,6 +16,11 @@ struct CheckCommand: FreshSubcommand {
             keeps the damaged one beside it (data.sqlite.damaged-TIME), and puts the new one in \
             its place; the next sync of each collection reads every page again.
 
+            With --store postgresql://… (or FRESH_STORE) it checks what the mirror promises \
+            there: every migration applied, every current item on a page, every page with its \
+            items. The server's own files are the server's to check; --recover is for the \
+            SQLite file only.
+
             Exit status: 0 when the file is undamaged (or was recovered), 6 when it is damaged \
             or cannot be opened.
             """

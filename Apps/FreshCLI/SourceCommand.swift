@@ -33,7 +33,8 @@ struct SourceCommand: AsyncParsableCommand {
 struct SourceAddCommand: FreshSubcommand {
     static let configuration = CommandConfiguration(
         commandName: "add",
-        abstract: "Add a source: a name for a URL with its headers and sync options.")
+        abstract: "Add a source: a name for a URL with its headers and sync options.",
+        discussion: "With --store, the source lives in that mirror: 'fresh sync NAME' and 'fresh-reader --collection NAME' use it.")
 
     @Argument(help: ArgumentHelp("The source's name (letters, digits, '-', '_', '.'); its collection's name too.", valueName: "name"))
     var name: String

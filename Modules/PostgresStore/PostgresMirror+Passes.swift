@@ -17,20 +17,11 @@ extension PostgresMirror {
             if !restart && !collection.passComplete && collection.pass > 0 && collection.plan != nil {
                 let pages = try await transaction.query("""
                     SELECT page_index, url, next_url FROM page WHERE collection_id = \(id) AND pass = \(collection.pass) ORDER BY page_index
-                    """).map { try $0.decode((Int, String, String?).self) }
-                // Pages are fetched in order: the pass stands after the run of pages 0, 1, 2, …
-                var fetched: [String] = []
-                var nextURL: String?
-                for (expected, page) in pages.enumerated() where page.0 == expected {
-                    fetched.append(page.1)
-                    nextURL = page.2
+                    """).map { row in
+                    let (index, url, nextURL) = try row.decode((Int, String, String?).self)
+                    return (index: index, url: url, nextURL: nextURL)
                 }
-                // A pass that wrote no page has nothing to resume: resumed, it would end at once
-                // and remove every item.
-                if !pages.isEmpty && fetched.count == pages.count {
-                    return PassPosition(pass: collection.pass, isResumed: true, nextPageIndex: fetched.count, nextURL: nextURL,
-                                        fetchedURLs: fetched)
-                }
+                if let position = PassPosition.resuming(collection.pass, written: pages) { return position }
             }
             let pass = collection.pass + 1
             try await transaction.query("""

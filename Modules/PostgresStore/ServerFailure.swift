@@ -25,8 +25,8 @@ enum ServerFailure {
                 return .cannotWrite(path: place, reason: message)
             case "57P01", "57P02", "57P03":
                 return .lost(location: place, reason: message)
-            case "XX001", "XX002":
-                return .corrupted(path: place, reason: message)
+            case "XX001", "XX002": // the server's own files are damaged: its administrator's to mend, not `fresh check --recover`'s
+                return .failed("the server reports damaged data: \(message)")
             default:
                 return .failed(message + (info[.detail].map { " (\($0))" } ?? ""))
             }

@@ -104,6 +104,18 @@ public struct PassPosition: Sendable, Equatable {
     }
 }
 
+extension PassPosition {
+    /// Where an unfinished pass stands, from the pages it wrote (`index`, `url`, `nextURL`, by
+    /// index): pages are fetched in order, so it stands after the run 0, 1, 2, … `nil` when
+    /// there is nothing to resume: no page written (resumed, such a pass would end at once and
+    /// remove every item), or a gap in the run.
+    public static func resuming(_ pass: Int, written pages: [(index: Int, url: String, nextURL: String?)]) -> PassPosition? {
+        guard !pages.isEmpty, pages.enumerated().allSatisfy({ $0.offset == $0.element.index }) else { return nil }
+        return PassPosition(pass: pass, isResumed: true, nextPageIndex: pages.count, nextURL: pages.last?.nextURL,
+                            fetchedURLs: pages.map(\.url))
+    }
+}
+
 /// One page as a sync hands it to the mirror.
 public struct PageContent: Sendable {
     public var index: Int

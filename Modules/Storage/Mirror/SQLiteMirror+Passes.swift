@@ -12,20 +12,8 @@ extension SQLiteMirror {
             if !restart && !collection.passComplete && collection.pass > 0 && collection.plan != nil {
                 let pages = try Row.fetchAll(db, sql: """
                     SELECT pageIndex, url, nextURL FROM page WHERE collectionID = ? AND pass = ? ORDER BY pageIndex
-                    """, arguments: [collectionID, collection.pass])
-                // Pages are fetched in order: the pass stands after the run of pages 0, 1, 2, …
-                var fetched: [String] = []
-                var nextURL: String?
-                for (expected, page) in pages.enumerated() where page["pageIndex"] as Int == expected {
-                    fetched.append(page["url"])
-                    nextURL = page["nextURL"]
-                }
-                // A pass that wrote no page (its first request failed) has nothing to resume:
-                // resumed, it would end at once and remove every item.
-                if !pages.isEmpty && fetched.count == pages.count {
-                    return PassPosition(pass: collection.pass, isResumed: true, nextPageIndex: fetched.count,
-                                        nextURL: nextURL, fetchedURLs: fetched)
-                }
+                    """, arguments: [collectionID, collection.pass]).map { (index: $0["pageIndex"] as Int, url: $0["url"] as String, nextURL: $0["nextURL"] as String?) }
+                if let position = PassPosition.resuming(collection.pass, written: pages) { return position }
             }
             let pass = collection.pass + 1
             try db.execute(sql: "UPDATE collection SET pass = ?, passComplete = 0, passStartedAt = ? WHERE id = ?",
