@@ -50,8 +50,8 @@ public final class JobThread: Sendable {
             }
             for job in batch { job() }
             let busy = idle.advance()
-            if batch.isEmpty && !busy {
-                if isStopped { return }
+            if batch.isEmpty {
+                if isStopped && !busy { return }
                 idle.wait()
             }
         }

@@ -27,27 +27,35 @@ struct JobThreadTests {
     }
 
     /// Idle work that reports itself busy for a number of rounds, as a transport with transfers
-    /// in flight does.
+    /// in flight does; its `wait()` returns at once while it is busy (its I/O is ready).
     final class CountedWork: IdleWork, @unchecked Sendable {
-        private let rounds = Mutex(0)
+        private let counts = Mutex((rounds: 0, waits: 0))
         private let wakeUp = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
         let busyRounds: Int
 
         init(busyRounds: Int) { self.busyRounds = busyRounds }
 
-        var advanced: Int { rounds.withLock { $0 } }
+        var advanced: Int { counts.withLock { $0.rounds } }
+        var waited: Int { counts.withLock { $0.waits } }
 
         func advance() -> Bool {
-            let round = rounds.withLock { rounds in
-                rounds += 1
-                return rounds
+            let round = counts.withLock { counts in
+                counts.rounds += 1
+                return counts.rounds
             }
             if round == busyRounds { finished.signal() }
             return round < busyRounds
         }
 
-        func wait() { wakeUp.wait() }
+        func wait() {
+            let busy = counts.withLock { counts in
+                counts.waits += 1
+                return counts.rounds < busyRounds
+            }
+            if !busy { wakeUp.wait() }
+        }
+
         func wake() { wakeUp.signal() }
     }
 
@@ -58,5 +66,17 @@ struct JobThreadTests {
         // The thread advances its work until the work says it is done, then ends.
         work.finished.wait()
         #expect(work.advanced == 5)
+    }
+
+    /// With work under way and no job, the thread waits for that work's I/O instead of asking
+    /// it again at once: a sync's transfer loop once spun on libcurl while a response was on
+    /// its way, taking a core from the server it waited for.
+    @Test func busyIdleWorkIsWaitedForNotSpunOn() {
+        let work = CountedWork(busyRounds: 5)
+        let thread = JobThread(name: "test.no-spin", idle: work)
+        thread.stop()
+        work.finished.wait()
+        // One wait after each of the four busy rounds (and a fifth when stop() came late).
+        #expect(work.waited >= 4)
     }
 }
