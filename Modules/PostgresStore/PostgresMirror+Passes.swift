@@ -58,20 +58,8 @@ extension PostgresMirror {
     public func writePages(_ pages: [PageContent], of id: Int64, pass: Int, now: Date) async throws -> [PageWrite] {
         do {
             return try await connection.transaction { transaction in
-                var written: [PageWrite] = []
-                var current: [Int] = []
-                for page in pages {
-                    guard page.items != nil else {
-                        current.append(page.index)
-                        written.append(PageWrite())
-                        continue
-                    }
-                    try await recordPass(pass, ofCurrentPages: current, of: id, now: now, in: transaction)
-                    current = []
-                    written.append(try await write(page, of: id, pass: pass, now: now, in: transaction))
-                }
-                try await recordPass(pass, ofCurrentPages: current, of: id, now: now, in: transaction)
-                return written
+                let rows = try await transaction.query(writeStatement(pages, of: id, pass: pass, now: now))
+                return try zip(rows, pages).map { row, page in try outcome(of: row, page: page) }
             }
         } catch let refused as ListedBefore {
             // Rolled back: the pages before that one are written again on their own.
@@ -88,26 +76,23 @@ extension PostgresMirror {
         var foundOnPage: Int
     }
 
-    /// Pages whose stored content is current: only their pass is recorded, a run of them in
-    /// one statement (a re-sync of 1,000 unchanged pages is 1,000 of them).
-    private func recordPass(_ pass: Int, ofCurrentPages indexes: [Int], of id: Int64, now: Date,
-                            in transaction: ServerConnection.Transaction) async throws {
-        guard !indexes.isEmpty else { return }
-        try await transaction.query("""
-            UPDATE page SET pass = \(pass), fetched_at = \(now.timeIntervalSince1970) WHERE collection_id = \(id) AND page_index = ANY(\(indexes))
-            """)
+    /// The batch as one `write_pages` call (see ``PostgresSchema``): the pages' records side by
+    /// side, their items one after another; a current page (no items) has no item count.
+    private func writeStatement(_ pages: [PageContent], of id: Int64, pass: Int, now: Date) -> PostgresQuery {
+        let items = pages.flatMap { $0.items ?? [] }
+        let documents = items.map { ItemDocument($0.json) }
+        return """
+            SELECT created, changed, refused_key, refused_page FROM write_pages(\(id), \(pass), \(now.timeIntervalSince1970),
+                \(pages.map(\.index)), \(pages.map(\.url)), \(NullableArray(pages.map(\.nextURL))),
+                \(NullableArray(pages.map(\.validator))), \(NullableArray(pages.map(\.statedTotal))),
+                \(NullableArray(pages.map { $0.items?.count })), \(items.map(\.key.tagged)), \(documents.map(\.document)),
+                \(documents.map(\.exactText)))
+            """
     }
 
-    /// A changed page, written by `write_page` (see ``PostgresSchema``) in one round trip.
-    private func write(_ page: PageContent, of id: Int64, pass: Int, now: Date, in transaction: ServerConnection.Transaction) async throws -> PageWrite {
-        guard let items = page.items else { return PageWrite() }
-        let documents = items.map { ItemDocument($0.json) }
-        let result = try await transaction.query("""
-            SELECT created, changed, refused_key, refused_page FROM write_page(\(id), \(page.index), \(page.url), \(page.nextURL),
-                \(page.validator), \(pass), \(now.timeIntervalSince1970), \(page.statedTotal), \(items.map(\.key.tagged)),
-                \(documents.map(\.document)), \(documents.map(\.exactText)))
-            """)
-        guard let row = result.first else { throw StorageError.failed("write_page returned nothing") }
+    /// What `write_pages` said of one page: the items it created and changed, or the key another
+    /// page of this pass listed (thrown as ``ListedBefore``; the caller rolls back).
+    private func outcome(of row: PostgresRow, page: PageContent) throws -> PageWrite {
         let (created, changed, refusedKey, refusedPage) = try row.decode((Int, Int, ByteBuffer?, Int?).self)
         if let refusedKey {
             let key = ItemKey(tagged: refusedKey)

@@ -5,9 +5,9 @@ import PostgresNIO
 /// The mirror in a PostgreSQL database: the ``MirrorStore`` a team shares, with the SQLite
 /// mirror's guarantees kept by the server instead of a file.
 ///
-/// - A page is written in one transaction with one call (`write_page`, see ``PostgresSchema``):
-///   a sync stopped anywhere, or a connection lost, leaves whole pages; nothing half-written is
-///   visible to anyone.
+/// - A batch of pages is written in one transaction with one call (`write_pages`, which calls
+///   `write_page` for each; see ``PostgresSchema``): a sync stopped anywhere, or a connection
+///   lost, leaves whole pages; nothing half-written is visible to anyone.
 /// - One sync of a collection at a time across every machine: an advisory lock
 ///   (``AdvisoryLock``), released by the server when the holder's connection ends, even by
 ///   `kill -9` or a lost network.

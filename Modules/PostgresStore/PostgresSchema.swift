@@ -14,6 +14,8 @@ enum PostgresSchema {
         ("v1-collections-pages-items", collectionsPagesItems),
         ("v2-page-writer", [pageWriter]),
         ("v3-item-search", itemSearch),
+        ("v4-item-without-foreign-key", itemWithoutForeignKey),
+        ("v5-batch-writer", [batchWriter]),
     ]
 
     /// Collections of any JSON API, each with its pages and items, as in the SQLite mirror:
@@ -98,6 +100,15 @@ enum PostgresSchema {
         """,
     ]
 
+    /// `item.collection_id` without a foreign key: the server checked it once per item written
+    /// (a lookup of the collection's row each time), which was a third of its work in a cold
+    /// sync of 100,000 items (write_page alone: 1.5 s with the check, 1.15 s without). The
+    /// items are written only by `write_page`, for a collection the sync holds, and a
+    /// collection's items are deleted with it by ``PostgresMirror/deleteCollection(_:)``.
+    private static let itemWithoutForeignKey = [
+        "ALTER TABLE item DROP CONSTRAINT item_collection_id_fkey",
+    ]
+
     /// `write_page`: one changed page, in one call (one round trip), inside the caller's
     /// transaction; the same steps as the SQLite side's PageWriter.
     /// 1. The collection's next change number.
@@ -149,6 +160,47 @@ enum PostgresSchema {
                 item_count = excluded.item_count, validator = excluded.validator, pass = excluded.pass,
                 content_pass = excluded.content_pass, fetched_at = excluded.fetched_at, stated_total = excluded.stated_total;
             PERFORM pg_notify('fresh_changes', p_collection::text);
+        END
+        $$
+        """
+
+    /// `write_pages`: a batch of pages in one call, in order, so a batch costs one round trip
+    /// instead of one per page (each round trip left the server idle while the answer went back
+    /// and the next statement came: a quarter of a cold sync's time). Each page is either
+    /// current (its item count `NULL`: only its pass is recorded, a run of them in one
+    /// statement) or changed (written by `write_page`, its items the next `item_count` of the
+    /// item arrays). One row per page; the rows stop after a refused page.
+    private static let batchWriter = """
+        CREATE FUNCTION write_pages(
+            p_collection bigint, p_pass bigint, p_now double precision,
+            p_pages bigint[], p_urls text[], p_next_urls text[], p_validators text[], p_stated_totals bigint[], p_item_counts bigint[],
+            p_keys bytea[], p_documents text[], p_exact_texts text[])
+        RETURNS TABLE (created bigint, changed bigint, refused_key bytea, refused_page bigint)
+        LANGUAGE plpgsql AS $$
+        DECLARE
+            current_pages bigint[] := '{}';
+            first_item bigint := 1;
+            last_item bigint;
+        BEGIN
+            FOR nth IN 1 .. coalesce(array_length(p_pages, 1), 0) LOOP
+                IF p_item_counts[nth] IS NULL THEN
+                    current_pages := current_pages || p_pages[nth];
+                    created := 0; changed := 0; refused_key := NULL; refused_page := NULL;
+                    RETURN NEXT;
+                    CONTINUE;
+                END IF;
+                UPDATE page SET pass = p_pass, fetched_at = p_now WHERE collection_id = p_collection AND page_index = ANY (current_pages);
+                current_pages := '{}';
+                last_item := first_item + p_item_counts[nth] - 1;
+                SELECT w.created, w.changed, w.refused_key, w.refused_page INTO created, changed, refused_key, refused_page
+                FROM write_page(p_collection, p_pages[nth], p_urls[nth], p_next_urls[nth], p_validators[nth], p_pass, p_now,
+                    p_stated_totals[nth], p_keys[first_item:last_item], p_documents[first_item:last_item],
+                    p_exact_texts[first_item:last_item]) AS w;
+                RETURN NEXT;
+                IF refused_key IS NOT NULL THEN RETURN; END IF;
+                first_item := last_item + 1;
+            END LOOP;
+            UPDATE page SET pass = p_pass, fetched_at = p_now WHERE collection_id = p_collection AND page_index = ANY (current_pages);
         END
         $$
         """

@@ -178,6 +178,27 @@ struct MirrorStoreBehaviourTests {
         #expect(try await mirror.store.pages(of: mirror.collection.id).keys.sorted() == [0, 1])
     }
 
+    /// Current and changed pages written together, in order: a current page's items count as
+    /// listed in this pass for the changed pages after it.
+    @Test(arguments: StoreKind.allCases)
+    func aBatchOfCurrentAndChangedPagesIsWrittenInOrder(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        for (index, contents) in [[(1, "a")], [(2, "b")], [(3, "c")]].enumerated() {
+            try await mirror.write(index, pass: 1, contents)
+        }
+        func page(_ index: Int, _ contents: [(Int, String)]?) -> PageContent {
+            PageContent(index: index, url: "u\(index)", nextURL: "next", validator: nil, items: contents.map(items))
+        }
+        let writes = try await mirror.store.writePages([page(0, nil), page(1, [(2, "b, changed")]), page(2, nil)],
+                                                       of: mirror.collection.id, pass: 2, now: Date())
+        #expect(writes == [PageWrite(), PageWrite(changed: 1), PageWrite()])
+        #expect(try await mirror.store.pages(of: mirror.collection.id).values.map(\.pass).sorted() == [2, 2, 2])
+        await #expect(throws: DuplicateKey(key: "1", pageIndex: 0, foundOnPage: 1, written: [PageWrite()])) {
+            _ = try await mirror.store.writePages([page(0, nil), page(1, [(1, "a")])], of: mirror.collection.id, pass: 3, now: Date())
+        }
+        #expect(try await mirror.keys() == [1, 2, 3].map { ItemKey.integer($0) })
+    }
+
     @Test(arguments: StoreKind.allCases)
     func anUnfinishedPassResumesAfterItsLastPage(_ kind: StoreKind) async throws {
         let mirror = try await StoreUnderTest(kind)
