@@ -804,6 +804,29 @@ pg_kill_and_resume() { # kill -9 mid-sync: the server keeps whole pages, the nex
     [ $((kept % 10)) -eq 0 ] && [ "$RESUMED" -ge 3 ] && [ "$ITEMS" -eq 95 ]
 }
 check "kill -9 mid-sync into PostgreSQL: whole pages kept, the next sync resumes and completes (95 items)" pg_kill_and_resume
+pg_server_stops_answering() { # the server's processes stopped mid-sync: Ctrl-C waits for them, a second stops at once
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=10" --name hung --store "$STORE" -v --db-dir "$WORK/machine-d" >/dev/null 2>"$WORK/pg-hung.err" &
+    local pid=$!
+    wait_for_line "$WORK/pg-hung.err" "^fresh: page 2:"
+    local server="$PG_PID $(pgrep -P "$PG_PID" | tr '\n' ' ')"
+    kill -STOP $server
+    kill -INT "$pid"
+    wait_for_line "$WORK/pg-hung.err" "Ctrl-C again stops at once"
+    kill -INT "$pid"
+    wait_until bash -c "! kill -0 $pid 2>/dev/null"
+    kill -9 "$pid" 2>/dev/null; wait "$pid"; local status=$?
+    kill -CONT $server
+    grep -vE "^fresh: (new collection '|pages: |page [0-9]+: )" "$WORK/pg-hung.err" >"$WORK/pg-hung.lines"
+    echo "      exit $status: $(tr '\n' ' ' <"$WORK/pg-hung.lines")"
+    [ "$status" -eq 130 ] && [ "$(wc -l <"$WORK/pg-hung.lines")" -eq 2 ] &&
+        grep -q "^fresh: stopping: waiting for the work under way" "$WORK/pg-hung.lines" &&
+        grep -q "^fresh: interrupted again: " "$WORK/pg-hung.lines" || return 1
+    local kept; kept=$(pg_sql team "SELECT count(*) FROM fresh.item i JOIN fresh.collection c ON c.id = i.collection_id WHERE c.name = 'hung'")
+    sync_json "$WORK/machine-d" "$BASE_URL/posts?limit=10" --store "$STORE" --name hung
+    echo "      $kept items kept (whole pages of 10); the next sync: $ITEMS items"
+    [ $((kept % 10)) -eq 0 ] && [ "$ITEMS" -eq 95 ]
+}
+check "a server that stops answering mid-sync: Ctrl-C says it waits, a second stops at once (exit 130); whole pages kept, the next sync completes" pg_server_stops_answering
 stop_server
 
 start_server --max-age 0 --posts 95 --quiet

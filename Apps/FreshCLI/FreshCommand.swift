@@ -34,7 +34,7 @@ public struct FreshCommand: AsyncParsableCommand {
                   or --items names absent); --allow-partial makes it 0
               64  invalid arguments (also: an unknown or ambiguous name, an unset
                   ${VAR} in a source's header, a sources file that is not valid)
-              130 interrupted (Ctrl-C)
+              130 interrupted (Ctrl-C; a second Ctrl-C stops without waiting)
 
             Shell completions: fresh --generate-completion-script bash (or zsh, fish); see \
             docs/cli.md.

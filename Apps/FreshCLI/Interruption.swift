@@ -5,10 +5,21 @@ import Synchronization
 /// Ctrl-C (SIGINT), SIGTERM and SIGHUP (the terminal went away) cancel the running work
 /// instead of killing the process, so the page being written finishes or rolls back cleanly
 /// and the user gets one line and exit status 130.
+///
+/// The work may be waiting for something that no longer answers (a PostgreSQL server that
+/// stopped without closing its connection): when it is still running a second after the
+/// signal, a line says so, and a second signal stops the process at once. What was committed
+/// stays; the transaction under way is rolled back, by SQLite at the next open, by the server
+/// when it sees the connection gone.
 enum Interruption {
     static func cancellingOnSignal<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async throws -> T {
         let target = CancellationTarget()
-        let watch = SignalPipe.watch { target.cancel() }
+        let watch = SignalPipe.watch {
+            switch target.cancel() {
+            case .first: sayWhenStillStopping(target)
+            case .again: stopAtOnce()
+            }
+        }
         defer {
             watch?.cancel()
             // libdispatch lets go of a cancelled source's handler later, on its queue; the task,
@@ -22,6 +33,22 @@ enum Interruption {
         let task = Task.immediate { try await work() }
         target.attach { task.cancel() }
         return try await task.value
+    }
+
+    /// How long cancelled work may take to end before a line says what a second signal does.
+    static let patience = DispatchTimeInterval.seconds(1)
+
+    private static func sayWhenStillStopping(_ target: CancellationTarget) {
+        DispatchQueue.global().asyncAfter(deadline: .now() + patience) {
+            if target.isAttached {
+                StandardError.writeAlways("fresh: stopping: waiting for the work under way to end (Ctrl-C again stops at once)")
+            }
+        }
+    }
+
+    private static func stopAtOnce() -> Never {
+        StandardError.writeAlways("fresh: interrupted again: stopping without waiting for the work under way")
+        _exit(130)
     }
 }
 
@@ -64,9 +91,11 @@ private enum SignalPipe {
         for signalNumber in signals { sigaction(signalNumber, &action, nil) }
         let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .global())
         source.setEventHandler {
+            // A byte a signal: two that came together are two requests, not one.
             var bytes = [UInt8](repeating: 0, count: 64)
-            while read(descriptor, &bytes, bytes.count) > 0 {}
-            onSignal()
+            var signalled = 0
+            while case let count = read(descriptor, &bytes, bytes.count), count > 0 { signalled += count }
+            for _ in 0..<signalled { onSignal() }
         }
         source.resume()
         return source
@@ -79,7 +108,12 @@ private enum SignalPipe {
 final class CancellationTarget: Sendable {
     private struct State {
         var cancel: (@Sendable () -> Void)?
-        var requested = false
+        var requests = 0
+    }
+
+    /// Whether a request is the first, or came while the cancelled work was still running.
+    enum Request {
+        case first, again
     }
 
     private let state = Mutex(State())
@@ -87,7 +121,7 @@ final class CancellationTarget: Sendable {
     func attach(_ cancel: @escaping @Sendable () -> Void) {
         let requested = state.withLock { state in
             state.cancel = cancel
-            return state.requested
+            return state.requests > 0
         }
         if requested { cancel() }
     }
@@ -95,11 +129,18 @@ final class CancellationTarget: Sendable {
     /// Forgets the task: a signal from now on cancels nothing.
     func detach() { state.withLock { $0.cancel = nil } }
 
-    func cancel() {
-        let cancel = state.withLock { state in
-            state.requested = true
-            return state.cancel
+    /// Whether a task is attached: the work has not ended.
+    var isAttached: Bool { state.withLock { $0.cancel != nil } }
+
+    /// Cancels the work (or the work attached next). A request after the first, while the work
+    /// is still attached, is ``Request/again``: the caller stops the process.
+    @discardableResult
+    func cancel() -> Request {
+        let (cancel, requests) = state.withLock { state in
+            state.requests += 1
+            return (state.cancel, state.requests)
         }
         cancel?()
+        return requests > 1 && cancel != nil ? .again : .first
     }
 }

@@ -52,6 +52,17 @@ struct InterruptionTests {
         #expect(cancelled.value.load(ordering: .relaxed) == 2)
     }
 
+    /// A request while the cancelled work is still running asks to stop at once (the work may
+    /// be waiting for a server that no longer answers); one before the work starts does not.
+    @Test func aSecondRequestWhileTheWorkRunsAsksToStopAtOnce() {
+        let target = CancellationTarget()
+        #expect(target.cancel() == .first)
+        target.attach {}
+        #expect(target.cancel() == .again)
+        target.detach()
+        #expect(target.cancel() == .first)
+    }
+
     /// Runs `body`, then gives the test process back the dispositions it had for the signals.
     private func withSignalHandlingRestored(_ body: () async throws -> Void) async throws {
         let before = [SIGINT, SIGTERM, SIGHUP].map { signalNumber in
