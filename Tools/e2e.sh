@@ -445,8 +445,19 @@ failed_sync_json() { # --json still prints the summary when the sync fails, with
 }
 check "fresh sync --json against a stopped server: exit 3 and a JSON summary with the error" failed_sync_json
 
-tmux new-session -d -s "$TMUX_SESSION" -x 120 -y 30 \
-    "LANG=C.UTF-8 '$BIN/fresh-reader' --db-dir '$WORK/stale-db'; echo \$? > '$WORK/reader.exit'"
+tmux_session() { # tmux_session COMMAND: COMMAND alone in the test's tmux session, started anew; its
+                 # exit status goes to reader.exit. A tmux server still exiting from the last session
+                 # makes new-session fail ("server exited unexpectedly"): it is tried again.
+    tmux kill-session -t "$TMUX_SESSION" 2>/dev/null
+    rm -f "$WORK/reader.exit"
+    for _ in 1 2 3 4 5; do
+        tmux new-session -d -s "$TMUX_SESSION" -x 120 -y 30 "$1; echo \$? > '$WORK/reader.exit'" 2>/dev/null && return 0
+        sleep 0.2
+    done
+    echo "      tmux could not start a session"
+    return 1
+}
+tmux_session "LANG=C.UTF-8 '$BIN/fresh-reader' --db-dir '$WORK/stale-db'"
 wait_for_screen() { # wait_for_screen PATTERN: poll the pane until it shows PATTERN (≤ 15 s); an empty one fails
     [ -n "$1" ] || { echo "      nothing to wait for: the pattern is empty"; return 1; }
     for _ in $(seq 150); do
@@ -601,12 +612,7 @@ one_line_errors() { # every program: --version, and an argument error is one lin
 check "fresh, fresh-reader and fresh-mock: --version, and one line 'NAME: …' for a bad flag (exit 64)" one_line_errors
 
 # --- 6. fresh-reader in tmux: collections, search, live updates, prefetch ----------------------
-reader_in_tmux() { # reader_in_tmux ARGS...: a fresh reader in the tmux session (the last one killed)
-    tmux kill-session -t "$TMUX_SESSION" 2>/dev/null
-    rm -f "$WORK/reader.exit"
-    tmux new-session -d -s "$TMUX_SESSION" -x 120 -y 30 \
-        "LANG=C.UTF-8 '$BIN/fresh-reader' $*; echo \$? > '$WORK/reader.exit'"
-}
+reader_in_tmux() { tmux_session "LANG=C.UTF-8 '$BIN/fresh-reader' $*"; } # reader_in_tmux ARGS...: a fresh reader
 keys() { tmux send-keys -t "$TMUX_SESSION" "$@"; }
 
 start_server --max-age 0 --posts 95 --users 30 --quiet
@@ -717,10 +723,7 @@ check "fresh sync --all: the source and the other collection, a line each, exit 
 check "… without the token: the source's line on stderr, the other synced, exit 64" \
     bash -c "'$BIN/fresh' sync --all --db-dir '$SOURCES_DB' >'$WORK/all.out' 2>'$WORK/all.err'; [ \$? -eq 64 ] && grep -q '^synced search' '$WORK/all.out' && [ \$(wc -l <'$WORK/all.err') -eq 1 ]"
 reader_with_token() { # reader_with_token TOKEN: the reader on the source's collection, TOKEN in its environment
-    tmux kill-session -t "$TMUX_SESSION" 2>/dev/null
-    rm -f "$WORK/reader.exit"
-    tmux new-session -d -s "$TMUX_SESSION" -x 120 -y 30 \
-        "LANG=C.UTF-8 E2E_TOKEN=$1 FRESH_CONFIG_DIR='$FRESH_CONFIG_DIR' '$BIN/fresh-reader' --db-dir '$SOURCES_DB' --collection private; echo \$? > '$WORK/reader.exit'"
+    tmux_session "LANG=C.UTF-8 E2E_TOKEN=$1 FRESH_CONFIG_DIR='$FRESH_CONFIG_DIR' '$BIN/fresh-reader' --db-dir '$SOURCES_DB' --collection private"
 }
 reader_with_token wrong
 check "the reader refreshing a source with a wrong token says it was refused, not offline" wait_for_screen "refused the request (401"
@@ -827,6 +830,21 @@ pg_server_stops_answering() { # the server's processes stopped mid-sync: Ctrl-C 
     [ $((kept % 10)) -eq 0 ] && [ "$ITEMS" -eq 95 ]
 }
 check "a server that stops answering mid-sync: Ctrl-C says it waits, a second stops at once (exit 130); whole pages kept, the next sync completes" pg_server_stops_answering
+pg_interrupted_all() { # sync --all over sources in two mirrors: Ctrl-C during the first mirror's syncs starts no other's
+    local config="$WORK/two-mirrors"; mkdir -p "$config"
+    FRESH_CONFIG_DIR="$config" "$BIN/fresh" source add local-first "$BASE_URL/posts?limit=10" >/dev/null &&
+        FRESH_CONFIG_DIR="$config" "$BIN/fresh" source add shared-next "$BASE_URL/posts?limit=10" --store "$STORE" >/dev/null || return 1
+    FRESH_CONFIG_DIR="$config" "$BIN/fresh" sync --all --db-dir "$WORK/machine-e" >/dev/null 2>"$WORK/all.err" &
+    local pid=$!
+    wait_until bash -c "'$BIN/fresh' collections --db-dir '$WORK/machine-e' 2>/dev/null | grep -q '^local-first '"
+    kill -INT "$pid"
+    wait_until bash -c "! kill -0 $pid 2>/dev/null"
+    kill -9 "$pid" 2>/dev/null; wait "$pid"; local status=$?
+    local started; started=$(pg_sql team "SELECT count(*) FROM fresh.collection WHERE name = 'shared-next'")
+    echo "      exit $status; the second mirror's source started: $started"
+    [ "$status" -eq 130 ] && [ "$started" = 0 ]
+}
+check "sync --all over two mirrors: Ctrl-C during the first mirror's syncs exits 130 and starts no other's" pg_interrupted_all
 stop_server
 
 start_server --max-age 0 --posts 95 --quiet

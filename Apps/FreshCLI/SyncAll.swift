@@ -20,6 +20,8 @@ struct SyncAll {
             // One mirror after another: the default one first (with the collections no source
             // names), then each store sources name (see ``storeGroups(of:storage:)``).
             for (given, members) in Self.storeGroups(of: sources, storage: command.storage) {
+                // A Ctrl-C that stopped one mirror's syncs stops the run: no other mirror's start.
+                if outcome.worst == 130 { break }
                 synced += try await command.storage.withMirror(given: given) { store in
                     let targets = try await Self.targets(sources: members, store: store, namedElsewhere: sources)
                     try await syncAll(targets, store: store, outcome: outcome)
