@@ -445,17 +445,16 @@ failed_sync_json() { # --json still prints the summary when the sync fails, with
 }
 check "fresh sync --json against a stopped server: exit 3 and a JSON summary with the error" failed_sync_json
 
-tmux_session() { # tmux_session COMMAND: COMMAND alone in the test's tmux session, started anew; its
-                 # exit status goes to reader.exit. A tmux server still exiting from the last session
-                 # makes new-session fail ("server exited unexpectedly"): it is tried again.
+# Every tmux call goes to the server of the current session; each session gets a server of its
+# own, so a new one never meets the last one's server while that is still exiting.
+TMUX_SERVERS=0
+tmux() { command tmux -S "$WORK/tmux-$TMUX_SERVERS" "$@"; }
+tmux_session() { # tmux_session COMMAND: COMMAND alone in a new tmux session (the last one killed); its
+                 # exit status goes to reader.exit
     tmux kill-session -t "$TMUX_SESSION" 2>/dev/null
     rm -f "$WORK/reader.exit"
-    for _ in 1 2 3 4 5; do
-        tmux new-session -d -s "$TMUX_SESSION" -x 120 -y 30 "$1; echo \$? > '$WORK/reader.exit'" 2>/dev/null && return 0
-        sleep 0.2
-    done
-    echo "      tmux could not start a session"
-    return 1
+    TMUX_SERVERS=$((TMUX_SERVERS + 1))
+    tmux new-session -d -s "$TMUX_SESSION" -x 120 -y 30 "$1; echo \$? > '$WORK/reader.exit'"
 }
 tmux_session "LANG=C.UTF-8 '$BIN/fresh-reader' --db-dir '$WORK/stale-db'"
 wait_for_screen() { # wait_for_screen PATTERN: poll the pane until it shows PATTERN (≤ 15 s); an empty one fails

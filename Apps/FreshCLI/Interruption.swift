@@ -91,11 +91,10 @@ private enum SignalPipe {
         for signalNumber in signals { sigaction(signalNumber, &action, nil) }
         let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .global())
         source.setEventHandler {
-            // A byte a signal: two that came together are two requests, not one.
+            // Signals that came together (a hang-up's SIGHUP and SIGTERM) are one request.
             var bytes = [UInt8](repeating: 0, count: 64)
-            var signalled = 0
-            while case let count = read(descriptor, &bytes, bytes.count), count > 0 { signalled += count }
-            for _ in 0..<signalled { onSignal() }
+            while read(descriptor, &bytes, bytes.count) > 0 {}
+            onSignal()
         }
         source.resume()
         return source

@@ -31,7 +31,9 @@ struct StorageOptions: ParsableArguments {
         // An unset shell variable (`--db-dir "$DIR"`) would otherwise mean the default location.
         if databaseDirectory == "" { throw ValidationError("--db-dir is empty: give a directory") }
         if store == "" { throw ValidationError("--store is empty: give 'sqlite' or a postgresql:// URI") }
-        do { _ = try mirrorChoice() } catch let error as AddressError { throw ValidationError(error.description) }
+        // Only the flag: FRESH_STORE is read when a command opens the mirror (`fresh get` never does).
+        guard let store else { return }
+        do { _ = try MirrorChoice.resolve(store) } catch let error as AddressError { throw ValidationError(error.description) }
     }
 
     /// The mirror `--store`, else `given` (a source's `store`), else `FRESH_STORE` names.

@@ -16,17 +16,19 @@ struct SyncAll {
         let outcome = Outcome()
         try await services.finishing {
             if !command.quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
-            var synced = 0
-            // One mirror after another: the default one first (with the collections no source
-            // names), then each store sources name (see ``storeGroups(of:storage:)``).
-            for (given, members) in Self.storeGroups(of: sources, storage: command.storage) {
-                // A Ctrl-C that stopped one mirror's syncs stops the run: no other mirror's start.
-                if outcome.worst == 130 { break }
-                synced += try await command.storage.withMirror(given: given) { store in
-                    let targets = try await Self.targets(sources: members, store: store, namedElsewhere: sources)
-                    try await syncAll(targets, store: store, outcome: outcome)
-                    return targets.count
+            // One Ctrl-C stops the whole run: the syncs under way, and no other mirror is opened.
+            let synced = try await Interruption.cancellingOnSignal {
+                var synced = 0
+                // One mirror after another: the default one first (with the collections no source
+                // names), then each store sources name (see ``storeGroups(of:storage:)``).
+                for (given, members) in Self.storeGroups(of: sources, storage: command.storage) where !Task.isCancelled {
+                    synced += try await command.storage.withMirror(given: given) { store in
+                        let targets = try await Self.targets(sources: members, store: store, namedElsewhere: sources)
+                        await syncAll(targets, store: store, outcome: outcome)
+                        return targets.count
+                    }
                 }
+                return synced
             }
             if synced == 0 { StandardError.write("fresh: nothing to sync yet: 'fresh source add NAME URL' names a source") }
         }
@@ -38,22 +40,20 @@ struct SyncAll {
         if outcome.worst != 0 { throw ExitCode(outcome.worst) }
     }
 
-    private func syncAll(_ targets: [SyncTarget], store: any MirrorStore, outcome: Outcome) async throws {
-                try await Interruption.cancellingOnSignal {
-                    await ParallelSyncs.run(targets, command: command, services: services, store: store) { target, result in
-                        switch result {
-                        case .success(let summary):
-                            outcome.summaries.append(summary)
-                            if !command.json && !command.quiet { print(summary.line) }
-                            if let status = command.partialStatus(of: summary, target: target.name) {
-                                outcome.worst = Self.worse(outcome.worst, status)
-                            }
-                        case .failure(let error):
-                            outcome.worst = Self.worse(outcome.worst, FailureReport.exitCode(for: error))
-                            StandardError.write("fresh: \(target.name): \(ErrorDescription.line(error))")
-                        }
-                    }
+    private func syncAll(_ targets: [SyncTarget], store: any MirrorStore, outcome: Outcome) async {
+        await ParallelSyncs.run(targets, command: command, services: services, store: store) { target, result in
+            switch result {
+            case .success(let summary):
+                outcome.summaries.append(summary)
+                if !command.json && !command.quiet { print(summary.line) }
+                if let status = command.partialStatus(of: summary, target: target.name) {
+                    outcome.worst = Self.worse(outcome.worst, status)
                 }
+            case .failure(let error):
+                outcome.worst = Self.worse(outcome.worst, FailureReport.exitCode(for: error))
+                StandardError.write("fresh: \(target.name): \(ErrorDescription.line(error))")
+            }
+        }
     }
 
     /// What the syncs left: their summaries and the worst exit status. Only ``ParallelSyncs``'
@@ -79,10 +79,9 @@ struct SyncAll {
         return groups
     }
 
-    /// Every source of the mirror, then every collection in it no source names.
-    static func targets(sources: [Source], store: any MirrorStore, namedElsewhere: [Source]? = nil) async throws -> [SyncTarget] {
-        let named = namedElsewhere ?? sources
-        let others = try await store.collections().filter { collection in !named.contains { $0.name == collection.name } }
+    /// Every source of the mirror, then every collection in it that no source, of any mirror, names.
+    static func targets(sources: [Source], store: any MirrorStore, namedElsewhere: [Source]) async throws -> [SyncTarget] {
+        let others = try await store.collections().filter { collection in !namedElsewhere.contains { $0.name == collection.name } }
         return sources.map(SyncTarget.source) + others.map(SyncTarget.collection)
     }
 

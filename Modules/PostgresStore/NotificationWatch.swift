@@ -3,8 +3,8 @@ import PostgresNIO
 import Synchronization
 
 /// Tells a reader when anyone wrote to the mirror, without polling the server: a connection of
-/// its own `LISTEN`s on `fresh_changes`, which every write transaction notifies when it commits
-/// (see ``PostgresMirror/write(_:)`` and `write_page`). A lost connection is said on the next
+/// its own `LISTEN`s on `fresh_changes`, which a transaction that changes what a reader shows
+/// notifies when it commits (see ``PostgresMirror/write(_:)`` and `write_page`). A lost connection is said on the next
 /// look, as the reader says a failing check.
 final class NotificationWatch: ChangeWatch {
     private struct State {
@@ -25,7 +25,7 @@ final class NotificationWatch: ChangeWatch {
         let task = Task { [weak watch] in
             do {
                 for try await _ in notifications { watch?.state.withLock { $0.changed = true } }
-                watch?.state.withLock { $0.failure = StorageError.lost(location: address.description, reason: "the server closed the connection") }
+                watch?.state.withLock { $0.failure = ServerFailure.closed(at: address) }
             } catch {
                 watch?.state.withLock { $0.failure = error }
             }

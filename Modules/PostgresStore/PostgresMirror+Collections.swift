@@ -25,11 +25,11 @@ extension PostgresMirror {
 
     public func summaries() async throws -> [CollectionSummary] {
         let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-            SELECT \(CollectionRecord.columns),
-                (SELECT count(*) FROM item i WHERE i.collection_id = c.id AND i.page_index >= 0),
-                (SELECT count(*) FROM page p WHERE p.collection_id = c.id),
-                (SELECT coalesce(sum(pg_column_size(i.json)), 0) FROM item i WHERE i.collection_id = c.id AND i.page_index >= 0)
-            FROM collection c ORDER BY name
+            SELECT \(CollectionRecord.columns), items.count, (SELECT count(*) FROM page p WHERE p.collection_id = c.id), items.bytes
+            FROM collection c, LATERAL (
+                SELECT count(*) AS count, coalesce(sum(pg_column_size(i.json)), 0) AS bytes
+                FROM item i WHERE i.collection_id = c.id AND i.page_index >= 0) AS items
+            ORDER BY name
             """))
         return try rows.map { row in
             let columns = row.makeRandomAccess()

@@ -12,10 +12,8 @@ enum PostgresSchema {
     /// Every migration, oldest first; each a list of statements.
     static let migrations: [(name: String, statements: [String])] = [
         ("v1-collections-pages-items", collectionsPagesItems),
-        ("v2-page-writer", [pageWriter]),
+        ("v2-page-writer", [pageWriter, batchWriter]),
         ("v3-item-search", itemSearch),
-        ("v4-item-without-foreign-key", itemWithoutForeignKey),
-        ("v5-batch-writer", [batchWriter]),
     ]
 
     /// Collections of any JSON API, each with its pages and items, as in the SQLite mirror:
@@ -24,7 +22,11 @@ enum PostgresSchema {
     /// - `item.json` is the item as JSONB; `exact_text` keeps the text the server sent only
     ///   when JSONB cannot hold it (a `\u0000` in a string), and `json` then has U+FFFD there;
     /// - `page_index` -1 marks an item its page no longer lists, kept until the pass ends;
-    /// - the sequences number the page writes of a collection (which items are new to a reader).
+    /// - the sequences number the page writes of a collection (which items are new to a reader);
+    /// - `item.collection_id` has no foreign key: the server would check it once per item
+    ///   written, a third of its work in a cold sync of 100,000 items (`write_page` alone: 1.5 s
+    ///   with the check, 1.15 s without). Items are written only by `write_page`, for a
+    ///   collection the sync holds, and ``PostgresMirror/deleteCollection(_:)`` deletes them.
     private static let collectionsPagesItems = [
         """
         CREATE TABLE collection (
@@ -62,7 +64,7 @@ enum PostgresSchema {
         """
         CREATE TABLE item (
             id bigserial PRIMARY KEY,
-            collection_id bigint NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
+            collection_id bigint NOT NULL,
             key bytea NOT NULL,
             page_index bigint NOT NULL,
             position bigint NOT NULL,
@@ -100,16 +102,7 @@ enum PostgresSchema {
         """,
     ]
 
-    /// `item.collection_id` without a foreign key: the server checked it once per item written
-    /// (a lookup of the collection's row each time), which was a third of its work in a cold
-    /// sync of 100,000 items (write_page alone: 1.5 s with the check, 1.15 s without). The
-    /// items are written only by `write_page`, for a collection the sync holds, and a
-    /// collection's items are deleted with it by ``PostgresMirror/deleteCollection(_:)``.
-    private static let itemWithoutForeignKey = [
-        "ALTER TABLE item DROP CONSTRAINT item_collection_id_fkey",
-    ]
-
-    /// `write_page`: one changed page, in one call (one round trip), inside the caller's
+    /// `write_page`: one changed page (called by `write_pages`), inside the caller's
     /// transaction; the same steps as the SQLite side's PageWriter.
     /// 1. The collection's next change number.
     /// 2. The items upserted by key; an unchanged item keeps its change number. An item that
@@ -181,16 +174,21 @@ enum PostgresSchema {
             current_pages bigint[] := '{}';
             first_item bigint := 1;
             last_item bigint;
+            page_count int := coalesce(array_length(p_pages, 1), 0);
         BEGIN
-            FOR nth IN 1 .. coalesce(array_length(p_pages, 1), 0) LOOP
-                IF p_item_counts[nth] IS NULL THEN
+            -- One step past the last page, to record the current pages that end the batch.
+            FOR nth IN 1 .. page_count + 1 LOOP
+                IF nth <= page_count AND p_item_counts[nth] IS NULL THEN
                     current_pages := current_pages || p_pages[nth];
                     created := 0; changed := 0; refused_key := NULL; refused_page := NULL;
                     RETURN NEXT;
                     CONTINUE;
                 END IF;
-                UPDATE page SET pass = p_pass, fetched_at = p_now WHERE collection_id = p_collection AND page_index = ANY (current_pages);
-                current_pages := '{}';
+                IF cardinality(current_pages) > 0 THEN
+                    UPDATE page SET pass = p_pass, fetched_at = p_now WHERE collection_id = p_collection AND page_index = ANY (current_pages);
+                    current_pages := '{}';
+                END IF;
+                EXIT WHEN nth > page_count;
                 last_item := first_item + p_item_counts[nth] - 1;
                 SELECT w.created, w.changed, w.refused_key, w.refused_page INTO created, changed, refused_key, refused_page
                 FROM write_page(p_collection, p_pages[nth], p_urls[nth], p_next_urls[nth], p_validators[nth], p_pass, p_now,
@@ -200,7 +198,6 @@ enum PostgresSchema {
                 IF refused_key IS NOT NULL THEN RETURN; END IF;
                 first_item := last_item + 1;
             END LOOP;
-            UPDATE page SET pass = p_pass, fetched_at = p_now WHERE collection_id = p_collection AND page_index = ANY (current_pages);
         END
         $$
         """

@@ -136,7 +136,7 @@ final class ServerConnection: Sendable {
     /// was lost: a session the server ended while a statement was on its way could otherwise
     /// leave the statement waiting for good.
     private func answer<Value: Sendable>(_ request: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let lost = StorageError.lost(location: address.description, reason: "the server closed the connection")
+        let lost = ServerFailure.closed(at: address)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
             let reply = SingleReply(continuation)
             guard let ticket = waiting.add({ reply.resume(throwing: lost) }) else { return reply.resume(throwing: lost) }

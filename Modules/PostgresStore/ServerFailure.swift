@@ -8,6 +8,13 @@ import PostgresNIO
 /// timed out; a role, a database or a right missing; the disk full. The password is never in
 /// it (messages show the address as ``PostgresAddress/description`` does).
 enum ServerFailure {
+    /// The error of a session the server ended: what was committed stays.
+    static func closed(at address: PostgresAddress) -> StorageError {
+        .lost(location: address.description, reason: closedReason)
+    }
+
+    private static let closedReason = "the server closed the connection"
+
     static func storageError(_ error: any Error, at address: PostgresAddress, connecting: Bool = false) -> StorageError {
         if let storage = error as? StorageError { return storage }
         let place = address.description
@@ -36,8 +43,7 @@ enum ServerFailure {
             let reason = failure.underlying.map(describe) ?? failure.code.description
             return connecting ? .cannotOpen(path: place, reason: reason + hint(for: failure)) : .lost(location: place, reason: reason)
         case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
-            return connecting ? .cannotOpen(path: place, reason: "the server closed the connection")
-                : .lost(location: place, reason: "the server closed the connection")
+            return connecting ? .cannotOpen(path: place, reason: closedReason) : .lost(location: place, reason: closedReason)
         case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
             return .cannotOpen(path: place, reason: "the server asks for a password (give it in the URI, PGPASSWORD or ~/.pgpass)")
         default:
