@@ -844,6 +844,16 @@ pg_interrupted_all() { # sync --all over sources in two mirrors: Ctrl-C during t
     [ "$status" -eq 130 ] && [ "$started" = 0 ]
 }
 check "sync --all over two mirrors: Ctrl-C during the first mirror's syncs exits 130 and starts no other's" pg_interrupted_all
+pg_source_read_outs() { # items and rm given a source's name look in the source's own store
+    local config="$WORK/two-mirrors"
+    FRESH_CONFIG_DIR="$config" "$BIN/fresh" sync shared-next --db-dir "$WORK/machine-e" -q || return 1
+    local listed; listed=$(FRESH_CONFIG_DIR="$config" "$BIN/fresh" items shared-next --db-dir "$WORK/machine-e" | wc -l)
+    FRESH_CONFIG_DIR="$config" "$BIN/fresh" rm shared-next --db-dir "$WORK/machine-e" >/dev/null || return 1
+    local left; left=$(pg_sql team "SELECT count(*) FROM fresh.collection WHERE name = 'shared-next'")
+    echo "      fresh items shared-next: $listed lines; collections of that name left in PostgreSQL after fresh rm: $left"
+    [ "$listed" -eq 95 ] && [ "$left" = 0 ]
+}
+check "fresh items and fresh rm given a source kept in PostgreSQL find its collection there" pg_source_read_outs
 stop_server
 
 start_server --max-age 0 --posts 95 --quiet

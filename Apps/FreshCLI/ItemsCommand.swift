@@ -69,7 +69,7 @@ struct ItemsCommand: FreshSubcommand {
     }
 
     func execute() async throws {
-        try await storage.withMirror(forReading: true) { store in
+        try await storage.withMirror(forReading: true, given: try SourcesFile.located().store(ofSourceNamed: name)) { store in
             guard let collection = try await store.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
             let format = json ? .json : format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
             let chosen = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }

@@ -18,7 +18,7 @@ struct RemoveCommand: FreshSubcommand {
     @OptionGroup var storage: StorageOptions
 
     func execute() async throws {
-        let (collection, pages, count) = try await storage.withMirror { store in
+        let (collection, pages, count) = try await storage.withMirror(given: try SourcesFile.located().store(ofSourceNamed: name)) { store in
             guard let collection = try await store.collection(meaning: name), let url = URL(string: collection.url) else {
                 throw SyncError.unknownCollection(name: name)
             }

@@ -21,7 +21,7 @@ struct StorageOptions: ParsableArguments {
     var cacheCapacity: Int = CacheDatabase.defaultCapacity
 
     @Option(name: .customLong("store"), help: ArgumentHelp(
-        "The mirror: 'sqlite' (data.sqlite in the data directory, the default) or a PostgreSQL URI, postgresql://[user@]host[:port]/database (default: FRESH_STORE; the password from PGPASSWORD or ~/.pgpass).",
+        "The mirror: 'sqlite' (data.sqlite in the data directory, the default) or a PostgreSQL URI, postgresql://[user@]host[:port]/database (default: a source's own store when a command is given its name, else FRESH_STORE; the password from PGPASSWORD or ~/.pgpass).",
         valueName: "store"))
     var store: String?
 

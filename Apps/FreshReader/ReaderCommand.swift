@@ -14,7 +14,8 @@ public struct ReaderCommand: AsyncParsableCommand {
         commandName: "fresh-reader",
         abstract: "Browse synced collections in the terminal, offline first, with infinite scroll.",
         discussion: """
-            fresh-reader shows what `fresh sync` stored in the local item database at once, \
+            fresh-reader shows what `fresh sync` stored in the mirror (data.sqlite, or the \
+            PostgreSQL database that --store, FRESH_STORE or the source's `store` names) at once, \
             without waiting for the network, reading only the rows on screen (as fast at \
             100,000 items as at 100). With several collections stored it opens on the \
             collection list; Enter opens one.
@@ -31,7 +32,7 @@ public struct ReaderCommand: AsyncParsableCommand {
             3 new, 1 updated, 2 removed · 48 × 304", "offline, showing stored items (reason)" or \
             "error: reason"; on the right the position, e.g. 123/4,567. `e` shows the full reason.
 
-            Search (/) uses the collection's SQLite full-text index over every string of the \
+            Search (/) uses the mirror's full-text index (SQLite's or PostgreSQL's) over every string of the \
             items (every word must appear; the last one may be a prefix).
 
             Text from the server is shown with control characters and bidi overrides made \
@@ -40,13 +41,15 @@ public struct ReaderCommand: AsyncParsableCommand {
 
             Files: data.sqlite (synced items) and cache.sqlite (HTTP cache) in --db-dir, else \
             $FRESH_HOME, else $XDG_DATA_HOME/fresh and $XDG_CACHE_HOME/fresh. A data directory \
-            that cannot be written is opened read-only: browsing and search work, fetching does not.
+            that cannot be written is opened read-only: browsing and search work, fetching does not. \
+            With a PostgreSQL store the items are in that database, and the cache stays here.
 
             Exit status:
               0   quit with q or Esc, Ctrl-C, SIGTERM or SIGHUP (the terminal is restored)
               1   unexpected failure
               2   standard input/output is not a terminal, or the terminal cannot be used
-              6   a database could not be opened or read (damaged, or not a database)
+              6   a database could not be opened or read (damaged, not a database,
+                  a PostgreSQL server that cannot be reached, a missing role or database)
               64  invalid arguments (an unknown --collection, say)
 
             Examples:
@@ -88,7 +91,11 @@ public struct ReaderCommand: AsyncParsableCommand {
     public func validate() throws {
         // An unset shell variable (`--db-dir "$DIR"`) would otherwise mean the default location.
         if databaseDirectory == "" { throw ValidationError("--db-dir is empty: give a directory") }
-        do { _ = try MirrorChoice.resolve(store) } catch let error as AddressError { throw ValidationError(error.description) }
+        if store == "" { throw ValidationError("--store is empty: give 'sqlite' or a postgresql:// URI") }
+        // Only the flag: FRESH_STORE is read once, when the mirror opens.
+        if let store {
+            do { _ = try MirrorChoice.resolve(store) } catch let error as AddressError { throw ValidationError(error.description) }
+        }
         if let url, Self.httpURL(url) == nil { throw ValidationError("invalid --url '\(url)': expected an http:// or https:// URL") }
         if let title, JSONPath(parsing: title).map({ !$0.isRoot }) != true {
             throw ValidationError("invalid --title '\(title)': expected a member name or a dotted path such as user.login")
@@ -103,7 +110,12 @@ public struct ReaderCommand: AsyncParsableCommand {
         do {
             try await read()
         } catch {
-            let failure = error as? ReaderError ?? .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
+            let failure: ReaderError = switch error {
+            case let error as ReaderError: error
+            // A FRESH_STORE that is not a store, a sources file that cannot be read: as `fresh` says them.
+            case is AddressError, is SourceError: .usage(ErrorDescription.line(error))
+            default: .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
+            }
             Self.say(failure.description)
             throw ExitCode(failure.exitCode)
         }
@@ -115,7 +127,7 @@ public struct ReaderCommand: AsyncParsableCommand {
     private func read() async throws {
         let location = StorageLocation.resolve(directory: databaseDirectory)
         // A source opened by name lives in its own store, unless --store says otherwise.
-        let sourceStore = collection.flatMap { name in (try? SourcesFile.located().load())?.first { $0.name == name }?.store }
+        let sourceStore = try collection.flatMap { try SourcesFile.located().store(ofSourceNamed: $0) }
         let choice = try MirrorChoice.resolve(store ?? sourceStore)
         let readOnly = choice == .sqlite && Self.isReadOnly(location.itemDatabasePath) && url == nil
         let services = FreshServices(location: location)

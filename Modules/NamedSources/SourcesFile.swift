@@ -67,6 +67,12 @@ public struct SourcesFile: Sendable {
         return table
     }
 
+    /// The store the source called `name` lives in (its `store`); `nil` when no source has that
+    /// name or it names none. A command given a name looks for the collection there.
+    public func store(ofSourceNamed name: String) throws(SourceError) -> String? {
+        try load().first { $0.name == name }?.store
+    }
+
     /// The source called `name`.
     public func source(named name: String) throws(SourceError) -> Source {
         let all = try load()
