@@ -46,6 +46,11 @@ let package = Package(
         .target(name: "Pagination", dependencies: ["HTTPFields", "JSON"], path: "Modules/Pagination"),
         .target(name: "Fetcher", path: "Modules/Fetcher"),
         .target(name: "MirrorStore", dependencies: ["JSON"], path: "Modules/MirrorStore"),
+        // When requests may go: stated rate limits, Retry-After, per-origin turns, retries.
+        .target(
+            name: "Pacing", dependencies: ["HTTPCache", "HTTPFields", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/Pacing"
+        ),
 
         // MARK: Threads of our own, which exist only for speed
         .target(name: "DedicatedThreads", path: "Modules/DedicatedThreads"),
@@ -92,7 +97,7 @@ let package = Package(
         .target(
             name: "SyncEngine",
             dependencies: [
-                "CurlTransport", "DedicatedThreads", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "Pagination", "PostgresStore",
+                "CurlTransport", "DedicatedThreads", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "Pacing", "Pagination", "PostgresStore",
                 "Storage", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/SyncEngine"
@@ -102,7 +107,7 @@ let package = Package(
         .target(
             name: "NamedSources",
             dependencies: [
-                "JSON", "MirrorStore", "Pagination", "Storage", "SyncEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "HTTPCache", "JSON", "MirrorStore", "Pagination", "Storage", "SyncEngine", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "TOMLKit", package: "TOMLKit"),
             ],
             path: "Modules/NamedSources"
@@ -118,8 +123,8 @@ let package = Package(
         .target(
             name: "FreshCLI",
             dependencies: [
-                "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "NamedSources", "Pagination", "PostgresStore", "Storage",
-                "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "NamedSources", "Pacing", "Pagination", "PostgresStore",
+                "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Apps/FreshCLI"
@@ -143,9 +148,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -162,6 +169,9 @@ let package = Package(
         .testTarget(name: "HTTPCacheTests", dependencies: ["HTTPCache", "HTTPFields", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Tests/HTTPCacheTests"),
         .testTarget(name: "PaginationTests", dependencies: ["JSON", "Pagination"], path: "Tests/PaginationTests"),
         .testTarget(name: "FetcherTests", dependencies: ["Fetcher"], path: "Tests/FetcherTests"),
+        .testTarget(
+            name: "PacingTests", dependencies: ["HTTPCache", "Pacing", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/PacingTests"),
         .testTarget(name: "DedicatedThreadsTests", dependencies: ["DedicatedThreads"], path: "Tests/DedicatedThreadsTests"),
         .testTarget(
             name: "CurlTransportTests", dependencies: ["CurlTransport", "DedicatedThreads", "HTTPCache", "MockServer", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -174,7 +184,7 @@ let package = Package(
             name: "MirrorStoreTests", dependencies: ["JSON", "MirrorStore", "PostgresStore", "Storage"], path: "Tests/MirrorStoreTests"),
         .testTarget(
             name: "SyncEngineTests",
-            dependencies: ["HTTPCache", "HTTPFields", "JSON", "MirrorStore", "MockServer", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["HTTPCache", "HTTPFields", "JSON", "MirrorStore", "MockServer", "Pacing", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/SyncEngineTests"),
         .testTarget(
             name: "FreshCLITests",

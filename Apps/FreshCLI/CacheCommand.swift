@@ -29,11 +29,11 @@ struct CacheCommand: AsyncParsableCommand {
                 for kind in CacheOutcome.Kind.allCases { object[kind.rawValue] = statistics.counts[kind] ?? 0 }
                 return try JSONOutput.print(object)
             }
-            print("entries: \(statistics.entries)")
-            print("bytes: \(statistics.bytes) (\(ByteCount.format(statistics.bytes))) of \(ByteCount.format(statistics.capacity))")
-            for kind in CacheOutcome.Kind.allCases { print("\(kind.rawValue): \(statistics.counts[kind] ?? 0)") }
-            print("body bytes received: \(statistics.bytesReceived)")
-            print("body bytes saved: \(statistics.bytesSaved)")
+            StandardOutput.line("entries: \(statistics.entries)")
+            StandardOutput.line("bytes: \(statistics.bytes) (\(ByteCount.format(statistics.bytes))) of \(ByteCount.format(statistics.capacity))")
+            for kind in CacheOutcome.Kind.allCases { StandardOutput.line("\(kind.rawValue): \(statistics.counts[kind] ?? 0)") }
+            StandardOutput.line("body bytes received: \(statistics.bytesReceived)")
+            StandardOutput.line("body bytes saved: \(statistics.bytesSaved)")
         }
     }
 
@@ -53,7 +53,7 @@ struct CacheCommand: AsyncParsableCommand {
             }
             for entry in entries {
                 let variant = entry.variantKey.isEmpty ? "" : " [\(entry.variantKey.replacingOccurrences(of: "\n", with: "; "))]"
-                print(TerminalText.sanitized(RedactedPassword.hidden(in: "\(entry.status) \(ByteCount.format(entry.size)) \(entry.key)\(variant)")))
+                StandardOutput.line(TerminalText.sanitized(RedactedPassword.hidden(in: "\(entry.status) \(ByteCount.format(entry.size)) \(entry.key)\(variant)")))
             }
         }
     }
@@ -68,11 +68,11 @@ struct CacheCommand: AsyncParsableCommand {
             let variants = try database.variants(forKey: CacheKey.primary(method: .get, url: target.url))
             guard !variants.isEmpty else { throw NothingStored(url: target.url) }
             for entry in variants {
-                print(TerminalText.sanitized(RedactedPassword.hidden(in: entry.key)) + "  (\(entry.body.count) body bytes)")
-                print("status: \(entry.status.code)")
-                print("requested: \(HTTPDate.format(entry.requestTime)), received: \(HTTPDate.format(entry.responseTime))")
-                print(StoredResponseEvaluation(entry: entry, now: Date()).summary)
-                for field in entry.headerFields { print(TerminalText.sanitized("  \(field.name.rawName): \(field.value)")) }
+                StandardOutput.line(TerminalText.sanitized(RedactedPassword.hidden(in: entry.key)) + "  (\(entry.body.count) body bytes)")
+                StandardOutput.line("status: \(entry.status.code)")
+                StandardOutput.line("requested: \(HTTPDate.format(entry.requestTime)), received: \(HTTPDate.format(entry.responseTime))")
+                StandardOutput.line(StoredResponseEvaluation(entry: entry, now: Date()).summary)
+                for field in entry.headerFields { StandardOutput.line(TerminalText.sanitized("  \(field.name.rawName): \(field.value)")) }
             }
         }
     }
@@ -87,7 +87,7 @@ struct CacheCommand: AsyncParsableCommand {
             let key = CacheKey.primary(method: .get, url: target.url)
             let count = try database.variants(forKey: key).count
             try database.removeAll(forKey: key)
-            print("removed \(count) entr\(count == 1 ? "y" : "ies") for \(RedactedPassword.hidden(in: target.url.absoluteString))")
+            StandardOutput.line("removed \(count) entr\(count == 1 ? "y" : "ies") for \(RedactedPassword.hidden(in: target.url.absoluteString))")
         }
     }
 
@@ -100,10 +100,10 @@ struct CacheCommand: AsyncParsableCommand {
             do {
                 let count = try database.statistics().entries
                 try database.clear()
-                print("cleared \(Plural.count(count, "entry", "entries"))")
+                StandardOutput.line("cleared \(Plural.count(count, "entry", "entries"))")
             } catch let error where StorageError.isDamage(error) {
                 try CacheDatabase.deleteFiles(at: database.path)
-                print("deleted the damaged cache database at \(database.path); the next command starts an empty cache")
+                StandardOutput.line("deleted the damaged cache database at \(database.path); the next command starts an empty cache")
             }
         }
     }
@@ -121,7 +121,7 @@ struct CacheCommand: AsyncParsableCommand {
         func execute() async throws {
             let database = try storage.openCacheDatabase()
             let evicted = try database.prune(toFit: maximumSize)
-            print("evicted \(evicted) entries; \(ByteCount.format(try database.statistics().bytes)) remain")
+            StandardOutput.line("evicted \(evicted) entries; \(ByteCount.format(try database.statistics().bytes)) remain")
         }
     }
 }

@@ -74,7 +74,7 @@ struct CheckCommand: FreshSubcommand {
     }
 
     private func printLines(path: String, problems: [String], recovery: Result<MirrorCheck.Recovery, RecoveryFailed>?) {
-        guard !problems.isEmpty else { return print("\(path): no damage found") }
+        guard !problems.isEmpty else { return StandardOutput.line("\(path): no damage found") }
         for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(problem)") }
         switch recovery {
         case nil where PostgresAddress.isAddress(path): break
@@ -82,7 +82,7 @@ struct CheckCommand: FreshSubcommand {
         case .failure(let failed)?:
             StandardError.write("fresh: \(path): nothing could be recovered (\(failed.reason)); the damaged file is left as it is")
         case .success(let recovered)?:
-            print("recovered \(Plural.count(recovered.collections, "collection")) and \(Plural.count(recovered.items, "item")) into \(path)"
+            StandardOutput.line("recovered \(Plural.count(recovered.collections, "collection")) and \(Plural.count(recovered.items, "item")) into \(path)"
                   + (recovered.lostRows > 0 ? "; \(Plural.count(recovered.lostRows, "row")) could not be read" : "")
                   + "; the damaged file is kept as \(recovered.damagedCopy)")
         }

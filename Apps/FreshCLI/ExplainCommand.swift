@@ -44,10 +44,10 @@ struct ExplainCommand: FreshSubcommand {
         if json {
             return try JSONOutput.print(["url": target.url.absoluteString, "get": get, "syncPage": syncPage ?? NSNull()] as [String: Any])
         }
-        get.forEach { print(TerminalText.sanitized($0)) }
+        get.forEach { StandardOutput.line(TerminalText.sanitized($0)) }
         if let syncPage {
-            print("fresh sync stored this page (validators only; its items are in the mirror):")
-            syncPage.forEach { print(TerminalText.sanitized("  " + $0)) }
+            StandardOutput.line("fresh sync stored this page (validators only; its items are in the mirror):")
+            syncPage.forEach { StandardOutput.line(TerminalText.sanitized("  " + $0)) }
         }
     }
 }

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCache
 import MirrorStore
 import NamedSources
+import Pacing
 import PostgresStore
 import Storage
 import Synchronization
@@ -16,7 +17,8 @@ enum FailureReport {
         case let stopped as SyncStopped: exitCode(for: stopped.underlying)
         case is CancellationError, TransportError.cancelled: 130
         case TransportError.unreachable, TransportError.timedOut, SyncError.offline, SyncError.gaveUp(_, _, nil, _): 3
-        case SyncError.httpStatus, SyncError.gaveUp: 4
+        case SyncError.httpStatus, SyncError.gaveUp, is PacingError: 4
+        case TransportError.certificate: 10
         case TransportError.truncated, TransportError.invalidResponse, SyncError.badReply, SyncError.invalidJSON, SyncError.invalidPage,
              SyncError.duplicateKey, SyncError.loop, SyncError.emptyPages, SyncError.pageTooLarge,
              CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
@@ -24,7 +26,7 @@ enum FailureReport {
         case CacheError.notStored, is NothingStored: 7
         case SyncError.nameTaken, SyncError.ambiguousCollection, SyncError.unknownCollection, is UnknownSyncTarget: 64
         case SourceError.cannotAccess: 6
-        case is SourceError, is AddressError: 64
+        case is SourceError, is AddressError, is HeaderArgument.Unexpandable: 64
         default: 1
         }
     }

@@ -20,7 +20,8 @@ public struct FreshCommand: AsyncParsableCommand {
               1   unexpected failure (also: libcurl cannot be loaded)
               3   the server could not be reached, or timed out
               4   the server answered with an error status (sync: after any
-                  retries; get --fail: a 4xx status)
+                  retries; get --fail: a 4xx status), or its rate limit holds
+                  requests for longer than --max-wait
               5   the response was unusable (invalid JSON, a page that cannot be
                   mirrored, a pagination loop, cut short, 304 twice to a request
                   without validators, more redirects than --max-redirs)
@@ -32,8 +33,11 @@ public struct FreshCommand: AsyncParsableCommand {
               9   sync: the mirror may be partial (a stated total larger than what
                   was stored, a page size the server ignored, a member --paginate
                   or --items names absent); --allow-partial makes it 0
+              10  the server's TLS certificate cannot be trusted (an unknown or
+                  private CA: --cacert, --capath; a wrong name; expired)
               64  invalid arguments (also: an unknown or ambiguous name, an unset
-                  ${VAR} in a source's header, a sources file that is not valid)
+                  ${VAR} in a source's or a -H header, a sources file that is not
+                  valid)
               130 interrupted (Ctrl-C; a second Ctrl-C stops without waiting)
 
             Shell completions: fresh --generate-completion-script bash (or zsh, fish); see \

@@ -41,15 +41,27 @@ struct GetCommand: FreshSubcommand {
               fresh get -L -I http://127.0.0.1:8080/old-path
               fresh get -i -H 'Accept: application/json' http://127.0.0.1:8080/posts
               fresh get -X POST -d '{"title":"hi"}' http://127.0.0.1:8080/posts
+              fresh get --cacert ca.pem https://127.0.0.1:8443/posts
+              fresh get -H 'Authorization: Bearer ${TOKEN}' https://api.example.com/user
+
+            Rate limits: every request waits its turn at its origin's gate, as a sync's do \
+            (see 'fresh sync --help'); --retry also waits out a 429, a 503 or a 403 that \
+            carries Retry-After or a spent X-RateLimit-Remaining, up to 120 s.
+
+            TLS: --cacert FILE or --capath DIR trust a private CA (also CURL_CA_BUNDLE, \
+            SSL_CERT_FILE, SSL_CERT_DIR); -k checks nothing and says so. A certificate that \
+            cannot be trusted is exit 10, never retried.
             """
     )
 
     @Argument(help: ArgumentHelp("http or https URL; without a scheme, http is assumed (as curl does).", valueName: "url"), transform: ParsedURL.parse)
     var target: ParsedURL
 
-    @Option(name: .customShort("X"), help: ArgumentHelp("Request method (default GET, or POST with --data).", valueName: "method"))
+    @Option(name: [.customShort("X"), .customLong("request")], help: ArgumentHelp("Request method (default GET, or POST with --data).", valueName: "method"))
     var method: String?
-    @Option(name: .customShort("H"), help: ArgumentHelp("Extra header 'Name: value' (repeatable; no control characters in the value).", valueName: "header"))
+    @Option(name: [.customShort("H"), .customLong("header")],
+            help: ArgumentHelp("Extra header 'Name: value' (repeatable; ${VAR} and $(command) in single quotes are expanded, as in a source).",
+                               valueName: "header"))
     var headers: [String] = []
     @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("Request body; @file reads it from a file, @- from standard input.", valueName: "data"))
     var data: String?
@@ -75,9 +87,6 @@ struct GetCommand: FreshSubcommand {
             help: ArgumentHelp("Redirects -L follows before failing with exit 5 (-1: no limit, as in curl).", valueName: "n"))
     var maxRedirects = 50
 
-    @Flag(name: .customLong("compressed"), help: "Accepted for curl's sake: fresh always asks for compression and decodes it (send your own -H 'Accept-Encoding: …' to get the exact bytes).")
-    var compressed = false
-
     @Option(help: ArgumentHelp("Cache policy: \(CachePolicy.allCases.map(\.shortName).joined(separator: ", ")).", valueName: "name"),
             transform: { name in
                 guard let policy = CachePolicy(name: name) else { throw ValidationError("unknown policy '\(name)'") }
@@ -96,11 +105,12 @@ struct GetCommand: FreshSubcommand {
 
     @Flag(name: [.customShort("f"), .customLong("fail")], help: "On a status of 400 or above write no body and exit 4 (4xx) or 8 (5xx).")
     var fail = false
-    @Option(name: .customLong("retry"), parsing: .unconditional, help: ArgumentHelp("Retry up to n times on a timeout, a response cut short, 408, 429 or 5xx (not 501), waiting as Retry-After asks, else 1 s, 2 s, 4 s…", valueName: "n"))
+    @Option(name: .customLong("retry"), parsing: .unconditional, help: ArgumentHelp("Retry up to n times on a timeout, a response cut short, 408, 429, 5xx (not 501) or a 403 of a rate limit, waiting as the server asks (Retry-After, the stated reset), else 1 s, 2 s, 4 s…", valueName: "n"))
     var retries = 0
     @Option(name: .customLong("max-time"), parsing: .unconditional, help: ArgumentHelp("Give up on the request after this many seconds (0: no limit).", valueName: "seconds"))
     var maxTime: Double?
 
+    @OptionGroup var network: NetworkOptions
     @OptionGroup var storage: StorageOptions
 
     func validate() throws {
@@ -121,12 +131,14 @@ struct GetCommand: FreshSubcommand {
         if let outputFile { try ResponsePrinter.checkWritable(outputFile) }
         let storageLocation = storage.location
         let services = FreshServices(location: storageLocation, cacheCapacity: storage.cacheCapacity,
-                                     openedCache: await EarlyCacheOpen.take(for: storageLocation, capacity: storage.cacheCapacity))
+                                     openedCache: await EarlyCacheOpen.take(for: storageLocation, capacity: storage.cacheCapacity),
+                                     transport: network.transport)
         let policy = offline ? .returnCacheDataDontLoad : policy
         // Stored data only: a cache file that cannot be read is the answer, not an empty cache.
         if CachingClient.answersFromStorageOnly(request, policy: policy), let failure = services.cacheFailure { throw failure }
         services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }
-        let exchange = RetryingExchange(client: services.client, policy: policy, retries: retries,
+        if !request.trust.verifies { StandardError.note(NetworkOptions.insecureWarning) }
+        let exchange = RetryingExchange(client: services.client, gate: services.gate, policy: policy, retries: retries,
                                         maximumRedirects: location ? (maxRedirects == -1 ? .max : maxRedirects) : nil)
         let response = try await services.finishing {
             try await Interruption.cancellingOnSignal { try await exchange.send(request) }
@@ -143,7 +155,7 @@ struct GetCommand: FreshSubcommand {
             if response.decision.isUnreachableWithoutUsableData { throw ExitCode(3) }
         }
         // --raw and -o - ask for the exact bytes on a terminal too (curl's -o - for a binary body).
-        let toTerminal = output == nil && !raw && isatty(STDOUT_FILENO) == 1
+        let toTerminal = output == nil && !raw && StandardOutput.isTerminal
         var printer = ResponsePrinter(
             include: include, json: json, output: outputFile, toTerminal: toTerminal, headOnly: head,
             prettyJSON: raw || !toTerminal ? nil : JSONPrettyPrinter(colored: JSONPrettyPrinter.colorsWanted()))
@@ -179,8 +191,11 @@ struct GetCommand: FreshSubcommand {
         let body = try data.map(Self.readBody)
         let name = method?.uppercased() ?? (head ? "HEAD" : body == nil ? "GET" : "POST")
         if body != nil && fields[.contentType] == nil { fields[.contentType] = "application/json" }
-        return TransportRequest(method: HTTPRequest.Method(name)!, url: target.url, headerFields: fields, body: body,
-                                timeout: TimeLimit.duration(maxTime))
+        if let userAgent = network.userAgent, fields[.userAgent] == nil { fields[.userAgent] = userAgent }
+        var request = TransportRequest(method: HTTPRequest.Method(name)!, url: target.url, headerFields: fields, body: body,
+                                       timeout: TimeLimit.duration(maxTime))
+        request.trust = network.trust()
+        return request
     }
 
     /// The `--data` text, or the bytes of the file after `@` (`@-`: standard input), read to
@@ -203,28 +218,3 @@ struct GetCommand: FreshSubcommand {
         }
     }
 }
-
-/// `-H 'Name: value'`.
-enum HeaderArgument {
-    /// The fields of every `-H` argument, in order.
-    static func fields(_ arguments: [String]) throws -> HTTPFields {
-        HTTPFields(try arguments.map { argument in
-            let (name, value) = try parse(argument)
-            return HTTPField(name: name, value: value)
-        })
-    }
-
-    static func parse(_ text: String) throws -> (HTTPField.Name, String) {
-        guard let colon = text.firstIndex(of: ":"),
-              let name = HTTPField.Name(text[..<colon].trimmingCharacters(in: .whitespaces)) else {
-            throw ValidationError("invalid header '\(TerminalText.sanitized(text))': use 'Name: value'")
-        }
-        let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        // A CR or LF would end the field early; HTTPField would quietly turn them into spaces.
-        if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\t" }) {
-            throw ValidationError("invalid header '\(TerminalText.sanitized(text))': control characters (CR, LF, NUL, ESC…) are not allowed in a value")
-        }
-        return (name, value)
-    }
-}
-

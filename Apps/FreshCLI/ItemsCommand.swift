@@ -20,11 +20,16 @@ struct ItemsCommand: FreshSubcommand {
             NAME~VALUE (contains, ignoring case). NAME may be a path (user.login). Several \
             --where must all hold.
 
-            --fields picks members in every format: JSON Lines and JSON print objects with \
-            just those members (named by their paths, null where absent). CSV follows RFC 4180 \
-            (a header row, quotes where needed, CRLF line ends); TSV escapes tab, line breaks \
-            and backslash as \\t, \\n, \\r and \\\\. A cell holds a string as its text and \
-            any other value as JSON.
+            --fields picks members, and their order, in every format: JSON Lines and JSON \
+            print objects with just those members (named by their paths, null where absent). \
+            CSV follows RFC 4180 (a header row, quotes where needed, CRLF line ends); TSV \
+            escapes tab, line breaks and backslash as \\t, \\n, \\r and \\\\. Without \
+            --fields their columns are every member any exported item has, in the order they \
+            first appear. A cell holds a string as its text and any other value as JSON.
+
+            On a terminal nothing an item holds can drive it, in any format: control characters, \
+            C1 controls and bidi overrides are escaped (as JSON escapes in JSON, as \\u{…} in text). \
+            A pipe or a file gets the exact bytes.
 
             Examples:
               fresh items posts --limit 3
@@ -44,7 +49,7 @@ struct ItemsCommand: FreshSubcommand {
     var format: Format?
     @Flag(help: "The same as --format json.")
     var json = false
-    @Option(help: ArgumentHelp("Members to print, comma-separated paths, in every format (default: whole items; csv and tsv: the first item's members; table: the key and a title).", valueName: "a,b"))
+    @Option(help: ArgumentHelp("Members to print, comma-separated paths, in that order, in every format (default: whole items; csv and tsv: every member of the items; table: the key and a title).", valueName: "a,b"))
     var fields: String?
 
     @Option(name: .customLong("where"), help: ArgumentHelp("Keep items whose member matches (repeatable).", valueName: "name=value"),
@@ -73,7 +78,7 @@ struct ItemsCommand: FreshSubcommand {
             guard let collection = try await store.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
             let format = json ? .json : format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
             let chosen = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
-            let output = BufferedOutput()
+            let output = BufferedOutput(format == .json || format == .jsonl ? .json : .text)
             switch format {
             case .jsonl:
                 let line = chosen.map(ItemProjection.init)
@@ -90,8 +95,14 @@ struct ItemsCommand: FreshSubcommand {
                 }
                 output.write(first ? "]\n" : "\n]\n")
             case .csv, .tsv:
-                let sample = try await store.firstItemJSON(in: collection.id)
-                let columns = chosen ?? Self.allMembers(of: sample)
+                var columns = chosen ?? []
+                if chosen == nil {
+                    // A first read over the items finds their columns, a second prints them: a
+                    // member only later items have still gets its column, and no item is held.
+                    var members = OrderedMembers()
+                    try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { members.add(of: $0.json) }
+                    columns = members.paths
+                }
                 let table = DelimitedText(format == .csv ? .csv : .tsv)
                 output.write(table.row(columns.map(\.description)))
                 try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
@@ -107,7 +118,6 @@ struct ItemsCommand: FreshSubcommand {
                 }
                 let cut = limit == nil && rows.count > Self.tableRows
                 if cut { rows.removeLast() }
-                output.flush()
                 TextTable.print(header: columns.map { $0.description.uppercased() }, rows: rows)
                 if cut {
                     StandardError.note("fresh: the first \(Self.tableRows) items are shown; --limit N shows more, --format jsonl all of them")
@@ -126,10 +136,16 @@ struct ItemsCommand: FreshSubcommand {
         return [collection.paginationPlan?.key ?? JSONPath(["id"])] + shown.title + shown.subtitle
     }
 
-    /// The first item's members, in its order: the columns of CSV and TSV without --fields.
-    static func allMembers(of sample: String?) -> [JSONPath] {
-        guard let sample, let document = try? JSONDocument(Data(sample.utf8), recordedDepth: 1) else { return [] }
-        return document.root.members.map { JSONPath([$0.name]) }
+    /// The columns of CSV and TSV without `--fields`: every top-level member of the items, in
+    /// the order they first appear.
+    struct OrderedMembers {
+        private(set) var paths: [JSONPath] = []
+        private var seen: Set<String> = []
+
+        mutating func add(of json: String) {
+            guard let document = try? JSONDocument(Data(json.utf8), recordedDepth: 1) else { return }
+            for member in document.root.members where seen.insert(member.name).inserted { paths.append(JSONPath([member.name])) }
+        }
     }
 
     /// An item's cells: each member's text (strings as they are, other values as JSON).
@@ -139,21 +155,5 @@ struct ItemsCommand: FreshSubcommand {
             guard let value = document?.value(at: path) else { return "" }
             return value.string ?? value.rawText
         }
-    }
-}
-
-/// Stdout written in 64 KiB blocks, so printing 100,000 items is not 100,000 writes.
-final class BufferedOutput {
-    private var buffer = Data()
-
-    func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 64 * 1024 { flush() }
-    }
-
-    func flush() {
-        guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(buffer)
-        buffer.removeAll(keepingCapacity: true)
     }
 }

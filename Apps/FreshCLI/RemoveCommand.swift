@@ -31,6 +31,6 @@ struct RemoveCommand: FreshSubcommand {
         let services = FreshServices(location: storage.location)
         services.warnings.forEach { StandardError.note("fresh: warning: \($0)") }
         services.forgetPages(pages.compactMap(URL.init(string:)))
-        print("removed '\(collection.name)' (\(Plural.count(count, "item")))")
+        StandardOutput.line("removed '\(collection.name)' (\(Plural.count(count, "item")))")
     }
 }

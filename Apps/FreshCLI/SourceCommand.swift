@@ -82,7 +82,7 @@ struct SourceAddCommand: FreshSubcommand {
         for (header, value) in source.headers where value.isLiteralSecret(header: header) {
             StandardError.note("fresh: warning: \(header) is stored as it is in \(file.path); write its secret as ${VAR} or $(command) to keep it out of the file")
         }
-        print("added source '\(name)': 'fresh sync \(name)' mirrors it")
+        StandardOutput.line("added source '\(name)': 'fresh sync \(name)' mirrors it")
     }
 }
 
@@ -121,16 +121,16 @@ struct SourceShowCommand: FreshSubcommand {
         let file = SourcesFile.located()
         let source = try file.source(named: name)
         if json { return try JSONOutput.print(Self.object(source)) }
-        print("source: \(source.name)")
-        print("url: \(source.url)")
+        StandardOutput.line("source: \(source.name)")
+        StandardOutput.line("url: \(source.url)")
         for (label, value) in [("paginate", source.paginate), ("items", source.items), ("key", source.key), ("limit", source.limit.map(String.init)),
                                ("store", source.store.map { PostgresAddress.redacting($0) })] {
-            if let value { print("\(label): \(value)") }
+            if let value { StandardOutput.line("\(label): \(value)") }
         }
         for (header, value) in source.headers {
-            print("header \(header): \(value.shown(header: header))  (\(Self.origin(of: value, header: header)))")
+            StandardOutput.line("header \(header): \(value.shown(header: header))  (\(Self.origin(of: value, header: header)))")
         }
-        print("file: \(file.path)")
+        StandardOutput.line("file: \(file.path)")
         for (header, value) in source.headers where value.isLiteralSecret(header: header) {
             StandardError.note("fresh: warning: \(header) holds a secret stored in the file; write it as ${VAR} or $(command)")
         }
@@ -171,6 +171,6 @@ struct SourceRemoveCommand: FreshSubcommand {
     func execute() async throws {
         try SourcesFile.located().remove(named: name)
         let collection = try? await storage.withMirror(forReading: true) { try await $0.collection(named: name) }
-        print("removed source '\(name)'" + (collection != nil ? " (its collection stays: 'fresh rm \(name)' removes it)" : ""))
+        StandardOutput.line("removed source '\(name)'" + (collection != nil ? " (its collection stays: 'fresh rm \(name)' removes it)" : ""))
     }
 }

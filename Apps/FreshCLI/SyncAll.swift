@@ -32,11 +32,7 @@ struct SyncAll {
             }
             if synced == 0 { StandardError.write("fresh: nothing to sync yet: 'fresh source add NAME URL' names a source") }
         }
-        if command.json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-            print(String(decoding: try encoder.encode(outcome.summaries), as: UTF8.self))
-        }
+        if command.json { try JSONOutput.print(encoding: outcome.summaries) }
         if outcome.worst != 0 { throw ExitCode(outcome.worst) }
     }
 
@@ -45,7 +41,7 @@ struct SyncAll {
             switch result {
             case .success(let summary):
                 outcome.summaries.append(summary)
-                if !command.json && !command.quiet { print(summary.line) }
+                if !command.json && !command.quiet { StandardOutput.line(summary.line) }
                 if let status = command.partialStatus(of: summary, target: target.name) {
                     outcome.worst = Self.worse(outcome.worst, status)
                 }

@@ -5,6 +5,7 @@ import HTTPCache
 import HTTPTypes
 import JSON
 import NamedSources
+import Pacing
 import Pagination
 import SyncEngine
 
@@ -119,8 +120,22 @@ struct SyncCommand: FreshSubcommand {
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Page size to ask for, set on the URL's size parameter (limit, per_page, page_size…; default: the server's).", valueName: "n"))
     var limit: Int?
-    @Option(name: .customShort("H"), help: ArgumentHelp("Extra header 'Name: value' (repeatable); kept for 'fresh sync NAME' unless it carries a secret.", valueName: "header"))
+    @Option(name: [.customShort("H"), .customLong("header")],
+            help: ArgumentHelp("Extra header 'Name: value' (repeatable; ${VAR} and $(command) in single quotes are expanded); kept for 'fresh sync NAME' unless it carries a secret.",
+                               valueName: "header"))
     var headers: [String] = []
+
+    @Option(help: ArgumentHelp("Incremental syncs: send the largest stored value of MEMBER as the query parameter PARAM, and merge what comes (nothing is removed); the first sync reads everything.",
+                               valueName: "param=member"),
+            transform: { text in
+                guard let spec = SinceSpec(parsing: text) else { throw ValidationError("--since \(text): use PARAM=MEMBER, such as since=updated_at") }
+                return spec
+            })
+    var since: SinceSpec?
+    @Flag(help: "A whole pass from the first page that removes what the server no longer lists, even with --since.")
+    var full = false
+    @Option(parsing: .unconditional, help: ArgumentHelp("Requests in flight at once to the collection's origin (default \(FreshServices.parallel); 1 once it states a rate limit).", valueName: "n"))
+    var parallel: Int?
 
     @Option(help: ArgumentHelp("Cache policy of each page request (see 'fresh get --help').", valueName: "name"),
             transform: { name in
@@ -155,6 +170,7 @@ struct SyncCommand: FreshSubcommand {
     @Flag(help: "Print the summary as a JSON object.")
     var json = false
 
+    @OptionGroup var network: NetworkOptions
     @OptionGroup var storage: StorageOptions
 
     /// The URL or name given.
@@ -188,6 +204,7 @@ struct SyncCommand: FreshSubcommand {
             if target.contains("://") { _ = try ParsedURL.parse(target) }
         }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let parallel, !(1...64).contains(parallel) { throw ValidationError("--parallel must be 1…64") }
         guard retries >= 0, retries <= 100 else { throw ValidationError("--retries must be 0…100") }
         guard maxWait.isFinite, maxWait >= 0, maxWait <= TimeLimit.maximumSeconds else {
             throw ValidationError("--max-wait must be a number of seconds between 0 and \(Int(TimeLimit.maximumSeconds))")
@@ -204,7 +221,7 @@ struct SyncCommand: FreshSubcommand {
     func execute() async throws {
         CurlTransport.preload()
         defer { CurlTransport.finishPreload() }
-        let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+        let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity, transport: network.transport)
         if watch { return try await SyncWatch(command: self, services: services, interval: try watchInterval).run() }
         if all { return try await SyncAll(command: self, services: services).run() }
         let reporter = SyncReporter(mode: quiet ? .quiet : verbose ? .verbose : .progress)
@@ -225,7 +242,7 @@ struct SyncCommand: FreshSubcommand {
                 }
             }
             reporter.finish()
-            if json { try Self.printJSON(summary) } else if !quiet { print(summary.line) }
+            if json { try JSONOutput.print(encoding: summary) } else if !quiet { StandardOutput.line(summary.line) }
             if let status = partialStatus(of: summary) { throw ExitCode(status) }
         } catch let exit as ExitCode {
             throw exit
@@ -236,7 +253,7 @@ struct SyncCommand: FreshSubcommand {
                 // A script gets its JSON whatever happened: how far the run got, and why it stopped.
                 var summary = reporter.lastSummary ?? SyncSummary()
                 summary.error = stopped.description
-                try Self.printJSON(summary)
+                try JSONOutput.print(encoding: summary)
             }
             throw stopped
         }
@@ -245,7 +262,7 @@ struct SyncCommand: FreshSubcommand {
     /// A refusal (401, 403) of a collection synced by its name: its secret `-H` was not kept.
     static func hint(for error: any Error, target: SyncTarget?) -> String? {
         guard case .collection? = target, case SyncError.httpStatus(let code, _, _) = error, code == 401 || code == 403 else { return nil }
-        return "a secret -H is not kept with a collection: keep it in a source (fresh source add NAME URL -H 'Authorization: …${TOKEN}')"
+        return "a secret -H is not kept with a collection: keep it in a source (fresh source add NAME URL -H 'Authorization: Bearer ${TOKEN}')"
     }
 
     /// Says on stderr why a synced mirror may be partial, one line each (named by `target` when
@@ -269,7 +286,7 @@ struct SyncCommand: FreshSubcommand {
             options.name = name
             let fields = try HeaderArgument.fields(headers)
             options.rememberedHeaders = HTTPFields(fields.filter { !HeaderTemplate.isSecretName($0.name.rawName) })
-            noteSecretsNotKept(fields.filter { HeaderTemplate.isSecretName($0.name.rawName) }.map(\.name.rawName), url: url)
+            noteSecretsNotKept(fields.filter { HeaderTemplate.isSecretName($0.name.rawName) }, url: url)
         case .source(let source):
             if name != nil { throw ValidationError("a source's collection is named after it: --name does not apply to '\(source.name)'") }
             options = try source.syncOptions()
@@ -282,6 +299,13 @@ struct SyncCommand: FreshSubcommand {
         if let key { options.overrides.key = key }
         if let limit { options.limit = limit }
         options.headerFields.append(contentsOf: try HeaderArgument.fields(headers))
+        if let userAgent = network.userAgent { options.headerFields[.userAgent] = userAgent }
+        // A source's trust (its cacert, insecure) under the flags'; else the flags' and the environment's.
+        if case .source = target { options.trust = network.trust(given: options.trust) } else { options.trust = network.trust() }
+        if !options.trust.verifies, !quiet { StandardError.note(NetworkOptions.insecureWarning) }
+        if let since { options.since = since }
+        options.full = full
+        if let parallel { options.parallel = parallel }
         options.policy = policy
         options.timeout = TimeLimit.duration(maxTime)
         options.retry = RetryPolicy(retries: retries, maximumWait: .milliseconds(Int(maxWait * 1000)))
@@ -290,17 +314,17 @@ struct SyncCommand: FreshSubcommand {
         return options
     }
 
-    /// A secret given with -H on a plain URL is sent this time only: the note says how to keep it.
-    private func noteSecretsNotKept(_ secrets: [String], url: URL) {
-        guard !secrets.isEmpty, !quiet else { return }
-        StandardError.note("fresh: note: \(secrets.joined(separator: ", ")) is used for this run only; to keep it, name a source: "
-            + "fresh source add NAME '\(url.absoluteString)' -H '\(secrets[0]): …${TOKEN}'")
+    /// A secret given with -H on a plain URL is sent this time only: the note says how to keep it,
+    /// with quoting that works as typed (the scheme word kept, the secret a variable).
+    private func noteSecretsNotKept(_ secrets: [HTTPField], url: URL) {
+        guard let first = secrets.first, !quiet else { return }
+        StandardError.note("fresh: note: \(secrets.map(\.name.rawName).joined(separator: ", ")) is used for this run only; to keep it, name a source: "
+            + "fresh source add NAME '\(url.absoluteString)' -H '\(first.name.rawName): \(Self.template(of: first.value))'")
     }
 
-    /// `--json`: the summary as one JSON object, its keys sorted so the output is stable.
-    static func printJSON(_ summary: SyncSummary) throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        print(String(decoding: try encoder.encode(summary), as: UTF8.self))
+    /// A secret's value as a source would keep it: its scheme word (`Bearer`, `token`) and `${TOKEN}`.
+    static func template(of value: String) -> String {
+        let words = value.split(separator: " ", maxSplits: 1)
+        return words.count == 2 && words[0].allSatisfy(\.isLetter) ? "\(words[0]) ${TOKEN}" : "${TOKEN}"
     }
 }

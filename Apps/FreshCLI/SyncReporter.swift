@@ -43,12 +43,13 @@ final class SyncReporter: Sendable {
             unlessQuiet("another sync of this collection is running\(holder.map { " (\($0))" } ?? ""); waiting for it")
         case .retrying(let url, let wait, let reason, let attempt, let of):
             unlessQuiet("\(reason): waiting \(wait.formattedSeconds) before retry \(attempt) of \(of) — \(Self.shown(url))")
-        case .waitingAsAsked(let url, let wait):
-            unlessQuiet("the server asked to wait (Retry-After): waiting \(wait.formattedSeconds) before asking again — \(Self.shown(url))")
+        case .waitingAtGate(let url, let wait, let reason):
+            unlessQuiet("\(reason): waiting \(wait.formattedSeconds) before asking again — \(Self.shown(url))")
         case .droppedHeaders(let url):
             let first = state.withLock { state in defer { state.warnedAboutHeaders = true }; return !state.warnedAboutHeaders }
             if first { unlessQuiet("warning: not sending -H headers to another origin: \(Self.shown(url))") }
         case .notice(let text): unlessQuiet("warning: \(text)")
+        case .listingMoved(let text): unlessQuiet(text)
         case .stopped(let summary): state.withLock { $0.lastSummary = summary }
         }
     }

@@ -98,11 +98,11 @@ struct SyncWatch {
 
     private func say(_ summary: SyncSummary) {
         if command.json {
-            try? SyncCommand.printJSON(summary)
+            try? JSONOutput.print(encoding: summary)
         } else if !command.quiet {
             let clock = DateFormatter()
             clock.dateFormat = "HH:mm:ss"
-            print("[\(clock.string(from: Date()))] \(summary.line)")
+            StandardOutput.line("[\(clock.string(from: Date()))] \(summary.line)")
         }
     }
 }

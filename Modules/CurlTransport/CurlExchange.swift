@@ -55,6 +55,8 @@ final class CurlExchange: @unchecked Sendable {
             _ = fresh_curl_set_long(curl, CURLOPT_TIMEOUT_MS, max(1, timeout.milliseconds))
         }
         _ = fresh_curl_set_string(curl, CURLOPT_USERAGENT, transfer.userAgent)
+        if let proxy = transfer.proxy { _ = fresh_curl_set_string(curl, CURLOPT_PROXY, proxy) }
+        setTrust(request.trust)
         // Unless the caller asked for codings of its own, offer every one libcurl can decode
         // ("" = all of them) and hand back the decoded representation.
         if sink.decodes { _ = fresh_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "") }
@@ -99,6 +101,18 @@ final class CurlExchange: @unchecked Sendable {
             headerList = fresh_curl_slist_append(headerList, "\(field.name.rawName): \(field.value)")
         }
         _ = fresh_curl_set_headers(curl, headerList)
+    }
+
+    /// Which certificates the request trusts: a CA file or directory instead of the system's,
+    /// or none checked at all (`-k`), as curl's `--cacert`, `--capath` and `--insecure` set them.
+    private func setTrust(_ trust: TLSTrust) {
+        let curl = handle.raw
+        if let file = trust.caFile { _ = fresh_curl_set_string(curl, CURLOPT_CAINFO, file) }
+        if let directory = trust.caDirectory { _ = fresh_curl_set_string(curl, CURLOPT_CAPATH, directory) }
+        if !trust.verifies {
+            _ = fresh_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 0)
+            _ = fresh_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 0)
+        }
     }
 
     /// The response, or why there is none, once libcurl finished the transfer with `code`;
@@ -148,6 +162,9 @@ final class CurlExchange: @unchecked Sendable {
             _ = fresh_curl_get_off(handle.raw, CURLINFO_TOTAL_TIME_T, &elapsed)
             return .timedOut(.microseconds(elapsed))
         case CURLE_ABORTED_BY_CALLBACK: return .cancelled
+        case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE, CURLE_SSL_CERTPROBLEM, CURLE_SSL_ISSUER_ERROR,
+             CURLE_SSL_PINNEDPUBKEYNOTMATCH, CURLE_SSL_INVALIDCERTSTATUS:
+            return .certificate(message)
         case CURLE_FILESIZE_EXCEEDED, CURLE_WRITE_ERROR where sink.exceededLimit:
             return .bodyTooLarge(limit: transfer.request.maximumBodySize ?? 0)
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:

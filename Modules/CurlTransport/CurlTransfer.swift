@@ -7,12 +7,16 @@ final class CurlTransfer: Sendable {
     let request: TransportRequest
     let connectTimeout: Duration
     let userAgent: String
+    /// The proxy every request goes through (`--proxy`); `nil`: libcurl's own choice, from
+    /// `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy`.
+    let proxy: String?
     private let cancelled = Atomic<Bool>(false)
 
-    init(request: TransportRequest, connectTimeout: Duration, userAgent: String) {
+    init(request: TransportRequest, connectTimeout: Duration, userAgent: String, proxy: String?) {
         self.request = request
         self.connectTimeout = connectTimeout
         self.userAgent = userAgent
+        self.proxy = proxy
     }
 
     /// Asks the transfer to stop at its next progress callback.

@@ -16,13 +16,17 @@ public final class CurlTransport: HTTPTransport {
     private let pool = CurlHandlePool()
     private let connectTimeout: Duration
     private let userAgent: String
+    private let proxy: String?
 
     /// - Parameters:
-    ///   - connectTimeout: how long establishing a connection may take.
+    ///   - connectTimeout: how long establishing a connection may take (`--connect-timeout`).
     ///   - userAgent: the `User-Agent` sent unless the request sets one.
-    public init(connectTimeout: Duration = .seconds(10), userAgent: String = "fresh") {
+    ///   - proxy: the proxy every request goes through (`--proxy`); `nil`: the proxy environment
+    ///     variables, as curl reads them.
+    public init(connectTimeout: Duration = .seconds(10), userAgent: String = "fresh", proxy: String? = nil) {
         self.connectTimeout = connectTimeout
         self.userAgent = userAgent
+        self.proxy = proxy
     }
 
     /// Starts loading libcurl on a thread of its own, for a program about to send requests
@@ -45,7 +49,7 @@ public final class CurlTransport: HTTPTransport {
         // Loaded on the first request, not before: a run answered from the cache never pays
         // for libcurl and the libraries it brings (OpenSSL, Kerberos, LDAP, ...).
         if let failure = fresh_curl_load() { throw TransportError.unavailable("libcurl: \(String(cString: failure))") }
-        let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent)
+        let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent, proxy: proxy)
         let loop = CurlMulti.current
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -12,6 +12,8 @@ public struct TransportRequest: Sendable, Equatable {
     /// The largest body (decoded) the caller takes: a longer one fails with
     /// ``TransportError/bodyTooLarge`` as soon as it passes the limit, so memory stays bounded.
     public var maximumBodySize: Int?
+    /// Which certificates the request trusts (`--cacert`, `--capath`, `-k`).
+    public var trust: TLSTrust = TLSTrust()
 
     public init(method: HTTPRequest.Method, url: URL, headerFields: HTTPFields = [:], body: Data? = nil, timeout: Duration? = nil,
                 maximumBodySize: Int? = nil) {
@@ -21,6 +23,23 @@ public struct TransportRequest: Sendable, Equatable {
         self.body = body
         self.timeout = timeout
         self.maximumBodySize = maximumBodySize
+    }
+}
+
+/// Which servers a request trusts over TLS: the system's certificate authorities, or a CA file
+/// or directory of the user's (a private CA), or, with ``verifies`` off, any certificate (`-k`).
+public struct TLSTrust: Sendable, Equatable {
+    /// A file of PEM certificates to trust instead of the system's (`--cacert`).
+    public var caFile: String?
+    /// A directory of hashed certificates to trust (`--capath`).
+    public var caDirectory: String?
+    /// Whether the certificate and its host name are checked at all (`-k` turns it off).
+    public var verifies: Bool
+
+    public init(caFile: String? = nil, caDirectory: String? = nil, verifies: Bool = true) {
+        self.caFile = caFile
+        self.caDirectory = caDirectory
+        self.verifies = verifies
     }
 }
 
@@ -68,12 +87,15 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case failed(String)
     /// The HTTP library itself cannot be used (libcurl missing or broken): no request was sent.
     case unavailable(String)
+    /// The server's TLS certificate could not be verified (an unknown or private CA, a name that
+    /// does not match, an expired certificate): a matter of trust, never retried, never "offline".
+    case certificate(String)
 
     /// Whether the origin may simply be out of reach, so a stored response can stand in for its
     /// answer: not when the caller cancelled, nor when no request could be sent at all.
     public var meansOriginUnreachable: Bool {
         switch self {
-        case .cancelled, .unavailable: false
+        case .cancelled, .unavailable, .certificate: false
         default: true
         }
     }
@@ -89,6 +111,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         case .cancelled: "cancelled"
         case .failed(let reason): "transfer failed: \(reason)"
         case .unavailable(let reason): "cannot send requests: \(reason)"
+        case .certificate(let reason): "the server's certificate cannot be trusted: \(reason)"
         }
     }
 }

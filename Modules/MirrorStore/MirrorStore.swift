@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// The mirror: every collection a sync keeps, its pages and its items, as the JSON the server
 /// sent. This is the interface every part of Fresh goes through (the sync that writes, the
@@ -43,6 +44,13 @@ public protocol MirrorStore: AnyObject, Sendable {
     func resetPlan(of id: Int64) async throws
     /// Records how the last sync of a collection ended (`nil`: it succeeded or stopped cleanly).
     func recordSyncEnd(of id: Int64, error: String?, at date: Date) async throws
+    /// Keeps the collection's `--since PARAM=MEMBER` for its later syncs by name (`nil`: whole passes).
+    func rememberSince(_ since: String?, of id: Int64) async throws
+    /// Records the kind of the run that just ended (``CollectionRecord/lastPassKind``).
+    func recordPassKind(_ kind: String, of id: Int64) async throws
+    /// Gives a collection another name (a source adopting it).
+    /// - Throws: ``StorageError`` when another collection has the name.
+    func renameCollection(_ id: Int64, to name: String) async throws
     /// Records that a reader showed the collection as it was after page write `sequence`.
     func markShown(_ id: Int64, upTo sequence: Int) async throws
 
@@ -75,6 +83,15 @@ public protocol MirrorStore: AnyObject, Sendable {
     /// Makes the pages from `index` on that the pass before `pass` read part of `pass` (the
     /// pages a resumed pass read after its stop, when its revisit came back to them).
     func joinPass(_ pass: Int, of id: Int64, pagesFrom index: Int) async throws
+    /// Writes the items a catch-up found at the front of a listing that moved during pass
+    /// `pass`: on the first page, before its items, at positions from `firstPosition` on (which
+    /// sort before any page's own), in order. An item a page of this pass lists already is left
+    /// where it is (counted as ``PageWrite/repeated``); an item the collection holds elsewhere
+    /// moves here. Nothing else changes: no page record, nothing set aside.
+    func writeCaughtUp(_ items: [(key: ItemKey, json: Data)], of id: Int64, pass: Int, firstPosition: Int, now: Date) async throws -> PageWrite
+    /// Merges the items of an incremental run: an item the collection holds is updated where it
+    /// stands, a new one is added after the last. Nothing is removed or set aside.
+    func mergeItems(_ items: [(key: ItemKey, json: Data)], of id: Int64, now: Date) async throws -> PageWrite
     /// Gives up the current pass without deleting anything: the next sync starts a new one.
     func abandonPass(of id: Int64) async throws
     /// Ends a pass whose last page is `lastPage`: deletes the pages it did not read and those
@@ -93,6 +110,10 @@ public protocol MirrorStore: AnyObject, Sendable {
     func item(id: Int64) async throws -> StoredItem?
     /// The JSON of the collection's first item, to choose which members rows show.
     func firstItemJSON(in id: Int64) async throws -> String?
+    /// The largest value of `member` among the collection's current items (numbers by value,
+    /// strings by text), as text: a string without its quotes, a number as written; `nil` when
+    /// no item has one. What an incremental sync sends.
+    func largestValue(of member: JSONPath, in id: Int64) async throws -> String?
     /// Up to `limit` rows from `start` on (`start` included; the first row when `nil`).
     func rows(in id: Int64, from start: ItemPosition?, limit: Int, fields: RowFields) async throws -> [ItemRow]
     /// Up to `limit` rows before `end` (excluded), in the server's order.

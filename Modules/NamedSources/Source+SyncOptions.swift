@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCache
 import HTTPTypes
 import JSON
 import MirrorStore
@@ -30,6 +31,12 @@ extension Source {
             guard let path = JSONPath(parsing: key), !path.isRoot else { throw .badSource(name, reason: "key '\(key)' is not a member path like id") }
             options.overrides.key = path
         }
+        if let since {
+            guard let spec = SinceSpec(parsing: since) else { throw .badSource(name, reason: "since '\(since)' is not PARAM=MEMBER, such as since=updated_at") }
+            options.since = spec
+        }
+        options.parallel = parallel
+        options.trust = TLSTrust.resolved(caFile: cacert, caDirectory: nil, verifies: !insecure, environment: environment)
         for (header, template) in headers {
             guard let fieldName = HTTPField.Name(header) else { throw .badSource(name, reason: "'\(header)' is not a header name") }
             options.headerFields.append(HTTPField(name: fieldName, value: try template.expanded(header: header, source: name, environment: environment, run: run)))

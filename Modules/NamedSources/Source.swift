@@ -18,6 +18,14 @@ public struct Source: Sendable, Equatable {
     /// `nil` for the one `FRESH_STORE` or the default names. Better without a password in it
     /// (`~/.pgpass` or `PGPASSWORD` give one).
     public var store: String?
+    /// `--since PARAM=MEMBER`, as typed: incremental syncs.
+    public var since: String?
+    /// `--parallel`: requests in flight at once to its origin.
+    public var parallel: Int?
+    /// `--cacert`: a PEM file of the certificates its server is trusted by (a private CA).
+    public var cacert: String?
+    /// `--insecure`: its server's certificate is not checked (a warning says so at each sync).
+    public var insecure = false
 
     public init(name: String, url: String, headers: [(name: String, value: HeaderTemplate)] = [],
                 paginate: String? = nil, items: String? = nil, key: String? = nil, limit: Int? = nil) {
@@ -32,7 +40,8 @@ public struct Source: Sendable, Equatable {
 
     public static func == (lhs: Source, rhs: Source) -> Bool {
         lhs.name == rhs.name && lhs.url == rhs.url && lhs.paginate == rhs.paginate && lhs.items == rhs.items
-            && lhs.key == rhs.key && lhs.limit == rhs.limit && lhs.store == rhs.store
+            && lhs.key == rhs.key && lhs.limit == rhs.limit && lhs.store == rhs.store && lhs.since == rhs.since
+            && lhs.parallel == rhs.parallel && lhs.cacert == rhs.cacert && lhs.insecure == rhs.insecure
             && lhs.headers.map(\.name) == rhs.headers.map(\.name) && lhs.headers.map(\.value) == rhs.headers.map(\.value)
     }
 

@@ -8,6 +8,9 @@ import TOMLKit
 /// [sources.repos]
 /// url = "https://api.github.com/user/repos"
 /// limit = 50
+/// since = "since=updated_at"                    # optional: incremental syncs
+/// parallel = 1                                  # optional: requests at once to its origin
+/// cacert = "/etc/ssl/private-ca.pem"            # optional: a private CA (insecure = true: none checked)
 /// store = "postgresql://kim@db.internal/team"   # optional: the mirror it lives in
 ///
 /// [sources.repos.headers]
@@ -20,7 +23,7 @@ public struct SourcesFile: Sendable {
     public let path: String
 
     /// The members a source may have, for the message about one it does not know.
-    static let sourceKeys = ["url", "headers", "paginate", "items", "key", "limit", "store"]
+    static let sourceKeys = ["url", "headers", "paginate", "items", "key", "limit", "store", "since", "parallel", "cacert", "insecure"]
 
     public init(path: String) { self.path = path }
 
@@ -93,9 +96,13 @@ public struct SourcesFile: Sendable {
         source.items = try text(table, "items", place)
         source.key = try text(table, "key", place)
         source.store = try text(table, "store", place)
-        if let limit = table["limit"] {
-            guard let number = limit.int, number >= 1 else { throw .badFile(path: path, reason: "\(place): limit must be a whole number of at least 1") }
-            source.limit = number
+        source.since = try text(table, "since", place)
+        source.cacert = try text(table, "cacert", place)
+        source.limit = try count(table, "limit", place)
+        source.parallel = try count(table, "parallel", place)
+        if let insecure = table["insecure"] {
+            guard let flag = insecure.bool else { throw .badFile(path: path, reason: "\(place): insecure must be true or false") }
+            source.insecure = flag
         }
         if let headers = table["headers"] {
             guard let headers = headers.table else { throw .badFile(path: path, reason: "\(place): headers must be a table of Name = \"value\"") }
@@ -111,6 +118,13 @@ public struct SourcesFile: Sendable {
             }
         }
         return source
+    }
+
+    /// A whole number of at least 1 (`limit`, `parallel`).
+    private func count(_ table: TOMLTable, _ key: String, _ place: String) throws(SourceError) -> Int? {
+        guard let value = table[key] else { return nil }
+        guard let number = value.int, number >= 1 else { throw .badFile(path: path, reason: "\(place): \(key) must be a whole number of at least 1") }
+        return number
     }
 
     private func text(_ table: TOMLTable, _ key: String, _ place: String) throws(SourceError) -> String? {
@@ -159,6 +173,10 @@ public struct SourcesFile: Sendable {
             if let key = source.key { entry["key"] = key }
             if let limit = source.limit { entry["limit"] = limit }
             if let store = source.store { entry["store"] = store }
+            if let since = source.since { entry["since"] = since }
+            if let parallel = source.parallel { entry["parallel"] = parallel }
+            if let cacert = source.cacert { entry["cacert"] = cacert }
+            if source.insecure { entry["insecure"] = true }
             if !source.headers.isEmpty {
                 let headers = TOMLTable()
                 for (name, value) in source.headers { headers[name] = value.text }

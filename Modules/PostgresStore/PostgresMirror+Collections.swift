@@ -90,4 +90,20 @@ extension PostgresMirror {
     public func markShown(_ id: Int64, upTo sequence: Int) async throws {
         try await write { try await $0.query("UPDATE collection SET shown_sequence = \(sequence) WHERE id = \(id)") }
     }
+
+    public func rememberSince(_ since: String?, of id: Int64) async throws {
+        try await write { try await $0.query("UPDATE collection SET since = \(since) WHERE id = \(id)") }
+    }
+
+    public func recordPassKind(_ kind: String, of id: Int64) async throws {
+        try await write { try await $0.query("UPDATE collection SET last_pass_kind = \(kind) WHERE id = \(id)") }
+    }
+
+    public func renameCollection(_ id: Int64, to name: String) async throws {
+        try await write { transaction in
+            let taken = try await transaction.query("SELECT 1 FROM collection WHERE name = \(name) AND id != \(id)").first != nil
+            if taken { throw StorageError.failed("a collection called '\(name)' exists already") }
+            try await transaction.query("UPDATE collection SET name = \(name) WHERE id = \(id)")
+        }
+    }
 }

@@ -82,23 +82,48 @@ extension PostgresMirror {
         let items = pages.flatMap { $0.items ?? [] }
         let documents = items.map { ItemDocument($0.json) }
         return """
-            SELECT created, changed, refused_key, refused_page FROM write_pages(\(id), \(pass), \(now.timeIntervalSince1970),
+            SELECT created, changed, repeated, refused_key, refused_page FROM write_pages(\(id), \(pass), \(now.timeIntervalSince1970),
                 \(pages.map(\.index)), \(pages.map(\.url)), \(NullableArray(pages.map(\.nextURL))),
                 \(NullableArray(pages.map(\.validator))), \(NullableArray(pages.map(\.statedTotal))),
-                \(NullableArray(pages.map { $0.items?.count })), \(items.map(\.key.tagged)), \(documents.map(\.document)),
-                \(documents.map(\.exactText)))
+                \(NullableArray(pages.map { $0.items?.count })), \(pages.map(\.repeatsAllowed)), \(items.map(\.key.tagged)),
+                \(documents.map(\.document)), \(documents.map(\.exactText)))
             """
     }
 
     /// What `write_pages` said of one page: the items it created and changed, or the key another
     /// page of this pass listed (thrown as ``ListedBefore``; the caller rolls back).
     private func outcome(of row: PostgresRow, page: PageContent) throws -> PageWrite {
-        let (created, changed, refusedKey, refusedPage) = try row.decode((Int, Int, ByteBuffer?, Int?).self)
+        let (created, changed, repeated, refusedKey, refusedPage) = try row.decode((Int, Int, Int, ByteBuffer?, Int?).self)
         if let refusedKey {
             let key = ItemKey(tagged: refusedKey)
             throw ListedBefore(key: key.description, pageIndex: refusedPage ?? page.index, foundOnPage: page.index)
         }
-        return PageWrite(created: created, changed: changed)
+        return PageWrite(created: created, changed: changed, repeated: repeated)
+    }
+
+    public func writeCaughtUp(_ items: [(key: ItemKey, json: Data)], of id: Int64, pass: Int, firstPosition: Int,
+                              now: Date) async throws -> PageWrite {
+        let documents = items.map { ItemDocument($0.json) }
+        return try await write { transaction in
+            let row = try await transaction.query("""
+                SELECT created, changed, repeated FROM write_caught_up(\(id), \(pass), \(firstPosition), \(items.map(\.key.tagged)),
+                    \(documents.map(\.document)), \(documents.map(\.exactText)))
+                """).first
+            let (created, changed, repeated) = try row?.decode((Int, Int, Int).self) ?? (0, 0, 0)
+            return PageWrite(created: created, changed: changed, repeated: repeated)
+        }
+    }
+
+    public func mergeItems(_ items: [(key: ItemKey, json: Data)], of id: Int64, now: Date) async throws -> PageWrite {
+        let documents = items.map { ItemDocument($0.json) }
+        return try await write { transaction in
+            let row = try await transaction.query("""
+                SELECT created, changed FROM merge_items(\(id), \(items.map(\.key.tagged)), \(documents.map(\.document)),
+                    \(documents.map(\.exactText)))
+                """).first
+            let (created, changed) = try row?.decode((Int, Int).self) ?? (0, 0)
+            return PageWrite(created: created, changed: changed)
+        }
     }
 
     public func revisitPass(of id: Int64, now: Date) async throws -> Int {

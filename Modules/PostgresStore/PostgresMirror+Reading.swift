@@ -33,6 +33,16 @@ extension PostgresMirror {
             """, as: String.self).map(JSONText.compact)
     }
 
+    public func largestValue(of member: JSONPath, in id: Int64) async throws -> String? {
+        // jsonb orders numbers by value and strings by text; the text of the largest is sent.
+        try await value("""
+            SELECT json #>> \(unescaped: member.postgresPath) FROM item
+            WHERE collection_id = \(id) AND page_index >= 0 AND json #> \(unescaped: member.postgresPath) IS NOT NULL
+                AND jsonb_typeof(json #> \(unescaped: member.postgresPath)) IN ('string', 'number')
+            ORDER BY json #> \(unescaped: member.postgresPath) DESC LIMIT 1
+            """, as: String.self)
+    }
+
     public func rows(in id: Int64, from start: ItemPosition?, limit: Int, fields: RowFields) async throws -> [ItemRow] {
         let start = start ?? ItemPosition(pageIndex: 0, position: Int.min)
         return try await rows(fields, "collection_id = $1 AND (page_index, position) >= ($2, $3) ORDER BY page_index, position LIMIT $4",

@@ -3,16 +3,21 @@ import DedicatedThreads
 import Foundation
 import HTTPCache
 import MirrorStore
+import Pacing
 import Storage
 
 /// The composition root both clients use: the cache database with its memory tier, the
-/// libcurl transport and the caching client over them, and the mirror on demand.
+/// libcurl transport behind the origin gate, the caching client over them, and the mirror on
+/// demand.
 public final class FreshServices: Sendable {
     /// The version of the two clients, `fresh` and `fresh-reader` (their `--version`), and of
     /// the `User-Agent` they send.
     public static let version = "0.2.0"
     /// The `User-Agent` of every request unless the user sets one.
     public static let userAgent = "fresh/\(version)"
+    /// Requests in flight at once to an origin that states no limit, unless `--parallel` says
+    /// otherwise: a re-sync's chain lookahead keeps this many 304s in flight (see `SyncPass`).
+    public static let parallel = 8
 
     public let location: StorageLocation
     /// The cache file, or `nil` when it could not be opened nor rebuilt: this run then caches in
@@ -26,7 +31,12 @@ public final class FreshServices: Sendable {
     /// validators without their bodies (see ``PageValidatorStorage``).
     public let pageClient: CachingClient
     private let pageStorage: PageValidatorStorage
+    /// The network as given, before the gate: what a transfer loop drives.
     private let transport: any HTTPTransport
+    /// Where every request of the process waits its turn per origin (see ``OriginGate``).
+    public let gate: OriginGate
+    /// What waits (the gate's holds, retries' backoffs) wait on.
+    public let clock: PacingClock
     /// Things the user should hear about, such as a rebuilt cache database or one that could
     /// not be used.
     public let warnings: [String]
@@ -36,9 +46,13 @@ public final class FreshServices: Sendable {
     /// - Parameters:
     ///   - openedCache: the cache database at `location` with `cacheCapacity`, when the caller
     ///     has opened it already.
-    ///   - transport: the network; CurlTransport unless a test passes another.
+    ///   - transport: the network; CurlTransport unless a test passes another. Every request
+    ///     passes the origin gate first.
+    ///   - parallel: requests in flight at once to an origin that states no limit (`--parallel`).
+    ///   - clock: what waits wait on (tests pass one that moves on at once).
     public init(location: StorageLocation, cacheCapacity: Int = CacheDatabase.defaultCapacity, openedCache: CacheDatabase? = nil,
-                transport: any HTTPTransport = CurlTransport(userAgent: FreshServices.userAgent)) {
+                transport: any HTTPTransport = CurlTransport(userAgent: FreshServices.userAgent), parallel: Int = FreshServices.parallel,
+                clock: PacingClock = .system) {
         self.location = location
         assert(openedCache.map { $0.path == location.cacheDatabasePath && $0.capacity == cacheCapacity } ?? true)
         let memory = MemoryCacheStorage(capacity: min(cacheCapacity, 8 * 1024 * 1024))
@@ -56,9 +70,12 @@ public final class FreshServices: Sendable {
             warnings = ["the HTTP cache cannot be used (\(ErrorDescription.line(error))); this run caches in memory only"]
         }
         self.transport = transport
-        client = CachingClient(transport: transport, storage: storage)
+        self.clock = clock
+        gate = OriginGate(parallel: parallel, clock: clock)
+        let paced = PacedTransport(transport, gate: gate)
+        client = CachingClient(transport: paced, storage: storage)
         pageStorage = PageValidatorStorage(backing: (cacheDatabase as (any CacheStorage)?) ?? storage)
-        pageClient = CachingClient(transport: transport, storage: pageStorage)
+        pageClient = CachingClient(transport: paced, storage: pageStorage)
     }
 
     /// A thread for a sync's chain of page requests, when the transport can drive one (see

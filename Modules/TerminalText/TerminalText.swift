@@ -30,4 +30,23 @@ public enum TerminalText {
         }
         return result
     }
+
+    /// JSON text as a terminal may show it: every scalar ``sanitized(_:keepingLineBreaks:)``
+    /// would escape (but the tab, line feed and carriage return JSON uses as whitespace) written
+    /// as a JSON escape (`\u009b`, `\u202e`). Valid JSON holds such scalars only inside strings
+    /// (raw, which JSON allows for all but C0), so the text stays valid JSON with the same meaning,
+    /// while nothing in it can drive the terminal.
+    public static func jsonEscaped(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: { isEscaped($0) && !["\t", "\n", "\r"].contains($0) }) else { return json }
+        var result = ""
+        for scalar in json.unicodeScalars {
+            if isEscaped(scalar) && !["\t", "\n", "\r"].contains(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
 }

@@ -49,7 +49,7 @@ struct GetArgumentTests {
 
     @Test func curlsOtherFlagsAreAccepted() throws {
         let command = try GetCommand.parse(["-s", "-S", "--compressed", "--retry", "2", "--raw", "http://o.test/a"])
-        #expect(command.silent && command.showError && command.compressed && command.retries == 2 && command.raw)
+        #expect(command.silent && command.showError && command.network.compressed && command.retries == 2 && command.raw)
     }
 
     @Test func aSlowServerIsNotCalledOffline() {

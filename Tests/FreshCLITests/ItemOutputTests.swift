@@ -25,9 +25,12 @@ struct ItemOutputTests {
         #expect(ItemProjection([JSONPath(["이름"])]).json(of: #"{"이름":[1,2]}"#) == #"{"이름":[1,2]}"#)
     }
 
-    @Test func csvWithoutFieldsHasTheFirstItemsMembers() {
-        #expect(ItemsCommand.allMembers(of: #"{"id":1,"title":"t","tags":["a"]}"#).map(\.description) == ["id", "title", "tags"])
-        #expect(ItemsCommand.allMembers(of: nil).isEmpty)
+    @Test func csvWithoutFieldsHasEveryMemberOfEveryItemInTheOrderTheyFirstAppear() {
+        var members = ItemsCommand.OrderedMembers()
+        members.add(of: #"{"id":1,"title":"t"}"#)
+        members.add(of: #"{"id":2,"license":"MIT","title":"u","topics":["a"]}"#)
+        members.add(of: #"not json"#)
+        #expect(members.paths.map(\.description) == ["id", "title", "license", "topics"])
     }
 
     @Test func aLongErrorIsCutAndAFailureOverACompleteCopyIsStale() throws {

@@ -34,7 +34,7 @@ struct StatisticsTests {
             let response = try await client.get("/_admin/stats")
             #expect(response.headers[.cacheControl] == "no-store")
             for key in ["total_requests", "by_status", "by_route", "conditional_requests", "not_modified",
-                        "body_bytes_sent", "bytes_saved_by_304"] {
+                        "body_bytes_sent", "bytes_saved_by_304", "in_flight", "max_in_flight"] {
                 #expect(response.text.contains("\"\(key)\""))
             }
         }

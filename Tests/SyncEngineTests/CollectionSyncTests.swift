@@ -2,6 +2,7 @@ import Foundation
 import HTTPCache
 import JSON
 import MirrorStore
+import Pacing
 @testable import MockServer
 import Pagination
 import Storage

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCache
 @testable import MockServer
+import Pacing
 import Pagination
 import Storage
 import SyncEngine
@@ -26,10 +27,11 @@ struct ReadAheadTests {
         // to retry (minutes, for a real server) starts only once the second page is written: the
         // test's wait ends when the writer reports it, then the run is interrupted (as by Ctrl-C).
         let (written, writer) = AsyncStream<Int>.makeStream()
-        let interrupted = CollectionSync(services: fixture.services, store: fixture.store, clock: SyncClock(now: { .now }, sleep: { _ in
+        let services = FreshServices(location: fixture.services.location, clock: PacingClock(now: { .now }, sleep: { _ in
             try await Self.first(in: written, where: { $0 == 1 }, orFailAfter: .seconds(10))
             throw CancellationError()
         }))
+        let interrupted = CollectionSync(services: services, store: fixture.store)
         await #expect(throws: CancellationError.self) {
             _ = try await interrupted.run(SyncOptions(url: URL(string: origin.baseURL + "/things")!)) { event in
                 if case .page(let page) = event { writer.yield(page.index) }
@@ -101,7 +103,7 @@ struct ReadAheadTests {
     @Test(arguments: [false, true])
     func nothingReachesTheServerBeforeItsRetryAfter(resync: Bool) async throws {
         let origin = try ScriptedOrigin()
-        let fixture = try SyncFixture()
+        let fixture = try SyncFixture(realTime: true)
         func pages(throttlingPage3: Bool) -> [String: Reply] {
             var table: [String: Reply] = [:]
             for page in 1...6 {
@@ -123,7 +125,7 @@ struct ReadAheadTests {
         let told = Mutex<[Duration]>([])
         let summary = try await CollectionSync(services: fixture.services, store: fixture.store).run(SyncOptions(url: url)) { event in
             switch event {
-            case .retrying(_, let wait, _, _, _), .waitingAsAsked(_, let wait): told.withLock { $0.append(wait) }
+            case .retrying(_, let wait, _, _, _), .waitingAtGate(_, let wait, _): told.withLock { $0.append(wait) }
             default: break
             }
         }

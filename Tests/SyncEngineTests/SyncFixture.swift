@@ -2,6 +2,7 @@ import Foundation
 import HTTPCache
 import JSON
 import MirrorStore
+import Pacing
 @testable import MockServer
 import Storage
 import SyncEngine
@@ -16,15 +17,17 @@ final class SyncFixture: Sendable {
     /// The waits retries asked for (the fixture's sync does not really sleep).
     let waits = WaitLog()
 
-    init() throws {
+    /// - Parameter realTime: waits really wait (the server's clock is what a test judges);
+    ///   else they are recorded in ``waits`` and return at once.
+    init(realTime: Bool = false) throws {
         directory = NSTemporaryDirectory() + "fresh-sync-tests-" + UUID().uuidString
-        services = FreshServices(location: StorageLocation(directory: directory))
+        services = FreshServices(location: StorageLocation(directory: directory), clock: realTime ? .system : waits.clock)
         store = try SQLiteMirror(path: services.location.itemDatabasePath)
     }
 
-    /// A sync whose retries record their wait instead of sleeping.
+    /// A sync whose waits (retries' backoffs, the origin gate's holds) are the fixture's clock's.
     var engine: CollectionSync {
-        CollectionSync(services: services, store: store, clock: waits.clock, random: { 0.5 })
+        CollectionSync(services: services, store: store, random: { 0.5 })
     }
 
     func sync(_ url: String, _ configure: (inout SyncOptions) -> Void = { _ in }) async throws -> SyncSummary {
@@ -51,8 +54,8 @@ final class WaitLog: Sendable {
     private let waits = Mutex<[Duration]>([])
     private let now = Mutex(ContinuousClock.now)
 
-    var clock: SyncClock {
-        SyncClock(now: { [self] in now.withLock { $0 } }, sleep: { [self] wait in
+    var clock: PacingClock {
+        PacingClock(now: { [self] in now.withLock { $0 } }, sleep: { [self] wait in
             waits.withLock { $0.append(wait) }
             now.withLock { $0 += wait }
         })

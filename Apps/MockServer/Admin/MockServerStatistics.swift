@@ -28,6 +28,11 @@ public struct MockServerStatistics: Codable, Sendable, Equatable {
     public var bodyBytesSent: Int = 0
     /// Body bytes a 304 spared: the size of the representation the client already had.
     public var bytesSavedBy304: Int = 0
+    /// API requests being answered now (this one not counted: admin routes are not API requests).
+    public var inFlight: Int = 0
+    /// The most API requests that were being answered at once: how many a client sent in
+    /// parallel (a client asked to go one at a time keeps it at 1).
+    public var maxInFlight: Int = 0
 
     /// Empty statistics: nothing answered yet.
     public init() {}
@@ -40,6 +45,8 @@ public struct MockServerStatistics: Codable, Sendable, Equatable {
         case notModified = "not_modified"
         case bodyBytesSent = "body_bytes_sent"
         case bytesSavedBy304 = "bytes_saved_by_304"
+        case inFlight = "in_flight"
+        case maxInFlight = "max_in_flight"
     }
 
     // MARK: Recording

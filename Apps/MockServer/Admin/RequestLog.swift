@@ -35,6 +35,19 @@ final class RequestLog: Sendable {
         }
     }
 
+    /// An API request has arrived: it counts as in flight until ``ended()``.
+    func began() {
+        state.withLock { state in
+            state.statistics.inFlight += 1
+            state.statistics.maxInFlight = max(state.statistics.maxInFlight, state.statistics.inFlight)
+        }
+    }
+
+    /// An API request has been answered.
+    func ended() {
+        state.withLock { $0.statistics.inFlight -= 1 }
+    }
+
     /// The counts so far.
     var statistics: MockServerStatistics {
         state.withLock { $0.statistics }
@@ -50,6 +63,10 @@ final class RequestLog: Sendable {
 
     /// Forgets everything (part of `/_admin/reset`).
     func clear() {
-        state.withLock { $0 = State() }
+        state.withLock { state in
+            let inFlight = state.statistics.inFlight
+            state = State()
+            state.statistics.inFlight = inFlight
+        }
     }
 }

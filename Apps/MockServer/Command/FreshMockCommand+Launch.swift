@@ -39,6 +39,7 @@ extension FreshMockCommand {
         switch error {
         case .unknownFaultRoute: 64
         case .stoppedBeforeListening: 1
+        case .cannotMakeCertificate: 70
         case .unknownHost, .hostNotLocal: 68
         case .portInUse, .portNotPermitted, .cannotListen: 69
         }

@@ -20,7 +20,9 @@ public struct FreshMockCommand: AsyncParsableCommand {
             (If-None-Match:matched) or -.
 
             Seeded routes: /posts (cursor pages, next_cursor "0" at the end), /posts/{id}, /users and \
-            /users/{id} (string ids), /articles (Link header), /feed (offset/limit with total), /exercises.
+            /users/{id} (string ids), /articles (Link header), /feed (offset/limit with total), /news \
+            (newest first by page or offset, moving with --news-arrivals), /exercises. Every paged route \
+            takes since=ISO-TIME: only items updated at or after it.
             With --data FILE.json (a json-server db.json: {"NAME": [{"id": …}, …], …}) each NAME is \
             served instead: GET|POST /NAME, GET|PUT|PATCH|DELETE /NAME/{id}.
             Every collection (posts, users, or yours) in every pagination style: /styles/STYLE/NAME
@@ -36,6 +38,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
               66  the --data file cannot be read
               68  --host is not a name or address of this machine
               69  cannot listen: the port is in use or needs privileges
+              70  --tls: the certificate could not be made (openssl is missing or failed)
             """,
         version: "fresh-mock \(version)"
     )
@@ -56,6 +59,12 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Option(help: "TCP port; 0 picks a free one (read it from the first line of stdout).")
     var port = 8080
 
+    @Flag(help: "Serve HTTPS with a self-signed certificate made at start (by openssl); its file, which clients trust with --cacert, is named on stderr.")
+    var tls = false
+
+    @Option(name: .customLong("tls-dir"), help: ArgumentHelp("Make the --tls certificate (ca.pem, key.pem) in this directory and keep it (default: a temporary one, removed on exit); implies --tls.", valueName: "dir"))
+    var tlsDirectory: String?
+
     // MARK: Data
 
     @Option(help: "Seed of all generated data and of fault draws.")
@@ -75,6 +84,24 @@ public struct FreshMockCommand: AsyncParsableCommand {
 
     @Option(help: "Number of exercises in /exercises (2500 is about 1 MB).")
     var exercises = 2_500
+
+    @Option(help: "Number of seeded entries of /news, the newest-first listing.")
+    var news = 60
+
+    @Option(
+        name: .customLong("news-arrivals"),
+        help: ArgumentHelp(
+            "Add entries to the front of /news while it is listed, so its pages move.",
+            discussion: "N/request (before each request to /news) or N/WINDOW (1/s, 5/2s), then optionally ,max=M.",
+            valueName: "spec"),
+        transform: { spec in
+            do { return try NewsArrivals(spec: spec) } catch { throw ValidationError("--news-arrivals: \(error)") }
+        }
+    )
+    var newsArrivals: NewsArrivals?
+
+    @Flag(name: .customLong("hostile-text"), help: "Put escape sequences, C1 controls and bidi overrides in one title in three, in error messages and in an X-Mock-Note field.")
+    var hostileText = false
 
     @Option(
         name: .customLong("data"),
@@ -140,6 +167,36 @@ public struct FreshMockCommand: AsyncParsableCommand {
     var rateLimit: RateLimit?
 
     @Option(
+        name: .customLong("rate-limit-status"),
+        help: ArgumentHelp("Status of a request over --rate-limit: 429, or 403 as GitHub answers.", valueName: "status"))
+    var rateLimitStatus = 429
+
+    @Option(
+        name: .customLong("rate-limit-fields"),
+        help: ArgumentHelp(
+            "Fields that state --rate-limit, comma-separated.",
+            discussion: "x-ratelimit (X-RateLimit-Limit, -Remaining, -Reset), ietf (RateLimit-Policy, RateLimit), "
+                + "retry-after (on a refusal), or none. Default: x-ratelimit,retry-after.",
+            valueName: "names"),
+        transform: { spec in
+            do { return try RateLimitFields(spec: spec) } catch { throw ValidationError("--rate-limit-fields: \(error)") }
+        }
+    )
+    var rateLimitFields: RateLimitFields = .standard
+
+    @Option(
+        name: .customLong("secondary-limit"),
+        help: ArgumentHelp(
+            "A limit no field states (as GitHub's secondary limits): more is refused with 403 and no Retry-After.",
+            discussion: "N/WINDOW (as --rate-limit) or concurrent=N (requests in flight at once).",
+            valueName: "spec"),
+        transform: { spec in
+            do { return try SecondaryLimit(spec: spec) } catch { throw ValidationError("--secondary-limit: \(error)") }
+        }
+    )
+    var secondaryLimit: SecondaryLimit?
+
+    @Option(
         name: .customLong("retry-after"),
         help: ArgumentHelp("Form of Retry-After in 429 and 503 answers: seconds or http-date.", valueName: "form"))
     var retryAfter: RetryAfterFormat = .seconds
@@ -172,7 +229,8 @@ public struct FreshMockCommand: AsyncParsableCommand {
     /// Rejects impossible values before anything starts (exit status 64).
     public func validate() throws {
         guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0…65535") }
-        guard posts >= 0, articles >= 0, feedItems >= 0, users >= 0, exercises >= 0 else {
+        guard [429, 403].contains(rateLimitStatus) else { throw ValidationError("--rate-limit-status must be 429 or 403") }
+        guard posts >= 0, articles >= 0, feedItems >= 0, users >= 0, exercises >= 0, news >= 0 else {
             throw ValidationError("collection sizes must not be negative")
         }
         guard maxAge >= 0 else { throw ValidationError("--max-age must not be negative") }
@@ -187,18 +245,23 @@ public struct FreshMockCommand: AsyncParsableCommand {
         let server = try await RunningMockServer.start(configuration, shutdownSignals: [.sigint, .sigterm])
         // Unbuffered, so a script reading the first line gets it at once.
         FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))
+        if let certificate = server.certificatePath {
+            FileHandle.standardError.write(Data("fresh-mock: TLS with a self-signed certificate; clients trust it with --cacert \(certificate)\n".utf8))
+        }
         try await server.waitUntilStopped()
     }
 
     /// The server configuration the flags describe.
     var configuration: MockServerConfiguration {
         MockServerConfiguration(
-            host: host, port: port, seed: seed, postCount: posts, articleCount: articles, feedCount: feedItems,
-            userCount: users, exerciseCount: exercises, dataFile: dataFile, keyField: key, defaultStyle: style,
+            host: host, port: port, tlsDirectory: tlsDirectory ?? (tls ? "" : nil), seed: seed, postCount: posts, articleCount: articles,
+            feedCount: feedItems, userCount: users, exerciseCount: exercises, newsCount: news, newsArrivals: newsArrivals,
+            hostileText: hostileText, dataFile: dataFile, keyField: key, defaultStyle: style,
             maxAge: maxAge, noCache: noCache, noStore: noStore, isPrivate: isPrivate,
             staleWhileRevalidate: staleWhileRevalidate, staleIfError: staleIfError, weakETags: weakETags,
             unstableETag: unstableETag, ignoreConditionals: ignoreConditionals, requireIfMatch: requireIfMatch,
             maxBodyBytes: maxBody, journalCapacity: journalSize, faults: faults, rateLimit: rateLimit,
+            rateLimitStatus: rateLimitStatus, rateLimitFields: rateLimitFields, secondaryLimit: secondaryLimit,
             retryAfterFormat: retryAfter, accessLog: quiet ? .off : .standardError
         )
     }

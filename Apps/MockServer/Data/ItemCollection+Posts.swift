@@ -6,6 +6,8 @@ import Models
 extension ItemCollection {
     /// The name of the seeded posts collection.
     static let postsName = "posts"
+    /// The name of the seeded newest-first listing, `/news`.
+    static let newsName = "news"
 }
 
 extension MockItem {

@@ -41,6 +41,13 @@ struct ItemCollection: Sendable {
     /// The number of items.
     var count: Int { items.count }
 
+    /// The collection with only the items `isIncluded` keeps (`since=`), in the same order.
+    func filtered(_ isIncluded: (MockItem) -> Bool) -> ItemCollection {
+        var kept = self
+        kept.items = items.filter(isIncluded)
+        return kept
+    }
+
     /// The item with `key`, if there is one.
     func item(_ key: ItemKey) -> MockItem? {
         index(of: key).map { items[$0] }

@@ -13,6 +13,8 @@ struct MockData: Sendable {
     var tickRandom: SplitMix64
     /// The stream string keys of created items are drawn from (restarts on reset).
     var keyRandom: SplitMix64
+    /// The stream the entries added to `/news` are drawn from (restarts on reset).
+    var newsRandom = SplitMix64(seed: 0)
 
     /// The seeded data.
     init(seed: SeedData) {
@@ -33,10 +35,14 @@ struct MockData: Sendable {
                 name: "feed", keyField: "id", keyKind: .integer,
                 items: seed.feed.map { MockItem(key: .integer($0.id), value: $0, updatedAt: epoch) },
                 baseline: epoch),
+            ItemCollection.newsName: ItemCollection(
+                name: ItemCollection.newsName, keyField: "id", keyKind: .integer, items: seed.news.map(MockItem.init(post:)),
+                baseline: epoch),
         ]
         exercises = seed.exercises
         tickRandom = SplitMix64(seed: seed.tickSeed)
         keyRandom = SplitMix64(seed: seed.keySeed)
+        newsRandom = SplitMix64(seed: seed.newsSeed)
     }
 
     /// The collections of a `--data` file, and nothing else.

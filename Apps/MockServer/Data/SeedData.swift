@@ -14,13 +14,21 @@ struct SeedData: Sendable {
     var feed: [FeedItem]
     var users: [User]
     var exercises: ExerciseDatabase
+    /// The entries of `/news`, oldest first (it lists them newest first).
+    var news: [Post]
+    /// Seed of the entries added to `/news` while it is listed.
+    var newsSeed: UInt64
     /// Seed of the simulated changes of `/_admin/tick`.
     var tickSeed: UInt64
     /// Seed of the string keys made up for created items.
     var keySeed: UInt64
 
-    init(seed: UInt64, postCount: Int, articleCount: Int, feedCount: Int, userCount: Int, exerciseCount: Int) {
-        posts = Self.posts(seed: seed ^ 0x0000_0000_0050_5354, count: postCount)
+    /// - Parameter hostileText: one post (and one news entry) in three gets a title from ``HostileText``.
+    init(seed: UInt64, postCount: Int, articleCount: Int, feedCount: Int, userCount: Int, exerciseCount: Int, newsCount: Int = 0,
+         hostileText: Bool = false) {
+        posts = Self.posts(seed: seed ^ 0x0000_0000_0050_5354, count: postCount, hostileText: hostileText)
+        news = Self.posts(seed: seed ^ 0x0000_0000_4E45_5753, count: newsCount, hostileText: hostileText)
+        newsSeed = seed ^ 0x0000_004E_4557_4152
         articles = Self.articles(seed: seed ^ 0x0000_0000_4152_5443, count: articleCount)
         feed = Self.feed(seed: seed ^ 0x0000_0000_4645_4544, count: feedCount)
         users = Self.users(seed: seed ^ 0x0000_0000_5553_4552, count: userCount)
@@ -32,12 +40,14 @@ struct SeedData: Sendable {
     // MARK: Collections
 
     /// Posts 1…count, each updated an hour after the previous one plus a seeded jitter.
-    static func posts(seed: UInt64, count: Int) -> [Post] {
+    static func posts(seed: UInt64, count: Int, hostileText: Bool = false) -> [Post] {
         var text = TextGenerator(seed: seed)
         return (0..<count).map { index in
             let id = index + 1
             let offset = TimeInterval(id * 3600 + text.number(below: 3600))
-            return Post(id: id, title: text.title(), body: text.body(), author: text.author(), updatedAt: epoch.addingTimeInterval(offset))
+            var title = text.title()
+            if hostileText, HostileText.marks(id) { title = HostileText.sample(id) }
+            return Post(id: id, title: title, body: text.body(), author: text.author(), updatedAt: epoch.addingTimeInterval(offset))
         }
     }
 

@@ -24,8 +24,11 @@ enum APIError: Error, Equatable, Sendable {
     case preconditionRequired
     /// An injected failure with an arbitrary status; `retryAfter` is the formatted header value.
     case injected(status: Int, retryAfter: String?)
-    /// More requests than `--rate-limit` allows; `retryAfter` is the formatted header value.
-    case rateLimited(message: String, retryAfter: String)
+    /// More requests than `--rate-limit` allows, answered with `status` (429, or 403 as GitHub
+    /// answers); `retryAfter` is the formatted header value, when the answer carries one.
+    case rateLimited(status: Int, message: String, retryAfter: String?)
+    /// Over `--secondary-limit`: 403, and nothing says how long to wait.
+    case secondaryRateLimited(message: String)
     /// The bytes are not an HTTP/1.1 request at all (the parser gave up).
     case malformedRequest(String)
     /// The request's header section is larger than the parser accepts.
@@ -48,7 +51,8 @@ enum APIError: Error, Equatable, Sendable {
             (.methodNotAllowed, "method_not_allowed", "allowed methods: \(allowed.map(\.rawValue).joined(separator: ", "))")
         case .preconditionFailed(_, let message): (.preconditionFailed, "precondition_failed", message)
         case .conflict(let message): (.conflict, "conflict", message)
-        case .rateLimited(let message, _): (.tooManyRequests, "rate_limited", message)
+        case .rateLimited(let status, let message, _): (.init(code: status), "rate_limited", message)
+        case .secondaryRateLimited(let message): (.forbidden, "secondary_rate_limited", message)
         case .payloadTooLarge(let limit): (.contentTooLarge, "payload_too_large", "request body exceeds \(limit) bytes")
         case .preconditionRequired: (.preconditionRequired, "precondition_required", "this server requires If-Match on writes")
         case .injected(let status, _): (.init(code: status), "injected_fault", "fault injected by fresh-mock (status \(status))")
@@ -65,7 +69,7 @@ enum APIError: Error, Equatable, Sendable {
     var headers: HTTPFields {
         switch self {
         case .methodNotAllowed(let allowed): [.allow: allowed.map(\.rawValue).joined(separator: ", ")]
-        case .injected(_, let retryAfter?), .rateLimited(_, let retryAfter): [.retryAfter: retryAfter]
+        case .injected(_, let retryAfter?), .rateLimited(_, _, let retryAfter?): [.retryAfter: retryAfter]
         default: [:]
         }
     }

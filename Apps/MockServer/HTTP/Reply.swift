@@ -35,3 +35,20 @@ extension Reply {
         }
     }
 }
+
+extension Reply {
+    /// `--hostile-text`: the `X-Mock-Note` field with ``HostileText/headerValue`` (sent as is,
+    /// controls and all, as a broken server sends it), and an error's message followed by a
+    /// hostile sample.
+    mutating func makeHostile(sample number: Int) {
+        headers.append(HTTPField(name: .xMockNote, lenientValue: Array(HostileText.headerValue.utf8)))
+        guard status.code >= 400, let error = try? JSONDecoder().decode(APIErrorBody.self, from: Data(buffer: body)) else { return }
+        let hostile = APIErrorBody(code: error.error.code, message: error.error.message + " — " + HostileText.sample(number))
+        body = ByteBuffer(bytes: APIJSON.encode(hostile))
+    }
+}
+
+extension HTTPField.Name {
+    /// `--hostile-text`'s field on every answer.
+    static let xMockNote = HTTPField.Name("X-Mock-Note")!
+}

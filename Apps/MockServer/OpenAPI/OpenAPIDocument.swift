@@ -95,7 +95,7 @@ struct OpenAPIDocument {
     /// The schema name of the items of `collection`: seeded collections with a model of their own
     /// have its schema.
     func itemSchemaName(_ collection: String) -> String {
-        let modelSchemas = [ItemCollection.postsName: "Post", "articles": "Article", "feed": "FeedItem"]
+        let modelSchemas = [ItemCollection.postsName: "Post", ItemCollection.newsName: "Post", "articles": "Article", "feed": "FeedItem"]
         return (isSeeded ? modelSchemas[collection] : nil) ?? "Item_\(collection)"
     }
 

@@ -9,8 +9,16 @@ struct OpenAPIOperation {
     var success: [String: Any]
     var errors: [String] = []
 
-    /// Statuses any API operation may answer besides its own: a rate limit or an injected fault.
-    private static let limits = ["429", "503"]
+    /// Statuses any API operation may answer besides its own: a rate limit (429, or 403 with
+    /// `--rate-limit-status 403` and `--secondary-limit`) or an injected fault.
+    private static let limits = ["403", "429", "503"]
+
+    /// `since` on every paged route.
+    private static var sinceParameter: [String: Any] {
+        ["name": SinceParameter.name, "in": "query", "required": false,
+         "description": "Only items updated at or after this time (ISO 8601, e.g. 2024-01-01T00:00:00Z)",
+         "schema": ["type": "string", "format": "date-time"]]
+    }
 
     init(route: Route, method: HTTPRequest.Method, document: OpenAPIDocument) {
         let readErrors = ["304", "400"] + Self.limits
@@ -21,9 +29,16 @@ struct OpenAPIOperation {
             let (style, name) = route.pagedCollection(defaultStyle: document.defaultStyle) ?? (.link, "")
             summary = Self.pageSummary(route, style: style, collection: name)
             parameters = PageParameter.parameters(of: style.paging).map { Self.parameter($0, keyKind: document.collections[name]?.keyKind) }
+                + [Self.sinceParameter]
             success = ["200": OpenAPISchemas.pageResponse(style, items: OpenAPISchemas.ref(document.itemSchemaName(name)),
                                                           totalCount: route == .articles)]
             errors = readErrors + (style == .page404 ? ["404"] : [])
+        case (.news, _):
+            summary = "news, newest first: a JSON array with Link and X-Total-Count; by page and per_page, or by offset and limit "
+                + "when offset is given; new entries join the front while it is listed (--news-arrivals)"
+            parameters = [PageParameter.page, .perPage, .offset, .limit].map { Self.parameter($0, keyKind: .integer) } + [Self.sinceParameter]
+            success = ["200": OpenAPISchemas.pageResponse(.link, items: OpenAPISchemas.ref("Post"), totalCount: true)]
+            errors = readErrors
 
         // MARK: Posts
         case (.posts, _):

@@ -54,11 +54,11 @@ enum OpenAPISchemas {
                             required: ["error"]),
             "Statistics": object([
                 "total_requests": count, "by_status": counts(), "conditional_requests": count, "not_modified": count,
-                "body_bytes_sent": count, "bytes_saved_by_304": count,
+                "body_bytes_sent": count, "bytes_saved_by_304": count, "in_flight": count, "max_in_flight": count,
                 "by_route": ["type": "object", "additionalProperties": object(
                     ["requests": count, "by_status": counts()], required: ["requests", "by_status"])],
             ], required: ["total_requests", "by_status", "by_route", "conditional_requests", "not_modified",
-                          "body_bytes_sent", "bytes_saved_by_304"]),
+                          "body_bytes_sent", "bytes_saved_by_304", "in_flight", "max_in_flight"]),
             "JournalEntry": object([
                 "sequence": count, "method": string, "url": string, "status": integer, "body_bytes": count,
                 "conditional_headers": ["type": "object", "additionalProperties": string], "fault": string,

@@ -12,6 +12,8 @@ struct PageRenderer: Sendable {
     let path: String
     /// `http://HOST:PORT` of the request, which absolute links start with ("" for relative links).
     let origin: String
+    /// Query parameters every link carries on after the paging ones (`&since=…`).
+    var carriedQuery = ""
     /// Adds `X-Total-Count` (the `/articles` route).
     var includesTotalCount = false
 
@@ -94,7 +96,7 @@ struct PageRenderer: Sendable {
 
     /// The absolute URL of the page `cursor` names (the first page for `nil`).
     private func pageURL(_ cursor: KeysetCursor?, limit: Int) -> String {
-        "\(origin)\(path)?limit=\(limit)" + (cursor.map { "&cursor=\($0.encoded)" } ?? "")
+        "\(origin)\(path)?limit=\(limit)" + (cursor.map { "&cursor=\($0.encoded)" } ?? "") + carriedQuery
     }
 
     /// `Link` with first, prev (from page 2), next (before the last page) and last, as GitHub sends
@@ -102,7 +104,7 @@ struct PageRenderer: Sendable {
     private func linkHeader(page: Int, perPage: Int) -> String {
         let lastPage = max(1, (collection.count + perPage - 1) / perPage)
         func link(_ number: Int, _ relation: String) -> String {
-            "<\(origin)\(path)?page=\(number)&per_page=\(perPage)>; rel=\"\(relation)\""
+            "<\(origin)\(path)?page=\(number)&per_page=\(perPage)\(carriedQuery)>; rel=\"\(relation)\""
         }
         var links = [link(1, "first")]
         if page > 1 { links.append(link(min(page - 1, lastPage), "prev")) }

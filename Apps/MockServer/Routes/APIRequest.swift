@@ -13,6 +13,8 @@ struct APIRequest: Sendable {
     var headers: HTTPFields
     /// The `Host` the client used, or the address it connected to when it sent none.
     var authority: String?
+    /// `https` when the server serves TLS (`--tls`), else `http`: the scheme of absolute links.
+    var scheme = "http"
     var body: ByteBuffer
 
     /// Takes the route `match` found (`nil`: none), checks the method, decodes the query and
@@ -66,9 +68,9 @@ struct APIRequest: Sendable {
         }
     }
 
-    /// `http://HOST:PORT` as the client addressed the server, which absolute links start with;
-    /// "" (relative links) when the request names no address at all.
+    /// `http://HOST:PORT` (or `https://`) as the client addressed the server, which absolute
+    /// links start with; "" (relative links) when the request names no address at all.
     var origin: String {
-        authority.map { "http://\($0)" } ?? ""
+        authority.map { "\(scheme)://\($0)" } ?? ""
     }
 }

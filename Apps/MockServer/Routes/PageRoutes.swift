@@ -19,15 +19,16 @@ struct PageRoutes: Sendable {
             throw .notFound("no collection at \(request.route.template)")
         }
         let query = try PageQuery(style.paging, query: request.query, keyKind: keyKind)
+        let since = try SinceParameter(request.query)
         // Pages with absolute links depend on the address the client used; relative links only without one.
         let origin = style.carriesURLs ? request.origin : ""
         let path = request.route.template
-        let representation = try store.representation(of: .collection(name), key: "\(origin)\(path)?\(query.canonical)") {
-            data throws(APIError) in
+        let key = "\(origin)\(path)?\(query.canonical)\(since?.queryPart ?? "")"
+        let representation = try store.representation(of: .collection(name), key: key) { data throws(APIError) in
             guard let collection = data.collections[name] else { throw .notFound("no collection \(name)") }
             let renderer = PageRenderer(
-                style: style, collection: collection, path: path, origin: origin,
-                includesTotalCount: request.route == .articles)
+                style: style, collection: since.map { since in collection.filtered(since.includes) } ?? collection, path: path,
+                origin: origin, carriedQuery: since?.queryPart ?? "", includesTotalCount: request.route == .articles)
             return try renderer.render(query)
         }
         return validators.reply(to: request.headers, with: representation)

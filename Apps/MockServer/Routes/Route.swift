@@ -14,6 +14,8 @@ enum Route: Hashable, Sendable {
     case feed
     /// `/exercises`: one large document.
     case exercises
+    /// `/news`: a newest-first listing by page number or offset, which moves while it is read.
+    case news
 
     // MARK: Any collection
     /// `/NAME`: the collection in the default style (`--style`), and `POST`.
@@ -40,6 +42,7 @@ enum Route: Hashable, Sendable {
         case .articles: "/articles"
         case .feed: "/feed"
         case .exercises: "/exercises"
+        case .news: "/news"
         case .collection(let name): "/\(name)"
         case .item(let name): "/\(name)/{id}"
         case .styled(let style, let name): "/styles/\(style.rawValue)/\(name)"
@@ -58,7 +61,7 @@ enum Route: Hashable, Sendable {
         switch self {
         case .posts, .collection: [.get, .head, .post]
         case .post, .item: [.get, .head, .put, .patch, .delete]
-        case .articles, .feed, .exercises, .styled, .styleIndex, .openAPI, .stats, .journal: [.get, .head]
+        case .articles, .feed, .exercises, .news, .styled, .styleIndex, .openAPI, .stats, .journal: [.get, .head]
         case .faults: [.get, .head, .put, .delete]
         case .reset, .tick: [.post]
         }

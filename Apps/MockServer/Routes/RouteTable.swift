@@ -20,7 +20,7 @@ struct RouteTable: Sendable {
         var routes: [Route] = []
         let styled: [String]
         if seeded {
-            routes += [.posts, .post, .collection("users"), .item("users"), .articles, .feed, .exercises]
+            routes += [.posts, .post, .collection("users"), .item("users"), .articles, .feed, .news, .exercises]
             styled = [ItemCollection.postsName, "users"]
         } else {
             let names = collectionNames.sorted()

@@ -10,13 +10,19 @@ struct MockResponder: HTTPResponder {
 
     let routes: RouteTable
     let pages: PageRoutes
+    let news: NewsRoutes
     let posts: PostsRoutes
     let collections: CollectionRoutes
     let documents: DocumentRoutes
     let admin: AdminRoutes
     let faults: FaultInjector
     let rateLimiter: RateLimiter?
+    let secondaryLimiter: SecondaryLimiter?
     let retryAfterFormat: RetryAfterFormat
+    /// `--hostile-text`: every answer carries ``HostileText/headerValue``, every error message a sample.
+    let hostileText: Bool
+    /// `https` with `--tls`.
+    let scheme: String
     let log: RequestLog
     let accessLog: AccessLog?
     let maxBodyBytes: Int
@@ -27,10 +33,19 @@ struct MockResponder: HTTPResponder {
         let validators = Validators(configuration: configuration)
         let initialFaults = FaultInjector.Settings(seed: configuration.seed, rules: configuration.faults)
         let items = ItemResponder(store: store, validators: validators, requireIfMatch: configuration.requireIfMatch)
-        let rateLimiter = configuration.rateLimit.map { RateLimiter(limit: $0, retryAfterFormat: configuration.retryAfterFormat) }
+        let rateLimiter = configuration.rateLimit.map {
+            RateLimiter(limit: $0, refusalStatus: configuration.rateLimitStatus, fields: configuration.rateLimitFields,
+                        retryAfterFormat: configuration.retryAfterFormat)
+        }
+        let secondaryLimiter = configuration.secondaryLimit.map(SecondaryLimiter.init)
+        let news = NewsRoutes(store: store, validators: validators, arrivals: configuration.newsArrivals)
         self.routes = routes
         self.faults = FaultInjector(settings: initialFaults)
         self.rateLimiter = rateLimiter
+        self.secondaryLimiter = secondaryLimiter
+        self.news = news
+        self.hostileText = configuration.hostileText
+        self.scheme = configuration.tlsDirectory == nil ? "http" : "https"
         self.retryAfterFormat = configuration.retryAfterFormat
         self.log = RequestLog(capacity: configuration.journalCapacity)
         self.accessLog = accessLog
@@ -45,7 +60,11 @@ struct MockResponder: HTTPResponder {
             styledCollections: routes.styledCollections, defaultStyle: configuration.defaultStyle)
         self.admin = AdminRoutes(
             store: store, log: log, faults: faults, initialFaults: initialFaults, routes: routes,
-            reset: { rateLimiter?.clear() })
+            reset: {
+                rateLimiter?.clear()
+                secondaryLimiter?.clear()
+                news.reset()
+            })
         self.maxBodyBytes = configuration.maxBodyBytes
     }
 
@@ -56,7 +75,14 @@ struct MockResponder: HTTPResponder {
         let match = routes.match(request.uri.path)
         let route = match?.route
         let isAPI = route?.isAdmin != true
-        let (limitHeaders, refusal) = isAPI ? rateLimiter?.admit() ?? ([:], nil) : ([:], nil)
+        if isAPI { log.began() }
+        defer { if isAPI { log.ended() } }
+        let (limitHeaders, primaryRefusal) = isAPI ? rateLimiter?.admit() ?? ([:], nil) : ([:], nil)
+        // The secondary limit counts what the primary one let through, until it is answered.
+        let secondary = primaryRefusal == nil && isAPI ? secondaryLimiter : nil
+        let secondaryRefusal = secondary?.admit()
+        defer { if secondaryRefusal == nil { secondary?.finish() } }
+        let refusal = primaryRefusal ?? secondaryRefusal
         let decision = refusal == nil && isAPI ? route.flatMap { faults.decide(for: $0.template) } : nil
         if let decision, decision.delayMilliseconds > 0 {
             try await Task.sleep(for: .milliseconds(decision.delayMilliseconds))
@@ -70,7 +96,8 @@ struct MockResponder: HTTPResponder {
         } else {
             reply = await handle(request, route: match, context: context)
         }
-        reply.headers.append(contentsOf: limitHeaders)
+        if secondaryRefusal == nil { reply.headers.append(contentsOf: limitHeaders) }
+        if hostileText { reply.makeHostile(sample: log.statistics.totalRequests) }
         let (response, bodyBytes) = reply.response(isHead: request.method == .head, bodyFault: decision?.failure)
         let entry = JournalEntry(
             sequence: 0, method: request.method.rawValue, url: request.uri.string,
@@ -89,7 +116,8 @@ struct MockResponder: HTTPResponder {
     /// The handler's reply, or the JSON error reply of whatever went wrong.
     private func handle(_ request: Request, route: (route: Route, id: String?)?, context: MockRequestContext) async -> Reply {
         do throws(APIError) {
-            let request = try await APIRequest(request, route: route, maxBodyBytes: maxBodyBytes, localAuthority: context.localAuthority)
+            var request = try await APIRequest(request, route: route, maxBodyBytes: maxBodyBytes, localAuthority: context.localAuthority)
+            request.scheme = scheme
             switch (request.route, request.method) {
             case (.posts, .post), (.post, _):
                 return try posts.respond(to: request)
@@ -97,6 +125,8 @@ struct MockResponder: HTTPResponder {
                 return try collections.respond(to: request, collection: name)
             case (.posts, _), (.articles, _), (.feed, _), (.styled, _), (.collection, _):
                 return try pages.respond(to: request)
+            case (.news, _):
+                return try news.respond(to: request)
             case (.exercises, _), (.openAPI, _), (.styleIndex, _):
                 return try documents.respond(to: request)
             case (.stats, _), (.journal, _), (.faults, _), (.reset, _), (.tick, _):

@@ -8,6 +8,9 @@ public struct MockServerConfiguration: Sendable {
     public var host: String = "127.0.0.1"
     /// TCP port; `0` lets the OS pick a free one (see ``RunningMockServer/port``).
     public var port: Int = 0
+    /// Serve HTTPS with a self-signed certificate made at start (`--tls`), its files in this
+    /// directory (a new temporary one when empty); `nil` for plain HTTP.
+    public var tlsDirectory: String?
 
     // MARK: Seeded data
 
@@ -23,6 +26,13 @@ public struct MockServerConfiguration: Sendable {
     public var userCount: Int = 60
     /// Number of exercises in the `/exercises` document (2,500 ≈ 1 MB).
     public var exerciseCount: Int = 2_500
+    /// Number of seeded entries of `/news`, the newest-first listing.
+    public var newsCount: Int = 60
+    /// Entries added to `/news` while it is listed (`--news-arrivals`); `nil`: it stands still.
+    public var newsArrivals: NewsArrivals?
+    /// Titles, error messages and a header field carry escape sequences, C1 controls and bidi
+    /// overrides (`--hostile-text`), as a hostile or broken server may send them.
+    public var hostileText: Bool = false
 
     // MARK: Your own data
 
@@ -69,6 +79,12 @@ public struct MockServerConfiguration: Sendable {
     public var faults: [FaultRule] = []
     /// Requests allowed per window on the API routes (`--rate-limit`); `nil` for no limit.
     public var rateLimit: RateLimit?
+    /// The status of a request over ``rateLimit``: 429, or 403 as GitHub answers (`--rate-limit-status`).
+    public var rateLimitStatus: Int = 429
+    /// The fields that state ``rateLimit`` (`--rate-limit-fields`).
+    public var rateLimitFields: RateLimitFields = .standard
+    /// A limit no field states (`--secondary-limit`); `nil` for none.
+    public var secondaryLimit: SecondaryLimit?
     /// The form of `Retry-After` in 429 and 503 answers.
     public var retryAfterFormat: RetryAfterFormat = .seconds
 
@@ -88,7 +104,7 @@ public struct MockServerConfiguration: Sendable {
     /// The seeded contents.
     var seedData: SeedData {
         SeedData(seed: seed, postCount: postCount, articleCount: articleCount, feedCount: feedCount, userCount: userCount,
-                 exerciseCount: exerciseCount)
+                 exerciseCount: exerciseCount, newsCount: newsCount, hostileText: hostileText)
     }
 
     /// The data to serve: the `--data` file's collections, or the seeded data.

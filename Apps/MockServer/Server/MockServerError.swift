@@ -17,6 +17,8 @@ public enum MockServerError: Error, Equatable, CustomStringConvertible, Sendable
     case unknownFaultRoute(String)
     /// The service stopped without ever listening (and without reporting an error).
     case stoppedBeforeListening
+    /// `--tls`: the certificate could not be made or loaded.
+    case cannotMakeCertificate(String)
 
     /// One sentence for a log or the command line.
     public var description: String {
@@ -28,6 +30,7 @@ public enum MockServerError: Error, Equatable, CustomStringConvertible, Sendable
         case .cannotListen(let host, let port, let reason): "cannot listen on \(host):\(port): \(reason)"
         case .unknownFaultRoute(let problem): "--fault: \(problem)"
         case .stoppedBeforeListening: "the server stopped before it was listening"
+        case .cannotMakeCertificate(let reason): "--tls: \(reason)"
         }
     }
 

@@ -1,6 +1,9 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
+import NIOSSL
 import ServiceLifecycle
 import UnixSignals
 
@@ -12,10 +15,14 @@ import UnixSignals
 /// // talk to server.baseURL, e.g. "http://127.0.0.1:43127"
 /// ```
 public final class RunningMockServer: Sendable {
-    /// `http://HOST:PORT` without a trailing slash.
+    /// `http://HOST:PORT` (`https://` with `--tls`) without a trailing slash.
     public let baseURL: String
     /// The port actually bound (the OS's choice when the configuration said 0).
     public let port: Int
+    /// With `--tls`: the certificate file a client trusts to reach the server (its CA file).
+    public let certificatePath: String?
+    /// A temporary directory the certificate was made in, removed when the server stops.
+    private let temporaryDirectory: String?
 
     private let serviceGroup: ServiceGroup
     private let runTask: Task<Void, any Error>
@@ -23,11 +30,13 @@ public final class RunningMockServer: Sendable {
     private let accessLog: AccessLog?
 
     private init(
-        baseURL: String, port: Int, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>, log: RequestLog,
-        accessLog: AccessLog?
+        baseURL: String, port: Int, certificate: SelfSignedCertificate?, temporaryDirectory: String?, serviceGroup: ServiceGroup,
+        runTask: Task<Void, any Error>, log: RequestLog, accessLog: AccessLog?
     ) {
         self.baseURL = baseURL
         self.port = port
+        self.certificatePath = certificate?.certificatePath
+        self.temporaryDirectory = temporaryDirectory
         self.serviceGroup = serviceGroup
         self.runTask = runTask
         self.log = log
@@ -50,15 +59,19 @@ public final class RunningMockServer: Sendable {
         for rule in configuration.faults {
             if let problem = routes.problem(withFaultRoute: rule.route) { throw MockServerError.unknownFaultRoute(problem) }
         }
+        let temporaryDirectory = configuration.tlsDirectory?.isEmpty == true ? SelfSignedCertificate.temporaryDirectory() : nil
+        let certificate = try configuration.tlsDirectory.map { try SelfSignedCertificate.make(in: temporaryDirectory ?? $0) }
         let accessLog = AccessLog(configuration.accessLog)
         let responder = MockResponder(configuration: configuration, data: data, routes: routes, accessLog: accessLog)
         let (boundPorts, portContinuation) = AsyncStream<Int>.makeStream()
+        var server = HTTPServerBuilder.http1(configuration: HTTP1Channel.Configuration(
+            additionalChannelHandlers: [ParseErrorResponder(), HTTP1Strictness.Installer()],
+            httpDecoderConfiguration: .init(
+                maxHeaderFieldSize: ParseErrorResponder.headerLimit, maxHeaderListSize: ParseErrorResponder.headerLimit)))
+        if let certificate { server = try .tls(server, tlsConfiguration: try Self.tlsConfiguration(certificate)) }
         let application = Application(
             responder: responder,
-            server: .http1(configuration: HTTP1Channel.Configuration(
-                additionalChannelHandlers: [ParseErrorResponder(), HTTP1Strictness.Installer()],
-                httpDecoderConfiguration: .init(
-                    maxHeaderFieldSize: ParseErrorResponder.headerLimit, maxHeaderListSize: ParseErrorResponder.headerLimit))),
+            server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "fresh-mock"
             ),
@@ -78,6 +91,7 @@ public final class RunningMockServer: Sendable {
         var ports = boundPorts.makeAsyncIterator()
         guard let port = await ports.next() else {
             accessLog?.close()
+            if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) }
             do { try await runTask.value } catch {
                 throw MockServerError.binding(error, host: configuration.host, port: configuration.port)
             }
@@ -86,9 +100,21 @@ public final class RunningMockServer: Sendable {
         let host = ["0.0.0.0", "::", ""].contains(configuration.host) ? "127.0.0.1" : configuration.host
         let authority = host.contains(":") ? "[\(host)]" : host
         return RunningMockServer(
-            baseURL: "http://\(authority):\(port)", port: port, serviceGroup: serviceGroup, runTask: runTask, log: responder.log,
+            baseURL: "\(certificate == nil ? "http" : "https")://\(authority):\(port)", port: port, certificate: certificate,
+            temporaryDirectory: temporaryDirectory, serviceGroup: serviceGroup, runTask: runTask, log: responder.log,
             accessLog: accessLog
         )
+    }
+
+    /// The server side of `--tls`: the certificate and its key.
+    private static func tlsConfiguration(_ certificate: SelfSignedCertificate) throws -> TLSConfiguration {
+        do {
+            let chain = try NIOSSLCertificate.fromPEMFile(certificate.certificatePath).map { NIOSSLCertificateSource.certificate($0) }
+            let key = try NIOSSLPrivateKey(file: certificate.keyPath, format: .pem)
+            return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
+        } catch {
+            throw MockServerError.cannotMakeCertificate("cannot load \(certificate.certificatePath): \(error)")
+        }
     }
 
     /// Stops accepting connections, lets in-flight requests finish, and returns once the server is down.
@@ -96,13 +122,21 @@ public final class RunningMockServer: Sendable {
         await serviceGroup.triggerGracefulShutdown()
         _ = try? await runTask.value
         accessLog?.close()
+        removeTemporaryDirectory()
     }
 
     /// Waits until the server stops (after ``stop()`` or a shutdown signal), its request log written.
     /// - Throws: the error that brought the server down, if it did not stop cleanly.
     public func waitUntilStopped() async throws {
-        defer { accessLog?.close() }
+        defer {
+            accessLog?.close()
+            removeTemporaryDirectory()
+        }
         try await runTask.value
+    }
+
+    private func removeTemporaryDirectory() {
+        if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) }
     }
 
     // MARK: Inspection

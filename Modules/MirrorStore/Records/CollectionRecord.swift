@@ -30,10 +30,15 @@ public struct CollectionRecord: Codable, Sendable, Equatable {
     /// `[["Accept", "application/vnd.github+json"], …]`; never a secret, which is sent for one
     /// run only. `nil` when there are none.
     public var headers: String?
+    /// `--since PARAM=MEMBER` as typed, when its syncs are incremental; `nil` for whole passes.
+    public var since: String?
+    /// What the last run that ended did: `full` (a whole pass, which removes what is gone) or
+    /// `incremental` (what changed merged in, nothing removed); `nil` before the first.
+    public var lastPassKind: String?
 
     public init(id: Int64, name: String, url: String, plan: String?, createdAt: Double, pass: Int, passComplete: Bool,
                 passStartedAt: Double?, lastCompleteAt: Double?, lastSyncAt: Double?, lastError: String?, changeSequence: Int,
-                shownSequence: Int?, headers: String?) {
+                shownSequence: Int?, headers: String?, since: String? = nil, lastPassKind: String? = nil) {
         self.id = id
         self.name = name
         self.url = url
@@ -48,6 +53,8 @@ public struct CollectionRecord: Codable, Sendable, Equatable {
         self.changeSequence = changeSequence
         self.shownSequence = shownSequence
         self.headers = headers
+        self.since = since
+        self.lastPassKind = lastPassKind
     }
 }
 

@@ -11,6 +11,10 @@ public struct ItemPosition: Sendable, Hashable, Comparable {
         self.position = position
     }
 
+    /// Where a catch-up's items start on the first page (``MirrorStore/writeCaughtUp(_:of:pass:firstPosition:now:)``):
+    /// far below any page's own positions (0, 1, 2, …), so they come first, in the order found.
+    public static let caughtUpBase = -(1 << 40)
+
     public static func < (left: ItemPosition, right: ItemPosition) -> Bool {
         (left.pageIndex, left.position) < (right.pageIndex, right.position)
     }

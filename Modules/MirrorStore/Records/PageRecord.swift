@@ -55,10 +55,14 @@ public struct PageWrite: Sendable, Equatable {
     public var created = 0
     /// Items whose JSON changed.
     public var changed = 0
+    /// Items an earlier page of the pass listed already, left where they were: the listing
+    /// moved while it was read (``PageContent/repeatsAllowed``).
+    public var repeated = 0
 
-    public init(created: Int = 0, changed: Int = 0) {
+    public init(created: Int = 0, changed: Int = 0, repeated: Int = 0) {
         self.created = created
         self.changed = changed
+        self.repeated = repeated
     }
 }
 
@@ -129,14 +133,20 @@ public struct PageContent: Sendable {
     public var items: [(key: ItemKey, json: Data)]?
     /// The collection size the page states (see ``PageRecord/statedTotal``).
     public var statedTotal: Int?
+    /// Whether a key an earlier page of this pass listed means the listing moved (pages by
+    /// number or offset, where an item added at the front pushes the others onto later pages)
+    /// rather than a key that is not unique: the item stays where it was first listed, and the
+    /// page keeps its other items (``PageWrite/repeated`` counts it).
+    public var repeatsAllowed: Bool
 
     public init(index: Int, url: String, nextURL: String?, validator: String?, items: [(key: ItemKey, json: Data)]?,
-                statedTotal: Int? = nil) {
+                statedTotal: Int? = nil, repeatsAllowed: Bool = false) {
         self.index = index
         self.url = url
         self.nextURL = nextURL
         self.validator = validator
         self.items = items
         self.statedTotal = statedTotal
+        self.repeatsAllowed = repeatsAllowed
     }
 }

@@ -49,6 +49,12 @@ enum MirrorSchema {
         migrator.registerMigration("v6-collection-headers") { db in
             try db.execute(sql: "ALTER TABLE collection ADD COLUMN headers TEXT")
         }
+        migrator.registerMigration("v7-incremental-syncs") { db in
+            try db.execute(sql: """
+                ALTER TABLE collection ADD COLUMN since TEXT;
+                ALTER TABLE collection ADD COLUMN lastPassKind TEXT;
+                """)
+        }
         return migrator
     }
 

@@ -90,4 +90,21 @@ extension SQLiteMirror {
                            arguments: [date.timeIntervalSince1970, error, collectionID])
         }
     }
+
+    public func rememberSince(_ since: String?, of collectionID: Int64) throws {
+        try write { db in try db.execute(sql: "UPDATE collection SET since = ? WHERE id = ?", arguments: [since, collectionID]) }
+    }
+
+    public func recordPassKind(_ kind: String, of collectionID: Int64) throws {
+        try write { db in try db.execute(sql: "UPDATE collection SET lastPassKind = ? WHERE id = ?", arguments: [kind, collectionID]) }
+    }
+
+    public func renameCollection(_ collectionID: Int64, to name: String) throws {
+        try write { db in
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM collection WHERE name = ? AND id != ?", arguments: [name, collectionID]) == true {
+                throw StorageError.failed("a collection called '\(name)' exists already")
+            }
+            try db.execute(sql: "UPDATE collection SET name = ? WHERE id = ?", arguments: [name, collectionID])
+        }
+    }
 }

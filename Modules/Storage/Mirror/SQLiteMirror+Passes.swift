@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import JSON
 import MirrorStore
 
 // MirrorStore, passes: what each call does is said on the protocol.
@@ -75,6 +76,17 @@ extension SQLiteMirror {
             return PageWrite()
         }
         return try PageWriter.write(page, items: items, of: collectionID, pass: pass, now: now, db: db)
+    }
+
+    public func writeCaughtUp(_ items: [(key: ItemKey, json: Data)], of collectionID: Int64, pass: Int, firstPosition: Int,
+                              now: Date) async throws -> PageWrite {
+        return try await onWriterThread { [self] in
+            try write { db in try PageWriter.writeCaughtUp(items, of: collectionID, pass: pass, firstPosition: firstPosition, db: db) }
+        }
+    }
+
+    public func mergeItems(_ items: [(key: ItemKey, json: Data)], of collectionID: Int64, now: Date) async throws -> PageWrite {
+        return try await onWriterThread { [self] in try write { db in try ItemMerge.merge(items, of: collectionID, db: db) } }
     }
 
     public func revisitPass(of collectionID: Int64, now: Date = Date()) throws -> Int {

@@ -28,4 +28,20 @@ extension SQLiteMirror {
             try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex >= 0", arguments: [collectionID]) ?? 0
         }
     }
+
+    public func largestValue(of member: JSONPath, in collectionID: Int64) throws -> String? {
+        try read { db in
+            let value = try DatabaseValue.fetchOne(db, sql: """
+                SELECT json_extract(json, ?1) AS value FROM item
+                WHERE collectionID = ?2 AND pageIndex >= 0 AND json_type(json, ?1) IN ('text', 'integer', 'real')
+                ORDER BY value DESC LIMIT 1
+                """, arguments: [member.sqlitePath, collectionID])
+            switch value?.storage {
+            case .int64(let number)?: return String(number)
+            case .double(let number)?: return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+            case .string(let text)?: return text
+            default: return nil
+            }
+        }
+    }
 }

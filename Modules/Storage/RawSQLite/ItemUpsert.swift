@@ -6,15 +6,17 @@ import JSON
 /// The upsert of every item, bound and stepped through SQLite's own API: a page is a hundred
 /// executions of one statement, and the binding layer above it would cost more than SQLite's work.
 /// Returns how many items were inserted (an upsert that updates leaves SQLite's last insert
-/// rowid alone), and the first key whose step wrote no row.
+/// rowid alone), the first key whose step wrote no row, and how many wrote none: it stops at the
+/// first unless `goingOn`.
 func upsertEach(
-    _ items: [(key: ItemKey, json: Data)], with upsert: Statement, db: Database,
+    _ items: [(key: ItemKey, json: Data)], with upsert: Statement, db: Database, goingOn: Bool = false,
     bindCommon: (OpaquePointer, Int) -> Void
-) throws -> (inserted: Int, refused: ItemKey?) {
+) throws -> (inserted: Int, refused: ItemKey?, refusedCount: Int) {
     let statement = upsert.sqliteStatement
     let connection = db.sqliteConnection
     defer { sqlite3_reset(statement) }
     var inserted = 0
+    var refused: (first: ItemKey?, count: Int) = (nil, 0)
     for (position, item) in items.enumerated() {
         sqlite3_reset(statement)
         bindCommon(statement, position)
@@ -36,9 +38,13 @@ func upsertEach(
             sqlite3_clear_bindings(statement)
             return code == SQLITE_DONE && sqlite3_changes(connection) == 0 ? SQLITE_EMPTY : code
         }
-        if code == SQLITE_EMPTY { return (inserted, item.key) }
+        if code == SQLITE_EMPTY {
+            refused = (refused.first ?? item.key, refused.count + 1)
+            if goingOn { continue }
+            return (inserted, item.key, 1)
+        }
         guard code == SQLITE_DONE else { throw CacheConnection.error(code, connection) }
         if sqlite3_last_insert_rowid(connection) != 0 { inserted += 1 }
     }
-    return (inserted, nil)
+    return (inserted, refused.first, refused.count)
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCache
 import MirrorStore
+import Pacing
 
 /// Mirrors one paginated JSON collection into a ``MirrorStore``, through the HTTP cache.
 ///
@@ -12,21 +13,15 @@ import MirrorStore
 public struct CollectionSync: Sendable {
     private let services: FreshServices
     private let store: any MirrorStore
-    private let clock: SyncClock
     private let random: @Sendable () -> Double
 
     /// - Parameters:
-    ///   - services: the page client (``FreshServices/pageClient``) fetches; its cache writes are
-    ///     waited for when a run ends.
-    ///   - clock: what retries and `Retry-After` wait on (tests pass one that returns at once).
+    ///   - services: the page client (``FreshServices/pageClient``) fetches, through the origin
+    ///     gate, and its clock is what retries wait on; its cache writes are waited for when a run ends.
     ///   - random: the jitter source of backoffs, in 0..<1.
-    public init(
-        services: FreshServices, store: any MirrorStore, clock: SyncClock = .system,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
-    ) {
+    public init(services: FreshServices, store: any MirrorStore, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.services = services
         self.store = store
-        self.clock = clock
         self.random = random
     }
 
@@ -46,12 +41,15 @@ public struct CollectionSync: Sendable {
         if let remembered = options.rememberedHeaders {
             try await store.rememberHeaders(CollectionRecord.headersJSON(remembered), of: collection.id)
         }
+        if let since = options.since?.description, since != collection.since { try await store.rememberSince(since, of: collection.id) }
         tally.update { $0.collection = collection.name }
         defer { services.drainPageCache() }
         do {
             try await onTransferLoop { loop in
-                let fetcher = PageFetcher(client: services.pageClient, options: options, origin: PageFetcher.origin(of: options.url),
-                                          tally: tally, events: events, clock: clock, gate: RetryAfterGate(clock: clock), random: random)
+                let origin = Origin.of(options.url)
+                if let parallel = options.parallel { services.gate.setParallel(parallel, for: origin) }
+                let fetcher = PageFetcher(client: services.pageClient, options: options, origin: origin,
+                                          tally: tally, events: events, clock: services.clock, gate: services.gate, random: random)
                 try await SyncPass(collection: collection, isNew: isNew, options: options, store: store, tally: tally, events: events,
                                    fetcher: fetcher, loop: loop, rememberValidators: { services.rememberPageValidators($0) }).run()
             }

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCache
 import HTTPTypes
 import JSON
+import Pacing
 import Pagination
 import Synchronization
 
@@ -26,8 +27,10 @@ struct FetchedPage: Sendable {
 }
 
 /// Fetches pages through the HTTP cache, retrying what the ``RetryPolicy`` allows and saying
-/// each wait. Requests that failed are counted here; the page that came back is counted by
-/// the caller, once it knows it keeps it.
+/// each wait. Every request passes the ``OriginGate`` (below, in the transport): a rate limit's
+/// wait is the gate's, said once whichever request meets it; a backoff is this loop's own.
+/// Requests that failed are counted here; the page that came back is counted by the caller,
+/// once it knows it keeps it.
 struct PageFetcher: Sendable {
     let client: CachingClient
     let options: SyncOptions
@@ -35,9 +38,9 @@ struct PageFetcher: Sendable {
     let origin: String
     let tally: SyncTally
     let events: @Sendable (SyncEvent) -> Void
-    let clock: SyncClock
-    /// Shared by every fetch of the sync: no request before a `Retry-After` said.
-    let gate: RetryAfterGate
+    let clock: PacingClock
+    /// Where every request of the process waits its turn (see ``OriginGate``).
+    let gate: OriginGate
     let random: @Sendable () -> Double
     /// Set once a server answered 406 to the JSON `Accept`: every later page asks with `*/*`.
     let acceptsAnything = AcceptFallback()
@@ -54,11 +57,11 @@ struct PageFetcher: Sendable {
         while true {
             attempt += 1
             try Task.checkCancellation()
-            let waited = try await gate.pass(Self.origin(of: url)) { events(.waitingAsAsked(url: url, for: $0)) }
-            if waited > .zero { tally.update { $0.secondsWaited += waited.seconds } }
             let failure: RetryPolicy.Failure
             do {
-                let response = try await send(request(for: url), policy: policy ?? options.policy)
+                let response = try await PacingContext.$current.withValue(pacing) {
+                    try await send(request(for: url), policy: policy ?? options.policy)
+                }
                 if case .bodyTooLarge(let limit)? = response.decision.networkFailure {
                     tally.update { $0.requests += 1 }
                     throw SyncError.pageTooLarge(url: url.absoluteString, limit: limit)
@@ -68,7 +71,7 @@ struct PageFetcher: Sendable {
                     if case .invalidResponse(let reason)? = response.decision.networkFailure {
                         throw SyncError.badReply(url: url.absoluteString, reason: reason)
                     }
-                    failure = .transient(response.decision.networkFailure?.description ?? "cannot reach the server")
+                    failure = Self.failure(response.decision.networkFailure)
                 } else if (200..<300).contains(response.status.code) {
                     return FetchedPage(index: index, url: url, response: response, endsCollection: false)
                 } else if response.status.code == 406, options.headerFields[.accept] == nil, acceptsAnything.fallBack() {
@@ -83,40 +86,46 @@ struct PageFetcher: Sendable {
                     return FetchedPage(index: index, url: url, response: response, endsCollection: true)
                 } else {
                     tally.update { $0.requests += response.decision.requestsSent }
-                    guard RetryPolicy.isRetryable(status: response.status.code) else {
-                        throw SyncError.httpStatus(code: response.status.code, url: url.absoluteString, message: ErrorMessage.from(response))
+                    let code = response.status.code
+                    let refusal = Refusal.of(status: code, limit: StatedLimit(fields: response.headerFields, now: clock.date()), body: response.body)
+                    guard refusal != nil || RetryPolicy.isRetryable(status: code) else {
+                        throw SyncError.httpStatus(code: code, url: url.absoluteString, message: ErrorMessage.from(response))
                     }
-                    failure = .status(response.status.code, retryAfter: response.headerFields[.retryAfter])
+                    failure = RetryPolicy.failure(status: code, refusal: refusal, hold: gate.hold(of: Origin.of(url)))
                 }
             } catch let error as TransportError where Self.isTransient(error) {
                 tally.update { $0.requests += 1 }
-                failure = .transient(error.description)
+                failure = Self.failure(error)
             } catch TransportError.bodyTooLarge(let limit) {
                 tally.update { $0.requests += 1 }
                 throw SyncError.pageTooLarge(url: url.absoluteString, limit: limit)
             } catch TransportError.invalidResponse(let reason) {
                 throw SyncError.badReply(url: url.absoluteString, reason: reason)
+            } catch PacingError.waitTooLong(_, let wait, let reason, _) {
+                throw SyncError.gaveUp(url: url.absoluteString, reason: "\(reason.explanation): the next request may go in "
+                    + "\(wait.formattedSeconds), longer than --max-wait \(options.retry.maximumWait.formattedSeconds)", status: nil, retryAfter: wait)
             }
-            let retry = retrying ? options.retry : RetryPolicy(retries: 0)
-            let decision = retry.decide(after: failure, attempt: attempt, random: random())
-            var closedTheGate = false
-            if case .status(let code, let retryAfter?) = failure, code == 429 || code == 503,
-               let wait = RetryPolicy.delay(retryAfter: retryAfter, now: Date()) {
-                let announced = if case .retry = decision { true } else { false }
-                gate.close(Self.origin(of: url), for: min(wait, options.retry.maximumWait), announced: announced)
-                closedTheGate = true
-            }
-            switch decision {
+            let retry = retrying ? options.retry : RetryPolicy(retries: 0, retriesUnreachable: false)
+            switch retry.decide(after: failure, attempt: attempt, random: random()) {
             case .retry(let wait, let reason):
-                events(.retrying(url: url, after: wait, reason: reason, attempt: attempt, of: options.retry.retries))
                 tally.update { $0.retries += 1 }
-                // A `Retry-After` is waited at the gate, with every other request to the origin.
-                if !closedTheGate {
-                    tally.update { $0.secondsWaited += wait.seconds }
+                // A rate limit's wait is the gate's: the next attempt waits there, and says so.
+                guard case .limited = failure else {
+                    events(.retrying(url: url, after: wait, reason: reason, attempt: attempt, of: options.retry.retries))
+                    tally.update { $0.wait(wait, for: SyncSummary.backoff) }
                     try await clock.sleep(wait)
+                    continue
                 }
             case .stop(let reason): throw stopError(failure, url: url, reason: reason)
             }
+        }
+    }
+
+    /// What the gate may wait for this sync's requests, and where its waits are told.
+    private var pacing: PacingContext {
+        PacingContext(maximumWait: options.retry.maximumWait) { [tally, events] wait in
+            tally.update { $0.wait(wait.duration, for: wait.reason.rawValue) }
+            if wait.isFirst { events(.waitingAtGate(url: wait.url, for: wait.duration, reason: wait.reason.explanation)) }
         }
     }
 
@@ -134,37 +143,39 @@ struct PageFetcher: Sendable {
     /// `-H` fields only for the collection's own origin (as curl drops them on a redirect elsewhere).
     private func request(for url: URL) -> TransportRequest {
         var fields = HTTPFields()
-        if Self.origin(of: url) == origin {
+        if Origin.of(url) == origin {
             fields = options.headerFields
         } else if !options.headerFields.isEmpty {
             events(.droppedHeaders(url: url))
         }
         if fields[.accept] == nil { fields[.accept] = acceptsAnything.isSet ? "*/*" : Self.accept }
-        return TransportRequest(method: .get, url: url, headerFields: fields, timeout: options.timeout,
-                                maximumBodySize: options.maximumPageSize)
+        var request = TransportRequest(method: .get, url: url, headerFields: fields, timeout: options.timeout,
+                                       maximumBodySize: options.maximumPageSize)
+        request.trust = options.trust
+        return request
     }
 
     private func stopError(_ failure: RetryPolicy.Failure, url: URL, reason: String) -> SyncError {
         switch failure {
-        case .status(let code, let retryAfter):
-            .gaveUp(url: url.absoluteString, reason: reason, status: code,
-                    retryAfter: retryAfter.flatMap { RetryPolicy.delay(retryAfter: $0, now: Date()) })
-        case .transient(let message): .offline(url: url.absoluteString, reason: message)
+        case .status(let code): .gaveUp(url: url.absoluteString, reason: reason, status: code)
+        case .limited(let code, _, let wait): .gaveUp(url: url.absoluteString, reason: reason, status: code, retryAfter: wait)
+        case .transient(let message), .unreachable(let message): .offline(url: url.absoluteString, reason: message)
+        }
+    }
+
+    /// A failure of the network as the retry policy sees it: unreachable, or worth another try.
+    static func failure(_ error: TransportError?) -> RetryPolicy.Failure {
+        switch error {
+        case .unreachable?: .unreachable(error?.description ?? "")
+        default: .transient(error?.description ?? "cannot reach the server")
         }
     }
 
     static func isTransient(_ error: TransportError) -> Bool {
         switch error {
         case .unreachable, .timedOut, .truncated, .failed: true
-        case .invalidURL, .invalidResponse, .bodyTooLarge, .cancelled, .unavailable: false
+        case .invalidURL, .invalidResponse, .bodyTooLarge, .cancelled, .unavailable, .certificate: false
         }
-    }
-
-    /// `scheme://host:port`, lower-cased.
-    static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        return "\(scheme)://\(url.host?.lowercased() ?? ""):\(port)"
     }
 }
 

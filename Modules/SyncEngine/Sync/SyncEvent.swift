@@ -16,13 +16,15 @@ public enum SyncEvent: Sendable {
     case page(PageEvent)
     /// A failed request is retried after a wait.
     case retrying(url: URL, after: Duration, reason: String, attempt: Int, of: Int)
-    /// A request waits because the server asked the sync to (`Retry-After` on an answer to
-    /// another request, such as one sent ahead).
-    case waitingAsAsked(url: URL, for: Duration)
+    /// Requests to an origin wait at its gate: a `Retry-After`, a spent rate limit, a limit that
+    /// stated no wait (said once per wait, by the first request that meets it).
+    case waitingAtGate(url: URL, for: Duration, reason: String)
     /// Headers are not sent to a page on another origin.
     case droppedHeaders(url: URL)
     /// Something the user should know about how the pass ended.
     case notice(String)
+    /// The listing moved while the pass read it, and what the catch-up found (said once, at the end).
+    case listingMoved(String)
     /// The run stopped before the end of its pass (an error, an interruption): what it did, for
     /// a summary that says how far it got even when it wrote no page.
     case stopped(SyncSummary)

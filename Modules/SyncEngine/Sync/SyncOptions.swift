@@ -2,6 +2,7 @@ import Foundation
 import HTTPCache
 import HTTPTypes
 import MirrorStore
+import Pacing
 import Pagination
 
 /// What `fresh sync` was asked to do.
@@ -23,11 +24,22 @@ public struct SyncOptions: Sendable {
     public var policy: CachePolicy = .useProtocolCachePolicy
     /// Per-request time limit.
     public var timeout: Duration?
+    /// Which certificates the pages' requests trust (`--cacert`, `--capath`, `-k`, a source's
+    /// `cacert` and `insecure`).
+    public var trust = TLSTrust()
     public var retry = RetryPolicy()
+    /// Requests in flight at once to the collection's origin (`--parallel`, a source's
+    /// `parallel`); `nil` for the gate's default. An origin that states a limit gets one.
+    public var parallel: Int?
     /// The largest page body accepted.
     public var maximumPageSize = 64 * 1024 * 1024
     /// Start a new pass even if the last one did not finish (`--restart`).
     public var restart = false
+    /// Incremental syncs (`--since PARAM=MEMBER`): what changed since the largest stored value
+    /// is merged, nothing removed; `nil` for whole passes.
+    public var since: SinceSpec?
+    /// A whole pass that removes what is gone, even with ``since`` (`--full`).
+    public var full = false
     /// How many empty pages in a row may still point onward before the sync stops.
     public var maximumEmptyPages = 5
     /// Stop after this many pages, leaving the pass to be resumed (a reader loading the next
@@ -47,5 +59,6 @@ public struct SyncOptions: Sendable {
         self.init(url: url)
         name = collection.name
         headerFields = collection.keptHeaderFields
+        since = collection.since.flatMap(SinceSpec.init(parsing:))
     }
 }

@@ -36,10 +36,17 @@ struct SyncPass: Sendable {
     static let writeBatchSize = 8
     /// The longest a page waits for others to share its transaction.
     static let writeBatchDelay = Duration.milliseconds(100)
-    /// How many page requests may be in flight when the last pass's chain says where the next are.
+    /// How many page requests may be in flight when the last pass's chain says where the next are,
+    /// at most: the origin gate's capacity for the origin bounds it too (``lookaheadDepth``).
     /// A warm sync of 1,000 pages from fresh-mock: 0.256 s with 4, 0.204 s with 8, no better with
     /// 16 (2026-11-26); 8 connections to one origin stays near what browsers open (6).
-    static let lookaheadDepth = 8
+    static let maximumLookahead = 8
+
+    /// The lookahead of this pass: no deeper than the origin may be asked at once, nor than the
+    /// run's page limit (no guess past it: a page read on demand asks for that page only).
+    private var lookaheadDepth: Int {
+        min(Self.maximumLookahead, fetcher.gate.capacity(of: fetcher.origin), options.maximumPages ?? .max)
+    }
 
     /// A page read and ready to be written.
     struct ReadPage: Sendable {
@@ -60,6 +67,7 @@ struct SyncPass: Sendable {
         // A changed URL or a plan the user changed reads the pages anew, from the first.
         let planChanged = collection.paginationPlan.map { !$0.agrees(with: options.overrides) } ?? true
         let replan = planChanged || collection.url != firstURL.absoluteString
+        if !replan, let since = try await incrementalStart() { return try await runIncremental(since) }
         if replan && collection.plan != nil { try await store.resetPlan(of: collection.id) }
         let position = try await store.startPass(of: collection.id, restart: options.restart || replan, now: Date())
         let chain = try await store.pages(of: collection.id)
@@ -72,8 +80,7 @@ struct SyncPass: Sendable {
             readBefore = try await revalidateFirst(options.firstPages.compactMap { chain[$0] }, reader: reader, pass: position.pass)
             try walkError { () throws(PageWalkError) in try walk.stepOver(readBefore) }
         }
-        // No guess past the run's page limit: a page read on demand asks for that page only.
-        let lookahead = ChainLookahead(fetcher: fetcher, chain: chain, depth: min(Self.lookaheadDepth, options.maximumPages ?? .max),
+        let lookahead = ChainLookahead(fetcher: fetcher, chain: chain, depth: lookaheadDepth,
                                        executor: loop, skipping: Set(readBefore.keys))
         defer { lookahead.cancelAll() }
         var pass = position.pass
@@ -88,6 +95,8 @@ struct SyncPass: Sendable {
         }
         if case .end(var end) = walk.next {
             if position.isResumed, onDemand { end.unsettled = end.unsettled ?? "the pages were read on demand, a page per run" }
+            // The listing moved while it was read: what was added at its front since is read now.
+            if !onDemand, tally.update({ $0.repeatedItems }) > 0, let plan = reader.plan { try await catchUp(pass: pass, plan: plan, reader: reader) }
             try await finish(pass: pass, end: end, statedTotal: walk.statedTotal)
         }
     }
@@ -169,7 +178,7 @@ struct SyncPass: Sendable {
             if absent, let path = reader.plan?.items { notePartial(PartialMirror.absentItems(path)) }
             if page.index == 0 { try checkFirstPage(page, itemCount: items.count, link: link, reader: reader) }
             try walkError { () throws(PageWalkError) in try walk.count(items: items.count) }
-            try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count))
+            try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: items, plan: reader.plan), itemCount: items.count))
         } catch {
             // The next page's answer is dropped with this page; its request still counts.
             if let dropped = try? await next { tally.update { $0.requests += dropped.response.decision.requestsSent } }
@@ -193,7 +202,7 @@ struct SyncPass: Sendable {
         let pass = try await store.revisitPass(of: collection.id, now: Date())
         // Guesses go no further than the rejoining page: the pages from there on are current.
         let lookahead = ChainLookahead(fetcher: fetcher, chain: chain.filter { $0.key + 1 < position.nextPageIndex },
-                                       depth: Self.lookaheadDepth, executor: loop, skipping: [])
+                                       depth: lookaheadDepth, executor: loop, skipping: [])
         defer { lookahead.cancelAll() }
         let before = tally.update { $0.pages }
         try await writingBehind(pass: pass) { writer in
@@ -208,8 +217,9 @@ struct SyncPass: Sendable {
 
     // MARK: Fetching
 
-    /// No guessing once the server has asked to slow down.
-    private var isGuessing: Bool { tally.update { $0.retries == 0 } }
+    /// No guessing once the server has asked to slow down, or its origin states a limit: a guess
+    /// that turns out wrong would spend the budget for nothing.
+    private var isGuessing: Bool { tally.update { $0.retries == 0 } && !fetcher.gate.isLimited(fetcher.origin) }
 
     /// The page to read: `fetched`, or the page fetched again in full when the cache answered
     /// for content the mirror does not hold (the cache keeps only a page's validators, and a sync
@@ -238,11 +248,12 @@ struct SyncPass: Sendable {
     /// stored is not read: the stored record says where it points, and nothing is rewritten.
     private func read(_ page: FetchedPage, stored: PageRecord?, reader: PageReader, typicalSize: Int?) throws -> (ReadPage, PageLink) {
         if let stored, isCurrent(page, stored: stored, plan: reader.plan) {
-            return (ReadPage(fetched: page, content: content(page, link: stored.link, items: nil), itemCount: stored.itemCount), stored.link)
+            return (ReadPage(fetched: page, content: content(page, link: stored.link, items: nil, plan: reader.plan), itemCount: stored.itemCount),
+                    stored.link)
         }
         let (items, link, absent) = try reader.read(page, typicalSize: typicalSize)
         if absent, let path = reader.plan?.items { notePartial(PartialMirror.absentItems(path)) }
-        return (ReadPage(fetched: page, content: content(page, link: link, items: items), itemCount: items.count), link)
+        return (ReadPage(fetched: page, content: content(page, link: link, items: items, plan: reader.plan), itemCount: items.count), link)
     }
 
     private func detectPlan(from page: FetchedPage, reader: inout PageReader) async throws {
@@ -257,15 +268,17 @@ struct SyncPass: Sendable {
     }
 
     /// Says how the pages are read (`-v`), and in the summary whether items are keyed by content.
-    private func announce(_ plan: PaginationPlan) {
+    func announce(_ plan: PaginationPlan) {
         events(.plan(plan.style.summary))
         if plan.key == .contentHash { tally.update { $0.keyedByContent = true } }
     }
 
-    private func content(_ page: FetchedPage, link: PageLink?, items: PageReader.Items?) -> PageContent {
+    /// The page as the mirror takes it; in a listing whose pages may move (page numbers,
+    /// offsets), a key an earlier page listed is the listing moving, not a key that repeats.
+    private func content(_ page: FetchedPage, link: PageLink?, items: PageReader.Items?, plan: PaginationPlan?) -> PageContent {
         PageContent(index: page.index, url: page.url.absoluteString, nextURL: link?.next?.absoluteString,
                     validator: ContentValidator.of(headerFields: page.response.headerFields, body: page.response.body),
-                    items: items, statedTotal: link?.statedTotal)
+                    items: items, statedTotal: link?.statedTotal, repeatsAllowed: plan?.mayMove(at: page.url) ?? false)
     }
 
     // MARK: Starting and ending
@@ -320,6 +333,7 @@ struct SyncPass: Sendable {
                 summary.items += page.itemCount
                 summary.created += write.created
                 summary.changed += write.changed
+                summary.repeatedItems += write.repeated
                 if unchanged { summary.unchangedPages += 1 }
                 return summary
             }
@@ -342,7 +356,7 @@ struct SyncPass: Sendable {
     }
 
     /// Adds a sign of a partial mirror to the summary, once however many pages show it.
-    private func notePartial(_ doubt: String) {
+    func notePartial(_ doubt: String) {
         tally.update { summary in
             if !summary.partial.contains(doubt) { summary.partial.append(doubt) }
         }
@@ -354,6 +368,7 @@ struct SyncPass: Sendable {
     private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?) async throws {
         let removed = try await store.finishPass(pass, of: collection.id, lastPage: end.lastPage, removingUnlisted: end.unsettled == nil,
                                                  now: Date())
+        try await store.recordPassKind(SyncSummary.PassKind.full.rawValue, of: collection.id)
         if let unsettled = end.unsettled { events(.notice("\(unsettled): nothing removed this time")) }
         tally.update {
             $0.removed = removed
@@ -366,7 +381,7 @@ struct SyncPass: Sendable {
     }
 
     /// Runs a step of the walk, its errors said as the sync says them.
-    private func walkError(_ step: () throws(PageWalkError) -> Void) throws {
+    func walkError(_ step: () throws(PageWalkError) -> Void) throws {
         do {
             try step()
         } catch .loop(let url, let page) {

@@ -32,9 +32,12 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var bytesDecoded = 0
     /// Body bytes the cache supplied instead of the network.
     public var bytesSaved = 0
-    /// Waits before retries, and their total.
+    /// Failed requests tried again.
     public var retries = 0
+    /// Seconds the run's requests waited, in all and by reason: ``backoff`` after a failure, or
+    /// at the gate for a rate limit (`Retry-After`, `rate limit`, `unstated rate limit`).
     public var secondsWaited = 0.0
+    public var secondsWaitedFor: [String: Double] = [:]
     /// Whether this run continued a pass an earlier one had not finished, and from which page
     /// (numbered from 1, as every message numbers pages).
     public var resumedAtPage: Int?
@@ -47,6 +50,16 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var endReason: String?
     /// Whether the items, having no key member, are keyed by a hash of their content.
     public var keyedByContent = false
+    /// Items a later page of the pass listed again: the listing (by page number or offset)
+    /// moved while it was read. Each is kept once.
+    public var repeatedItems = 0
+    /// The pages read again from the first after such a pass, and the items they brought that
+    /// the pass had not listed (added at the front while it was read).
+    public var caughtUpPages = 0
+    public var caughtUpItems = 0
+    /// `PARAM=VALUE` of an incremental run (`--since`): what changed since VALUE was merged, and
+    /// nothing removed; `nil` for a whole pass.
+    public var incremental: String?
     /// Why the mirror may hold less than the server has although the pass ended (see
     /// `PartialMirror`); empty when nothing says so.
     public var partial: [String] = []
@@ -57,6 +70,24 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var error: String?
 
     public init() {}
+
+    /// The reason of a wait after a failure, by exponential backoff.
+    public static let backoff = "backoff"
+
+    /// What a run did to the mirror (``MirrorStore``'s `recordPassKind`, `fresh collections`).
+    public enum PassKind: String, Sendable {
+        /// A whole pass: every page read, what no page lists removed.
+        case full
+        /// `--since`: what changed merged in, nothing removed.
+        case incremental
+    }
+
+    /// Counts a wait of `duration` for `reason`.
+    mutating func wait(_ duration: Duration, for reason: String) {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        secondsWaited += seconds
+        secondsWaitedFor[reason, default: 0] += seconds
+    }
 
     /// Counts one page's response; `storedLength` is the length of the body a response from
     /// the cache stood for (the sync's cache keeps validators, not bodies).
@@ -79,8 +110,9 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     /// `synced posts: 5 pages, 100 items (3 new, 1 changed, 2 removed); 5 requests: 1 × 200, 4 × 304, 0 fresh hits; 1702 bytes received (10512 decoded), 42048 bytes saved`
     /// (the decoded count only when the server compressed).
     public var line: String {
-        var text = "synced \(collection): \(Plural.count(pages, "page")), \(Plural.count(totalItems, "item")) "
-            + "(\(created) new, \(changed) changed, \(removed) removed); "
+        let how = incremental.map { " incrementally (\($0))" } ?? ""
+        var text = "synced \(collection)\(how): \(Plural.count(pages, "page")), \(Plural.count(totalItems, "item")) "
+            + "(\(created) new, \(changed) changed, " + (incremental == nil ? "\(removed) removed" : "nothing removed") + "); "
             + "\(Plural.count(requests, "request")): \(fullResponses) × 200, \(notModified) × 304, \(Plural.count(freshHits, "fresh hit"))"
         if staleServed > 0 { text += ", \(staleServed) stale" }
         // Requests no page is counted for: failed tries, guesses ahead that were discarded, a 404 past the end.
@@ -90,7 +122,15 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         if bytesDecoded != bytesReceived { text += " (\(bytesDecoded) decoded)" }
         text += ", \(Plural.count(bytesSaved, "byte")) saved"
         if keyedByContent { text += "; items keyed by content hash (no key member)" }
-        if retries > 0 { text += "; \(Plural.count(retries, "retry", "retries")) after waiting \(String(format: "%.1f", secondsWaited)) s" }
+        if repeatedItems > 0 {
+            text += "; the listing moved: \(Plural.count(repeatedItems, "item")) seen twice, "
+                + "\(Plural.count(caughtUpPages, "page")) caught up (\(caughtUpItems) new)"
+        }
+        if retries > 0 { text += "; \(Plural.count(retries, "retry", "retries"))" }
+        if secondsWaited > 0 {
+            let reasons = secondsWaitedFor.sorted { $0.value > $1.value }.map { "\($0.key) \(String(format: "%.1f", $0.value)) s" }
+            text += "; waited \(String(format: "%.1f", secondsWaited)) s (\(reasons.joined(separator: ", ")))"
+        }
         if let resumedAtPage {
             text += "; resumed at page \(resumedAtPage)"
             if revisitedPages > 0 { text += ", then \(Plural.count(revisitedPages, "page")) read before the stop revalidated" }

@@ -23,7 +23,7 @@ enum TextTable {
                     ? measure.truncated(cell, to: widths[column])
                     : measure.fitted(cell, to: widths[column], alignment: numericColumns.contains(column) ? .trailing : .leading)
             }
-            Swift.print(cells.joined(separator: "  "))
+            StandardOutput.line(cells.joined(separator: "  "))
         }
     }
 

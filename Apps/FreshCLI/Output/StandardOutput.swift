@@ -1,0 +1,63 @@
+import Foundation
+import TerminalText
+
+/// Everything `fresh` prints on stdout, in one place, so that two rules hold for every command
+/// and format:
+/// - **on a terminal**, nothing a server sent can drive it: text has its control characters,
+///   C1 controls and bidi overrides escaped (``TerminalText/sanitized(_:keepingLineBreaks:)``),
+///   JSON the same scalars written as JSON escapes (``TerminalText/jsonEscaped(_:)``);
+/// - **in a pipe or a file**, the bytes are exact.
+///
+/// Each write goes out at once (no stdio buffer between), so a line of `--watch` reaches a pipe,
+/// a file or a journal when it happens, and lines keep their order with stderr's.
+enum StandardOutput {
+    /// What a text is, which decides how a terminal is kept safe from it.
+    enum Kind {
+        /// Lines of text (a summary, a table, CSV): tabs and line breaks stay.
+        case text
+        /// JSON text.
+        case json
+    }
+
+    /// Whether stdout is a terminal.
+    static let isTerminal = isatty(STDOUT_FILENO) == 1
+
+    /// `text` as it may be written: exact in a pipe, made safe on a terminal.
+    static func safe(_ text: String, as kind: Kind) -> String {
+        guard isTerminal else { return text }
+        switch kind {
+        case .text: return TerminalText.sanitized(text, keepingLineBreaks: true)
+        case .json: return TerminalText.jsonEscaped(text)
+        }
+    }
+
+    /// Writes `text` now.
+    static func write(_ text: String, as kind: Kind = .text) {
+        FileHandle.standardOutput.write(Data(safe(text, as: kind).utf8))
+    }
+
+    /// Writes `line` and a line break now.
+    static func line(_ line: String, as kind: Kind = .text) {
+        write(line + "\n", as: kind)
+    }
+}
+
+/// Stdout written in 64 KiB blocks, so printing 100,000 items is not 100,000 writes; each
+/// piece is made safe as ``StandardOutput`` makes it.
+final class BufferedOutput {
+    private let kind: StandardOutput.Kind
+    private var buffer = Data()
+
+    init(_ kind: StandardOutput.Kind) { self.kind = kind }
+
+    func write(_ text: String) {
+        buffer.append(contentsOf: StandardOutput.safe(text, as: kind).utf8)
+        if buffer.count >= 64 * 1024 { flush() }
+    }
+
+    func flush() {
+        guard !buffer.isEmpty else { return }
+        FileHandle.standardOutput.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
+}

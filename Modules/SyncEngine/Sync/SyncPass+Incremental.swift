@@ -1,0 +1,60 @@
+import Foundation
+import HTTPCache
+import MirrorStore
+import Pagination
+
+// MARK: Incremental syncs
+
+extension SyncPass {
+    /// The value an incremental run starts from: with `--since` (not `--full`), once a whole pass
+    /// has completed and none is unfinished, the largest stored value of the member; `nil` for a
+    /// whole pass.
+    func incrementalStart() async throws -> (spec: SinceSpec, value: String)? {
+        guard let since = options.since, !options.full, collection.plan != nil, collection.passComplete,
+              collection.lastCompleteAt != nil,
+              let value = try await store.largestValue(of: since.member, in: collection.id) else { return nil }
+        return (since, value)
+    }
+
+    /// An incremental run: the pages of the first URL with `PARAM=VALUE`, each read whole (its
+    /// body is needed for its link, so the cache is not asked) and its items merged into the
+    /// mirror. Nothing is removed, and the pass the mirror stands on is left as it is.
+    func runIncremental(_ start: (spec: SinceSpec, value: String)) async throws {
+        guard let plan = collection.paginationPlan else { return }
+        let reader = PageReader(plan: plan, itemsGiven: options.overrides.items != nil)
+        announce(plan)
+        tally.update { $0.incremental = "\(start.spec.parameter)=\(start.value)" }
+        var walk = PageWalk(first: QueryItems.setting(start.spec.parameter, to: start.value, in: firstURL),
+                            limits: PageWalk.Limits(maximumEmptyPages: options.maximumEmptyPages))
+        while case .page(let index, let url) = walk.next {
+            try Task.checkCancellation()
+            let fetched = try await fetcher.fetch(url, index: index, plan: plan, policy: .reloadIgnoringLocalCacheData)
+            guard !fetched.endsCollection else {
+                try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code) }
+                continue
+            }
+            let (items, link, absent) = try reader.read(fetched, typicalSize: walk.typicalSize)
+            if absent { notePartial(PartialMirror.absentItems(plan.items)) }
+            try walkError { () throws(PageWalkError) in
+                try walk.follow(link)
+                try walk.count(items: items.count)
+            }
+            let write = try await store.mergeItems(items, of: collection.id, now: Date())
+            let summary = tally.update { summary in
+                summary.count(fetched.response, storedLength: nil)
+                summary.pagesWritten += 1
+                summary.items += items.count
+                summary.created += write.created
+                summary.changed += write.changed
+                return summary
+            }
+            events(.page(PageEvent(index: index, url: url, decision: fetched.response.decision, items: items.count, unchanged: false,
+                                   write: write, summary: summary)))
+        }
+        try await store.recordPassKind(SyncSummary.PassKind.incremental.rawValue, of: collection.id)
+        tally.update {
+            $0.complete = true
+            if case .end(let end) = walk.next { $0.endReason = end.reason }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+import JSON
+import MirrorStore
+@testable import MockServer
+import SyncEngine
+import Testing
+
+/// A newest-first listing that gains entries while a sync reads it (fresh-mock's `/news` with
+/// `--news-arrivals`): every entry it listed is mirrored, once, and the sync succeeds.
+@Suite("Listings that move while they are read")
+struct MovingListingSyncTests {
+    /// 50 entries; 2 more before each of the first 3 requests: 56 in the end.
+    private func movingNews() async throws -> RunningMockServer {
+        try await RunningMockServer.start(MockServerConfiguration(
+            newsCount: 50, newsArrivals: NewsArrivals(count: 2, pace: .perRequest, maximum: 6)))
+    }
+
+    @Test(arguments: ["/news?per_page=10", "/news?offset=0&limit=10"])
+    func aNewestFirstListingThatMovesIsMirroredWholeWithoutDuplicates(path: String) async throws {
+        let server = try await movingNews()
+        let fixture = try SyncFixture()
+        let summary = try await fixture.sync(server.baseURL + path)
+        let keys = try fixture.items("news").map(\.key)
+        #expect(keys == (1...56).reversed().map { JSON.ItemKey.integer($0) })
+        #expect(summary.complete && summary.repeatedItems == 4 && summary.caughtUpPages == 2 && summary.caughtUpItems == 4)
+        #expect(summary.line.contains("the listing moved: 4 items seen twice, 2 pages caught up (4 new)"))
+        // Still the same mirror after a sync of the now quiet listing: nothing new, nothing lost.
+        let again = try await fixture.sync(server.baseURL + path)
+        #expect(try fixture.items("news").map(\.key) == keys && again.removed == 0 && again.repeatedItems == 0)
+        await server.stop()
+    }
+
+    @Test func aKeyRepeatedInACursorListingIsStillAnError() async throws {
+        // A cursor names what comes after a key: a key that comes again is no listing moving.
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        try origin.serve(["/things": EarlyEndTests.cursorPage(1...2, next: "2"), "/things?cursor=2": EarlyEndTests.cursorPage(2...3, next: nil)])
+        await #expect {
+            try await fixture.sync(origin.baseURL + "/things")
+        } throws: { error in
+            if case SyncError.duplicateKey(_, "2", 1, 0) = error { return true }
+            return false
+        }
+    }
+}
