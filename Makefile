@@ -15,7 +15,7 @@ STATIC_LIBS := .build/static-libs
 RELEASE_BUILD := mkdir -p $(STATIC_LIBS) \
 	&& ln -sf $$(g++ -print-file-name=libstdc++.a) $$(gcc -print-file-name=libsqlite3.a) $(STATIC_LIBS)/ \
 	&& $(SWIFT) build -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_LIBS)
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config curl man-db postgresql
+APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config curl man-db postgresql openssl
 # Servers from outside the project that the tests sync against (Tools/peers).
 PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-jsonapi==8.1.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
@@ -86,7 +86,8 @@ PREFIX ?= $(HOME)/.local
 # What it installs: the release build (a debug build installs faster, for a test).
 INSTALL_CONFIGURATION ?= release
 
-install: setup ## Install the programs, man pages and shell completions under PREFIX (default ~/.local)
+# It only builds and installs: the system packages a build needs are `make setup`'s business.
+install: ## Build, then install the programs (stripped), man pages and shell completions under PREFIX (default ~/.local)
 	$(if $(filter release,$(INSTALL_CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT) build -c $(INSTALL_CONFIGURATION))
 	Tools/install.sh install "$(PREFIX)" .build/$(INSTALL_CONFIGURATION)
 

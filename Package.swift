@@ -170,7 +170,7 @@ let package = Package(
         .testTarget(name: "PaginationTests", dependencies: ["JSON", "Pagination"], path: "Tests/PaginationTests"),
         .testTarget(name: "FetcherTests", dependencies: ["Fetcher"], path: "Tests/FetcherTests"),
         .testTarget(
-            name: "PacingTests", dependencies: ["HTTPCache", "Pacing", .product(name: "HTTPTypes", package: "swift-http-types")],
+            name: "PacingTests", dependencies: ["HTTPCache", "HTTPFields", "Pacing", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/PacingTests"),
         .testTarget(name: "DedicatedThreadsTests", dependencies: ["DedicatedThreads"], path: "Tests/DedicatedThreadsTests"),
         .testTarget(
@@ -184,14 +184,14 @@ let package = Package(
             name: "MirrorStoreTests", dependencies: ["JSON", "MirrorStore", "PostgresStore", "Storage"], path: "Tests/MirrorStoreTests"),
         .testTarget(
             name: "SyncEngineTests",
-            dependencies: ["HTTPCache", "HTTPFields", "JSON", "MirrorStore", "MockServer", "Pacing", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["HTTPCache", "JSON", "MirrorStore", "MockServer", "Pacing", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/SyncEngineTests"),
         .testTarget(
             name: "FreshCLITests",
             dependencies: ["FreshCLI", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/FreshCLITests"),
         .testTarget(
-            name: "FreshReaderTests", dependencies: ["Fetcher", "FreshReader", "MirrorStore", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            name: "FreshReaderTests", dependencies: ["Fetcher", "FreshReader", "MirrorStore", "Pacing", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/FreshReaderTests"),
         .testTarget(
             name: "CommandLaunchTests", dependencies: ["CommandLaunch", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -758,7 +758,7 @@ check "make install PREFIX=…: fresh --version, man -l fresh-sync.1, completion
 # --- 8. the mirror in PostgreSQL: a throwaway cluster, two "machines", a concurrent pair, the reader ---
 # Each "machine" is a data directory of its own (its own HTTP cache); the mirror is shared.
 unset FRESH_CONFIG_DIR
-start_pg_cluster
+start_pg_cluster || exit 1
 pg_sql postgres "CREATE DATABASE team" >/dev/null
 STORE="${PG_URL%/postgres}/team"
 start_server --max-age 0 --posts 95 --users 30 --quiet

@@ -4,7 +4,8 @@
 #   Tools/install.sh install PREFIX BIN_DIR     programs from BIN_DIR, man pages, completions
 #   Tools/install.sh uninstall PREFIX           what the last install wrote, and nothing else
 #
-# Under PREFIX: bin/ (fresh, fresh-reader, fresh-mock), share/man/man1/ (a page per command,
+# Under PREFIX: bin/ (fresh, fresh-reader, fresh-mock, stripped of their symbols: a release
+# build's programs carry the Swift runtime, 169 MB unstripped), share/man/man1/ (a page per command,
 # from the programs' own help: Tools/man-pages.py), and completion scripts for bash
 # (share/bash-completion/completions), zsh (share/zsh/site-functions) and fish
 # (share/fish/vendor_completions.d), which complete source and collection names too. The files
@@ -25,7 +26,7 @@ install)
         "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d" "$prefix/share/fresh"
     written=()
     for program in "${PROGRAMS[@]}"; do
-        install -m 0755 "$bin/$program" "$prefix/bin/$program"
+        install -m 0755 --strip "$bin/$program" "$prefix/bin/$program"
         written+=("$prefix/bin/$program")
         pages=$(mktemp -d)
         python3 "$tools/man-pages.py" "$bin/$program" "$pages" >/dev/null
@@ -41,7 +42,10 @@ install)
             "$prefix/share/fish/vendor_completions.d/$program.fish")
     done
     printf '%s\n' "${written[@]}" >"$manifest"
-    echo "installed ${#PROGRAMS[@]} programs, $(grep -c '/man1/' "$manifest") man pages and completions under $prefix"
+    size=$(du -ch "${PROGRAMS[@]/#/$prefix/bin/}" | tail -1 | cut -f1)
+    echo "installed ${PROGRAMS[*]} (stripped, $size in all) in $prefix/bin"
+    echo "  $(grep -c '/man1/' "$manifest") man pages in $prefix/share/man/man1 (man fresh-sync)"
+    echo "  completions in $prefix/share/bash-completion/completions, $prefix/share/zsh/site-functions and $prefix/share/fish/vendor_completions.d"
     case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "note: $prefix/bin is not on your PATH" ;; esac
     ;;
 uninstall)

@@ -9,9 +9,12 @@ struct CollectionsCommand: FreshSubcommand {
         commandName: "collections",
         abstract: "List the mirrored collections: name, items, pages, style, last sync, size, URL.",
         discussion: """
-            STATUS says how the last sync ended: "complete", "unfinished" (the next sync \
+            STATUS says how the last sync ended: "complete" (a whole pass), "complete, \
+            incremental" (a --since run, which removed nothing), "unfinished" (the next sync \
             resumes it), "stale (last refresh failed: …)" when an error stopped a collection \
             that was complete before (its items are kept), or "failed: …" when it never was.
+
+            On a terminal narrower than the table, PAGES, SIZE and STYLE give way first.
 
             Example:
               fresh collections --json | jq '.[].name'
@@ -36,7 +39,9 @@ struct CollectionsCommand: FreshSubcommand {
              summary.collection.paginationPlan?.style.name ?? "-", Self.lastSync(summary.collection),
              Self.status(summary.collection, itemCount: summary.itemCount), ByteCount.format(summary.bytes), summary.collection.url]
         }
-        TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows, numericColumns: [1, 2])
+        // At 80 columns the pages, size and style give way, so name, items, status and URL stay readable.
+        TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows, numericColumns: [1, 2],
+                        dropping: [2, 6, 3])
     }
 
     /// How the last sync ended, on one line: a failure over stored items is "stale (last sync
@@ -47,7 +52,9 @@ struct CollectionsCommand: FreshSubcommand {
             return itemCount > 0 && collection.lastCompleteAt != nil ? "stale (last refresh failed: \(reason))" : "failed: \(reason)"
         }
         if collection.lastCompleteAt == nil && collection.plan == nil { return "never synced" }
-        return collection.passComplete ? "complete" : "unfinished"
+        guard collection.passComplete else { return "unfinished" }
+        // Which kind of run ended last: an incremental one removed nothing.
+        return collection.lastPassKind == "incremental" ? "complete, incremental" : "complete"
     }
 
     /// The most of an error's text the table shows.
@@ -72,6 +79,8 @@ struct CollectionsCommand: FreshSubcommand {
         object["lastSync"] = collection.lastSyncAt.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) }
         object["lastComplete"] = collection.lastCompleteAt.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) }
         object["lastError"] = collection.lastError
+        object["lastPassKind"] = collection.lastPassKind
+        object["since"] = collection.since
         return object
     }
 }

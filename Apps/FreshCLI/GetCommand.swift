@@ -42,7 +42,7 @@ struct GetCommand: FreshSubcommand {
               fresh get -i -H 'Accept: application/json' http://127.0.0.1:8080/posts
               fresh get -X POST -d '{"title":"hi"}' http://127.0.0.1:8080/posts
               fresh get --cacert ca.pem https://127.0.0.1:8443/posts
-              fresh get -H 'Authorization: Bearer ${TOKEN}' https://api.example.com/user
+              fresh get -H 'Authorization: Bearer ${TOKEN}' https://api.example.com/me
 
             Rate limits: every request waits its turn at its origin's gate, as a sync's do \
             (see 'fresh sync --help'); --retry also waits out a 429, a 503 or a 403 that \

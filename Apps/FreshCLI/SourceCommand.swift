@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MirrorStore
 import NamedSources
 import Pagination
 import PostgresStore
@@ -19,9 +20,14 @@ struct SourceCommand: AsyncParsableCommand {
             expanded into a file, the cache, -v output or a message. A source's collection is \
             named after it: 'fresh items NAME', 'fresh-reader --collection NAME'.
 
+            A URL a collection already mirrors under another name: the source takes that \
+            collection over (renamed, with its items).
+
             Examples:
               fresh source add repos https://api.github.com/user/repos \\
-                  -H 'Authorization: Bearer ${GITHUB_TOKEN}' --limit 100
+                  -H 'Authorization: Bearer ${GITHUB_TOKEN}' --parallel 1
+              fresh source add issues https://api.github.com/repos/o/r/issues \\
+                  --since since=updated_at
               fresh sync repos
               fresh source show repos
             """,
@@ -41,7 +47,7 @@ struct SourceAddCommand: FreshSubcommand {
     @Argument(help: ArgumentHelp("URL of the collection's first page.", valueName: "url"), transform: ParsedURL.parse)
     var target: ParsedURL
 
-    @Option(name: .customShort("H"), help: ArgumentHelp("Header 'Name: value' (repeatable); ${VAR} and $(command) are kept as written.", valueName: "header"))
+    @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("Header 'Name: value' (repeatable); ${VAR} and $(command) are kept as written.", valueName: "header"))
     var headers: [String] = []
     @Option(help: ArgumentHelp("Pagination style with its settings (see 'fresh sync --help').", valueName: "style[:name=value,…]"))
     var paginate: String?
@@ -51,10 +57,21 @@ struct SourceAddCommand: FreshSubcommand {
     var key: String?
     @Option(help: ArgumentHelp("Page size to ask for.", valueName: "n"))
     var limit: Int?
+    @Option(help: ArgumentHelp("Incremental syncs: the largest stored MEMBER sent as PARAM (see 'fresh sync --help').", valueName: "param=member"))
+    var since: String?
+    @Option(help: ArgumentHelp("Requests in flight at once to its origin.", valueName: "n"))
+    var parallel: Int?
+    @Option(help: ArgumentHelp("A PEM file of the certificates its server is trusted by (a private CA).", valueName: "file"))
+    var cacert: String?
+    @Flag(name: [.customShort("k"), .customLong("insecure")], help: "Do not check its server's certificate (each sync warns).")
+    var insecure = false
 
     func validate() throws {
         guard Source.isValidName(name) else { throw ValidationError("'\(name)' cannot name a source: use letters, digits, '-', '_' and '.'") }
         if let limit, limit < 1 { throw ValidationError("--limit must be at least 1") }
+        if let parallel, !(1...64).contains(parallel) { throw ValidationError("--parallel must be 1…64") }
+        if let since, SinceSpec(parsing: since) == nil { throw ValidationError("--since \(since): use PARAM=MEMBER, such as since=updated_at") }
+        if let cacert, !FileManager.default.isReadableFile(atPath: cacert) { throw ValidationError("--cacert \(cacert): no readable file there") }
         if let paginate {
             do { _ = try PaginateSpec(parsing: paginate) } catch { throw ValidationError("--paginate \(paginate): \(error)") }
         }
@@ -67,13 +84,14 @@ struct SourceAddCommand: FreshSubcommand {
     @OptionGroup var storage: StorageOptions
 
     func execute() async throws {
-        let taken = try await storage.withMirror(forReading: true) { try await $0.collection(named: name) }
-        if let taken, let url = URL(string: taken.url), CollectionIdentity.of(url) != CollectionIdentity.of(target.url) {
-            throw SourceError.badSource(name, reason: "a collection of that name already mirrors \(taken.url): name the source otherwise")
-        }
+        let adopted = try await storage.withMirror { store in try await adoptCollection(in: store) }
         let file = SourcesFile.located()
         var source = Source(name: name, url: target.url.absoluteString, paginate: paginate, items: items, key: key, limit: limit)
         source.store = storage.store
+        source.since = since
+        source.parallel = parallel
+        source.cacert = cacert.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        source.insecure = insecure
         for header in headers {
             let (fieldName, value) = try HeaderArgument.parse(header)
             source.headers.append((fieldName.rawName, HeaderTemplate(value)))
@@ -82,7 +100,27 @@ struct SourceAddCommand: FreshSubcommand {
         for (header, value) in source.headers where value.isLiteralSecret(header: header) {
             StandardError.note("fresh: warning: \(header) is stored as it is in \(file.path); write its secret as ${VAR} or $(command) to keep it out of the file")
         }
-        StandardOutput.line("added source '\(name)': 'fresh sync \(name)' mirrors it")
+        StandardOutput.line("added source '\(name)': 'fresh sync \(name)' mirrors it"
+            + (adopted.map { " (it takes over the collection '\($0.name)' with its \(Plural.count($0.items, "item")))" } ?? ""))
+    }
+
+    /// A source's collection is called after it: a collection of another URL with its name is
+    /// refused; one that already mirrors its URL under another name is renamed (with its items),
+    /// rather than leaving two collections of one URL that `--all` would sync twice. Returns the
+    /// collection adopted, if one was.
+    private func adoptCollection(in store: any MirrorStore) async throws -> (name: String, items: Int)? {
+        let identity = CollectionIdentity.of(target.url)
+        if let taken = try await store.collection(named: name) {
+            guard let url = URL(string: taken.url), CollectionIdentity.of(url) == identity else {
+                throw SourceError.badSource(name, reason: "a collection of that name already mirrors \(taken.url): name the source otherwise")
+            }
+            return nil
+        }
+        let mirroring = try await store.collections().filter { URL(string: $0.url).map(CollectionIdentity.of) == identity }
+        guard mirroring.count == 1, let collection = mirroring.first else { return nil }
+        let items = try await store.itemCount(in: collection.id)
+        try await store.renameCollection(collection.id, to: name)
+        return (collection.name, items)
     }
 }
 
@@ -124,7 +162,8 @@ struct SourceShowCommand: FreshSubcommand {
         StandardOutput.line("source: \(source.name)")
         StandardOutput.line("url: \(source.url)")
         for (label, value) in [("paginate", source.paginate), ("items", source.items), ("key", source.key), ("limit", source.limit.map(String.init)),
-                               ("store", source.store.map { PostgresAddress.redacting($0) })] {
+                               ("since", source.since), ("parallel", source.parallel.map(String.init)), ("cacert", source.cacert),
+                               ("insecure", source.insecure ? "true" : nil), ("store", source.store.map { PostgresAddress.redacting($0) })] {
             if let value { StandardOutput.line("\(label): \(value)") }
         }
         for (header, value) in source.headers {
@@ -151,6 +190,10 @@ struct SourceShowCommand: FreshSubcommand {
         object["items"] = source.items
         object["key"] = source.key
         object["limit"] = source.limit
+        object["since"] = source.since
+        object["parallel"] = source.parallel
+        object["cacert"] = source.cacert
+        object["insecure"] = source.insecure
         object["store"] = source.store.map { PostgresAddress.redacting($0) }
         object["headers"] = source.headers.map { header, value in
             ["name": header, "value": value.shown(header: header), "origin": origin(of: value, header: header)]

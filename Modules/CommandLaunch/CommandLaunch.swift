@@ -23,7 +23,9 @@ public enum CommandLaunch {
             let code = parser.exitCode(for: error)
             if code == .success { parser.exit(withError: error) }
             let message = parser.fullMessage(for: error)
-            if let line = firstLine(of: message) {
+            // A mistyped subcommand or option is said as such, with the name meant, whatever
+            // ArgumentParser tripped over first (a value read in the wrong place, say).
+            if let line = Suggestion.line(for: arguments, root: command) ?? firstLine(of: message) {
                 let name = command.configuration.commandName ?? "command"
                 let help = helpCommand(in: message, root: name, subcommand: entry?.command.configuration.commandName)
                 FileHandle.standardError.write(Data("\(name): \(line) (see '\(help)')\n".utf8))

@@ -2,6 +2,8 @@
 # temporary directory, the server on a Unix socket there only (no TCP port), stopped by its PID.
 # initdb refuses to run as root, so as root the cluster runs as Debian's `postgres` user.
 # Needs WORK; sets PG_DIR, PG_PID and PG_URL (postgresql://fresh@<socket dir>/postgres).
+# Sourced into an interactive shell too (docs/scaling.md): a failure returns non-zero and says
+# why; nothing here ever exits the shell that sourced it.
 
 pg_bin_dir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1; }
 
@@ -9,17 +11,18 @@ as_cluster_owner() { if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; el
 
 start_pg_cluster() {
     local bin; bin=$(pg_bin_dir)
-    [ -x "$bin/initdb" ] || { echo "PostgreSQL is not installed (run make setup)" >&2; exit 1; }
+    [ -x "$bin/initdb" ] || { echo "PostgreSQL is not installed (run make setup)" >&2; return 1; }
     # In /tmp itself: the server's user must reach it, and a socket path has at most 107 bytes.
-    PG_DIR=$(mktemp -d /tmp/fresh-pg.XXXXXX)
+    [ -n "${WORK:-}" ] && [ -d "$WORK" ] || { echo "start_pg_cluster: set WORK to a directory for its logs first" >&2; return 1; }
+    PG_DIR=$(mktemp -d /tmp/fresh-pg.XXXXXX) || return 1
     [ "$(id -u)" = 0 ] && chown postgres "$PG_DIR"
     chmod 700 "$PG_DIR"
     as_cluster_owner "$bin/initdb" -D "$PG_DIR/data" -A trust -U fresh --no-sync -E UTF8 >"$WORK/pg-initdb.log" 2>&1 \
-        || { echo "initdb failed:" >&2; cat "$WORK/pg-initdb.log" >&2; exit 1; }
+        || { echo "initdb failed:" >&2; cat "$WORK/pg-initdb.log" >&2; rm -rf "$PG_DIR"; return 1; }
     # pg_ctl -w returns once the server accepts connections; the PID is postmaster.pid's first line.
     as_cluster_owner "$bin/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
         -o "-k $PG_DIR -c listen_addresses= -c fsync=off -c full_page_writes=off" start >/dev/null \
-        || { echo "the PostgreSQL server did not start:" >&2; cat "$PG_DIR/server.log" >&2; exit 1; }
+        || { echo "the PostgreSQL server did not start:" >&2; cat "$PG_DIR/server.log" >&2; rm -rf "$PG_DIR"; return 1; }
     PG_PID=$(head -1 "$PG_DIR/data/postmaster.pid")
     PG_URL="postgresql://fresh@$(printf %s "$PG_DIR" | sed 's|/|%2F|g')/postgres"
 }

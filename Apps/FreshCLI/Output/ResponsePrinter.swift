@@ -26,7 +26,10 @@ struct ResponsePrinter {
     /// The bytes ``print(_:)`` writes.
     func rendered(_ response: CachedResponse) throws -> Data {
         if json {
-            return try JSONSerialization.data(withJSONObject: jsonObject(response), options: [.sortedKeys, .withoutEscapingSlashes]) + [0x0A]
+            let object = try JSONSerialization.data(withJSONObject: jsonObject(response), options: [.sortedKeys, .withoutEscapingSlashes])
+            // On a terminal the body's C1 controls and bidi overrides are JSON escapes too.
+            let text = String(decoding: object, as: UTF8.self)
+            return Data((toTerminal ? TerminalText.jsonEscaped(text) : text).utf8) + [0x0A]
         }
         var bytes = Data()
         if include || headOnly {

@@ -2,22 +2,32 @@ import Foundation
 import TerminalText
 
 /// A table on stdout: columns as wide as their widest cell, measured in display cells; on a
-/// terminal too narrow for them, the widest text columns are cut (to no less than
-/// ``minimumWidth``) until a row fits; remote text escaped.
+/// terminal too narrow for them, the columns a reader can spare go first (`dropping`, in that
+/// order), then the widest text columns are cut (to no less than ``minimumWidth``) until a row
+/// fits; remote text escaped.
 enum TextTable {
     /// The narrowest a text column is cut to.
     static let minimumWidth = 10
 
-    static func print(header: [String], rows: [[String]], numericColumns: Set<Int> = []) {
+    static func print(header: [String], rows: [[String]], numericColumns: Set<Int> = [], dropping droppable: [Int] = []) {
         TerminalLocale.activate()
         let measure = DisplayWidth.system
-        let safeRows = rows.map { $0.map { SafeText.line($0, width: measure) } }
+        var kept = Array(header.indices)
         var widths = header.map { measure.cells($0) }
+        let safeRows = rows.map { $0.map { SafeText.line($0, width: measure) } }
         for row in safeRows {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], measure.cells(cell)) }
         }
-        if let columns = TerminalSize.columns { widths = fitted(widths, into: columns, keeping: numericColumns) }
-        for row in [header] + safeRows {
+        if let columns = TerminalSize.columns {
+            for column in droppable where minimumTotal(kept.map { widths[$0] }, keeping: kept.indices.filter { numericColumns.contains(kept[$0]) }) > columns {
+                kept.removeAll { $0 == column }
+            }
+            let fittedWidths = fitted(kept.map { widths[$0] }, into: columns, keeping: Set(kept.indices.filter { numericColumns.contains(kept[$0]) }))
+            for (index, column) in kept.enumerated() { widths[column] = fittedWidths[index] }
+        }
+        let numericColumns = Set(kept.indices.filter { numericColumns.contains(kept[$0]) })
+        widths = kept.map { widths[$0] }
+        for row in ([header] + safeRows).map({ row in kept.map { row[$0] } }) {
             let cells = row.enumerated().map { column, cell in
                 column == row.count - 1 && !numericColumns.contains(column)
                     ? measure.truncated(cell, to: widths[column])
@@ -25,6 +35,13 @@ enum TextTable {
             }
             StandardOutput.line(cells.joined(separator: "  "))
         }
+    }
+
+    /// The width of a row once every text column is cut as far as it may be.
+    static func minimumTotal(_ widths: [Int], keeping numericColumns: [Int]) -> Int {
+        widths.enumerated().reduce(0) { total, column in
+            total + (numericColumns.contains(column.offset) ? column.element : min(column.element, minimumWidth))
+        } + 2 * (widths.count - 1)
     }
 
     /// `widths` (two cells between columns) cut to fit `columns`: the widest text column loses

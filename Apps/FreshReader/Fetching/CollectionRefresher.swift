@@ -9,7 +9,14 @@ import SyncEngine
 /// refresh syncs it behind the screen (the pages on screen first, then the rest, each one a
 /// conditional request: unchanged pages cost a 304 and write nothing); the Fetcher's states
 /// and the sync's summary go to the UI. Presses while a refresh runs join it (single-flight).
+///
+/// A server that cannot be reached at all (refused, no such host) is "offline" at once, not
+/// after the retries a sync would make; the refresh is tried again ``offlineRetry`` later, in
+/// the background, until it succeeds or the user leaves.
 final class CollectionRefresher: Sendable {
+    /// How long after an offline refresh it is tried again.
+    static let offlineRetry = Duration.seconds(30)
+
     private let services: FreshServices
     private let store: any MirrorStore
     private let work: BackgroundWork
@@ -17,6 +24,8 @@ final class CollectionRefresher: Sendable {
     private let fetchers = Mutex<[Int64: Fetcher<CollectionEntry>]>([:])
     private let firstPages = Mutex<[Int64: [Int]]>([:])
     private let summaries = Mutex<[Int64: String]>([:])
+    /// Collections with a retry after going offline already waiting.
+    private let retrying = Mutex<Set<Int64>>([])
 
     init(services: FreshServices, store: any MirrorStore, work: BackgroundWork,
          report: @escaping @Sendable (Int64, FetchState<CollectionEntry>.Status, String?) -> Void) {
@@ -43,10 +52,21 @@ final class CollectionRefresher: Sendable {
                 for await state in states.dropFirst() {
                     let summary = state.status == .loading ? nil : summaries.withLock { $0.removeValue(forKey: id) }
                     self.report(id, state.status, summary)
+                    if case .failed(let failure) = state.status, failure.isOffline { retryLater(id) }
                 }
             }
             return fetcher
         }
+    }
+
+    /// Refreshes collection `id` again ``offlineRetry`` from now, once however often it failed.
+    private func retryLater(_ id: Int64) {
+        guard retrying.withLock({ $0.insert(id).inserted }) else { return }
+        work.track(Task { [self] in
+            defer { retrying.withLock { _ = $0.remove(id) } }
+            guard (try? await Task.sleep(for: Self.offlineRetry)) != nil else { return }
+            refresh(id, firstPages: firstPages.withLock { $0[id] ?? [] })
+        })
     }
 
     private func makeFetcher(_ id: Int64) -> Fetcher<CollectionEntry> {
@@ -65,6 +85,8 @@ final class CollectionRefresher: Sendable {
                 // for an unchanged page), and "offline" when it cannot be reached.
                 options.policy = .reloadRevalidatingCacheData
                 options.timeout = .seconds(10)
+                // Offline is said at once; the refresh itself is tried again later (``retryLater``).
+                options.retry.retriesUnreachable = false
                 options.firstPages = firstPages.withLock { $0[id] ?? [] }
                 let summary = try await CollectionSync(services: services, store: store).run(options)
                 summaries.withLock { $0[id] = Self.changes(summary) }
@@ -80,7 +102,9 @@ final class CollectionRefresher: Sendable {
             return FetchFailure(message: "the server refused the request (\(code) \(code == 401 ? "Unauthorized" : "Forbidden")): "
                 + "check the source's credentials with 'fresh source show NAME'", isOffline: false)
         }
-        return FetchFailure(message: ErrorDescription.line(error), isOffline: ErrorDescription.isOffline(error))
+        let offline = ErrorDescription.isOffline(error)
+        return FetchFailure(message: ErrorDescription.line(error) + (offline ? "; trying again in \(offlineRetry.formattedSeconds)" : ""),
+                            isOffline: offline)
     }
 
     /// What a refresh changed, as the status line says it: "3 new, 1 updated, 2 removed · 48 × 304".

@@ -22,6 +22,8 @@ struct PageLoader: Sendable {
             guard let collection = try await store.collection(id: id), collection.plan == nil || !collection.passComplete else { return nil }
             var options = try SourcesFile.located().syncOptions(for: collection)
             options.maximumPages = 1
+            // A server out of reach fails the page at once (R tries it again), not after a sync's retries.
+            options.retry.retriesUnreachable = false
             _ = try await CollectionSync(services: services, store: store).run(options)
             return nil
         } catch {

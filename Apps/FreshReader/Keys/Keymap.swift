@@ -30,18 +30,18 @@ public enum Keymap {
 
     /// The table, in the order help lists it.
     public static let bindings: [Binding] = [
-        Binding(keys: [.character("j"), .down], action: .down, screens: everywhere, help: "next row; scroll down a line"),
+        Binding(keys: [.character("j"), .down], action: .down, screens: everywhere, help: "next row; scroll down a line (5j: five)"),
         Binding(keys: [.character("k"), .up], action: .up, screens: everywhere, help: "previous row; scroll up a line"),
         Binding(keys: [.control("d")], action: .halfPageDown, screens: everywhere, help: "half a screen down"),
         Binding(keys: [.control("u")], action: .halfPageUp, screens: everywhere, help: "half a screen up"),
         Binding(keys: [.character(" "), .pageDown, .character("f")], action: .pageDown, screens: everywhere, help: "a screen down"),
         Binding(keys: [.character("b"), .pageUp], action: .pageUp, screens: everywhere, help: "a screen up"),
         Binding(keys: [.character("g"), .home], action: .first, screens: everywhere, help: "to the top"),
-        Binding(keys: [.character("G"), .end], action: .last, screens: everywhere, help: "to the bottom (then the next page loads, if any)"),
+        Binding(keys: [.character("G"), .end], action: .last, screens: everywhere, help: "to the bottom (then the next page loads, if any); 50G: to row 50"),
         Binding(keys: [.enter], action: .open, screens: lists, help: "open the selected collection or item"),
         Binding(keys: [.character("J")], action: .nextItem, screens: [.item], help: "next item"),
         Binding(keys: [.character("K")], action: .previousItem, screens: [.item], help: "previous item"),
-        Binding(keys: [.character("/")], action: .search, screens: [.list, .item], help: "search titles and bodies (Enter searches, Esc cancels)"),
+        Binding(keys: [.character("/")], action: .search, screens: [.list, .item], help: "search titles and bodies (Enter searches, Esc cancels); matches stand out"),
         Binding(keys: [.character("n")], action: .nextMatch, screens: [.list, .item], help: "next match"),
         Binding(keys: [.character("N")], action: .previousMatch, screens: [.list, .item], help: "previous match"),
         Binding(keys: [.character("r")], action: .refresh, screens: [.list, .item], help: "refresh in the background, the pages on screen first"),

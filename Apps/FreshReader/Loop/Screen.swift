@@ -60,9 +60,24 @@ final class Screen: TerminalScreen {
             var characters = line.text.unicodeScalars.map { wchar_t(bitPattern: $0.value) } + [0]
             // Writing the bottom-right cell reports ERR (the cursor cannot move on); the text is drawn.
             _ = mvwaddwstr(window, Int32(row), 0, &characters)
+            if !line.highlights.isEmpty { highlight(line, row: Int32(row)) }
         }
         _ = wattrset(window, 0)
         _ = wrefresh(window)
+    }
+
+    /// Draws the highlighted stretches of `line` again, bold and underlined over its style
+    /// (reversed over a selected row, so it still shows there).
+    private func highlight(_ line: ScreenLine, row: Int32) {
+        let scalars = Array(line.text.unicodeScalars)
+        let measure = DisplayWidth.system
+        for range in line.highlights where range.upperBound <= scalars.count {
+            let column = scalars[..<range.lowerBound].reduce(0) { $0 + max(0, measure.cells(String($1))) }
+            var characters = scalars[range].map { wchar_t(bitPattern: $0.value) } + [0]
+            _ = wattrset(window, (Self.attributes(line.style) ^ fresh_a_reverse()) | fresh_a_bold())
+            _ = mvwaddwstr(window, row, Int32(column), &characters)
+        }
+        _ = wattrset(window, 0)
     }
 
     func readInput() -> KeyInput? {

@@ -66,18 +66,21 @@ extension ReaderState {
         try window.load(top: list.top, height: list.height, count: itemCount, from: source)
     }
 
-    mutating func listAction(_ action: Keymap.Action) throws -> Effect {
+    mutating func listAction(_ action: Keymap.Action, count: Int? = nil) throws -> Effect {
         switch action {
         case .open:
             if let row = selectedRow { try openItem(row) }
             if list.selected == itemCount, case .failed = paging { return retryPage() }
             return .none
         case .retryPage: return retryPage()
+        case .last where itemCount > 0 && count != nil:
+            // 50G: row 50, or the last item when there are fewer (the next page then loads).
+            list.select(min(count ?? 1, itemCount) - 1)
         case .last where itemCount > 0:
             // The last item, with the row after it (loading, failed, end) in sight.
             list.select(itemCount - 1)
             list.scroll(toTop: list.count - list.height)
-        default: list.apply(action)
+        default: list.apply(action, count: count)
         }
         try loadWindow()
         return prefetchIfNear()

@@ -23,12 +23,12 @@ extension ReaderState {
         textScroll.reshape(lineCount: textLines.count, height: Self.textHeight(size))
     }
 
-    mutating func itemAction(_ action: Keymap.Action) throws -> Effect {
+    mutating func itemAction(_ action: Keymap.Action, count: Int? = nil) throws -> Effect {
         guard action == .nextItem || action == .previousItem else {
-            scroll(action)
+            scroll(action, count: count)
             return .none
         }
-        list.move(by: action == .nextItem ? 1 : -1)
+        list.move(by: (action == .nextItem ? 1 : -1) * (count ?? 1))
         try loadWindow()
         let effect = prefetchIfNear()
         if let row = selectedRow, row.id != openRow?.id { try openItem(row) }
@@ -47,11 +47,15 @@ extension ReaderState {
         self.mode = .text
     }
 
-    /// Scrolls an item or a text screen.
-    mutating func scroll(_ action: Keymap.Action) {
+    /// Scrolls an item or a text screen; a count scrolls that many lines, or with `g` and `G`
+    /// goes to that line (from 1).
+    mutating func scroll(_ action: Keymap.Action, count: Int? = nil) {
         switch action {
-        case .down: textScroll.scroll(by: 1)
-        case .up: textScroll.scroll(by: -1)
+        case .first, .last where count != nil:
+            textScroll.scrollToTop()
+            textScroll.scroll(by: (count ?? 1) - 1)
+        case .down: textScroll.scroll(by: count ?? 1)
+        case .up: textScroll.scroll(by: -(count ?? 1))
         case .halfPageDown: textScroll.scroll(by: max(1, textScroll.height / 2))
         case .halfPageUp: textScroll.scroll(by: -max(1, textScroll.height / 2))
         case .pageDown: textScroll.scroll(by: textScroll.height)

@@ -85,6 +85,8 @@ public struct ReaderState: Sendable {
 
     /// A note for the status line until the next key (an unknown key, no match, an error).
     public internal(set) var message: String?
+    /// A count typed before a key, as less and vi take one: `50G` goes to row 50, `5j` down five.
+    public internal(set) var count: Int?
 
     /// Opens on the collection `collectionID`, else on the only collection, else on the
     /// collection list (several stored) or an empty list (none).
@@ -129,19 +131,29 @@ public struct ReaderState: Sendable {
     public mutating func handle(_ key: KeyInput) -> Effect {
         message = nil
         if searchInput != nil { return typeSearch(key) }
+        if case .character(let character) = key, let digit = character.wholeNumberValue, character.isASCII, digit > 0 || count != nil {
+            count = min((count ?? 0) * 10 + digit, Self.largestCount)
+            message = String(count ?? 0)
+            return .none
+        }
+        let count = self.count
+        self.count = nil
         guard let action = Keymap.action(for: key, on: mode) else {
             message = "unknown key \(key.name) — press ? for help"
             return .none
         }
         do {
-            return try perform(action)
+            return try perform(action, count: count)
         } catch {
             message = "cannot read the database: \(ErrorDescription.line(error))"
             return .none
         }
     }
 
-    private mutating func perform(_ action: Keymap.Action) throws -> Effect {
+    /// The largest count a key takes.
+    static let largestCount = 99_999_999
+
+    private mutating func perform(_ action: Keymap.Action, count: Int?) throws -> Effect {
         switch action {
         case .help: showText(Keymap.helpLines(), returnTo: mode == .text ? textReturn : mode)
         case .statusDetail: showText(statusDetail(), returnTo: mode == .text ? textReturn : mode)
@@ -152,10 +164,10 @@ public struct ReaderState: Sendable {
         case .refresh: return startRefresh()
         default:
             switch mode {
-            case .collections: return try collectionsAction(action)
-            case .list: return try listAction(action)
-            case .item: return try itemAction(action)
-            case .text: scroll(action)
+            case .collections: return try collectionsAction(action, count: count)
+            case .list: return try listAction(action, count: count)
+            case .item: return try itemAction(action, count: count)
+            case .text: scroll(action, count: count)
             }
         }
         return .none
@@ -179,9 +191,9 @@ public struct ReaderState: Sendable {
         return .none
     }
 
-    private mutating func collectionsAction(_ action: Keymap.Action) throws -> Effect {
+    private mutating func collectionsAction(_ action: Keymap.Action, count: Int?) throws -> Effect {
         guard action == .open else {
-            collectionNavigation.apply(action)
+            collectionNavigation.apply(action, count: count)
             return .none
         }
         guard collections.indices.contains(collectionNavigation.selected) else { return .none }
@@ -215,11 +227,13 @@ public struct ReaderState: Sendable {
 }
 
 extension ListNavigation {
-    /// Moves as a navigation key asks.
-    mutating func apply(_ action: Keymap.Action) {
+    /// Moves as a navigation key asks; a count moves that many rows, or with `g` and `G` goes to
+    /// that row (from 1).
+    mutating func apply(_ action: Keymap.Action, count typed: Int? = nil) {
         switch action {
-        case .down: move(by: 1)
-        case .up: move(by: -1)
+        case .first, .last where typed != nil: select((typed ?? 1) - 1)
+        case .down: move(by: typed ?? 1)
+        case .up: move(by: -(typed ?? 1))
         case .halfPageDown: move(by: max(1, height / 2))
         case .halfPageUp: move(by: -max(1, height / 2))
         case .pageDown: move(by: height)

@@ -19,7 +19,12 @@ public enum ReaderFrame {
         }
         let bodyRows = max(0, size.rows - 1)
         body = Array(body.prefix(bodyRows)) + Array(repeating: ScreenLine(""), count: max(0, bodyRows - body.count))
-        let fitted = body.map { ScreenLine(SafeText.fitted($0.text, to: size.columns, measure: measure), style: $0.style) }
+        // The last search's words stand out where it found them: in the list and in an open item.
+        let query = [.list, .item].contains(state.mode) ? state.lastQuery : nil
+        let fitted = body.map { line in
+            let text = SafeText.fitted(line.text, to: size.columns, measure: measure)
+            return ScreenLine(text, style: line.style, highlights: query.map { SearchHighlight.ranges(of: $0, in: text) } ?? [])
+        }
         return fitted + [StatusLine.line(for: state)]
     }
 }

@@ -27,10 +27,14 @@ public struct ScreenLine: Equatable, Sendable {
     public var text: String
     /// How to draw it.
     public var style: Style
+    /// Stretches of ``text`` (as offsets of its Unicode scalars) drawn highlighted: the matches
+    /// of the last search.
+    public var highlights: [Range<Int>]
 
     /// A line of `text` drawn in `style`.
-    public init(_ text: String, style: Style = .plain) {
+    public init(_ text: String, style: Style = .plain, highlights: [Range<Int>] = []) {
         self.text = text
         self.style = style
+        self.highlights = highlights
     }
 }

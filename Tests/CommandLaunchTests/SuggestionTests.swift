@@ -1,0 +1,47 @@
+import ArgumentParser
+@testable import CommandLaunch
+import Testing
+
+@Suite("Did you mean…")
+struct SuggestionTests {
+    struct Root: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "tool", subcommands: [Items.self, Source.self])
+    }
+
+    struct Items: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "items", aliases: ["ls"])
+        @Argument var name: String
+        @Option(name: [.customShort("H"), .customLong("header")]) var headers: [String] = []
+        @Option var parallel: Int?
+    }
+
+    struct Source: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "source", subcommands: [Add.self])
+    }
+
+    struct Add: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "add")
+    }
+
+    @Test(arguments: [
+        (["itmes", "posts"], "'itmes' is not a command (did you mean 'items'?)"),
+        (["source", "ad"], "'ad' is not a command (did you mean 'add'?)"),
+        (["items", "--hedaer", "X: y", "posts"], "unknown option '--hedaer' (did you mean '--header'?)"),
+        (["items", "posts", "--paralel=2"], "unknown option '--paralel' (did you mean '--parallel'?)"),
+        (["zzzzzz"], "'zzzzzz' is not a command"),
+    ])
+    func aMistypedWordGetsTheNameMeant(arguments: [String], line: String) {
+        #expect(Suggestion.line(for: arguments, root: Root.self) == line)
+    }
+
+    @Test func aLineOfKnownWordsHasNoSuggestion() {
+        #expect(Suggestion.line(for: ["items", "posts", "--header", "X: y"], root: Root.self) == nil)
+        #expect(Suggestion.line(for: ["ls", "posts", "--", "--whatever"], root: Root.self) == nil)
+    }
+
+    @Test func distancesCountATranspositionAsOne() {
+        #expect(Suggestion.distance("itmes", "items") == 1)
+        #expect(Suggestion.distance("sync", "sync") == 0)
+        #expect(Suggestion.distance("", "ab") == 2)
+    }
+}
