@@ -878,5 +878,126 @@ stop_pg_cluster
 check "the server stopped: a sync says so in one line, exit 6" \
     expect_failure 6 "$BIN/fresh" sync "$DEAD_URL/posts" --store "$STORE" --db-dir "$WORK/machine-a"
 
+# --- 9. what real APIs do: listings that move, stated limits, 403s, private CAs, hostile text ----
+unset FRESH_CONFIG_DIR
+no_raw_controls() { # no_raw_controls FILE: no ESC, no C1 control, no bidi override or isolate in FILE
+    python3 -c '
+import sys, re
+text = open(sys.argv[1], encoding="utf-8", errors="replace").read()
+found = re.findall("[\x1b\x07\x7f\u0080-\u009f\u202a-\u202e\u2066-\u2069]", text)
+print("      raw controls on the terminal:", len(found))
+sys.exit(1 if found else 0)' "$1"
+}
+on_terminal() { # on_terminal OUTPUT COMMAND...: COMMAND's stdout and stderr as an 80-column terminal shows them
+    local out=$1; shift
+    script -qec "stty cols 80 rows 50; $*" /dev/null >"$out" 2>&1
+}
+
+start_server --news 50 --news-arrivals 2/request,max=6 --quiet
+moving_feed() { # newest first by page number, 2 entries added before each of the first 3 requests
+    local db="$WORK/moving-db"
+    "$BIN/fresh" sync "$BASE_URL/news?per_page=10" --db-dir "$db" >"$WORK/moving.out" 2>"$WORK/moving.err" || return 1
+    local ids duplicates
+    ids=$("$BIN/fresh" items news --db-dir "$db" | python3 -c 'import sys, json; print(" ".join(str(json.loads(l)["id"]) for l in sys.stdin))')
+    duplicates=$(tr ' ' '\n' <<<"$ids" | sort | uniq -d | wc -l)
+    echo "      $(cat "$WORK/moving.err")"
+    echo "      $(wc -w <<<"$ids") items, $duplicates duplicated; the server lists $(curl -s "$BASE_URL/news?per_page=1" -D - -o /dev/null | grep -i x-total-count | tr -d '\r')"
+    grep -q "the listing moved while it was read: 4 items seen twice" "$WORK/moving.err" &&
+        [ "$ids" = "$(seq 56 -1 1 | tr '\n' ' ' | sed 's/ $//')" ] && [ "$duplicates" -eq 0 ]
+}
+check "a newest-first listing that moves while it is read: exit 0, 56 of 56 items, none twice, said once" moving_feed
+stop_server
+
+start_server --posts 45 --rate-limit 4/1s --rate-limit-fields x-ratelimit,ietf --quiet
+stated_budget() { # 9 pages at 4 requests a second: fresh waits for the resets, the server refuses nothing
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=5" --db-dir "$WORK/budget-db" --json >"$WORK/budget.json" 2>"$WORK/budget.err" || return 1
+    local stats; stats=$(curl -s "$BASE_URL/_admin/stats")
+    echo "      $(head -1 "$WORK/budget.err")"
+    echo "      server: $(python3 -c 'import json, sys; s = json.load(sys.stdin); print(s["by_status"], "max in flight", s["max_in_flight"])' <<<"$stats")"
+    python3 -c 'import json, sys; s = json.load(sys.stdin); sys.exit(0 if "429" not in s["by_status"] and s["max_in_flight"] == 1 else 1)' <<<"$stats" &&
+        python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); sys.exit(0 if s["totalItems"] == 45 and s["secondsWaitedFor"].get("rate limit", 0) > 0 else 1)' "$WORK/budget.json" &&
+        grep -q "the stated rate limit is spent until it resets: waiting" "$WORK/budget.err"
+}
+check "a stated budget (X-RateLimit-*, RateLimit): waited for before it is spent, one request at a time, no 429" stated_budget
+stop_server
+
+start_server --posts 30 --rate-limit 3/1s --rate-limit-status 403 --rate-limit-fields retry-after --quiet
+forbidden_retry_after() { # GitHub's way: 403 with Retry-After, for sync and for get --retry
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=5" --db-dir "$WORK/forbidden-db" >"$WORK/forbidden.out" 2>"$WORK/forbidden.err" || return 1
+    for _ in 1 2 3 4; do curl -s -o /dev/null "$BASE_URL/posts/1"; done
+    "$BIN/fresh" get --retry 3 -o /dev/null "$BASE_URL/posts/2" --db-dir "$WORK/forbidden-db" 2>"$WORK/forbidden-get.err" || return 1
+    echo "      $(cat "$WORK/forbidden.out")"
+    echo "      get: $(head -1 "$WORK/forbidden-get.err")"
+    grep -q "30 items" "$WORK/forbidden.out" && grep -q "status 403, Retry-After" "$WORK/forbidden-get.err"
+}
+check "a 403 with Retry-After is waited out like a 429: sync completes, get --retry 3 gets its answer" forbidden_retry_after
+stop_server
+
+start_server --posts 12 --tls-dir "$WORK/tls" --quiet
+private_ca() {
+    expect_failure 10 "$BIN/fresh" get "$BASE_URL/posts" --db-dir "$WORK/tls-db" || return 1
+    expect_failure 10 "$BIN/fresh" sync "$BASE_URL/posts?limit=5" --db-dir "$WORK/tls-db" || return 1
+    "$BIN/fresh" get -o /dev/null "$BASE_URL/posts" --cacert "$WORK/tls/ca.pem" --db-dir "$WORK/tls-db" 2>"$WORK/tls.err" &&
+        [ ! -s "$WORK/tls.err" ] &&
+        CURL_CA_BUNDLE="$WORK/tls/ca.pem" "$BIN/fresh" sync "$BASE_URL/posts?limit=5" --db-dir "$WORK/tls-db" -q &&
+        "$BIN/fresh" get -k -o /dev/null "$BASE_URL/posts/1" --db-dir "$WORK/tls-db" 2>"$WORK/insecure.err" &&
+        grep -q "warning: certificates are not checked (--insecure)" "$WORK/insecure.err"
+}
+check "TLS with a private CA: exit 10 for an untrusted certificate (get and sync); --cacert, CURL_CA_BUNDLE and -k (with a warning) work" private_ca
+stop_server
+
+start_server --posts 30 --hostile-text --quiet
+"$BIN/fresh" sync "$BASE_URL/posts?limit=5" --db-dir "$WORK/hostile-db" -q 2>>"$WORK/fresh.err"
+hostile_on_terminals() { # every format on a terminal: nothing raw; in a pipe: the exact bytes
+    local format failed=0
+    for format in csv tsv json jsonl table; do
+        on_terminal "$WORK/hostile-$format.out" "'$BIN/fresh' items posts --format $format --db-dir '$WORK/hostile-db'"
+        no_raw_controls "$WORK/hostile-$format.out" || { echo "      --format $format"; failed=1; }
+    done
+    on_terminal "$WORK/hostile-collections.out" "'$BIN/fresh' collections --db-dir '$WORK/hostile-db'; '$BIN/fresh' collections --json --db-dir '$WORK/hostile-db'"
+    no_raw_controls "$WORK/hostile-collections.out" || failed=1
+    on_terminal "$WORK/hostile-get.out" "NO_COLOR=1 '$BIN/fresh' get -i '$BASE_URL/posts/999' --db-dir '$WORK/hostile-db'; NO_COLOR=1 '$BIN/fresh' get --json '$BASE_URL/posts?limit=3' --db-dir '$WORK/hostile-db'"
+    no_raw_controls "$WORK/hostile-get.out" || failed=1
+    "$BIN/fresh" items posts --format csv --db-dir "$WORK/hostile-db" >"$WORK/hostile-pipe.csv"
+    grep -q $'\x1b]0;pwned' "$WORK/hostile-pipe.csv" && grep -q $'\xc2\x9b31m' "$WORK/hostile-pipe.csv" ||
+        { echo "      a pipe lost the exact bytes"; failed=1; }
+    [ "$failed" -eq 0 ]
+}
+check "hostile titles, errors and a header field: csv, tsv, json, jsonl, table, collections and get on a terminal show no raw control" hostile_on_terminals
+stop_server
+
+start_server --posts 30 --max-age 0 --quiet
+incremental() { # --since: the first sync is whole, the next one asks for what changed and removes nothing
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=10" --since since=updated_at --db-dir "$WORK/since-db" -q || return 1
+    curl -s -X POST "$BASE_URL/_admin/tick?n=8" >/dev/null
+    "$BIN/fresh" sync posts --db-dir "$WORK/since-db" >"$WORK/since.out" 2>>"$WORK/fresh.err" || return 1
+    on_terminal "$WORK/since-collections.out" "'$BIN/fresh' collections --db-dir '$WORK/since-db'"
+    echo "      $(cat "$WORK/since.out")"
+    grep -q "synced posts incrementally (since=" "$WORK/since.out" && grep -q "nothing removed" "$WORK/since.out" &&
+        grep -q "complete, incremental" "$WORK/since-collections.out" &&
+        python3 -c 'import sys, unicodedata
+w = lambda line: sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+sys.exit(0 if all(w(l.rstrip("\r\n")) <= 80 for l in open(sys.argv[1], encoding="utf-8")) else 1)' "$WORK/since-collections.out"
+}
+check "--since since=updated_at: a sync by name merges what changed (nothing removed); collections says so, within 80 columns" incremental
+watch_lines_as_they_happen() { # --watch into a file: the first line is there while fresh still runs
+    "$BIN/fresh" sync posts --watch 1s --db-dir "$WORK/since-db" >"$WORK/watch.out" 2>>"$WORK/fresh.err" &
+    local pid=$!
+    curl -s -X POST "$BASE_URL/_admin/tick?n=3" >/dev/null
+    wait_for_line "$WORK/watch.out" "synced posts"
+    local seen=$?
+    kill -INT "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+    echo "      $(head -1 "$WORK/watch.out" | cut -c1-120)"
+    [ "$seen" -eq 0 ]
+}
+check "--watch lines reach a file as they happen, not when fresh exits" watch_lines_as_they_happen
+stop_server
+check "a mistyped command gets the name meant: exit 64" expect_failure 64 "$BIN/fresh" itmes
+grep -q "did you mean 'items'?" "$WORK/error.txt" || { FAILED=$((FAILED + 1)); echo "FAIL  … and the line names items"; }
+check "a mistyped option gets the name meant: exit 64" expect_failure 64 "$BIN/fresh" get --hedaer 'X: y' http://127.0.0.1:9/
+grep -q "did you mean '--header'?" "$WORK/error.txt" || { FAILED=$((FAILED + 1)); echo "FAIL  … and the line names --header"; }
+check "an unset \${VAR} in a plain URL's -H is refused (exit 64), never sent" \
+    expect_failure 64 env -u FRESH_E2E_UNSET "$BIN/fresh" get -H 'Authorization: Bearer ${FRESH_E2E_UNSET}' http://127.0.0.1:9/
+
 echo "$PASSED passed, $FAILED failed"
 [ "$FAILED" -eq 0 ]

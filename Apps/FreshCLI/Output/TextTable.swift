@@ -19,7 +19,8 @@ enum TextTable {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], measure.cells(cell)) }
         }
         if let columns = TerminalSize.columns {
-            for column in droppable where minimumTotal(kept.map { widths[$0] }, keeping: kept.indices.filter { numericColumns.contains(kept[$0]) }) > columns {
+            // Columns a reader can spare go before any text is cut.
+            for column in droppable where kept.map({ widths[$0] }).reduce(2 * (kept.count - 1), +) > columns {
                 kept.removeAll { $0 == column }
             }
             let fittedWidths = fitted(kept.map { widths[$0] }, into: columns, keeping: Set(kept.indices.filter { numericColumns.contains(kept[$0]) }))
@@ -35,13 +36,6 @@ enum TextTable {
             }
             StandardOutput.line(cells.joined(separator: "  "))
         }
-    }
-
-    /// The width of a row once every text column is cut as far as it may be.
-    static func minimumTotal(_ widths: [Int], keeping numericColumns: [Int]) -> Int {
-        widths.enumerated().reduce(0) { total, column in
-            total + (numericColumns.contains(column.offset) ? column.element : min(column.element, minimumWidth))
-        } + 2 * (widths.count - 1)
     }
 
     /// `widths` (two cells between columns) cut to fit `columns`: the widest text column loses
