@@ -214,8 +214,8 @@ check "kill -9 mid-sync: the next sync resumes at the page it reached, revalidat
     kill_and_resume
 stop_server
 
-start_server --max-age 0 --posts 60 --rate-limit 3/2s
-mock_rate_limited() { # fresh-mock's own limiter: 3 requests per 2 s, 429 with the exact Retry-After
+start_server --max-age 0 --posts 60 --rate-limit 3/2s --rate-limit-fields retry-after
+mock_rate_limited() { # fresh-mock's own limiter, stated nowhere: 3 requests per 2 s, 429 with the exact Retry-After
     "$BIN/fresh" sync "$BASE_URL/posts?limit=6" --db-dir "$WORK/limited-db" --json >"$WORK/limited.json" 2>"$WORK/limited.err" || return 1
     grep -m1 "429" "$WORK/limited.err" | sed 's/^/      /'
     python3 -c 'import json,sys; s = json.load(sys.stdin); sys.exit(not (s["totalItems"] == 60 and s["retries"] >= 2))' <"$WORK/limited.json"
@@ -511,7 +511,7 @@ get_reads_as_through_the_tree() {
         local help && help=$("$BIN/fresh" get --help) &&
         grep -qF "USAGE: fresh get [<options>] <url>" <<<"$help" && grep -q -- "--version" <<<"$help" &&
         [ "$("$BIN/fresh" get --version)" = "$("$BIN/fresh" --version)" ] &&
-        [ "$("$BIN/fresh" get http://127.0.0.1:1/ --bogus 2>&1 >/dev/null)" = "fresh: Unknown option '--bogus' (see 'fresh get --help')" ]
+        [ "$("$BIN/fresh" get http://127.0.0.1:1/ --bogus 2>&1 >/dev/null)" = "fresh: unknown option '--bogus' (see 'fresh get --help')" ]
 }
 check "fresh get: a missing URL, --help, --version and an unknown option read as through the whole command tree" \
     get_reads_as_through_the_tree

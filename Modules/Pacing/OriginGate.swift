@@ -52,7 +52,8 @@ public final class OriginGate: Sendable {
         var resetAt: ContinuousClock.Instant?
         var heldUntil: ContinuousClock.Instant?
         var holdReason: HoldReason = .retryAfter
-        var holdAnnounced = false
+        /// The end of the last hold a waiter said; a hold ending within a second of it is the same.
+        var announcedUntil: ContinuousClock.Instant?
         /// Refusals in a row by a limit that stated no wait.
         var unstatedRefusals = 0
     }
@@ -126,8 +127,8 @@ public final class OriginGate: Sendable {
                     if let remaining = known.remaining { known.remaining = remaining - 1 }
                     return nil
                 }
-                let isFirst = !known.holdAnnounced
-                known.holdAnnounced = true
+                let isFirst = known.announcedUntil.map { until - $0 > .seconds(1) || $0 - until > .seconds(1) } ?? true
+                if isFirst { known.announcedUntil = until }
                 return (now.duration(to: until), reason, isFirst)
             }
             guard let held else { return }
@@ -178,12 +179,11 @@ public final class OriginGate: Sendable {
         }
     }
 
-    /// Holds the origin until `until` (a later hold wins); the next request to wait says so.
+    /// Holds the origin until `until` (a later hold wins).
     private func hold(_ known: inout OriginState, until: ContinuousClock.Instant, because reason: HoldReason) {
         if let held = known.heldUntil, held >= until { return }
         known.heldUntil = until
         known.holdReason = reason
-        known.holdAnnounced = false
     }
 
     /// The hold on `known` at `now` and why: a hold, or a spent budget until its reset.
