@@ -188,7 +188,7 @@ let package = Package(
             path: "Tests/SyncEngineTests"),
         .testTarget(
             name: "FreshCLITests",
-            dependencies: ["FreshCLI", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["FreshCLI", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "NamedSources", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/FreshCLITests"),
         .testTarget(
             name: "FreshReaderTests", dependencies: ["Fetcher", "FreshReader", "MirrorStore", "Pacing", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -741,19 +741,58 @@ sys.exit(rows[0] != ["id", "title"] or len(rows) != 96 or rows[-1][1] != "Docume
 check "fresh items --format csv is read back by a CSV parser: a header and 95 rows" csv_counted
 stop_server
 
+# Repositories as an API lists them: later items have members the first one lacks.
+cat >"$WORK/repos.json" <<'JSON'
+{"books": [{"id": 1, "name": "fresh"}, {"id": 2, "name": "grdb", "license": "MIT"}, {"id": 3, "name": "nio", "topics": ["net", "async"]},
+           {"id": 4, "name": "curl", "license": "curl", "year": 1998}]}
+JSON
+start_server --data "$WORK/repos.json" --style page-404 --quiet
+csv_of_every_member() { # items with different members: the columns are all of them, in the order they first appear
+    "$BIN/fresh" sync "$BASE_URL/books?page=1&per_page=2" --db-dir "$WORK/books-db" -q || return 1
+    "$BIN/fresh" items books --format csv --db-dir "$WORK/books-db" >"$WORK/books.csv" || return 1
+    "$BIN/fresh" items books --format tsv --fields year,name --db-dir "$WORK/books-db" >"$WORK/books.tsv" || return 1
+    python3 -c '
+import csv, json, sys
+rows = list(csv.reader(open(sys.argv[1], newline="", encoding="utf-8")))
+members = []
+for item in json.load(open(sys.argv[2]))["books"]:
+    members += [name for name in item if name not in members]
+print("      CSV header:", rows[0], "; every member of the file:", sorted(members))
+tsv = open(sys.argv[3], encoding="utf-8").read().splitlines()
+sys.exit(rows[0] != ["id", "name", "license", "topics", "year"] or sorted(rows[0]) != sorted(members) or tsv[0] != "year\tname")' "$WORK/books.csv" "$WORK/repos.json" "$WORK/books.tsv"
+}
+check "fresh items --format csv: a column for every member of every item; --fields chooses and orders them" csv_of_every_member
+adopting_source() { # a source for a URL a collection already mirrors takes it over, with its items
+    "$BIN/fresh" source add library "$BASE_URL/books?page=1&per_page=2" --db-dir "$WORK/books-db" >"$WORK/adopt.out" 2>&1 || return 1
+    FRESH_CONFIG_DIR="$WORK/adopt-config" "$BIN/fresh" collections --db-dir "$WORK/books-db" --json >/dev/null
+    local names; names=$("$BIN/fresh" collections --json --db-dir "$WORK/books-db" | python3 -c 'import json, sys; print(" ".join(c["name"] for c in json.load(sys.stdin)))')
+    echo "      $(cat "$WORK/adopt.out"); collections: $names"
+    grep -q "takes over the collection 'books' with its" "$WORK/adopt.out" && [ "$names" = "library" ] &&
+        "$BIN/fresh" sync --all --db-dir "$WORK/books-db" >"$WORK/adopt-all.out" 2>&1 && [ "$(grep -c '^synced library' "$WORK/adopt-all.out")" -eq 1 ] &&
+        [ "$(wc -l <"$WORK/adopt-all.out")" -eq 1 ]
+}
+FRESH_CONFIG_DIR="$WORK/adopt-config" check "fresh source add for a URL already mirrored adopts that collection; --all syncs it once" adopting_source
+stop_server
+
 installed() { # make install into a scratch PREFIX (the debug build), used from there, then make uninstall
     local prefix="$WORK/prefix"
     make -s -C "$(dirname "$0")/.." install PREFIX="$prefix" INSTALL_CONFIGURATION="$(basename "$BIN")" >"$WORK/install.out" 2>&1 || {
         sed 's/^/      | /' "$WORK/install.out"; return 1; }
     grep -v '^note:' "$WORK/install.out" | tail -1 | sed 's/^/      /'
-    "$prefix/bin/fresh" --version | grep -q '^fresh ' &&
+    "$prefix/bin/fresh" --version | grep -q '^fresh ' && ! readelf -S "$prefix/bin/fresh" | grep -q '\.symtab' &&
         MANWIDTH=80 man -l "$prefix/share/man/man1/fresh-sync.1" 2>/dev/null | grep -q -- '--allow-partial' &&
         PATH="$prefix/bin:$PATH" bash -c "source '$prefix/share/bash-completion/completions/fresh'
             COMP_WORDS=(fresh items ''); COMP_CWORD=2; COMP_LINE='fresh items '; COMP_POINT=12; _fresh
             [[ \" \${COMPREPLY[*]} \" == *' private '* ]]" &&
         make -s -C "$(dirname "$0")/.." uninstall PREFIX="$prefix" >/dev/null && [ -z "$(find "$prefix" -type f)" ]
 }
-check "make install PREFIX=…: fresh --version, man -l fresh-sync.1, completion of a source's name; make uninstall leaves no file" installed
+check "make install PREFIX=…: fresh --version (stripped), man -l fresh-sync.1, completion of a source's name; make uninstall leaves no file" installed
+sourced_cluster_script_returns() { # docs/scaling.md has users source it: a failure returns, never exits their shell
+    local said; said=$(bash -c 'source "$1"; unset WORK; start_pg_cluster 2>/dev/null; echo "still here after status $?"' _ "$(dirname "$0")/lib/pg-cluster.sh")
+    echo "      $said"
+    [ "$said" = "still here after status 1" ]
+}
+check "Tools/lib/pg-cluster.sh, sourced: a failing start returns 1 and the shell goes on" sourced_cluster_script_returns
 
 # --- 8. the mirror in PostgreSQL: a throwaway cluster, two "machines", a concurrent pair, the reader ---
 # Each "machine" is a data directory of its own (its own HTTP cache); the mirror is shared.

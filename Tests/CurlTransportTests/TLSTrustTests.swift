@@ -28,4 +28,19 @@ struct TLSTrustTests {
         #expect(try await transport.send(request(server.baseURL, trust: TLSTrust(verifies: false))).status == .ok)
         await server.stop()
     }
+
+    /// `--capath`: a directory of certificates named by their hash, as `openssl rehash` makes it.
+    @Test func aDirectoryOfHashedCertificatesTrustsTheServerToo() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(tlsDirectory: ""))
+        let directory = NSTemporaryDirectory() + "fresh-capath-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: try #require(server.certificatePath), toPath: directory + "/fresh-mock.pem")
+        let rehash = try Process.run(URL(fileURLWithPath: "/usr/bin/env"), arguments: ["openssl", "rehash", directory])
+        rehash.waitUntilExit()
+        #expect(rehash.terminationStatus == 0)
+        let response = try await CurlTransport().send(request(server.baseURL, trust: TLSTrust(caDirectory: directory)))
+        #expect(response.status == .ok)
+        await server.stop()
+    }
 }
