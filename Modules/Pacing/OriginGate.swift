@@ -94,6 +94,8 @@ public final class OriginGate: Sendable {
         }
     }
 
+    private func hasUnstatedRefusals(_ origin: String) -> Bool { state.withLock { ($0.origins[origin]?.unstatedRefusals ?? 0) > 0 } }
+
     /// Whether `origin` has stated a limit or refused a request by one during this run.
     public func isLimited(_ origin: String) -> Bool { state.withLock { $0.origins[origin]?.isLimited ?? false } }
 
@@ -154,6 +156,8 @@ public final class OriginGate: Sendable {
     private func learn(from response: TransportResponse, origin: String) {
         let stated = StatedLimit(fields: response.headerFields, now: clock.date())
         let refusal = Refusal.of(status: response.status.code, limit: stated, body: response.body)
+        // The common answer states nothing and refuses nothing: there is nothing to learn.
+        guard stated.isStated || refusal != nil || response.status.code >= 400 || isLimited(origin) || hasUnstatedRefusals(origin) else { return }
         let now = clock.now()
         state.withLock { state in
             var known = state.origins[origin, default: OriginState(capacity: defaultParallel)]
@@ -197,20 +201,21 @@ public final class OriginGate: Sendable {
     // MARK: Turns
 
     /// Waits until fewer than the origin's capacity are in flight (first come, first served).
+    /// A turn that is free is taken without suspending: most requests never wait, and a
+    /// suspension costs a sync of 1,000 pages a hop to its executor per page.
     private func takeTurn(_ origin: String) async throws {
-        let id = state.withLock { state in
+        let id = state.withLock { state -> UInt64? in
+            if Self.takeFreeTurn(&state.origins[origin, default: OriginState(capacity: defaultParallel)]) { return nil }
             defer { state.nextWaiter += 1 }
             return state.nextWaiter
         }
+        guard let id else { return }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let admitted = state.withLock { state -> Bool? in
                     var known = state.origins[origin, default: OriginState(capacity: defaultParallel)]
                     defer { state.origins[origin] = known }
-                    if known.waiters.isEmpty, known.inFlight < (known.isLimited ? 1 : known.capacity) {
-                        known.inFlight += 1
-                        return true
-                    }
+                    if Self.takeFreeTurn(&known) { return true }
                     if Task.isCancelled { return false }
                     known.waiters.append((id, continuation))
                     return nil
@@ -228,6 +233,13 @@ public final class OriginGate: Sendable {
             }
             waiter?.resume(throwing: CancellationError())
         }
+    }
+
+    /// Takes a turn when one is free and nobody waits for it before.
+    private static func takeFreeTurn(_ known: inout OriginState) -> Bool {
+        guard known.waiters.isEmpty, known.inFlight < (known.isLimited ? 1 : known.capacity) else { return false }
+        known.inFlight += 1
+        return true
     }
 
     /// Gives the turn back: the next waiter, if the capacity allows, goes now.

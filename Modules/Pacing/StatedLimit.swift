@@ -31,12 +31,19 @@ public struct StatedLimit: Sendable, Equatable {
 
     /// What `fields` say, read at `now` (the client's clock).
     public init(fields: HTTPFields, now: Date) {
-        let serverNow = fields[.date].flatMap(HTTPDate.parse) ?? now
         self.init()
+        // Most answers state nothing: their `Date` is not even parsed.
+        guard fields.contains(where: { Self.names.contains($0.name) }) else { return }
+        let serverNow = fields[.date].flatMap(HTTPDate.parse) ?? now
         retryAfter = fields[.retryAfter].flatMap { Self.delay(retryAfter: $0, now: serverNow) }
         readGitHubFields(fields, serverNow: serverNow)
         readIETFFields(fields)
     }
+
+    /// The fields read here.
+    private static let names: Set<HTTPField.Name> = [
+        .retryAfter, .xRateLimitLimit, .xRateLimitRemaining, .xRateLimitReset, .rateLimit, .rateLimitPolicy, .rateLimitRemaining, .rateLimitReset,
+    ]
 
     /// The wait a `Retry-After` value asks for: delay-seconds or an HTTP date; `nil` when it is neither.
     public static func delay(retryAfter: String, now: Date) -> Duration? {
