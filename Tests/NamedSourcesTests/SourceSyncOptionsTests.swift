@@ -15,6 +15,20 @@ struct SourceSyncOptionsTests {
         #expect(options.overrides.paginate != nil && options.overrides.items?.description == "data" && options.overrides.key?.description == "id")
     }
 
+    @Test func aSourceKeepsItsSinceParallelAndTrust() throws {
+        var source = Source(name: "issues", url: "https://api.example.com/issues")
+        source.since = "since=updated_at"
+        source.parallel = 1
+        source.cacert = "/etc/private-ca.pem"
+        let options = try source.syncOptions(environment: ["SSL_CERT_DIR": "/certs"])
+        #expect(options.since?.description == "since=updated_at" && options.parallel == 1)
+        #expect(options.trust.caFile == "/etc/private-ca.pem" && options.trust.caDirectory == "/certs" && options.trust.verifies)
+        source.insecure = true
+        #expect(try source.syncOptions(environment: [:]).trust.verifies == false)
+        source.since = "updated_at"
+        #expect(throws: SourceError.self) { try source.syncOptions(environment: [:]) }
+    }
+
     @Test func aSourceThatCannotBeUsedSaysWhy() {
         #expect(throws: SourceError.badSource("x", reason: "url 'ftp://h/a' is not an http or https URL")) {
             try Source(name: "x", url: "ftp://h/a").syncOptions()

@@ -60,6 +60,21 @@ struct SourcesFileTests {
         #expect(throws: SourceError.unknown("nope", known: ["good"])) { try file.remove(named: "nope") }
     }
 
+    @Test func sinceParallelCACertAndInsecureAreKeptAndReadBack() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var issues = Source(name: "issues", url: "https://api.example.com/issues")
+        issues.since = "since=updated_at"
+        issues.parallel = 1
+        issues.cacert = "/etc/private-ca.pem"
+        issues.insecure = true
+        try file.add(issues)
+        #expect(try file.source(named: "issues") == issues)
+        try write("[sources.x]\nurl = 'https://x'\nparallel = 0")
+        #expect(throws: SourceError.self) { try file.load() }
+        try write("[sources.x]\nurl = 'https://x'\ninsecure = 'yes'")
+        #expect(throws: SourceError.self) { try file.load() }
+    }
+
     @Test func aHandWrittenFileIsRead() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try write("""
