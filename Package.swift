@@ -180,8 +180,11 @@ let package = Package(
             name: "StorageTests",
             dependencies: ["CSQLiteOptions", "HTTPCache", "JSON", "MirrorStore", "Storage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/StorageTests"),
+        // A throwaway PostgreSQL cluster and a store of either kind, for the two stores' tests.
+        .target(name: "StoreTestSupport", dependencies: ["JSON", "MirrorStore", "PostgresStore", "Storage"], path: "Tests/StoreTestSupport"),
+        .testTarget(name: "MirrorStoreTests", dependencies: ["JSON", "MirrorStore", "StoreTestSupport"], path: "Tests/MirrorStoreTests"),
         .testTarget(
-            name: "MirrorStoreTests", dependencies: ["JSON", "MirrorStore", "PostgresStore", "Storage"], path: "Tests/MirrorStoreTests"),
+            name: "PostgresStoreTests", dependencies: ["JSON", "MirrorStore", "PostgresStore", "StoreTestSupport"], path: "Tests/PostgresStoreTests"),
         .testTarget(
             name: "SyncEngineTests",
             dependencies: ["HTTPCache", "JSON", "MirrorStore", "MockServer", "Pacing", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],

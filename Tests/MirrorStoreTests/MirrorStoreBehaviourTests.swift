@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import MirrorStore
+import StoreTestSupport
 import Testing
 
 /// What every mirror promises (see `MirrorStore`), run against both stores: the SQLite file and

@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import MirrorStore
+import StoreTestSupport
 import Testing
 
 /// Windows of rows, search, live changes and locks: what a reader and concurrent syncs rely

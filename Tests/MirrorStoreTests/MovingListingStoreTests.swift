@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import MirrorStore
+import StoreTestSupport
 import Testing
 
 /// Listings that move while a pass reads them, incremental merges and the records that go with

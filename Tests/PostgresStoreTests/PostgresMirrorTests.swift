@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import MirrorStore
+import StoreTestSupport
 import PostgresStore
 import Testing
 
@@ -56,19 +57,49 @@ struct PostgresMirrorTests {
     @Test func aLostConnectionIsOneLineAndLeavesNothingHalfWritten() async throws {
         let mirror = try await StoreUnderTest(.postgresql)
         try await mirror.write(0, pass: 1, [(1, "a")])
+        try await mirror.write(2, pass: 1, [(3, "c")])
         let cluster = try ThrowawayPostgres.shared.get()
         let database = try #require(mirror.store as? PostgresMirror).address.database
-        try cluster.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)' AND pid <> pg_backend_pid()")
+        // Another session holds page 2's row: the batch below writes page 1 whole, then waits
+        // on page 2 inside its transaction, where the server ends its session.
+        let holder = try cluster.session(database: database)
+        try holder.run("BEGIN; SELECT 1 FROM fresh.page WHERE page_index = 2 FOR UPDATE;")
         let pages = (1...3).map { PageContent(index: $0, url: "u\($0)", nextURL: nil, validator: nil, items: items([($0 + 10, "x")])) }
+        let (store, id) = (mirror.store, mirror.collection.id)
+        let writing = Task { try await store.writePages(pages, of: id, pass: 1, now: Date()) }
+        let waitingWriter = "SELECT pid FROM pg_stat_activity WHERE datname = '\(database)' AND wait_event_type = 'Lock'"
+        var blocked = ""
+        for _ in 0..<2000 where blocked.isEmpty { blocked = try cluster.sql(waitingWriter) }
+        #expect(!blocked.isEmpty, "the write waits on page 2, page 1 written in its transaction")
+        try cluster.sql("SELECT pg_terminate_backend(pid) FROM (\(waitingWriter)) AS waiting")
         await #expect {
-            _ = try await mirror.store.writePages(pages, of: mirror.collection.id, pass: 1, now: Date())
+            _ = try await writing.value
         } throws: { error in
             guard case StorageError.lost(let location, _) = error else { return false }
             return location == mirror.store.location && "\(error)".split(separator: "\n").count == 1
         }
+        try holder.run("ROLLBACK;")
+        holder.close()
         let reopened = try await mirror.reopen()
-        #expect(try await reopened.itemCount(in: mirror.collection.id) == 1)
-        #expect(try await reopened.pages(of: mirror.collection.id).keys.sorted() == [0])
+        #expect(try await reopened.itemCount(in: mirror.collection.id) == 2, "page 1's item went with its transaction")
+        #expect(try await reopened.pages(of: mirror.collection.id).keys.sorted() == [0, 2])
         await reopened.close()
+    }
+
+    /// A mirror whose rows contradict each other is not called sound: the check says what it found.
+    @Test func theCheckFindsRowsThatContradictEachOther() async throws {
+        let mirror = try await StoreUnderTest(.postgresql)
+        let pass = try await mirror.startPass().pass
+        try await mirror.write(0, pass: pass, [(1, "a"), (2, "b")])
+        try await mirror.write(1, pass: pass, [(3, "c")], next: nil)
+        _ = try await mirror.finish(pass, lastPage: 1)
+        #expect(try await mirror.store.problems().isEmpty)
+        let database = try #require(mirror.store as? PostgresMirror).address.database
+        let cluster = try ThrowawayPostgres.shared.get()
+        try cluster.sql("UPDATE fresh.page SET item_count = 5 WHERE page_index = 0", database: database)
+        try cluster.sql("DELETE FROM fresh.page WHERE page_index = 1", database: database)
+        #expect(try await mirror.store.problems() == [
+            "collection posts: 1 items on no page", "collection posts: page 1 holds fewer items than it listed",
+        ])
     }
 }

@@ -6,20 +6,20 @@ import Synchronization
 /// temporary directory, the server on a Unix socket there only (no TCP port), stopped by its
 /// PID when the process exits. `initdb` refuses to run as root, so as root (CI) the cluster
 /// runs as Debian's `postgres` user. Each test gets a database of its own (``newDatabase()``).
-final class ThrowawayPostgres: Sendable {
-    let directory: String
-    let pid: Int32
+public final class ThrowawayPostgres: Sendable {
+    public let directory: String
+    public let pid: Int32
     private let databases = Mutex(0)
 
     /// The cluster of this test process, started on first use.
-    static let shared: Result<ThrowawayPostgres, ClusterError> = Result { () throws(ClusterError) in try start() }
+    public static let shared: Result<ThrowawayPostgres, ClusterError> = Result { () throws(ClusterError) in try start() }
 
-    struct ClusterError: Error, CustomStringConvertible {
-        var description: String
+    public struct ClusterError: Error, CustomStringConvertible {
+        public var description: String
     }
 
     /// A new, empty database, as a connection URI's address.
-    func newDatabase() throws -> PostgresAddress {
+    public func newDatabase() throws -> PostgresAddress {
         let name = databases.withLock { count in
             count += 1
             return "test_\(count)"
@@ -28,15 +28,59 @@ final class ThrowawayPostgres: Sendable {
         return try address(of: name)
     }
 
-    func address(of database: String, user: String = "fresh") throws -> PostgresAddress {
+    public func address(of database: String, user: String = "fresh") throws -> PostgresAddress {
         try PostgresAddress(parsing: "postgresql://\(user)@\(directory.replacingOccurrences(of: "/", with: "%2F"))/\(database)", environment: [:])
     }
 
     /// Runs one statement as the superuser; returns its rows, `|` between columns.
     @discardableResult
-    func sql(_ statement: String, database: String = "postgres") throws -> String {
+    public func sql(_ statement: String, database: String = "postgres") throws -> String {
         try Self.run(Self.binary("psql"), ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory, "-U", "fresh", "-d", database,
                                            "-c", statement])
+    }
+
+    /// A psql session of its own, kept open: statements sent to it run in one session (a
+    /// transaction that holds a lock while a test goes on).
+    public func session(database: String) throws -> Session {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try Self.binary("psql"))
+        process.arguments = ["-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", directory, "-U", "fresh", "-d", database]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return Session(process: process, input: input.fileHandleForWriting, output: output.fileHandleForReading)
+    }
+
+    /// An open psql session.
+    public final class Session {
+        private let process: Process
+        private let input: FileHandle
+        private let output: FileHandle
+
+        init(process: Process, input: FileHandle, output: FileHandle) {
+            self.process = process
+            self.input = input
+            self.output = output
+        }
+
+        /// Runs `statements` and returns once psql has run them (it echoes a marker after them).
+        public func run(_ statements: String) throws {
+            input.write(Data("\(statements)\n\\echo done\n".utf8))
+            var seen = ""
+            while !seen.contains("done\n") {
+                let chunk = output.availableData
+                guard !chunk.isEmpty else { throw ClusterError(description: "psql ended") }
+                seen += String(decoding: chunk, as: UTF8.self)
+            }
+        }
+
+        public func close() {
+            try? input.close()
+            process.waitUntilExit()
+        }
     }
 
     private init(directory: String, pid: Int32) {

@@ -3,28 +3,26 @@ import JSON
 import MirrorStore
 import PostgresStore
 import Storage
-import Testing
 
 /// The two stores every behavioural test runs against.
-enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+public enum StoreKind: String, CaseIterable, Sendable {
     case sqlite, postgresql
-    var testDescription: String { rawValue }
 }
 
 /// Items as a sync hands them to the store: key and compact JSON.
-func items(_ items: [(Int, String)]) -> [(key: ItemKey, json: Data)] {
+public func items(_ items: [(Int, String)]) -> [(key: ItemKey, json: Data)] {
     items.map { (key: .integer($0.0), json: Data(#"{"id":\#($0.0),"title":"\#($0.1)","extra":{"nested":[1,2]}}"#.utf8)) }
 }
 
 /// A store of one kind, empty but for one collection, and page writes in its terms.
-final class StoreUnderTest {
-    let store: any MirrorStore
-    let collection: CollectionRecord
+public final class StoreUnderTest {
+    public let store: any MirrorStore
+    public let collection: CollectionRecord
     /// What the store needs to be opened again (another process's view of it).
-    let reopen: @Sendable () async throws -> any MirrorStore
+    public let reopen: @Sendable () async throws -> any MirrorStore
     private let directory: String?
 
-    init(_ kind: StoreKind) async throws {
+    public init(_ kind: StoreKind) async throws {
         switch kind {
         case .sqlite:
             let directory = NSTemporaryDirectory() + "fresh-store-tests-" + UUID().uuidString
@@ -47,33 +45,33 @@ final class StoreUnderTest {
     }
 
     @discardableResult
-    func write(_ index: Int, pass: Int, _ contents: [(Int, String)], next: String? = "more") async throws -> PageWrite {
+    public func write(_ index: Int, pass: Int, _ contents: [(Int, String)], next: String? = "more") async throws -> PageWrite {
         try await store.writePages([PageContent(index: index, url: "http://o.test/posts?page=\(index + 1)", nextURL: next,
                                                 validator: "v\(index)-\(contents.map(\.1).joined())", items: items(contents))],
                                    of: collection.id, pass: pass, now: Date())[0]
     }
 
-    func write(_ items: [(key: ItemKey, json: String)], page: Int = 0, pass: Int = 1) async throws {
+    public func write(_ items: [(key: ItemKey, json: String)], page: Int = 0, pass: Int = 1) async throws {
         _ = try await store.writePages([PageContent(index: page, url: "u\(page)", nextURL: nil, validator: nil,
                                                     items: items.map { ($0.key, Data($0.json.utf8)) })],
                                        of: collection.id, pass: pass, now: Date())
     }
 
-    func unchanged(_ index: Int, pass: Int) async throws {
+    public func unchanged(_ index: Int, pass: Int) async throws {
         _ = try await store.writePages([PageContent(index: index, url: "u", nextURL: nil, validator: nil, items: nil)],
                                        of: collection.id, pass: pass, now: Date())
     }
 
-    func startPass(restart: Bool = false) async throws -> PassPosition {
+    public func startPass(restart: Bool = false) async throws -> PassPosition {
         try await store.startPass(of: collection.id, restart: restart, now: Date())
     }
 
-    func finish(_ pass: Int, lastPage: Int) async throws -> Int {
+    public func finish(_ pass: Int, lastPage: Int) async throws -> Int {
         try await store.finishPass(pass, of: collection.id, lastPage: lastPage, removingUnlisted: true, now: Date())
     }
 
     /// A complete first pass of two pages, items 1 and 2 then 3; returns the next pass.
-    func afterAFirstPassOfThreeItems() async throws -> Int {
+    public func afterAFirstPassOfThreeItems() async throws -> Int {
         let first = try await startPass().pass
         try await write(0, pass: first, [(1, "a"), (2, "b")])
         try await write(1, pass: first, [(3, "c")], next: nil)
@@ -81,13 +79,13 @@ final class StoreUnderTest {
         return try await startPass().pass
     }
 
-    func keys(filters: [ItemFilter] = []) async throws -> [ItemKey] {
+    public func keys(filters: [ItemFilter] = []) async throws -> [ItemKey] {
         var keys: [ItemKey] = []
         try await store.forEachItem(in: collection.id, filters: filters, limit: nil) { keys.append($0.key) }
         return keys
     }
 
-    func storedItems() async throws -> [StoredItem] {
+    public func storedItems() async throws -> [StoredItem] {
         var items: [StoredItem] = []
         try await store.forEachItem(in: collection.id) { items.append($0) }
         return items
@@ -95,7 +93,7 @@ final class StoreUnderTest {
 }
 
 /// Whether two JSON texts hold the same value, whatever the order of their members.
-func sameJSON(_ left: String, _ right: String) throws -> Bool {
+public func sameJSON(_ left: String, _ right: String) throws -> Bool {
     let (a, b) = try (JSONSerialization.jsonObject(with: Data(left.utf8)), JSONSerialization.jsonObject(with: Data(right.utf8)))
     return (a as? NSObject)?.isEqual(b) == true
 }
