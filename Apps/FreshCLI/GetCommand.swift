@@ -105,7 +105,7 @@ struct GetCommand: FreshSubcommand {
 
     @Flag(name: [.customShort("f"), .customLong("fail")], help: "On a status of 400 or above write no body and exit 4 (4xx) or 8 (5xx).")
     var fail = false
-    @Option(name: .customLong("retry"), parsing: .unconditional, help: ArgumentHelp("Retry up to n times on a timeout, a response cut short, 408, 429, 5xx (not 501) or a 403 of a rate limit, waiting as the server asks (Retry-After, the stated reset), else 1 s, 2 s, 4 s…", valueName: "n"))
+    @Option(name: .customLong("retry"), parsing: .unconditional, help: ArgumentHelp("Retry up to n times on a timeout, a response cut short or a failed transfer, 408, 429, 5xx (not 501) or a 403 of a rate limit, waiting as the server asks (Retry-After, the stated reset), else 1 s, 2 s, 4 s…", valueName: "n"))
     var retries = 0
     @Option(name: .customLong("max-time"), parsing: .unconditional, help: ArgumentHelp("Give up on the request after this many seconds (0: no limit).", valueName: "seconds"))
     var maxTime: Double?

@@ -26,9 +26,11 @@ struct ReadAheadTests {
         // The second page is read while its next one is asked for; that one is refused. The wait
         // to retry (minutes, for a real server) starts only once the second page is written: the
         // test's wait ends when the writer reports it, then the run is interrupted (as by Ctrl-C).
+        // The limit only keeps a broken walk from hanging the suite: the pages are written after
+        // the batch delay, which a full test run on two cores can stretch by seconds.
         let (written, writer) = AsyncStream<Int>.makeStream()
         let services = FreshServices(location: fixture.services.location, clock: PacingClock(now: { .now }, sleep: { _ in
-            try await Self.first(in: written, where: { $0 == 1 }, orFailAfter: .seconds(10))
+            try await Self.first(in: written, where: { $0 == 1 }, orFailAfter: .seconds(120))
             throw CancellationError()
         }))
         let interrupted = CollectionSync(services: services, store: fixture.store)

@@ -53,71 +53,71 @@ struct PageFetcher: Sendable {
     /// ends the collection instead.
     /// - Parameter retrying: `false` for a single attempt (a guess; see ``ChainLookahead``).
     func fetch(_ url: URL, index: Int, plan: PaginationPlan?, policy: CachePolicy? = nil, retrying: Bool = true) async throws -> FetchedPage {
-        var attempt = 0
+        let retry = retrying ? options.retry : RetryPolicy(retries: 0, retriesUnreachable: false)
+        return try await RetryLoop(policy: retry, clock: clock, random: random).run { _ in
+            try await attempt(url, index: index, plan: plan, policy: policy ?? options.policy)
+        } willRetry: { retry in
+            tally.update { $0.retries += 1 }
+            // A rate limit's wait is the gate's: the next attempt waits there, and says so.
+            guard !retry.waitsAtGate else { return }
+            events(.retrying(url: url, after: retry.wait, reason: retry.reason, attempt: retry.attempt, of: options.retry.retries))
+            tally.update { $0.wait(retry.wait, for: SyncSummary.backoff) }
+        } giveUp: { stop in
+            throw stopError(stop.failure, url: url, reason: stop.reason)
+        }
+    }
+
+    /// One request for the page: the page, the end of the collection, a failure the retry
+    /// policy decides on, or an error no retry mends (thrown).
+    private func attempt(_ url: URL, index: Int, plan: PaginationPlan?, policy: CachePolicy) async throws -> RetryLoop.Attempt<FetchedPage> {
         while true {
-            attempt += 1
-            try Task.checkCancellation()
-            let failure: RetryPolicy.Failure
+            let response: CachedResponse
             do {
-                let response = try await PacingContext.$current.withValue(pacing) {
-                    try await send(request(for: url), policy: policy ?? options.policy)
+                response = try await PacingContext.$current.withValue(pacing) {
+                    try await send(request(for: url), policy: policy)
                 }
-                if case .bodyTooLarge(let limit)? = response.decision.networkFailure {
+            } catch let error as TransportError {
+                switch error {
+                case .invalidResponse(let reason): throw SyncError.badReply(url: url.absoluteString, reason: reason)
+                case .bodyTooLarge(let limit):
                     tally.update { $0.requests += 1 }
                     throw SyncError.pageTooLarge(url: url.absoluteString, limit: limit)
-                } else if response.decision.originUnreachable {
-                    tally.update { $0.requests += response.decision.requestsSent }
-                    // A reply that is not HTTP is the server's answer, not a network that failed: no retry.
-                    if case .invalidResponse(let reason)? = response.decision.networkFailure {
-                        throw SyncError.badReply(url: url.absoluteString, reason: reason)
-                    }
-                    failure = Self.failure(response.decision.networkFailure)
-                } else if (200..<300).contains(response.status.code) {
-                    return FetchedPage(index: index, url: url, response: response, endsCollection: false)
-                } else if response.status.code == 406, options.headerFields[.accept] == nil, acceptsAnything.fallBack() {
-                    // The server offers no JSON type the field names (JSON:API servers want their
-                    // own, exactly): asked again with `*/*`, as curl asks; not a retry.
-                    tally.update { $0.requests += response.decision.requestsSent }
-                    events(.notice("\(url.absoluteString) answered 406 to Accept: \(Self.accept); asking with */* from now on"))
-                    attempt -= 1
-                    continue
-                } else if plan?.endsCollection(status: response.status.code, pageIndex: index) == true {
-                    tally.update { $0.requests += response.decision.requestsSent }
-                    return FetchedPage(index: index, url: url, response: response, endsCollection: true)
-                } else {
-                    tally.update { $0.requests += response.decision.requestsSent }
-                    let code = response.status.code
-                    let refusal = Refusal.of(status: code, limit: StatedLimit(fields: response.headerFields, now: clock.date()), body: response.body)
-                    guard refusal != nil || RetryPolicy.isRetryable(status: code) else {
-                        throw SyncError.httpStatus(code: code, url: url.absoluteString, message: ErrorMessage.from(response))
-                    }
-                    failure = RetryPolicy.failure(status: code, refusal: refusal, hold: gate.hold(of: Origin.of(url)))
+                default:
+                    guard let failure = RetryLoop.failure(of: error) else { throw error }
+                    tally.update { $0.requests += 1 }
+                    return .failed(failure)
                 }
-            } catch let error as TransportError where Self.isTransient(error) {
-                tally.update { $0.requests += 1 }
-                failure = Self.failure(error)
-            } catch TransportError.bodyTooLarge(let limit) {
-                tally.update { $0.requests += 1 }
-                throw SyncError.pageTooLarge(url: url.absoluteString, limit: limit)
-            } catch TransportError.invalidResponse(let reason) {
-                throw SyncError.badReply(url: url.absoluteString, reason: reason)
             } catch PacingError.waitTooLong(_, let wait, let reason, _) {
                 throw SyncError.gaveUp(url: url.absoluteString, reason: "\(reason.explanation): the next request may go in "
                     + "\(wait.formattedSeconds), longer than --max-wait \(options.retry.maximumWait.formattedSeconds)", status: nil, retryAfter: wait)
             }
-            let retry = retrying ? options.retry : RetryPolicy(retries: 0, retriesUnreachable: false)
-            switch retry.decide(after: failure, attempt: attempt, random: random()) {
-            case .retry(let wait, let reason):
-                tally.update { $0.retries += 1 }
-                // A rate limit's wait is the gate's: the next attempt waits there, and says so.
-                guard case .limited = failure else {
-                    events(.retrying(url: url, after: wait, reason: reason, attempt: attempt, of: options.retry.retries))
-                    tally.update { $0.wait(wait, for: SyncSummary.backoff) }
-                    try await clock.sleep(wait)
-                    continue
-                }
-            case .stop(let reason): throw stopError(failure, url: url, reason: reason)
+            let decision = response.decision, code = response.status.code
+            if case .bodyTooLarge(let limit)? = decision.networkFailure {
+                tally.update { $0.requests += 1 }
+                throw SyncError.pageTooLarge(url: url.absoluteString, limit: limit)
             }
+            if (200..<300).contains(code), !decision.originUnreachable {
+                return .done(FetchedPage(index: index, url: url, response: response, endsCollection: false))
+            }
+            tally.update { $0.requests += decision.requestsSent }
+            if decision.originUnreachable {
+                let failure = decision.networkFailure
+                // A reply that is not HTTP is the server's answer, not a network that failed: no retry.
+                if case .invalidResponse(let reason)? = failure { throw SyncError.badReply(url: url.absoluteString, reason: reason) }
+                return .failed(failure.flatMap(RetryLoop.failure(of:)) ?? .transient(failure?.description ?? "cannot reach the server"))
+            } else if code == 406, options.headerFields[.accept] == nil, acceptsAnything.fallBack() {
+                // The server offers no JSON type the field names (JSON:API servers want their
+                // own, exactly): asked again with `*/*`, as curl asks; not a retry.
+                events(.notice("\(url.absoluteString) answered 406 to Accept: \(Self.accept); asking with */* from now on"))
+                continue
+            } else if plan?.endsCollection(status: code, pageIndex: index) == true {
+                return .done(FetchedPage(index: index, url: url, response: response, endsCollection: true))
+            }
+            let refusal = Refusal.of(status: code, limit: StatedLimit(fields: response.headerFields, now: clock.date()), body: response.body)
+            guard refusal != nil || RetryPolicy.isRetryable(status: code) else {
+                throw SyncError.httpStatus(code: code, url: url.absoluteString, message: ErrorMessage.from(response))
+            }
+            return .failed(RetryPolicy.failure(status: code, refusal: refusal, hold: gate.hold(of: Origin.of(url))))
         }
     }
 
@@ -160,21 +160,6 @@ struct PageFetcher: Sendable {
         case .status(let code): .gaveUp(url: url.absoluteString, reason: reason, status: code)
         case .limited(let code, _, let wait): .gaveUp(url: url.absoluteString, reason: reason, status: code, retryAfter: wait)
         case .transient(let message), .unreachable(let message): .offline(url: url.absoluteString, reason: message)
-        }
-    }
-
-    /// A failure of the network as the retry policy sees it: unreachable, or worth another try.
-    static func failure(_ error: TransportError?) -> RetryPolicy.Failure {
-        switch error {
-        case .unreachable?: .unreachable(error?.description ?? "")
-        default: .transient(error?.description ?? "cannot reach the server")
-        }
-    }
-
-    static func isTransient(_ error: TransportError) -> Bool {
-        switch error {
-        case .unreachable, .timedOut, .truncated, .failed: true
-        case .invalidURL, .invalidResponse, .bodyTooLarge, .cancelled, .unavailable, .certificate: false
         }
     }
 }
