@@ -142,7 +142,7 @@ let package = Package(
         .target(
             name: "MockServer",
             dependencies: [
-                "Models", "HTTPFields",
+                "Models", "HTTPFields", "JSON",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -204,7 +204,7 @@ let package = Package(
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "HTTPFields", "MockServer", "Models", "fresh-mock", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                "HTTPFields", "JSON", "MockServer", "Models", "fresh-mock", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/MockServerTests"

@@ -2,7 +2,7 @@
 /// key member holds it (`1` and `"1"` are different keys). Strings compare byte by byte, as
 /// SQLite compares the stored keys: `"café"` with a precomposed é and with e + U+0301 are two
 /// keys (Swift's own `==` would call them equal).
-public enum ItemKey: Hashable, Sendable, CustomStringConvertible {
+public enum ItemKey: Hashable, Comparable, Sendable, CustomStringConvertible {
     case integer(Int), string(String)
 
     public static func == (lhs: ItemKey, rhs: ItemKey) -> Bool {
@@ -21,6 +21,17 @@ public enum ItemKey: Hashable, Sendable, CustomStringConvertible {
         case .string(let value):
             hasher.combine(1)
             for byte in value.utf8 { hasher.combine(byte) }
+        }
+    }
+
+    /// Integers by value, strings by their UTF-8 bytes (as SQLite orders the stored keys);
+    /// integers first, in a collection that mixes the two.
+    public static func < (lhs: ItemKey, rhs: ItemKey) -> Bool {
+        switch (lhs, rhs) {
+        case (.integer(let left), .integer(let right)): left < right
+        case (.string(let left), .string(let right)): left.utf8.lexicographicallyPrecedes(right.utf8)
+        case (.integer, .string): true
+        case (.string, .integer): false
         }
     }
 

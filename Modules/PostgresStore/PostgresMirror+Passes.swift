@@ -14,7 +14,7 @@ extension PostgresMirror {
                 throw StorageError.failed("collection \(id) no longer exists")
             }
             let collection = try CollectionRecord(row: row)
-            if !restart && !collection.passComplete && collection.pass > 0 && collection.plan != nil {
+            if collection.passMayResume(restart: restart) {
                 let pages = try await transaction.query("""
                     SELECT page_index, url, next_url FROM page WHERE collection_id = \(id) AND pass = \(collection.pass) ORDER BY page_index
                     """).map { row in
@@ -27,7 +27,7 @@ extension PostgresMirror {
             try await transaction.query("""
                 UPDATE collection SET pass = \(pass), pass_complete = false, pass_started_at = \(now.timeIntervalSince1970) WHERE id = \(id)
                 """)
-            return PassPosition(pass: pass, isResumed: false, nextPageIndex: 0, nextURL: nil, fetchedURLs: [])
+            return .starting(pass)
         }
     }
 
@@ -62,18 +62,9 @@ extension PostgresMirror {
                 return try zip(rows, pages).map { row, page in try outcome(of: row, page: page) }
             }
         } catch let refused as ListedBefore {
-            // Rolled back: the pages before that one are written again on their own.
-            let before = Array(pages.prefix { $0.index != refused.foundOnPage })
-            let written = before.isEmpty ? [] : try await writePages(before, of: id, pass: pass, now: now)
-            throw DuplicateKey(key: refused.key, pageIndex: refused.pageIndex, foundOnPage: refused.foundOnPage, written: written)
+            let before = refused.pages(before: pages)
+            throw refused.duplicateKey(written: before.isEmpty ? [] : try await writePages(before, of: id, pass: pass, now: now))
         }
-    }
-
-    /// A key of the page that another page of this pass listed already.
-    private struct ListedBefore: Error {
-        var key: String
-        var pageIndex: Int
-        var foundOnPage: Int
     }
 
     /// The batch as one `write_pages` call (see ``PostgresSchema``): the pages' records side by

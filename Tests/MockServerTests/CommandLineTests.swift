@@ -41,7 +41,7 @@ struct CommandLineTests {
 
     @Test func helpDocumentsEveryStyleAndTheExitStatuses() throws {
         let help = try Self.run(["--help"]).stdout
-        for style in PaginationStyle.allCases { #expect(help.contains(style.rawValue)) }
+        for style in MockPaginationStyle.allCases { #expect(help.contains(style.rawValue)) }
         for code in ["64", "65", "66", "68", "69"] { #expect(help.contains("  \(code)  ")) }
     }
 

@@ -171,7 +171,7 @@ struct DataFileServingTests {
 
     @Test func everyStyleServesTheFileCollectionsAndResetRestoresTheFile() async throws {
         try await Self.withDataServer { server, client in
-            for style in PaginationStyle.allCases {
+            for style in MockPaginationStyle.allCases {
                 let walker = StyleWalker(client: client, baseURL: server.baseURL, style: style, collection: "tags", pageSize: 2)
                 let keys = try await walker.walk().flatMap(\.keys)
                 #expect(keys == ["a", "b c", "한"], "\(style.rawValue)")

@@ -25,7 +25,7 @@ struct StyleWalker {
     let client: MockClient
     /// The server's base URL, stripped from absolute links.
     let baseURL: String
-    let style: PaginationStyle
+    let style: MockPaginationStyle
     let collection: String
     let pageSize: Int
 
@@ -106,7 +106,7 @@ struct StyleWalker {
     }
 
     /// The member holding a page's items.
-    static func itemsMember(_ style: PaginationStyle) -> String {
+    static func itemsMember(_ style: MockPaginationStyle) -> String {
         switch style {
         case .nextURL: "results"
         case .offsetTotal, .offset: "items"

@@ -55,7 +55,7 @@ struct AdminRoutes: Sendable {
             }
             reply = Reply(json: summary)
         }
-        reply.headers[.cacheControl] = CachePolicy.adminHeaderValue
+        reply.headers[.cacheControl] = CacheDirectives.adminHeaderValue
         return reply
     }
 

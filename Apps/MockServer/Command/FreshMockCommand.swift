@@ -45,8 +45,8 @@ public struct FreshMockCommand: AsyncParsableCommand {
 
     /// One line per style for `--help`: name, shape, end condition.
     static var styleTable: String {
-        let width = PaginationStyle.allCases.map(\.rawValue.count).max() ?? 0
-        return PaginationStyle.allCases.map { style in
+        let width = MockPaginationStyle.allCases.map(\.rawValue.count).max() ?? 0
+        return MockPaginationStyle.allCases.map { style in
             "  " + style.rawValue.padding(toLength: width, withPad: " ", startingAt: 0) + "  ends with " + style.endCondition
         }.joined(separator: "\n")
     }
@@ -112,7 +112,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
     var key = "id"
 
     @Option(help: ArgumentHelp("Pagination style of GET /NAME (/posts, /articles and /feed keep theirs).", valueName: "style"))
-    var style: PaginationStyle = .link
+    var style: MockPaginationStyle = .link
 
     // MARK: Caching headers
 
@@ -269,5 +269,5 @@ public struct FreshMockCommand: AsyncParsableCommand {
 
 // MARK: - Arguments
 
-extension PaginationStyle: ExpressibleByArgument {}
+extension MockPaginationStyle: ExpressibleByArgument {}
 extension RetryAfterFormat: ExpressibleByArgument {}

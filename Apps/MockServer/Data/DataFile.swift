@@ -1,3 +1,4 @@
+import JSON
 import Foundation
 
 /// Loads a `--data` file: a JSON object whose members are collections, each an array of
@@ -38,9 +39,9 @@ enum DataFile {
         guard !bytes.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) else {
             throw .notJSON(path: path, detail: "the file is empty")
         }
-        let document: JSONValue
+        let document: JSONTree
         do {
-            document = try JSONDecoder().decode(JSONValue.self, from: bytes)
+            document = try JSONDecoder().decode(JSONTree.self, from: bytes)
         } catch {
             throw .notJSON(path: path, detail: parseProblem(in: bytes))
         }
@@ -56,7 +57,7 @@ enum DataFile {
     // MARK: One collection
 
     private static func collection(
-        _ name: String, _ value: JSONValue, path: String, keyField: String, modified: Date
+        _ name: String, _ value: JSONTree, path: String, keyField: String, modified: Date
     ) throws(DataFileError) -> ItemCollection {
         if let reason = problem(withName: name) { throw .unusableName(path: path, collection: name, reason: reason) }
         guard case .array(let elements) = value else {

@@ -1,3 +1,4 @@
+import JSON
 import Foundation
 
 /// One collection the API serves (`posts`, `users`, or one array of a `--data` file): items in

@@ -1,3 +1,4 @@
+import JSON
 import Foundation
 
 /// One item of an ``ItemCollection``: its key, its JSON object exactly as the server sends it,
@@ -19,8 +20,8 @@ struct MockItem: Sendable, Equatable {
     }
 
     /// The item's JSON object decoded for a change (PATCH merges into it).
-    var members: [String: JSONValue] {
+    var members: [String: JSONTree] {
         // The bytes are this server's own encoding of an object: decoding them cannot fail.
-        (try? JSONDecoder().decode([String: JSONValue].self, from: json)) ?? [:]
+        (try? JSONDecoder().decode([String: JSONTree].self, from: json)) ?? [:]
     }
 }

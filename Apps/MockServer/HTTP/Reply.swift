@@ -29,7 +29,7 @@ extension Reply {
     /// The JSON error reply of `error`.
     init(error: APIError) {
         self.init(status: error.status, json: error.body, headers: error.headers)
-        self.headers[.cacheControl] = CachePolicy.adminHeaderValue
+        self.headers[.cacheControl] = CacheDirectives.adminHeaderValue
         if case .preconditionFailed(let header, _) = error {
             self.condition = ConditionalOutcome(header: header, result: .unmatched)
         }

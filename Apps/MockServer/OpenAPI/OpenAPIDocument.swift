@@ -10,7 +10,7 @@ struct OpenAPIDocument {
     /// Key field and key kind of each collection.
     let collections: [String: (keyField: String, keyKind: ItemCollection.KeyKind)]
     /// The style of `GET /NAME`.
-    let defaultStyle: PaginationStyle
+    let defaultStyle: MockPaginationStyle
     /// Whether the server serves its seeded data (posts, articles and feed have schemas of their own).
     let isSeeded: Bool
 

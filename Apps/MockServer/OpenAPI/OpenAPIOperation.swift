@@ -140,7 +140,7 @@ struct OpenAPIOperation {
 
     // MARK: Building blocks
 
-    private static func pageSummary(_ route: Route, style: PaginationStyle, collection: String) -> String {
+    private static func pageSummary(_ route: Route, style: MockPaginationStyle, collection: String) -> String {
         let base = "\(collection) in the \(style.rawValue) style: \(style.shape); next page: \(style.nextPage); last page: \(style.endCondition)"
         switch route {
         case .articles: return base + "; X-Total-Count"

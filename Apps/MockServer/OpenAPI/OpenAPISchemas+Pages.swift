@@ -2,7 +2,7 @@
 /// members), and the `Link` header of the `link` style.
 extension OpenAPISchemas {
     /// The 200 response of a page of `items` in `style`.
-    static func pageResponse(_ style: PaginationStyle, items: [String: Any], totalCount: Bool) -> [String: Any] {
+    static func pageResponse(_ style: MockPaginationStyle, items: [String: Any], totalCount: Bool) -> [String: Any] {
         var response: [String: Any] = [
             "description": "A page (\(style.rawValue)); last page: \(style.endCondition)",
             "content": ["application/json": ["schema": pageBody(style, items: items)]],
@@ -19,7 +19,7 @@ extension OpenAPISchemas {
         return response
     }
 
-    private static func pageBody(_ style: PaginationStyle, items: [String: Any]) -> [String: Any] {
+    private static func pageBody(_ style: MockPaginationStyle, items: [String: Any]) -> [String: Any] {
         let array: [String: Any] = ["type": "array", "items": items]
         let url: [String: Any] = ["type": "string", "format": "uri"]
         let nullableURL: [String: Any] = ["type": ["string", "null"], "format": "uri"]

@@ -69,9 +69,9 @@ enum OpenAPISchemas {
                                    "deleted": ["type": "array", "items": integer]], required: ["edited", "created", "deleted"]),
             "ResetStatus": object(["status": ["const": "reset"]], required: ["status"]),
             "StyleIndex": object([
-                "default_style": ["enum": PaginationStyle.allCases.map(\.rawValue)],
+                "default_style": ["enum": MockPaginationStyle.allCases.map(\.rawValue)],
                 "styles": ["type": "array", "items": object([
-                    "name": ["enum": PaginationStyle.allCases.map(\.rawValue)], "shape": string, "next_page": string,
+                    "name": ["enum": MockPaginationStyle.allCases.map(\.rawValue)], "shape": string, "next_page": string,
                     "end_condition": string, "parameters": ["type": "array", "items": string],
                     "urls": ["type": "object", "additionalProperties": ["type": "string", "format": "uri"]],
                 ], required: ["name", "shape", "next_page", "end_condition", "parameters", "urls"])],

@@ -11,7 +11,7 @@ struct JSONObjectBuilder {
         members.append((key, raw))
     }
 
-    /// Adds a member with an encodable value (a string, number, boolean, or `JSONValue.null`).
+    /// Adds a member with an encodable value (a string, number, boolean, or `JSONTree.null`).
     mutating func add(_ key: String, _ value: some Encodable) {
         members.append((key, APIJSON.encode(value)))
     }

@@ -1,3 +1,5 @@
+import JSON
+
 /// The opaque cursor of the cursor styles: `a` (the items after a key) or `b` (before it),
 /// then the key: an integer key as 16 hex digits of a scrambled 64-bit pattern
 /// (`a6c3fd1e2a0b97d54`), a string key as the hex of its UTF-8 bytes.

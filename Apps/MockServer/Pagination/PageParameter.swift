@@ -45,7 +45,7 @@ struct PageParameter: Sendable {
         name: "starting_after", kind: .key, summary: "Key of the last item of the previous page (absent: first page)")
 
     /// The parameters of each way of paging.
-    static func parameters(of paging: PaginationStyle.Paging) -> [PageParameter] {
+    static func parameters(of paging: MockPaginationStyle.Paging) -> [PageParameter] {
         switch paging {
         case .pageNumber: [page, perPage]
         case .offset: [offset, limit]

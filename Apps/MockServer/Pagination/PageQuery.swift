@@ -1,5 +1,7 @@
+import JSON
+
 /// The page a request asks for, parsed from its query by the style's parameters: one case per
-/// ``PaginationStyle/Paging``, with the values of its parameters (`nil` cursor or key: the first page).
+/// ``MockPaginationStyle/Paging``, with the values of its parameters (`nil` cursor or key: the first page).
 enum PageQuery: Equatable, Sendable {
     case pageNumber(page: Int, perPage: Int)
     case offset(offset: Int, limit: Int)
@@ -7,7 +9,7 @@ enum PageQuery: Equatable, Sendable {
     case startingAfter(ItemKey?, limit: Int)
 
     /// Parses the parameters of `paging` for a collection with `keyKind` keys.
-    init(_ paging: PaginationStyle.Paging, query: QueryParameters, keyKind: ItemCollection.KeyKind) throws(APIError) {
+    init(_ paging: MockPaginationStyle.Paging, query: QueryParameters, keyKind: ItemCollection.KeyKind) throws(APIError) {
         switch paging {
         case .pageNumber:
             self = .pageNumber(page: try query.integer(.page), perPage: try query.integer(.perPage))

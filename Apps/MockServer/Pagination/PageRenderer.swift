@@ -5,7 +5,7 @@ import HTTPTypes
 /// style, and the page's change time.
 struct PageRenderer: Sendable {
     /// The style of the page.
-    let style: PaginationStyle
+    let style: MockPaginationStyle
     /// The collection paged.
     let collection: ItemCollection
     /// The path the page was requested at, which its links point back to (`/styles/link/posts`).
@@ -80,7 +80,7 @@ struct PageRenderer: Sendable {
             object.add("data", raw: items)
             switch (next, style) {
             case (let next?, _): object.add("next_cursor", next.encoded)
-            case (nil, .cursorNull): object.add("next_cursor", JSONValue.null)
+            case (nil, .cursorNull): object.add("next_cursor", JSONTree.null)
             case (nil, .cursorEmpty): object.add("next_cursor", "")
             case (nil, .cursorZero): object.add("next_cursor", "0")
             default: break  // cursor-absent: no member at all
@@ -90,7 +90,7 @@ struct PageRenderer: Sendable {
     }
 
     /// The absolute URL of the page `cursor` names, `null` when there is no such page.
-    private func url(_ cursor: KeysetCursor?, limit: Int) -> JSONValue {
+    private func url(_ cursor: KeysetCursor?, limit: Int) -> JSONTree {
         cursor.map { .string(pageURL($0, limit: limit)) } ?? .null
     }
 

@@ -27,9 +27,9 @@ struct StyleIndex: Encodable, Sendable {
         case defaultStyle = "default_style"
     }
 
-    init(origin: String, collections: [String], defaultStyle: PaginationStyle) {
+    init(origin: String, collections: [String], defaultStyle: MockPaginationStyle) {
         self.defaultStyle = defaultStyle.rawValue
-        self.styles = PaginationStyle.allCases.map { style in
+        self.styles = MockPaginationStyle.allCases.map { style in
             Entry(
                 name: style.rawValue, shape: style.shape, nextPage: style.nextPage, endCondition: style.endCondition,
                 parameters: PageParameter.parameters(of: style.paging).map(\.name),

@@ -1,3 +1,4 @@
+import JSON
 import HTTPTypes
 import Hummingbird
 import NIOCore

@@ -1,3 +1,4 @@
+import JSON
 import Foundation
 import HTTPTypes
 
@@ -30,7 +31,7 @@ struct CollectionRoutes: Sendable {
                     key = collection.makeKey(using: &random)
                 }
                 members[collection.keyField] = key.json
-                return MockItem(key: key, value: JSONValue.object(members), updatedAt: now)
+                return MockItem(key: key, value: JSONTree.object(members), updatedAt: now)
             }
         case .get, .head:
             return try items.read(request, in: name)
@@ -57,8 +58,8 @@ struct CollectionRoutes: Sendable {
     // MARK: Helpers
 
     /// The body as a JSON object's members (400 for any other JSON, or none).
-    private static func object(from request: APIRequest) throws(APIError) -> [String: JSONValue] {
-        let value = try JSONBody.decode(JSONValue.self, from: request.body)
+    private static func object(from request: APIRequest) throws(APIError) -> [String: JSONTree] {
+        let value = try JSONBody.decode(JSONTree.self, from: request.body)
         guard let members = value.objectMembers else {
             throw .invalidField(name: "(body)", message: "must be a JSON object, not \(value.kindDescription)")
         }
@@ -67,14 +68,14 @@ struct CollectionRoutes: Sendable {
 
     /// `current` with `members`, its key field set back to its key (a body cannot move an
     /// item), stamped `now`.
-    private static func item(_ current: MockItem, members: [String: JSONValue], keyField: String, at now: Date) -> MockItem {
+    private static func item(_ current: MockItem, members: [String: JSONTree], keyField: String, at now: Date) -> MockItem {
         var members = members
         members[keyField] = current.key.json
-        return MockItem(key: current.key, value: JSONValue.object(members), updatedAt: now)
+        return MockItem(key: current.key, value: JSONTree.object(members), updatedAt: now)
     }
 
     /// RFC 7396: `patch` applied to `target`; `nil` removes the member.
-    private static func mergePatch(_ target: JSONValue?, with patch: JSONValue) -> JSONValue? {
+    private static func mergePatch(_ target: JSONTree?, with patch: JSONTree) -> JSONTree? {
         guard case .object(let patchMembers) = patch else { return patch == .null ? nil : patch }
         var members = target?.objectMembers ?? [:]
         for (name, value) in patchMembers {

@@ -11,7 +11,7 @@ struct DocumentRoutes: Sendable {
     /// The collections `/styles` lists URLs for.
     let styledCollections: [String]
     /// The style of `GET /NAME`.
-    let defaultStyle: PaginationStyle
+    let defaultStyle: MockPaginationStyle
 
     /// Dispatches a GET or HEAD already matched to a document route.
     func respond(to request: APIRequest) throws(APIError) -> Reply {

@@ -8,7 +8,7 @@ struct PageRoutes: Sendable {
     let store: MockStore
     let validators: Validators
     /// The style of `GET /NAME` (`--style`).
-    let defaultStyle: PaginationStyle
+    let defaultStyle: MockPaginationStyle
     /// The key kind of each collection (fixed for a collection's life), to parse cursors and
     /// `starting_after` before looking for a kept page.
     let keyKinds: [String: ItemCollection.KeyKind]

@@ -23,7 +23,7 @@ enum Route: Hashable, Sendable {
     /// `/NAME/{id}`: one item of any JSON object shape.
     case item(String)
     /// `/styles/STYLE/NAME`: the collection in one pagination style.
-    case styled(PaginationStyle, String)
+    case styled(MockPaginationStyle, String)
 
     // MARK: Documents
     /// `/styles`: every style, its end condition and its URLs.
@@ -73,7 +73,7 @@ enum Route: Hashable, Sendable {
     }
 
     /// The collection a paged route serves, and the style it serves it in (`defaultStyle` for `/NAME`).
-    func pagedCollection(defaultStyle: PaginationStyle) -> (style: PaginationStyle, collection: String)? {
+    func pagedCollection(defaultStyle: MockPaginationStyle) -> (style: MockPaginationStyle, collection: String)? {
         switch self {
         case .posts: (.cursorZero, ItemCollection.postsName)
         case .articles: (.link, "articles")

@@ -28,7 +28,7 @@ struct RouteTable: Sendable {
             styled = names
         }
         routes.append(.styleIndex)
-        routes += PaginationStyle.allCases.flatMap { style in styled.map { Route.styled(style, $0) } }
+        routes += MockPaginationStyle.allCases.flatMap { style in styled.map { Route.styled(style, $0) } }
         routes.append(.openAPI)
         routes += [.stats, .journal, .faults, .reset]
         if seeded { routes.append(.tick) }

@@ -41,7 +41,7 @@ public struct MockServerConfiguration: Sendable {
     /// The member of each item of `dataFile` that holds its key (`--key`).
     public var keyField: String = "id"
     /// The pagination style of `GET /NAME` (`--style`); `/posts`, `/articles` and `/feed` keep theirs.
-    public var defaultStyle: PaginationStyle = .link
+    public var defaultStyle: MockPaginationStyle = .link
 
     // MARK: Caching headers
 
@@ -96,8 +96,8 @@ public struct MockServerConfiguration: Sendable {
     // MARK: Derived
 
     /// The `Cache-Control` policy of the API's representations.
-    var cachePolicy: CachePolicy {
-        CachePolicy(maxAge: maxAge, noCache: noCache, noStore: noStore, isPrivate: isPrivate,
+    var cachePolicy: CacheDirectives {
+        CacheDirectives(maxAge: maxAge, noCache: noCache, noStore: noStore, isPrivate: isPrivate,
                     staleWhileRevalidate: staleWhileRevalidate, staleIfError: staleIfError)
     }
 

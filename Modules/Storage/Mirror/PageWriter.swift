@@ -7,15 +7,6 @@ import MirrorStore
 /// The statements that write one changed page, inside ``SQLiteMirror/writePages(_:of:pass:now:)``'s
 /// transaction, and the items a catch-up puts before the first page's own.
 enum PageWriter {
-    /// A key of the page that another page of this pass listed already (found by the upsert).
-    struct ListedBefore: Error {
-        var key: String
-        /// The page of this pass that lists it.
-        var pageIndex: Int
-        /// The page that lists it again.
-        var foundOnPage: Int
-    }
-
     /// Upserts the page's items one prepared statement at a time (SQLite does no JSON work:
     /// the sync already split and checked the page, and hands each item over as bytes, stored
     /// as text), sets aside what the page no longer lists, and records the page.

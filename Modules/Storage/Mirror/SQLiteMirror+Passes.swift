@@ -10,7 +10,7 @@ extension SQLiteMirror {
             guard let collection = try CollectionRecord.fetchOne(db, sql: "SELECT * FROM collection WHERE id = ?", arguments: [collectionID]) else {
                 throw StorageError.failed("collection \(collectionID) no longer exists")
             }
-            if !restart && !collection.passComplete && collection.pass > 0 && collection.plan != nil {
+            if collection.passMayResume(restart: restart) {
                 let pages = try Row.fetchAll(db, sql: """
                     SELECT pageIndex, url, nextURL FROM page WHERE collectionID = ? AND pass = ? ORDER BY pageIndex
                     """, arguments: [collectionID, collection.pass]).map { (index: $0["pageIndex"] as Int, url: $0["url"] as String, nextURL: $0["nextURL"] as String?) }
@@ -19,7 +19,7 @@ extension SQLiteMirror {
             let pass = collection.pass + 1
             try db.execute(sql: "UPDATE collection SET pass = ?, passComplete = 0, passStartedAt = ? WHERE id = ?",
                            arguments: [pass, now.timeIntervalSince1970, collectionID])
-            return PassPosition(pass: pass, isResumed: false, nextPageIndex: 0, nextURL: nil, fetchedURLs: [])
+            return .starting(pass)
         }
     }
 
@@ -61,11 +61,9 @@ extension SQLiteMirror {
             }
             checkpointer.committed(bytes: pages.reduce(0) { total, page in total + (page.items?.reduce(0) { $0 + $1.json.count } ?? 0) })
             return written
-        } catch let found as PageWriter.ListedBefore {
-            // Rolled back: the pages before that one are written again on their own.
-            let before = Array(pages.prefix { $0.index != found.foundOnPage })
-            let written = before.isEmpty ? [] : try writePagesNow(before, of: collectionID, pass: pass, now: now)
-            throw DuplicateKey(key: found.key, pageIndex: found.pageIndex, foundOnPage: found.foundOnPage, written: written)
+        } catch let refused as ListedBefore {
+            let before = refused.pages(before: pages)
+            throw refused.duplicateKey(written: before.isEmpty ? [] : try writePagesNow(before, of: collectionID, pass: pass, now: now))
         }
     }
 

@@ -107,7 +107,7 @@ public final class SQLiteMirror: MirrorStore {
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
             return try pool.write(updates)
-        } catch let found as PageWriter.ListedBefore {
+        } catch let found as ListedBefore {
             throw found
         } catch {
             throw failure(error)

@@ -4,7 +4,7 @@
 ///
 /// Every style pages the same items in the same key order; they differ in how a page names the
 /// next one and in how the last page says it is the last (``endCondition``).
-public enum PaginationStyle: String, CaseIterable, Sendable {
+public enum MockPaginationStyle: String, CaseIterable, Sendable {
     /// A bare JSON array; `Link` header with `rel="first"`, `"prev"`, `"next"`, `"last"` (GitHub).
     case link
     /// `{"next": URL|null, "previous": URL|null, "results": […]}` with absolute URLs (Django REST framework).

@@ -1,3 +1,4 @@
+import JSON
 import Foundation
 
 /// Any JSON value, for the items of collections the server knows no type for (`--data` files,
@@ -5,17 +6,17 @@ import Foundation
 ///
 /// Objects are dictionaries: the contract encoder writes their keys sorted, so equal content
 /// always gives equal bytes (and equal entity tags), whatever order a client sent.
-enum JSONValue: Sendable, Hashable {
+enum JSONTree: Sendable, Hashable {
     case null
     case bool(Bool)
     case integer(Int)
     case number(Double)
     case string(String)
-    case array([JSONValue])
-    case object([String: JSONValue])
+    case array([JSONTree])
+    case object([String: JSONTree])
 
     /// The members of an object, `nil` for any other value.
-    var objectMembers: [String: JSONValue]? {
+    var objectMembers: [String: JSONTree]? {
         if case .object(let members) = self { return members }
         return nil
     }
@@ -44,7 +45,7 @@ enum JSONValue: Sendable, Hashable {
 
 // MARK: - Codable
 
-extension JSONValue: Codable {
+extension JSONTree: Codable {
     /// Decodes whatever JSON is there; integers that fit in `Int` stay integers.
     init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -58,10 +59,10 @@ extension JSONValue: Codable {
             self = .number(value)
         } else if let value = try? container.decode(String.self) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
+        } else if let value = try? container.decode([JSONTree].self) {
             self = .array(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            self = .object(try container.decode([String: JSONTree].self))
         }
     }
 

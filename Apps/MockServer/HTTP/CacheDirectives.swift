@@ -1,5 +1,5 @@
 /// What `Cache-Control` says about the API's representations, from the command-line flags.
-struct CachePolicy: Hashable, Sendable {
+struct CacheDirectives: Hashable, Sendable {
     var maxAge: Int
     var noCache: Bool
     var noStore: Bool

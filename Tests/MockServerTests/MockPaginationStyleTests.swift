@@ -8,13 +8,13 @@ import Testing
 @testable import MockServer
 
 @Suite("/styles/{style}/{collection}: every pagination style")
-struct PaginationStyleTests {
-    static let styles = PaginationStyle.allCases
+struct MockPaginationStyleTests {
+    static let styles = MockPaginationStyle.allCases
     static let collections = ["posts", "users"]
 
     /// Requests a walk takes: one per page, plus the 404 of page-404 and the empty page after a
     /// full last page of offset.
-    static func expectedRequests(_ style: PaginationStyle, items: Int, pageSize: Int) -> Int {
+    static func expectedRequests(_ style: MockPaginationStyle, items: Int, pageSize: Int) -> Int {
         let pages = max(1, (items + pageSize - 1) / pageSize)
         let lastIsFull = items % pageSize == 0 && items > 0
         switch style {
@@ -25,7 +25,7 @@ struct PaginationStyleTests {
     }
 
     @Test(arguments: styles, collections)
-    func walksEveryItemOnceInKeyOrderAndEndsAsDocumented(style: PaginationStyle, collection: String) async throws {
+    func walksEveryItemOnceInKeyOrderAndEndsAsDocumented(style: MockPaginationStyle, collection: String) async throws {
         try await withMockServer(MockServerConfiguration(postCount: 23, userCount: 23)) { server, client in
             let walker = StyleWalker(client: client, baseURL: server.baseURL, style: style, collection: collection, pageSize: 5)
             let pages = try await walker.walk()
@@ -38,7 +38,7 @@ struct PaginationStyleTests {
     }
 
     @Test(arguments: styles)
-    func aFullLastPageStillEndsTheWalk(style: PaginationStyle) async throws {
+    func aFullLastPageStillEndsTheWalk(style: MockPaginationStyle) async throws {
         try await withMockServer(MockServerConfiguration(userCount: 20)) { server, client in
             let walker = StyleWalker(client: client, baseURL: server.baseURL, style: style, collection: "users", pageSize: 5)
             let pages = try await walker.walk()
@@ -48,7 +48,7 @@ struct PaginationStyleTests {
     }
 
     @Test(arguments: styles)
-    func anEmptyCollectionIsOneEmptyPage(style: PaginationStyle) async throws {
+    func anEmptyCollectionIsOneEmptyPage(style: MockPaginationStyle) async throws {
         try await withMockServer(MockServerConfiguration(userCount: 0)) { server, client in
             let walker = StyleWalker(client: client, baseURL: server.baseURL, style: style, collection: "users", pageSize: 5)
             let pages = try await walker.walk()
@@ -58,7 +58,7 @@ struct PaginationStyleTests {
     }
 
     @Test(arguments: styles)
-    func pagesCarryValidatorsAndRevalidateTo304(style: PaginationStyle) async throws {
+    func pagesCarryValidatorsAndRevalidateTo304(style: MockPaginationStyle) async throws {
         try await withMockServer { _, client in
             let path = "/styles/\(style.rawValue)/users"
             let first = try await client.get(path)
@@ -75,7 +75,7 @@ struct PaginationStyleTests {
     }
 
     @Test(arguments: styles)
-    func editingOneItemChangesOnlyItsPage(style: PaginationStyle) async throws {
+    func editingOneItemChangesOnlyItsPage(style: MockPaginationStyle) async throws {
         try await withMockServer(MockServerConfiguration(postCount: 23)) { server, client in
             let walker = StyleWalker(client: client, baseURL: server.baseURL, style: style, collection: "posts", pageSize: 5)
             let before = try await walker.walk()
@@ -96,7 +96,7 @@ struct PaginationStyleTests {
 
     /// Which of the pages fetched before a user is created in (or deleted from) the second page
     /// answer differently afterwards, when fetched again at the same URLs.
-    static func pagesChangedByAnInsertOrDeleteInPageTwo(_ style: PaginationStyle, pages: Int) -> [Int] {
+    static func pagesChangedByAnInsertOrDeleteInPageTwo(_ style: MockPaginationStyle, pages: Int) -> [Int] {
         switch style {
         // Keyset: a page is "the items after key K"; only the page whose range holds the change changes.
         case .nextURL, .linksNext, .cursorNull, .cursorAbsent, .cursorEmpty, .cursorZero, .hasMore: [1]
@@ -109,7 +109,7 @@ struct PaginationStyleTests {
     }
 
     @Test(arguments: styles, ["create", "delete"])
-    func insertsAndDeletesChangeExactlyThePagesTheyShift(style: PaginationStyle, change: String) async throws {
+    func insertsAndDeletesChangeExactlyThePagesTheyShift(style: MockPaginationStyle, change: String) async throws {
         try await withMockServer(MockServerConfiguration(userCount: 23)) { server, client in
             let walker = StyleWalker(client: client, baseURL: server.baseURL, style: style, collection: "users", pageSize: 5)
             let before = try await walker.walk()
@@ -131,7 +131,7 @@ struct PaginationStyleTests {
     }
 
     @Test(arguments: styles)
-    func aHundredItemsPerPageIsTheLargestPage(style: PaginationStyle) async throws {
+    func aHundredItemsPerPageIsTheLargestPage(style: MockPaginationStyle) async throws {
         try await withMockServer(MockServerConfiguration(postCount: 150)) { _, client in
             let size = style.paging == .pageNumber ? "per_page" : "limit"
             let page = try await client.get("/styles/\(style.rawValue)/posts?\(size)=100")
@@ -156,7 +156,7 @@ struct PaginationStyleTests {
 
     @Test func nextURLAndLinksNextLeadBackWithTheirPreviousLinks() async throws {
         try await withMockServer(MockServerConfiguration(postCount: 23)) { server, client in
-            for style in [PaginationStyle.nextURL, .linksNext] {
+            for style in [MockPaginationStyle.nextURL, .linksNext] {
                 let walker = StyleWalker(client: client, baseURL: server.baseURL, style: style, collection: "posts", pageSize: 5)
                 let pages = try await walker.walk()
                 let third = try JSONSerialization.jsonObject(with: Data(try await client.get(pages[2].path).text.utf8)) as? [String: Any]
@@ -181,7 +181,7 @@ struct PaginationStyleTests {
         try await withMockServer { server, client in
             let index = try JSONSerialization.jsonObject(with: Data(try await client.get("/styles").text.utf8)) as? [String: Any]
             let styles = try #require(index?["styles"] as? [[String: Any]])
-            #expect(styles.compactMap { $0["name"] as? String } == PaginationStyle.allCases.map(\.rawValue))
+            #expect(styles.compactMap { $0["name"] as? String } == MockPaginationStyle.allCases.map(\.rawValue))
             let urls = styles.first?["urls"] as? [String: String]
             #expect(urls?["users"] == "\(server.baseURL)/styles/link/users")
         }

@@ -5,7 +5,7 @@ import Testing
 @testable import MockServer
 
 @Suite("Cache-Control flags and misbehaviours")
-struct CachePolicyTests {
+struct CacheDirectivesTests {
     @Test(arguments: [
         (MockServerConfiguration(maxAge: 30, noCache: true), "no-cache, max-age=30"),
         (MockServerConfiguration(noStore: true), "no-store"),

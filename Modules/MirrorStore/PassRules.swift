@@ -1,0 +1,45 @@
+/// The rules of a pass that hold whatever keeps the mirror: each store supplies its storage
+/// (statements, a transaction) and leaves these decisions here.
+
+extension CollectionRecord {
+    /// Whether a sync goes on with the collection's last pass rather than starting one: it
+    /// did not finish, the user did not ask for a new one (`restart`), and its plan is known.
+    /// Where it goes on is ``PassPosition/resuming(_:written:)``'s to say.
+    public func passMayResume(restart: Bool) -> Bool {
+        !restart && !passComplete && pass > 0 && plan != nil
+    }
+}
+
+extension PassPosition {
+    /// A pass that starts at the first page.
+    public static func starting(_ pass: Int) -> PassPosition {
+        PassPosition(pass: pass, isResumed: false, nextPageIndex: 0, nextURL: nil, fetchedURLs: [])
+    }
+}
+
+/// A key of a page that another page of the same pass listed already, found while a batch of
+/// pages was written. The store rolls the batch back, writes the pages before that page again
+/// on their own (``pages(before:)``), and throws ``duplicateKey(written:)``: what a sync sees.
+public struct ListedBefore: Error, Sendable {
+    public var key: String
+    /// The page of this pass that lists it.
+    public var pageIndex: Int
+    /// The page that lists it again.
+    public var foundOnPage: Int
+
+    public init(key: String, pageIndex: Int, foundOnPage: Int) {
+        self.key = key
+        self.pageIndex = pageIndex
+        self.foundOnPage = foundOnPage
+    }
+
+    /// The pages of `batch` before the one that listed the key again.
+    public func pages(before batch: [PageContent]) -> [PageContent] {
+        Array(batch.prefix { $0.index != foundOnPage })
+    }
+
+    /// The error a sync gets, given what the pages before it changed.
+    public func duplicateKey(written: [PageWrite]) -> DuplicateKey {
+        DuplicateKey(key: key, pageIndex: pageIndex, foundOnPage: foundOnPage, written: written)
+    }
+}
