@@ -45,7 +45,13 @@ let package = Package(
         ),
         .target(name: "Pagination", dependencies: ["HTTPFields", "JSON"], path: "Modules/Pagination"),
         .target(name: "Fetcher", path: "Modules/Fetcher"),
-        .target(name: "MirrorStore", dependencies: ["JSON"], path: "Modules/MirrorStore"),
+        // Why a database could not be used: the one error type of the cache and of both mirrors.
+        .target(name: "StorageErrors", path: "Modules/StorageErrors"),
+        .target(
+            name: "MirrorStore",
+            dependencies: ["JSON", "Pagination", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Modules/MirrorStore"
+        ),
         // When requests may go: stated rate limits, Retry-After, per-origin turns, retries.
         .target(
             name: "Pacing", dependencies: ["HTTPCache", "HTTPFields", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -77,8 +83,8 @@ let package = Package(
         ),
         .target(
             name: "Storage",
-            dependencies: [
-                "CSQLiteOptions", "DedicatedThreads", "HTTPCache", "HTTPFields", "JSON", "MirrorStore",
+            dependencies: ["StorageErrors", 
+                "CSQLiteOptions", "DedicatedThreads", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "Pagination",
                 .product(name: "GRDB", package: "GRDB.swift"), .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -86,9 +92,9 @@ let package = Package(
         ),
         .target(
             name: "PostgresStore",
-            dependencies: [
-                "HTTPFields", "JSON", "MirrorStore",
-                .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
+            dependencies: ["StorageErrors", 
+                "HTTPFields", "JSON", "MirrorStore", "Pagination",
+                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
@@ -122,7 +128,7 @@ let package = Package(
         // MARK: Apps (a library with the logic, a thin executable beside it)
         .target(
             name: "FreshCLI",
-            dependencies: [
+            dependencies: ["StorageErrors", 
                 "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "NamedSources", "Pacing", "Pagination", "PostgresStore",
                 "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -132,7 +138,7 @@ let package = Package(
         .executableTarget(name: "fresh", dependencies: ["FreshCLI"], path: "Apps/fresh"),
         .target(
             name: "FreshReader",
-            dependencies: [
+            dependencies: ["StorageErrors", 
                 "CNcursesw", "Fetcher", "JSON", "MirrorStore", "NamedSources", "Pagination", "PostgresStore", "Storage", "SyncEngine", "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -178,23 +184,25 @@ let package = Package(
             path: "Tests/CurlTransportTests"),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["CSQLiteOptions", "HTTPCache", "JSON", "MirrorStore", "Storage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["StorageErrors", "CSQLiteOptions", "HTTPCache", "JSON", "MirrorStore", "Storage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/StorageTests"),
         // A throwaway PostgreSQL cluster and a store of either kind, for the two stores' tests.
         .target(name: "StoreTestSupport", dependencies: ["JSON", "MirrorStore", "PostgresStore", "Storage"], path: "Tests/StoreTestSupport"),
-        .testTarget(name: "MirrorStoreTests", dependencies: ["JSON", "MirrorStore", "StoreTestSupport"], path: "Tests/MirrorStoreTests"),
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["JSON", "MirrorStore", "PostgresStore", "StoreTestSupport"], path: "Tests/PostgresStoreTests"),
+            name: "MirrorStoreTests",
+            dependencies: ["JSON", "MirrorStore", "Pagination", "StorageErrors", "StoreTestSupport", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Tests/MirrorStoreTests"),
+        .testTarget(
+            name: "PostgresStoreTests", dependencies: ["StorageErrors", "JSON", "MirrorStore", "PostgresStore", "StoreTestSupport"], path: "Tests/PostgresStoreTests"),
         .testTarget(
             name: "SyncEngineTests",
             dependencies: ["HTTPCache", "JSON", "MirrorStore", "MockServer", "Pacing", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/SyncEngineTests"),
         .testTarget(
             name: "FreshCLITests",
-            dependencies: ["FreshCLI", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "NamedSources", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["StorageErrors", "FreshCLI", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "NamedSources", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/FreshCLITests"),
         .testTarget(
-            name: "FreshReaderTests", dependencies: ["Fetcher", "FreshReader", "MirrorStore", "Pacing", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            name: "FreshReaderTests", dependencies: ["Fetcher", "FreshReader", "JSON", "MirrorStore", "Pagination", "Pacing", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/FreshReaderTests"),
         .testTarget(
             name: "CommandLaunchTests", dependencies: ["CommandLaunch", .product(name: "ArgumentParser", package: "swift-argument-parser")],

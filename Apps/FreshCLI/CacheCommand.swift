@@ -4,6 +4,7 @@ import HTTPCache
 import HTTPFields
 import MirrorStore
 import Storage
+import StorageErrors
 import SyncEngine
 import TerminalText
 

@@ -3,6 +3,7 @@ import Foundation
 import MirrorStore
 import PostgresStore
 import Storage
+import StorageErrors
 import SyncEngine
 
 /// `fresh check`: is the item database damaged, and what can be saved.

@@ -36,7 +36,7 @@ struct CollectionsCommand: FreshSubcommand {
         }
         let rows = summaries.map { summary in
             [summary.collection.name, String(summary.itemCount), String(summary.pageCount),
-             summary.collection.paginationPlan?.style.name ?? "-", Self.lastSync(summary.collection),
+             summary.collection.plan?.style.name ?? "-", Self.lastSync(summary.collection),
              Self.status(summary.collection, itemCount: summary.itemCount), ByteCount.format(summary.bytes), summary.collection.url]
         }
         // At 80 columns the pages, size and style give way, so name, items, status and URL stay readable.
@@ -54,7 +54,7 @@ struct CollectionsCommand: FreshSubcommand {
         if collection.lastCompleteAt == nil && collection.plan == nil { return "never synced" }
         guard collection.passComplete else { return "unfinished" }
         // Which kind of run ended last: an incremental one removed nothing.
-        return collection.lastPassKind == "incremental" ? "complete, incremental" : "complete"
+        return collection.lastPassKind == .incremental ? "complete, incremental" : "complete"
     }
 
     /// The most of an error's text the table shows.
@@ -73,13 +73,13 @@ struct CollectionsCommand: FreshSubcommand {
             "name": collection.name, "url": collection.url, "items": summary.itemCount, "pages": summary.pageCount,
             "bytes": summary.bytes, "complete": collection.passComplete && collection.lastCompleteAt != nil,
         ]
-        object["style"] = collection.paginationPlan?.style.name
-        object["itemsPath"] = collection.paginationPlan.map { $0.items.description }
-        object["key"] = collection.paginationPlan?.key.description
+        object["style"] = collection.plan?.style.name
+        object["itemsPath"] = collection.plan.map { $0.items.description }
+        object["key"] = collection.plan?.key.description
         object["lastSync"] = collection.lastSyncAt.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) }
         object["lastComplete"] = collection.lastCompleteAt.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) }
         object["lastError"] = collection.lastError
-        object["lastPassKind"] = collection.lastPassKind
+        object["lastPassKind"] = collection.lastPassKind?.rawValue
         object["since"] = collection.since
         return object
     }

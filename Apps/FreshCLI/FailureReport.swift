@@ -6,6 +6,7 @@ import NamedSources
 import Pacing
 import PostgresStore
 import Storage
+import StorageErrors
 import Synchronization
 import SyncEngine
 import TerminalText

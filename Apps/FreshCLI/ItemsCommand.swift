@@ -133,7 +133,7 @@ struct ItemsCommand: FreshSubcommand {
     /// The key, then the title and second line a list shows (see ``ItemFields``).
     static func defaultColumns(_ collection: CollectionRecord, sample: String?) -> [JSONPath] {
         let shown = ItemFields.choose(for: sample)
-        return [collection.paginationPlan?.key ?? JSONPath(["id"])] + shown.title + shown.subtitle
+        return [collection.plan?.key ?? JSONPath(["id"])] + shown.title + shown.subtitle
     }
 
     /// The columns of CSV and TSV without `--fields`: every top-level member of the items, in

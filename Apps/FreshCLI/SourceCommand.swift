@@ -108,7 +108,7 @@ struct SourceAddCommand: FreshSubcommand {
     /// refused; one that already mirrors its URL under another name is renamed (with its items),
     /// rather than leaving two collections of one URL that `--all` would sync twice. Returns the
     /// collection adopted, if one was.
-    private func adoptCollection(in store: any MirrorStore) async throws -> (name: String, items: Int)? {
+    private func adoptCollection(in store: any MirrorReading & CollectionEditing) async throws -> (name: String, items: Int)? {
         let identity = CollectionIdentity.of(target.url)
         if let taken = try await store.collection(named: name) {
             guard let url = URL(string: taken.url), CollectionIdentity.of(url) == identity else {

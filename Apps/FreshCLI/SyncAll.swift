@@ -76,7 +76,7 @@ struct SyncAll {
     }
 
     /// Every source of the mirror, then every collection in it that no source, of any mirror, names.
-    static func targets(sources: [Source], store: any MirrorStore, namedElsewhere: [Source]) async throws -> [SyncTarget] {
+    static func targets(sources: [Source], store: any MirrorReading, namedElsewhere: [Source]) async throws -> [SyncTarget] {
         let others = try await store.collections().filter { collection in !namedElsewhere.contains { $0.name == collection.name } }
         return sources.map(SyncTarget.source) + others.map(SyncTarget.collection)
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCache
 import MirrorStore
+import StorageErrors
 import SyncEngine
 import Synchronization
 import TerminalText

@@ -19,7 +19,7 @@ enum SyncTarget {
         }
     }
 
-    static func resolve(_ word: String, sources: [Source], store: any MirrorStore) async throws -> SyncTarget {
+    static func resolve(_ word: String, sources: [Source], store: any MirrorReading) async throws -> SyncTarget {
         if word.contains("://") { return .url(try ParsedURL.parse(word).url) }
         if let source = sources.first(where: { $0.name == word }) { return .source(source) }
         // A name in another letter case, as collections are found: when only one source has it.

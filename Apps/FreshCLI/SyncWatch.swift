@@ -78,7 +78,7 @@ struct SyncWatch {
 
     /// The source or collection watched, read again each round (with --all, those of the
     /// mirror `given` names).
-    private func currentTargets(_ store: any MirrorStore, given: String?) async throws -> [SyncTarget] {
+    private func currentTargets(_ store: any MirrorReading, given: String?) async throws -> [SyncTarget] {
         let sources = try SourcesFile.located().load()
         if command.all {
             let members = SyncAll.storeGroups(of: sources, storage: command.storage).first { $0.given == given }?.sources ?? []
@@ -88,7 +88,7 @@ struct SyncWatch {
     }
 
     /// When to sync a collection again: after the interval given, else when its first page goes stale.
-    private func nextSync(of name: String, store: any MirrorStore) async throws -> Duration {
+    private func nextSync(of name: String, store: any MirrorReading) async throws -> Duration {
         if let interval { return interval }
         // The collection's URL is its first page, as its last sync asked for it.
         guard let url = try await store.collection(named: name).flatMap({ URL(string: $0.url) }),

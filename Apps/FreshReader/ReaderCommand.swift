@@ -5,6 +5,7 @@ import MirrorStore
 import NamedSources
 import PostgresStore
 import Storage
+import StorageErrors
 import SyncEngine
 import TerminalText
 
@@ -164,7 +165,7 @@ public struct ReaderCommand: AsyncParsableCommand {
 
     /// The collection named `name`, else the one of `url` (created when new), else none (the
     /// reader chooses: the only one, or the collection list).
-    private static func collection(url: URL?, name: String?, in store: any MirrorStore) async throws -> CollectionRecord? {
+    private static func collection(url: URL?, name: String?, in store: any MirrorReading & CollectionEditing) async throws -> CollectionRecord? {
         if let name {
             guard let found = try await store.collection(meaning: name) else {
                 let names = try await store.collections().map(\.name)

@@ -1,4 +1,5 @@
 import MirrorStore
+import StorageErrors
 import SyncEngine
 
 /// Why the reader could not start. Each case is one line on stderr and an exit status

@@ -1,6 +1,9 @@
 import Foundation
+import HTTPTypes
 import MirrorStore
+import Pagination
 import PostgresNIO
+import StorageErrors
 
 // MirrorStore, collections: what each call does is said on the protocol.
 extension PostgresMirror {
@@ -68,12 +71,12 @@ extension PostgresMirror {
         }
     }
 
-    public func setPlan(_ plan: String, url: String, of id: Int64) async throws {
-        try await write { try await $0.query("UPDATE collection SET plan = \(plan), url = \(url) WHERE id = \(id)") }
+    public func setPlan(_ plan: PaginationPlan, url: String, of id: Int64) async throws {
+        try await write { try await $0.query("UPDATE collection SET plan = \(StoredText.text(of: plan)), url = \(url) WHERE id = \(id)") }
     }
 
-    public func rememberHeaders(_ headers: String?, of id: Int64) async throws {
-        try await write { try await $0.query("UPDATE collection SET headers = \(headers) WHERE id = \(id)") }
+    public func rememberHeaders(_ fields: HTTPFields, of id: Int64) async throws {
+        try await write { try await $0.query("UPDATE collection SET headers = \(StoredText.text(of: fields)) WHERE id = \(id)") }
     }
 
     public func resetPlan(of id: Int64) async throws {
@@ -95,8 +98,8 @@ extension PostgresMirror {
         try await write { try await $0.query("UPDATE collection SET since = \(since) WHERE id = \(id)") }
     }
 
-    public func recordPassKind(_ kind: String, of id: Int64) async throws {
-        try await write { try await $0.query("UPDATE collection SET last_pass_kind = \(kind) WHERE id = \(id)") }
+    public func recordPassKind(_ kind: PassKind, of id: Int64) async throws {
+        try await write { try await $0.query("UPDATE collection SET last_pass_kind = \(kind.rawValue) WHERE id = \(id)") }
     }
 
     public func renameCollection(_ id: Int64, to name: String) async throws {

@@ -3,6 +3,7 @@ import JSON
 import MirrorStore
 import NIOCore
 import PostgresNIO
+import StorageErrors
 
 // MirrorStore, passes: what each call does is said on the protocol.
 extension PostgresMirror {

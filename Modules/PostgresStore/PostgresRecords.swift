@@ -123,9 +123,10 @@ extension CollectionRecord {
         let (id, name, url, plan, createdAt, pass, passComplete, passStartedAt, lastCompleteAt, lastSyncAt, lastError,
              changeSequence, shownSequence, headers, since, lastPassKind) = try row.decode(
             (Int64, String, String, String?, Double, Int, Bool, Double?, Double?, Double?, String?, Int, Int?, String?, String?, String?).self)
-        self.init(id: id, name: name, url: url, plan: plan, createdAt: createdAt, pass: pass, passComplete: passComplete,
+        self.init(id: id, name: name, url: url, plan: StoredText.plan(from: plan), createdAt: createdAt, pass: pass, passComplete: passComplete,
                   passStartedAt: passStartedAt, lastCompleteAt: lastCompleteAt, lastSyncAt: lastSyncAt, lastError: lastError,
-                  changeSequence: changeSequence, shownSequence: shownSequence, headers: headers, since: since, lastPassKind: lastPassKind)
+                  changeSequence: changeSequence, shownSequence: shownSequence, headerFields: StoredText.headerFields(from: headers),
+                  since: since, lastPassKind: lastPassKind.flatMap(PassKind.init(rawValue:)))
     }
 }
 

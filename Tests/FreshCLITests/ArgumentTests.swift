@@ -3,6 +3,7 @@ import Foundation
 import HTTPCache
 import MirrorStore
 import Storage
+import StorageErrors
 import SyncEngine
 import TerminalText
 import Testing

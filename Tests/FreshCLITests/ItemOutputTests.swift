@@ -34,9 +34,8 @@ struct ItemOutputTests {
     }
 
     @Test func aLongErrorIsCutAndAFailureOverACompleteCopyIsStale() throws {
-        var record = try JSONDecoder().decode(CollectionRecord.self, from: Data("""
-            {"id": 1, "name": "posts", "url": "http://o.test/posts", "createdAt": 0, "pass": 2, "passComplete": false, "changeSequence": 0, "lastCompleteAt": 1}
-            """.utf8))
+        var record = CollectionRecord(id: 1, name: "posts", url: "http://o.test/posts", plan: nil, createdAt: 0, pass: 2, passComplete: false,
+                                      passStartedAt: nil, lastCompleteAt: 1, lastSyncAt: nil, lastError: nil, changeSequence: 0, shownSequence: nil)
         record.lastError = String(repeating: "x", count: 300)
         let stale = CollectionsCommand.status(record, itemCount: 5)
         #expect(stale.hasPrefix("stale (last refresh failed: xxx"))
@@ -50,9 +49,8 @@ struct ItemOutputTests {
 @Suite("fresh sync NAME: what a refusal says")
 struct RefusalHintTests {
     @Test func aCollectionRefusedByNameIsToldToKeepItsSecretInASource() throws {
-        let record = try JSONDecoder().decode(CollectionRecord.self, from: Data("""
-            {"id": 1, "name": "repos", "url": "http://o.test/repos", "createdAt": 0, "pass": 1, "passComplete": true, "changeSequence": 0}
-            """.utf8))
+        let record = CollectionRecord(id: 1, name: "repos", url: "http://o.test/repos", plan: nil, createdAt: 0, pass: 1, passComplete: true,
+                                      passStartedAt: nil, lastCompleteAt: nil, lastSyncAt: nil, lastError: nil, changeSequence: 0, shownSequence: nil)
         let refused = SyncError.httpStatus(code: 401, url: "http://o.test/repos", message: nil)
         #expect(SyncCommand.hint(for: refused, target: .collection(record))?.contains("fresh source add") == true)
         #expect(SyncCommand.hint(for: refused, target: .url(URL(string: "http://o.test/repos")!)) == nil)

@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 @testable import FreshReader
+import JSON
 import MirrorStore
+import Pagination
 import SyncEngine
 
 /// A screen wide enough that no help line wraps.
@@ -127,11 +129,9 @@ struct ReaderStateTests {
     /// open (not paged), and the list says its items are stale rather than an error.
     @Test func aCollectionCompleteOnceIsRefreshedAfterAFailedRefresh() throws {
         func record(lastCompleteAt: Double?) throws -> CollectionRecord {
-            let complete = lastCompleteAt.map { #", "lastCompleteAt": \#($0)"# } ?? ""
-            return try JSONDecoder().decode(CollectionRecord.self, from: Data("""
-                {"id": 1, "name": "posts", "url": "u", "plan": "{}", "createdAt": 0, "pass": 2, "passComplete": false,
-                 "changeSequence": 1, "lastError": "cannot reach the server"\(complete)}
-                """.utf8))
+            CollectionRecord(id: 1, name: "posts", url: "u", plan: PaginationPlan(style: .link, items: JSONPath([]), key: JSONPath(["id"]), sizeParameter: nil),
+                             createdAt: 0, pass: 2, passComplete: false, passStartedAt: nil, lastCompleteAt: lastCompleteAt, lastSyncAt: nil,
+                             lastError: "cannot reach the server", changeSequence: 1, shownSequence: nil)
         }
         let failedRefresh = CollectionEntry(try record(lastCompleteAt: 1), itemCount: 5)
         #expect(!failedRefresh.hasNextPage)

@@ -1,6 +1,8 @@
 import Foundation
+import HTTPTypes
 import JSON
 import MirrorStore
+import Pagination
 import StoreTestSupport
 import Testing
 
@@ -8,6 +10,7 @@ import Testing
 /// a PostgreSQL database of a throwaway cluster.
 @Suite("Mirror store: the same behaviour in SQLite and PostgreSQL")
 struct MirrorStoreBehaviourTests {
+    static let linkPlan = PaginationPlan(style: .link, items: JSONPath([]), key: JSONPath(["id"]), sizeParameter: "limit")
     // MARK: Collections
 
     /// Names made from URLs are lower-cased; a user typing the URL's own case still finds the
@@ -40,14 +43,14 @@ struct MirrorStoreBehaviourTests {
     func aCollectionKeepsItsPlanHeadersAndHowItsLastSyncEnded(_ kind: StoreKind) async throws {
         let mirror = try await StoreUnderTest(kind)
         let id = mirror.collection.id
-        try await mirror.store.setPlan(#"{"style":"link"}"#, url: "http://o.test/posts?limit=5", of: id)
-        try await mirror.store.rememberHeaders(#"[["Accept","application/json"]]"#, of: id)
+        try await mirror.store.setPlan(Self.linkPlan, url: "http://o.test/posts?limit=5", of: id)
+        try await mirror.store.rememberHeaders([.accept: "application/json"], of: id)
         try await mirror.store.recordSyncEnd(of: id, error: "the server said 500", at: Date(timeIntervalSince1970: 1000))
         try await mirror.store.markShown(id, upTo: 3)
         let record = try #require(try await mirror.store.collection(id: id))
-        #expect(record.plan == #"{"style":"link"}"#)
+        #expect(record.plan == Self.linkPlan)
         #expect(record.url == "http://o.test/posts?limit=5")
-        #expect(record.headers == #"[["Accept","application/json"]]"#)
+        #expect(record.headerFields == [.accept: "application/json"])
         #expect(record.lastError == "the server said 500")
         #expect(record.lastSyncAt == 1000)
         #expect(record.shownSequence == 3)
@@ -204,7 +207,7 @@ struct MirrorStoreBehaviourTests {
     func anUnfinishedPassResumesAfterItsLastPage(_ kind: StoreKind) async throws {
         let mirror = try await StoreUnderTest(kind)
         let id = mirror.collection.id
-        try await mirror.store.setPlan(#"{"style": "link"}"#, url: "http://o.test/posts", of: id)
+        try await mirror.store.setPlan(Self.linkPlan, url: "http://o.test/posts", of: id)
         let pass = try await mirror.startPass()
         try await mirror.write(0, pass: pass.pass, [(1, "a")], next: "http://o.test/posts?page=2")
         try await mirror.write(1, pass: pass.pass, [(2, "b")], next: "http://o.test/posts?page=3")
@@ -234,7 +237,7 @@ struct MirrorStoreBehaviourTests {
     @Test(arguments: StoreKind.allCases)
     func resettingAPlanForgetsThePagesButNotTheItems(_ kind: StoreKind) async throws {
         let mirror = try await StoreUnderTest(kind)
-        try await mirror.store.setPlan("{}", url: "http://o.test/posts", of: mirror.collection.id)
+        try await mirror.store.setPlan(Self.linkPlan, url: "http://o.test/posts", of: mirror.collection.id)
         _ = try await mirror.afterAFirstPassOfThreeItems()
         try await mirror.store.resetPlan(of: mirror.collection.id)
         #expect(try await mirror.store.collection(id: mirror.collection.id)?.plan == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import MirrorStore
+import StorageErrors
 import StoreTestSupport
 import Testing
 
@@ -84,10 +85,10 @@ struct MovingListingStoreTests {
         let mirror = try await StoreUnderTest(kind)
         let id = mirror.collection.id
         try await mirror.store.rememberSince("since=updated_at", of: id)
-        try await mirror.store.recordPassKind("incremental", of: id)
+        try await mirror.store.recordPassKind(.incremental, of: id)
         try await mirror.store.renameCollection(id, to: "news")
         let record = try #require(try await mirror.store.collection(id: id))
-        #expect(record.since == "since=updated_at" && record.lastPassKind == "incremental" && record.name == "news")
+        #expect(record.since == "since=updated_at" && record.lastPassKind == .incremental && record.name == "news")
         _ = try await mirror.store.createCollection(preferredName: "taken", url: "http://o.test/taken", now: Date())
         await #expect(throws: StorageError.self) { try await mirror.store.renameCollection(id, to: "taken") }
     }

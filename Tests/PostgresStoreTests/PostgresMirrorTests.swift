@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import MirrorStore
+import StorageErrors
 import StoreTestSupport
 import PostgresStore
 import Testing

@@ -5,6 +5,7 @@ import HTTPCache
 import HTTPTypes
 import MirrorStore
 @testable import Storage
+import StorageErrors
 import Testing
 
 @Suite("Cache database (SQLite)")

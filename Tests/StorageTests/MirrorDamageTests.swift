@@ -3,6 +3,7 @@ import GRDB
 import JSON
 import MirrorStore
 @testable import Storage
+import StorageErrors
 import Testing
 
 @Suite("Item database: damage, recovery, old versions, read-only")

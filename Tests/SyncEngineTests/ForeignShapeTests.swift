@@ -15,7 +15,7 @@ struct ForeignShapeTests {
         let fixture = try SyncFixture()
         let summary = try await fixture.sync("\(origin.baseURL)/search?size=10")
         #expect(summary.complete && summary.totalItems == 95 && summary.pages == 10 && summary.partial.isEmpty)
-        let plan = try #require(try fixture.store.collection(named: "search")?.paginationPlan)
+        let plan = try #require(try fixture.store.collection(named: "search")?.plan)
         #expect(plan.style == .after(parameter: "search_after", member: JSONPath(["sort"])) && plan.items == JSONPath(["hits", "hits"]))
     }
 
@@ -76,7 +76,7 @@ struct JSONAPIOriginTests {
         // One 406, then */* for every page: no page asked twice.
         #expect(summary.requests == summary.pages + 1)
         #expect(notices.lines.filter { $0.contains("406") }.count == 1)
-        let plan = try #require(try fixture.store.collection(named: "posts")?.paginationPlan)
+        let plan = try #require(try fixture.store.collection(named: "posts")?.plan)
         #expect(plan.items == JSONPath(["data"]) && plan.style == .nextURL(path: JSONPath(["links", "next"])))
     }
 }

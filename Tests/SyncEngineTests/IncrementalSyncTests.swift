@@ -30,10 +30,10 @@ struct IncrementalSyncTests {
         // A deleted post stays until a whole pass.
         #expect(try fixture.items("posts").count == 30 + created.count)
         let record = try #require(try fixture.store.collection(named: "posts"))
-        #expect(record.lastPassKind == "incremental" && record.since == "since=updated_at")
+        #expect(record.lastPassKind == .incremental && record.since == "since=updated_at")
         let full = try await fixture.sync(url) { $0.since = since; $0.full = true }
         #expect(full.incremental == nil && full.removed == deleted.count)
-        #expect(try fixture.store.collection(named: "posts")?.lastPassKind == "full")
+        #expect(try fixture.store.collection(named: "posts")?.lastPassKind == .full)
         await server.stop()
     }
 }

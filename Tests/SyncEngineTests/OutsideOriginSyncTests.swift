@@ -21,7 +21,7 @@ struct DjangoSyncTests {
         let first = try await fixture.sync("\(origin.baseURL)/api/\(route)")
         let second = try await fixture.sync("\(origin.baseURL)/api/\(route)")
         #expect(first.pages == pages && first.totalItems == 95 && first.created == 95 && first.complete)
-        #expect(try fixture.store.collections().first?.paginationPlan?.style.summary == style)
+        #expect(try fixture.store.collections().first?.plan?.style.summary == style)
         // No Cache-Control: every page is revalidated with the ETag Django's middleware sends.
         #expect(second.notModified == pages && second.unchangedPages == pages && second.bytesReceived == 0, "\(second)")
         #expect(try fixture.items("posts").map(\.key) == (1...95).map { ItemKey.integer($0) })
@@ -47,7 +47,7 @@ struct DjangoSyncTests {
         let summary = try await fixture.sync("\(origin.baseURL)/api/users/?page_size=7")
         #expect(summary.totalItems == 21)
         #expect(try fixture.items("users").first?.key == .string("user-0001"))
-        #expect(try fixture.store.collections().first?.paginationPlan?.key == JSONPath(["username"]))
+        #expect(try fixture.store.collections().first?.plan?.key == JSONPath(["username"]))
     }
 
     @Test func headersReachTheAPIAndAreNeverStored() async throws {

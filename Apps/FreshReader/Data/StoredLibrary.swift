@@ -1,13 +1,14 @@
 import Foundation
 import JSON
 import MirrorStore
+import StorageErrors
 import SyncEngine
 
 /// The reader's view of the mirror: collections and windows of rows, through the window reads
 /// of its ``MirrorStore`` (an index range and `LIMIT`, never a whole table), each waited for on
 /// the UI thread (``BlockingCall``).
 public struct StoredLibrary: ReaderLibrary {
-    let store: any MirrorStore
+    let store: any MirrorReading & ShownMarks
     /// The member rows are titled with (`--title`), or `nil` to choose from the items.
     let title: JSONPath?
 
@@ -30,7 +31,7 @@ public struct StoredLibrary: ReaderLibrary {
 
 /// One collection of the mirror, read a window at a time.
 struct StoredCollection: CollectionReading {
-    let store: any MirrorStore
+    let store: any MirrorReading & ShownMarks
     let collectionID: Int64
     let fields: RowFields
 

@@ -2,6 +2,7 @@ import Fetcher
 import Foundation
 import MirrorStore
 import NamedSources
+import StorageErrors
 import Synchronization
 import SyncEngine
 
@@ -18,7 +19,7 @@ final class CollectionRefresher: Sendable {
     static let offlineRetry = Duration.seconds(30)
 
     private let services: FreshServices
-    private let store: any MirrorStore
+    private let store: any SyncStore
     private let work: BackgroundWork
     private let report: @Sendable (Int64, FetchState<CollectionEntry>.Status, String?) -> Void
     private let fetchers = Mutex<[Int64: Fetcher<CollectionEntry>]>([:])
@@ -27,7 +28,7 @@ final class CollectionRefresher: Sendable {
     /// Collections with a retry after going offline already waiting.
     private let retrying = Mutex<Set<Int64>>([])
 
-    init(services: FreshServices, store: any MirrorStore, work: BackgroundWork,
+    init(services: FreshServices, store: any SyncStore, work: BackgroundWork,
          report: @escaping @Sendable (Int64, FetchState<CollectionEntry>.Status, String?) -> Void) {
         self.services = services
         self.store = store

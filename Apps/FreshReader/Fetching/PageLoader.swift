@@ -9,7 +9,7 @@ import SyncEngine
 /// the reader's ``Prefetch`` rule (see `ReaderState`).
 struct PageLoader: Sendable {
     let services: FreshServices
-    let store: any MirrorStore
+    let store: any SyncStore
     let work: BackgroundWork
     let done: @Sendable (_ collectionID: Int64, _ failure: String?) -> Void
 

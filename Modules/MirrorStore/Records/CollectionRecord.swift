@@ -1,14 +1,17 @@
+import HTTPTypes
+import Pagination
+
 /// One mirrored collection: where it comes from, how its pages are read, and where its
 /// current pass stands.
-public struct CollectionRecord: Codable, Sendable, Equatable {
+public struct CollectionRecord: Sendable, Equatable {
     public var id: Int64
     /// The name commands use (`fresh items NAME`, `fresh-reader --collection NAME`).
     public var name: String
     /// The first page's URL as the user gave it (page size included, credentials removed).
     public var url: String
-    /// The pagination plan as JSON (style, item path, key, size parameter); `nil` until the
-    /// first page has been read.
-    public var plan: String?
+    /// How its pages are read (style, item path, key, size parameter); `nil` until the first
+    /// page has been read, or when what is stored cannot be read (the next sync detects it again).
+    public var plan: PaginationPlan?
     public var createdAt: Double
     /// The current or last pass: every page is written with the pass that fetched it.
     public var pass: Int
@@ -26,19 +29,17 @@ public struct CollectionRecord: Codable, Sendable, Equatable {
     /// The ``changeSequence`` a reader last showed the collection at: items changed by a later
     /// write are new to its user. `nil` until a reader has shown it.
     public var shownSequence: Int?
-    /// The request header fields its syncs send again (`-H` given with its URL), as JSON
-    /// `[["Accept", "application/vnd.github+json"], …]`; never a secret, which is sent for one
-    /// run only. `nil` when there are none.
-    public var headers: String?
+    /// The request header fields its syncs send again (`-H` given with its URL); never a
+    /// secret, which is sent for one run only.
+    public var headerFields: HTTPFields
     /// `--since PARAM=MEMBER` as typed, when its syncs are incremental; `nil` for whole passes.
     public var since: String?
-    /// What the last run that ended did: `full` (a whole pass, which removes what is gone) or
-    /// `incremental` (what changed merged in, nothing removed); `nil` before the first.
-    public var lastPassKind: String?
+    /// What the last run that ended did; `nil` before the first.
+    public var lastPassKind: PassKind?
 
-    public init(id: Int64, name: String, url: String, plan: String?, createdAt: Double, pass: Int, passComplete: Bool,
+    public init(id: Int64, name: String, url: String, plan: PaginationPlan?, createdAt: Double, pass: Int, passComplete: Bool,
                 passStartedAt: Double?, lastCompleteAt: Double?, lastSyncAt: Double?, lastError: String?, changeSequence: Int,
-                shownSequence: Int?, headers: String?, since: String? = nil, lastPassKind: String? = nil) {
+                shownSequence: Int?, headerFields: HTTPFields = [:], since: String? = nil, lastPassKind: PassKind? = nil) {
         self.id = id
         self.name = name
         self.url = url
@@ -52,10 +53,18 @@ public struct CollectionRecord: Codable, Sendable, Equatable {
         self.lastError = lastError
         self.changeSequence = changeSequence
         self.shownSequence = shownSequence
-        self.headers = headers
+        self.headerFields = headerFields
         self.since = since
         self.lastPassKind = lastPassKind
     }
+}
+
+/// What a run over a collection did.
+public enum PassKind: String, Sendable {
+    /// A whole pass, which removes what is gone.
+    case full
+    /// What changed merged in (`--since`), nothing removed.
+    case incremental
 }
 
 /// A collection with the figures `fresh collections` shows.

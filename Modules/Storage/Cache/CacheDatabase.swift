@@ -3,6 +3,7 @@ import Foundation
 import GRDB
 import HTTPCache
 import MirrorStore
+import StorageErrors
 import Synchronization
 
 /// The HTTP cache database (`cache.sqlite`): the persistent ``CacheStorage``.

@@ -1,5 +1,6 @@
 import Foundation
 import MirrorStore
+import StorageErrors
 
 /// The file beside a damaged item database (`data.sqlite.damaged`) that keeps every later
 /// run from writing to it, even one that would not touch the damaged pages. It holds when and

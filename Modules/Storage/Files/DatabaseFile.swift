@@ -2,6 +2,7 @@ import CSQLiteOptions
 import Foundation
 import GRDB
 import MirrorStore
+import StorageErrors
 
 /// Opens SQLite files the way both databases want them: parent directory created (0700),
 /// the file created with mode 0600 before SQLite sees it, WAL, and a busy timeout so several

@@ -1,5 +1,6 @@
 import GRDB
 import MirrorStore
+import StorageErrors
 
 extension StorageError {
     /// An error from a query on an open database as a ``StorageError``, or `nil` when `error`

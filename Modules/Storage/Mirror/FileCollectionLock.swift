@@ -1,6 +1,7 @@
 import Foundation
 import HTTPFields
 import MirrorStore
+import StorageErrors
 import Synchronization
 
 /// Serialises the syncs of one collection across processes, for the SQLite mirror: a `flock`

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import MirrorStore
+import StorageErrors
 
 /// Checks an item database for damage and saves what can still be read into a new file.
 ///

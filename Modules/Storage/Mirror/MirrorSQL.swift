@@ -4,7 +4,16 @@ import MirrorStore
 
 // How the mirror's records, keys and conditions are read from and written as SQLite values.
 
-extension CollectionRecord: FetchableRecord {}
+extension CollectionRecord: FetchableRecord {
+    public init(row: Row) {
+        self.init(id: row["id"], name: row["name"], url: row["url"], plan: StoredText.plan(from: row["plan"]), createdAt: row["createdAt"],
+                  pass: row["pass"], passComplete: row["passComplete"], passStartedAt: row["passStartedAt"],
+                  lastCompleteAt: row["lastCompleteAt"], lastSyncAt: row["lastSyncAt"], lastError: row["lastError"],
+                  changeSequence: row["changeSequence"], shownSequence: row["shownSequence"],
+                  headerFields: StoredText.headerFields(from: row["headers"]), since: row["since"],
+                  lastPassKind: (row["lastPassKind"] as String?).flatMap(PassKind.init(rawValue:)))
+    }
+}
 extension PageRecord: FetchableRecord {}
 
 extension StoredItem {

@@ -1,6 +1,9 @@
 import Foundation
 import GRDB
+import HTTPTypes
 import MirrorStore
+import Pagination
+import StorageErrors
 
 // MirrorStore, collections: what each call does is said on the protocol.
 extension SQLiteMirror {
@@ -47,15 +50,15 @@ extension SQLiteMirror {
         }
     }
 
-    public func setPlan(_ plan: String, url: String, of collectionID: Int64) throws {
+    public func setPlan(_ plan: PaginationPlan, url: String, of collectionID: Int64) throws {
         try write { db in
-            try db.execute(sql: "UPDATE collection SET plan = ?, url = ? WHERE id = ?", arguments: [plan, url, collectionID])
+            try db.execute(sql: "UPDATE collection SET plan = ?, url = ? WHERE id = ?", arguments: [StoredText.text(of: plan), url, collectionID])
         }
     }
 
-    public func rememberHeaders(_ headers: String?, of collectionID: Int64) throws {
+    public func rememberHeaders(_ fields: HTTPFields, of collectionID: Int64) throws {
         try write { db in
-            try db.execute(sql: "UPDATE collection SET headers = ? WHERE id = ?", arguments: [headers, collectionID])
+            try db.execute(sql: "UPDATE collection SET headers = ? WHERE id = ?", arguments: [StoredText.text(of: fields), collectionID])
         }
     }
 
@@ -95,8 +98,8 @@ extension SQLiteMirror {
         try write { db in try db.execute(sql: "UPDATE collection SET since = ? WHERE id = ?", arguments: [since, collectionID]) }
     }
 
-    public func recordPassKind(_ kind: String, of collectionID: Int64) throws {
-        try write { db in try db.execute(sql: "UPDATE collection SET lastPassKind = ? WHERE id = ?", arguments: [kind, collectionID]) }
+    public func recordPassKind(_ kind: PassKind, of collectionID: Int64) throws {
+        try write { db in try db.execute(sql: "UPDATE collection SET lastPassKind = ? WHERE id = ?", arguments: [kind.rawValue, collectionID]) }
     }
 
     public func renameCollection(_ collectionID: Int64, to name: String) throws {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import JSON
 import MirrorStore
+import StorageErrors
 
 // MirrorStore, passes: what each call does is said on the protocol.
 extension SQLiteMirror {

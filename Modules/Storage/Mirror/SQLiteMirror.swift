@@ -2,6 +2,7 @@ import DedicatedThreads
 import Foundation
 import GRDB
 import MirrorStore
+import StorageErrors
 import Synchronization
 
 /// The mirror in a local SQLite file (`data.sqlite`): the embedded ``MirrorStore``, and the

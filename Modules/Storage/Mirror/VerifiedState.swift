@@ -1,5 +1,6 @@
 import Foundation
 import MirrorStore
+import StorageErrors
 
 /// How the mirror's file looked when a writer of this program last closed it sound: the size
 /// and modification time of `data.sqlite` and of its WAL, kept in `data.sqlite.verified`.

@@ -5,7 +5,7 @@ import MirrorStore
 enum CollectionResolver {
     /// The collection of `url`: the one called `name` (which must mirror the same URL), else the
     /// one whose URL has the same identity, else a new one.
-    static func resolve(url: URL, name: String?, in store: any MirrorStore) async throws -> (CollectionRecord, isNew: Bool) {
+    static func resolve(url: URL, name: String?, in store: any MirrorReading & CollectionEditing) async throws -> (CollectionRecord, isNew: Bool) {
         let identity = CollectionIdentity.of(url)
         let stored = CollectionIdentity.withoutCredentials(url).absoluteString
         if let name {

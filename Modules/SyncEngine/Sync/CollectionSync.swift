@@ -12,14 +12,14 @@ import Pacing
 /// items no page listed. Syncs of one collection, from any processes, run one at a time.
 public struct CollectionSync: Sendable {
     private let services: FreshServices
-    private let store: any MirrorStore
+    private let store: any SyncStore
     private let random: @Sendable () -> Double
 
     /// - Parameters:
     ///   - services: the page client (``FreshServices/pageClient``) fetches, through the origin
     ///     gate, and its clock is what retries wait on; its cache writes are waited for when a run ends.
     ///   - random: the jitter source of backoffs, in 0..<1.
-    public init(services: FreshServices, store: any MirrorStore, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+    public init(services: FreshServices, store: any SyncStore, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.services = services
         self.store = store
         self.random = random
@@ -39,7 +39,7 @@ public struct CollectionSync: Sendable {
         let tally = SyncTally()
         let (collection, isNew) = try await CollectionResolver.resolve(url: options.url, name: options.name, in: store)
         if let remembered = options.rememberedHeaders {
-            try await store.rememberHeaders(CollectionRecord.headersJSON(remembered), of: collection.id)
+            try await store.rememberHeaders(remembered, of: collection.id)
         }
         if let since = options.since?.description, since != collection.since { try await store.rememberSince(since, of: collection.id) }
         tally.update { $0.collection = collection.name }

@@ -58,7 +58,7 @@ public struct SyncOptions: Sendable {
         guard let url = URL(string: collection.url) else { return nil }
         self.init(url: url)
         name = collection.name
-        headerFields = collection.keptHeaderFields
+        headerFields = collection.headerFields
         since = collection.since.flatMap(SinceSpec.init(parsing:))
     }
 }

@@ -20,7 +20,7 @@ extension SyncPass {
     /// body is needed for its link, so the cache is not asked) and its items merged into the
     /// mirror. Nothing is removed, and the pass the mirror stands on is left as it is.
     func runIncremental(_ start: (spec: SinceSpec, value: String)) async throws {
-        guard let plan = collection.paginationPlan else { return }
+        guard let plan = collection.plan else { return }
         let reader = PageReader(plan: plan, itemsGiven: options.overrides.items != nil)
         announce(plan)
         tally.update { $0.incremental = "\(start.spec.parameter)=\(start.value)" }
@@ -51,7 +51,7 @@ extension SyncPass {
             events(.page(PageEvent(index: index, url: url, decision: fetched.response.decision, items: items.count, unchanged: false,
                                    write: write, summary: summary)))
         }
-        try await store.recordPassKind(SyncSummary.PassKind.incremental.rawValue, of: collection.id)
+        try await store.recordPassKind(.incremental, of: collection.id)
         tally.update {
             $0.complete = true
             if case .end(let end) = walk.next { $0.endReason = end.reason }

@@ -20,7 +20,7 @@ struct SyncPass: Sendable {
     /// Whether the collection was created for this run (it is announced once its first page reads).
     let isNew: Bool
     let options: SyncOptions
-    let store: any MirrorStore
+    let store: any SyncStore
     let tally: SyncTally
     let events: @Sendable (SyncEvent) -> Void
     let fetcher: PageFetcher
@@ -58,21 +58,21 @@ struct SyncPass: Sendable {
     /// The first page's URL with the page size asked for.
     var firstURL: URL {
         PageSize.url(options.url, size: options.limit,
-                     parameter: options.overrides.paginate?.options["size"] ?? collection.paginationPlan?.sizeParameter)
+                     parameter: options.overrides.paginate?.options["size"] ?? collection.plan?.sizeParameter)
     }
 
     // MARK: The pass
 
     func run() async throws {
         // A changed URL or a plan the user changed reads the pages anew, from the first.
-        let planChanged = collection.paginationPlan.map { !$0.agrees(with: options.overrides) } ?? true
+        let planChanged = collection.plan.map { !$0.agrees(with: options.overrides) } ?? true
         let replan = planChanged || collection.url != firstURL.absoluteString
         if !replan, let since = try await incrementalStart() { return try await runIncremental(since) }
         if replan && collection.plan != nil { try await store.resetPlan(of: collection.id) }
         let position = try await store.startPass(of: collection.id, restart: options.restart || replan, now: Date())
         let chain = try await store.pages(of: collection.id)
         rememberValidators(Array(chain.values))
-        var reader = PageReader(plan: replan ? nil : collection.paginationPlan, itemsGiven: options.overrides.items != nil)
+        var reader = PageReader(plan: replan ? nil : collection.plan, itemsGiven: options.overrides.items != nil)
         if let plan = reader.plan { announce(plan) }
         var walk = startWalk(at: position, chain: chain)
         var readBefore: [Int: (url: URL, link: PageLink)] = [:]
@@ -262,7 +262,7 @@ struct SyncPass: Sendable {
             plan.sizeParameter = PageSize.parameter(in: firstURL)
             reader.plan = plan
         }
-        try await store.setPlan(try plan.json(), url: firstURL.absoluteString, of: collection.id)
+        try await store.setPlan(plan, url: firstURL.absoluteString, of: collection.id)
         if isNew { events(.created(name: collection.name)) }
         announce(plan)
     }
@@ -368,7 +368,7 @@ struct SyncPass: Sendable {
     private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?) async throws {
         let removed = try await store.finishPass(pass, of: collection.id, lastPage: end.lastPage, removingUnlisted: end.unsettled == nil,
                                                  now: Date())
-        try await store.recordPassKind(SyncSummary.PassKind.full.rawValue, of: collection.id)
+        try await store.recordPassKind(.full, of: collection.id)
         if let unsettled = end.unsettled { events(.notice("\(unsettled): nothing removed this time")) }
         tally.update {
             $0.removed = removed

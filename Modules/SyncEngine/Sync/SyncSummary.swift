@@ -74,14 +74,6 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     /// The reason of a wait after a failure, by exponential backoff.
     public static let backoff = "backoff"
 
-    /// What a run did to the mirror (``MirrorStore``'s `recordPassKind`, `fresh collections`).
-    public enum PassKind: String, Sendable {
-        /// A whole pass: every page read, what no page lists removed.
-        case full
-        /// `--since`: what changed merged in, nothing removed.
-        case incremental
-    }
-
     /// Counts a wait of `duration` for `reason`.
     mutating func wait(_ duration: Duration, for reason: String) {
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18

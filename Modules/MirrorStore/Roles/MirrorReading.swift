@@ -1,0 +1,66 @@
+import JSON
+
+/// The mirror as read-outs and readers read it: the collections, then each one's current items
+/// in the server's order, as whole items or as the rows of a screen.
+public protocol MirrorReading: AnyObject, Sendable {
+    // MARK: Collections
+
+    /// Every collection, by name.
+    func collections() async throws -> [CollectionRecord]
+    /// The collection with `id`.
+    func collection(id: Int64) async throws -> CollectionRecord?
+    /// The collection called exactly `name`.
+    func collection(named name: String) async throws -> CollectionRecord?
+    /// Every collection with the figures `fresh collections` shows.
+    func summaries() async throws -> [CollectionSummary]
+
+    // MARK: Items
+
+    /// The number of current items of a collection.
+    func itemCount(in id: Int64) async throws -> Int
+    /// Calls `body` with each current item in the server's order (page, then position),
+    /// reading them as it goes so memory stays flat however large the collection.
+    func forEachItem(in id: Int64, filters: [ItemFilter], limit: Int?, _ body: (StoredItem) throws -> Void) async throws
+    /// The item with row id `id`, if it is still current.
+    func item(id: Int64) async throws -> StoredItem?
+    /// The JSON of the collection's first item, to choose which members rows show.
+    func firstItemJSON(in id: Int64) async throws -> String?
+    /// The largest value of `member` among the collection's current items (numbers by value,
+    /// strings by text), as text: a string without its quotes, a number as written; `nil` when
+    /// no item has one. What an incremental sync sends.
+    func largestValue(of member: JSONPath, in id: Int64) async throws -> String?
+
+    // MARK: Rows of a screen
+
+    /// Up to `limit` rows from `start` on (`start` included; the first row when `nil`).
+    func rows(in id: Int64, from start: ItemPosition?, limit: Int, fields: RowFields) async throws -> [ItemRow]
+    /// Up to `limit` rows before `end` (excluded), in the server's order.
+    func rows(in id: Int64, before end: ItemPosition, limit: Int, fields: RowFields) async throws -> [ItemRow]
+    /// Up to `limit` rows from the `offset`-th (0 for the first).
+    func rows(in id: Int64, atOffset offset: Int, limit: Int, fields: RowFields) async throws -> [ItemRow]
+    /// How many items come before `position` (its row number, from 0).
+    func ordinal(of position: ItemPosition, in id: Int64) async throws -> Int
+    /// The first item after `position` (or before it, going `backward`) whose string values hold
+    /// every word of `query` (the last one as a prefix), wrapping around at the end.
+    func firstMatch(of query: String, in id: Int64, after position: ItemPosition?, backward: Bool, fields: RowFields) async throws -> ItemRow?
+
+    /// Tells a screen when anyone (another process included) has written to the store.
+    func watchChanges() async throws -> any ChangeWatch
+}
+
+extension MirrorReading {
+    /// The collection a user means by `name`: the one called exactly that, else the only one
+    /// whose name differs from it in letter case alone (a name made from a URL is lower-cased,
+    /// so `Users` finds the collection of `/api/Users`); `nil` when none, or several, match.
+    public func collection(meaning name: String) async throws -> CollectionRecord? {
+        if let exact = try await collection(named: name) { return exact }
+        let folded = name.lowercased()
+        let matches = try await collections().filter { $0.name.lowercased() == folded }
+        return matches.count == 1 ? matches[0] : nil
+    }
+
+    /// ``forEachItem(in:filters:limit:_:)`` over every current item.
+    public func forEachItem(in id: Int64, _ body: (StoredItem) throws -> Void) async throws {
+        try await forEachItem(in: id, filters: [], limit: nil, body)
+    }
+}
