@@ -2,7 +2,6 @@ import CSQLiteOptions
 import Foundation
 import GRDB
 import HTTPCache
-import MirrorStore
 import StorageErrors
 import Synchronization
 

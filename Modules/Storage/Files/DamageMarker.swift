@@ -1,5 +1,4 @@
 import Foundation
-import MirrorStore
 import StorageErrors
 
 /// The file beside a damaged item database (`data.sqlite.damaged`) that keeps every later

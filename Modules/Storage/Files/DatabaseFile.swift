@@ -1,7 +1,6 @@
 import CSQLiteOptions
 import Foundation
 import GRDB
-import MirrorStore
 import StorageErrors
 
 /// Opens SQLite files the way both databases want them: parent directory created (0700),

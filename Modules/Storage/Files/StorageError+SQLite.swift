@@ -1,5 +1,4 @@
 import GRDB
-import MirrorStore
 import StorageErrors
 
 extension StorageError {
