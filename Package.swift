@@ -103,10 +103,16 @@ let package = Package(
         .target(
             name: "SyncEngine",
             dependencies: [
-                "CurlTransport", "DedicatedThreads", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "Pacing", "Pagination", "PostgresStore",
-                "Storage", .product(name: "HTTPTypes", package: "swift-http-types"),
+                "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "Pacing", "Pagination", .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/SyncEngine"
+        ),
+
+        // MARK: The composition root: the live services, which only the programs import
+        .target(
+            name: "Composition",
+            dependencies: ["CurlTransport", "HTTPCache", "MirrorStore", "Pacing", "PostgresStore", "Storage", "SyncEngine"],
+            path: "Modules/Composition"
         ),
 
         // MARK: Named sources: an API's URL, headers and options under a name (sources.toml)
@@ -128,7 +134,7 @@ let package = Package(
         // MARK: Apps (a library with the logic, a thin executable beside it)
         .target(
             name: "FreshCLI",
-            dependencies: ["StorageErrors", 
+            dependencies: ["StorageErrors", "Composition",
                 "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "NamedSources", "Pacing", "Pagination", "PostgresStore",
                 "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -138,7 +144,7 @@ let package = Package(
         .executableTarget(name: "fresh", dependencies: ["FreshCLI"], path: "Apps/fresh"),
         .target(
             name: "FreshReader",
-            dependencies: ["StorageErrors", 
+            dependencies: ["StorageErrors", "Composition",
                 "CNcursesw", "Fetcher", "JSON", "MirrorStore", "NamedSources", "Pagination", "PostgresStore", "Storage", "SyncEngine", "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -195,14 +201,14 @@ let package = Package(
             name: "PostgresStoreTests", dependencies: ["StorageErrors", "JSON", "MirrorStore", "PostgresStore", "StoreTestSupport"], path: "Tests/PostgresStoreTests"),
         .testTarget(
             name: "SyncEngineTests",
-            dependencies: ["HTTPCache", "JSON", "MirrorStore", "MockServer", "Pacing", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["Composition", "HTTPCache", "JSON", "MirrorStore", "MockServer", "Pacing", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/SyncEngineTests"),
         .testTarget(
             name: "FreshCLITests",
             dependencies: ["StorageErrors", "FreshCLI", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "NamedSources", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/FreshCLITests"),
         .testTarget(
-            name: "FreshReaderTests", dependencies: ["Fetcher", "FreshReader", "JSON", "MirrorStore", "Pagination", "Pacing", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            name: "FreshReaderTests", dependencies: ["Composition", "Fetcher", "FreshReader", "JSON", "MirrorStore", "Pagination", "Pacing", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/FreshReaderTests"),
         .testTarget(
             name: "CommandLaunchTests", dependencies: ["CommandLaunch", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -1,5 +1,6 @@
 import ArgumentParser
 import CommandLaunch
+import Composition
 import SyncEngine
 
 /// `fresh`: the sync CLI. One file per subcommand.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Composition
 import CurlTransport
 import Foundation
 import HTTPCache

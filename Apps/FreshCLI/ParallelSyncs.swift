@@ -1,3 +1,4 @@
+import Composition
 import MirrorStore
 import SyncEngine
 
@@ -18,7 +19,7 @@ enum ParallelSyncs {
                 group.addTask {
                     do {
                         let options = try command.syncOptions(for: target)
-                        return (target, .success(try await CollectionSync(services: services, store: store).run(options)))
+                        return (target, .success(try await CollectionSync(network: services, store: store).run(options)))
                     } catch {
                         return (target, .failure(error))
                     }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Composition
 import NamedSources
 import Foundation
 import SyncEngine

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Composition
 import CurlTransport
 import Foundation
 import HTTPCache
@@ -237,7 +238,7 @@ struct SyncCommand: FreshSubcommand {
                     resolved = target
                     let options = try syncOptions(for: target)
                     return try await Interruption.cancellingOnSignal {
-                        try await CollectionSync(services: services, store: store).run(options, events: reporter.report)
+                        try await CollectionSync(network: services, store: store).run(options, events: reporter.report)
                     }
                 }
             }

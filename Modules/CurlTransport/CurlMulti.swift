@@ -2,13 +2,14 @@ import CCurl
 import DedicatedThreads
 import Foundation
 import HTTPCache
+import Synchronization
 
 /// libcurl's multi interface as the I/O of a ``TransferLoop``: the transfers its tasks start,
 /// driven between their jobs without blocking the thread, each task suspended until its
 /// transfer is done. The multi handle keeps the connections alive between requests.
 ///
-/// Everything but ``wake()`` runs on the loop's thread: ``CurlTransport`` starts a transfer here
-/// only from a job of that loop (``current``).
+/// Everything but ``wake()`` and ``isOwnThread`` runs on the loop's thread: a ``TransferChain``
+/// starts a transfer here only from a job of that loop.
 final class CurlMulti: IdleWork, @unchecked Sendable {
     private struct Running {
         var exchange: CurlExchange
@@ -30,13 +31,14 @@ final class CurlMulti: IdleWork, @unchecked Sendable {
 
     deinit { fresh_curl_multi_cleanup(multi) }
 
-    /// The loop whose thread is the caller's, if it is one.
-    static var current: CurlMulti? {
-        pthread_getspecific(currentKey).map { Unmanaged<CurlMulti>.fromOpaque($0).takeUnretainedValue() }
-    }
+    /// The loop's thread, once it has started.
+    private let owner = Mutex<pthread_t?>(nil)
 
-    /// Marks the calling thread as this loop's (its set-up).
-    func adoptCurrentThread() { pthread_setspecific(Self.currentKey, Unmanaged.passUnretained(self).toOpaque()) }
+    /// Records the calling thread as the loop's (its set-up).
+    func adoptCurrentThread() { owner.withLock { $0 = pthread_self() } }
+
+    /// Whether the caller runs on the loop's thread.
+    var isOwnThread: Bool { owner.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
 
     /// Starts `transfer`: the request goes out now, as far as the socket takes it; `done` is
     /// called on this thread when the transfer has finished.
@@ -75,10 +77,4 @@ final class CurlMulti: IdleWork, @unchecked Sendable {
     func wait() { _ = fresh_curl_multi_poll(multi, Self.longestWait) }
 
     func wake() { _ = fresh_curl_multi_wakeup(multi) }
-
-    private static let currentKey: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key, nil)
-        return key
-    }()
 }

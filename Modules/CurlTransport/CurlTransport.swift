@@ -6,8 +6,8 @@ import HTTPCache
 
 /// The live ``HTTPTransport``: libcurl's easy interface, one blocking transfer per request on
 /// a dispatch thread, with connections kept alive between requests through a pool of reused
-/// handles. A request made from a ``TransferLoop`` this transport made
-/// (``makeTransferLoop(name:)``) is driven by that loop instead, without blocking it.
+/// handles. A request sent through a ``TransferChain`` this transport made (``makeChain(name:)``)
+/// is driven by that chain's loop instead, without blocking it.
 ///
 /// Redirects are not followed (the caching client follows them); bodies in a coding libcurl
 /// decodes come back decoded unless the request sets its own `Accept-Encoding` (then exactly
@@ -42,6 +42,12 @@ public final class CurlTransport: HTTPTransport {
     public static func finishPreload() { _ = fresh_curl_load() }
 
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await send(request, on: nil)
+    }
+
+    /// Sends `request`: on `chain`'s loop when one is given (``TransferChain``), else blocking
+    /// a thread of its own for the transfer.
+    func send(_ request: TransportRequest, on chain: TransferChain?) async throws -> TransportResponse {
         guard let scheme = request.url.scheme?.lowercased(), scheme == "http" || scheme == "https",
               request.url.host?.isEmpty == false else {
             throw TransportError.invalidURL(request.url.absoluteString)
@@ -50,15 +56,11 @@ public final class CurlTransport: HTTPTransport {
         // for libcurl and the libraries it brings (OpenSSL, Kerberos, LDAP, ...).
         if let failure = fresh_curl_load() { throw TransportError.unavailable("libcurl: \(String(cString: failure))") }
         let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent, proxy: proxy)
-        let loop = CurlMulti.current
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                if let loop {
-                    // On a transfer loop: the request goes out now, and the loop resumes the task
-                    // when the answer is in.
-                    loop.start(transfer) { continuation.resume(with: $0) }
-                    return
-                }
+                // On a transfer loop: the request goes out from the loop's thread, and the loop
+                // resumes the task when the answer is in.
+                if let chain, chain.start(transfer, done: { continuation.resume(with: $0) }) { return }
                 // A transfer blocks its thread until the server answers (seconds, for a slow
                 // one). The global queue's threads are Swift concurrency's pool on Linux, one per
                 // core, so a few slow transfers there would stall every task of the process. A
@@ -74,16 +76,15 @@ public final class CurlTransport: HTTPTransport {
         } onCancel: {
             transfer.cancel()
             // A loop waiting for I/O looks at the transfer again now, rather than at its next timer.
-            loop?.wake()
+            chain?.wake()
         }
     }
 
     /// A thread that runs a chain of requests and drives their transfers itself, several at
-    /// once, without blocking (see ``TransferLoop``); `nil` when libcurl cannot be loaded (a
-    /// request then fails as it would anywhere). Stop it when its task is done.
-    public func makeTransferLoop(name: String) -> TransferLoop? {
+    /// once, without blocking (see ``TransferChain``); `nil` when libcurl cannot be loaded (a
+    /// request then fails as it would anywhere). Stop its loop when its task is done.
+    public func makeChain(name: String) -> TransferChain? {
         guard fresh_curl_load() == nil else { return nil }
-        let multi = CurlMulti(pool: pool)
-        return TransferLoop(name: name, io: multi, setUp: { multi.adoptCurrentThread() })
+        return TransferChain(name: name, transport: self, multi: CurlMulti(pool: pool))
     }
 }

@@ -1,8 +1,8 @@
 /// A thread that runs a task's jobs and, between them, drives that task's network transfers
 /// without blocking: an event loop, as SwiftNIO's, for a chain of requests (a sync's pages).
 ///
-/// Run a task on it with `Task(executorPreference:)`. A transfer the task starts goes out at
-/// once and the task suspends; the thread then runs whatever else is ready (the task's other
+/// Run a task on it with `Task(executorPreference:)`. A transfer the task starts (through the
+/// transport that made the loop, which knows it) goes out at once and the task suspends; the thread then runs whatever else is ready (the task's other
 /// children: the page before, being read) and, when nothing is, waits for the transfers' I/O.
 /// So the chain never hands a request to another thread and back, and the next page's request
 /// is on the wire while the page before it is read, on one thread.
@@ -29,6 +29,11 @@ public final class TransferLoop: TaskExecutor, Sendable {
             globalConcurrentExecutor.enqueue(ExecutorJob(job))
         }
     }
+
+    /// Runs `job` on the loop's thread after the jobs before it; `false` (and nothing runs) once
+    /// the loop has stopped.
+    @discardableResult
+    public func run(_ job: @escaping @Sendable () -> Void) -> Bool { thread.submit(job) }
 
     /// Ends the loop once the jobs enqueued so far have run and its transfers have finished.
     /// A task that prefers the loop calls this as the last thing it does.

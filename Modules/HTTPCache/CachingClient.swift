@@ -14,19 +14,32 @@ public final class CachingClient: Sendable {
     private let storage: any CacheStorage
     private let now: @Sendable () -> Date
     private let maximumEntrySize: Int
-    private let backgroundWork = BackgroundWork()
+    private let backgroundWork: BackgroundWork
 
     /// - Parameters:
     ///   - maximumEntrySize: bodies larger than this are never stored.
     ///   - now: the clock; tests inject their own.
-    public init(
+    public convenience init(
         transport: any HTTPTransport, storage: any CacheStorage,
         maximumEntrySize: Int = 10 * 1024 * 1024, now: @escaping @Sendable () -> Date = Date.init
     ) {
+        self.init(transport: transport, storage: storage, maximumEntrySize: maximumEntrySize, now: now, backgroundWork: BackgroundWork())
+    }
+
+    private init(transport: any HTTPTransport, storage: any CacheStorage, maximumEntrySize: Int, now: @escaping @Sendable () -> Date,
+                 backgroundWork: BackgroundWork) {
         self.transport = transport
         self.storage = storage
         self.maximumEntrySize = maximumEntrySize
         self.now = now
+        self.backgroundWork = backgroundWork
+    }
+
+    /// This client over another transport (a chain of requests with a thread of its own): the
+    /// same storage, and the same background refreshes, which ``waitForBackgroundRevalidations()``
+    /// of either waits for.
+    public func sending(through transport: any HTTPTransport) -> CachingClient {
+        CachingClient(transport: transport, storage: storage, maximumEntrySize: maximumEntrySize, now: now, backgroundWork: backgroundWork)
     }
 
     // MARK: Sending

@@ -6,8 +6,8 @@ import HTTPCache
 import Testing
 @testable import CurlTransport
 
-@Suite("A transfer loop: a chain of requests driven from one thread, without blocking it")
-struct TransferLoopTests {
+@Suite("A transfer chain: requests driven from one thread, without blocking it")
+struct TransferChainTests {
     let transport = CurlTransport()
 
     func request(_ url: String) -> TransportRequest {
@@ -16,11 +16,12 @@ struct TransferLoopTests {
 
     @Test func aTaskOnTheLoopTransfersWithoutLeavingItsThread() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 30))
-        let loop = try #require(transport.makeTransferLoop(name: "test.loop"))
+        let chain = try #require(transport.makeChain(name: "test.loop"))
+        let loop = chain.loop
         let task = Task(executorPreference: loop) { () -> (sameThread: Bool, body: Data?) in
             defer { loop.stop() }
             let before = pthread_self()
-            let response = try? await transport.send(request("\(server.baseURL)/posts?limit=7"))
+            let response = try? await chain.transport.send(request("\(server.baseURL)/posts?limit=7"))
             return (pthread_equal(before, pthread_self()) != 0, response?.body)
         }
         let (sameThread, received) = await task.value
@@ -35,13 +36,14 @@ struct TransferLoopTests {
         // parent yields once, and the request is on the server's side before the parent reads.
         let server = try KeepAliveServer()
         defer { server.stop() }
-        let loop = try #require(transport.makeTransferLoop(name: "test.ahead"))
+        let chain = try #require(transport.makeChain(name: "test.ahead"))
+        let loop = chain.loop
         let arrivedWhileParentRan = await Task(executorPreference: loop) { () -> Bool in
             defer { loop.stop() }
             // The first request opens the connection that the second one reuses.
-            _ = try? await transport.send(request(server.baseURL + "/first"))
+            _ = try? await chain.transport.send(request(server.baseURL + "/first"))
             server.requestArrived.wait()
-            async let second = transport.send(request(server.baseURL + "/second"))
+            async let second = chain.transport.send(request(server.baseURL + "/second"))
             await Task.yield()
             // Blocking the loop's thread: the request must already have left.
             let arrived = server.requestArrived.wait(timeout: .now() + 10) == .success
@@ -54,14 +56,15 @@ struct TransferLoopTests {
     @Test func transfersOfOneLoopRunAtTheSameTime() async throws {
         let configuration = MockServerConfiguration(postCount: 30, faults: [FaultRule(route: "/users", latencyMilliseconds: 3000)])
         let server = try await RunningMockServer.start(configuration)
-        let loop = try #require(transport.makeTransferLoop(name: "test.parallel"))
+        let chain = try #require(transport.makeChain(name: "test.parallel"))
+        let loop = chain.loop
         let order = await Task(executorPreference: loop) { () -> [String] in
             defer { loop.stop() }
             // The slow one first: if the loop ran one transfer at a time, it would also finish first.
             return await withTaskGroup(of: String.self) { group in
                 for path in ["/users", "/posts/2"] {
                     group.addTask {
-                        _ = try? await transport.send(request(server.baseURL + path))
+                        _ = try? await chain.transport.send(request(server.baseURL + path))
                         return path
                     }
                 }
@@ -75,18 +78,32 @@ struct TransferLoopTests {
     @Test func aTransferOnTheLoopIsCancelled() async throws {
         let configuration = MockServerConfiguration(faults: [FaultRule(route: "/posts", latencyMilliseconds: 5000)])
         let server = try await RunningMockServer.start(configuration)
-        let loop = try #require(transport.makeTransferLoop(name: "test.cancelled"))
+        let chain = try #require(transport.makeChain(name: "test.cancelled"))
+        let loop = chain.loop
         let task = Task(executorPreference: loop) {
             defer { loop.stop() }
-            return try await transport.send(request("\(server.baseURL)/posts"))
+            return try await chain.transport.send(request("\(server.baseURL)/posts"))
         }
         task.cancel()
         await #expect(throws: TransportError.cancelled) { try await task.value }
         await server.stop()
     }
 
+    @Test func aRequestFromAnotherThreadIsHandedToTheLoop() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 3))
+        let chain = try #require(transport.makeChain(name: "test.handed"))
+        // No executor preference: the request is sent from the global pool.
+        let response = try await chain.transport.send(request("\(server.baseURL)/posts/1"))
+        chain.loop.stop()
+        // Once the loop has stopped, a request still goes, on a thread of its own.
+        let after = try await chain.transport.send(request("\(server.baseURL)/posts/2"))
+        await server.stop()
+        #expect(response.status == .ok && after.status == .ok)
+    }
+
     @Test func aTaskThatOutlivesTheLoopGoesOnElsewhere() async throws {
-        let loop = try #require(transport.makeTransferLoop(name: "test.stopped"))
+        let chain = try #require(transport.makeChain(name: "test.stopped"))
+        let loop = chain.loop
         let (stream, continuation) = AsyncStream<Int>.makeStream()
         let task = Task(executorPreference: loop) {
             var received: [Int] = []

@@ -1,3 +1,4 @@
+import Composition
 import Fetcher
 import Foundation
 import MirrorStore

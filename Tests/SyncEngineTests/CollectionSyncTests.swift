@@ -1,3 +1,4 @@
+import Composition
 import Foundation
 import HTTPCache
 import JSON
@@ -396,35 +397,5 @@ struct PageAtATimeTests {
         let summary = try #require(stopped.withLock { $0 })
         #expect(summary.collection == "posts" && summary.resumedAtPage == 2 && summary.pagesWritten == 0 && summary.totalItems == 10)
         #expect(!summary.complete && summary.seconds > 0)
-    }
-
-    @Test func rowsShowATitleAndWhoOrWhen() {
-        let post = ItemFields.choose(for: #"{"id":1,"title":"t","author":"a","updated_at":"2024"}"#)
-        #expect(post == RowFields(title: [JSONPath(["title"])], subtitle: [JSONPath(["author"])]))
-        let user = ItemFields.choose(for: #"{"login":"kim","user":{"login":"x"},"created_at":"2024"}"#)
-        #expect(user == RowFields(title: [JSONPath(["login"])], subtitle: [JSONPath(["user", "login"])]))
-        let chosen = ItemFields.choose(for: #"{"id":1,"title":"t"}"#, title: JSONPath(["id"]))
-        #expect(chosen.title == [JSONPath(["id"])])
-        #expect(ItemFields.choose(for: nil) == RowFields(title: [], subtitle: []))
-    }
-}
-
-@Suite("Refreshing the pages on screen first")
-struct FirstPagesTests {
-    @Test func theGivenPagesAreRevalidatedFirstAndNotAskedForTwice() async throws {
-        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 50, maxAge: 0))
-        let fixture = try SyncFixture()
-        let url = "\(server.baseURL)/posts?limit=10"
-        _ = try await fixture.sync(url)
-        _ = try await fixture.services.client.send(TransportRequest(
-            method: .patch, url: URL(string: "\(server.baseURL)/posts/33")!, headerFields: [.contentType: "application/json"],
-            body: Data(#"{"title":"바뀐 제목"}"#.utf8)))
-        let pages = Mutex<[Int]>([])
-        let summary = try await fixture.engine.run({ var options = SyncOptions(url: URL(string: url)!); options.firstPages = [3, 2]; return options }()) { event in
-            if case .page(let page) = event { pages.withLock { $0.append(page.index) } }
-        }
-        await server.stop()
-        #expect(pages.withLock { $0 } == [3, 2, 0, 1, 4])
-        #expect(summary.requests == 5 && summary.changed == 1 && summary.fullResponses == 1 && summary.complete, "\(summary)")
     }
 }

@@ -1,3 +1,4 @@
+import Composition
 import Foundation
 import HTTPCache
 import Storage

@@ -63,7 +63,7 @@ struct DjangoSyncTests {
     @Test func aThrottledAPIIsMirroredByWaitingForRetryAfter() async throws {
         let origin = try PeerOrigin.django(items: 60, throttle: "3/s")
         let fixture = try SyncFixture(realTime: true)
-        let engine = CollectionSync(services: fixture.services, store: fixture.store)
+        let engine = CollectionSync(network: fixture.services, store: fixture.store)
         let summary = try await engine.run(SyncOptions(url: URL(string: "\(origin.baseURL)/api/limited/posts/?page_size=5")!))
         #expect(summary.totalItems == 60 && summary.pages == 12)
         #expect(summary.retries >= 1)

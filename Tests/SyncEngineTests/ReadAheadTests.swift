@@ -1,3 +1,4 @@
+import Composition
 import Foundation
 import HTTPCache
 @testable import MockServer
@@ -33,7 +34,7 @@ struct ReadAheadTests {
             try await Self.first(in: written, where: { $0 == 1 }, orFailAfter: .seconds(120))
             throw CancellationError()
         }))
-        let interrupted = CollectionSync(services: services, store: fixture.store)
+        let interrupted = CollectionSync(network: services, store: fixture.store)
         await #expect(throws: CancellationError.self) {
             _ = try await interrupted.run(SyncOptions(url: URL(string: origin.baseURL + "/things")!)) { event in
                 if case .page(let page) = event { writer.yield(page.index) }
@@ -125,7 +126,7 @@ struct ReadAheadTests {
         try origin.serve(pages(throttlingPage3: true))
         // Real waits: the server's clock is what is judged.
         let told = Mutex<[Duration]>([])
-        let summary = try await CollectionSync(services: fixture.services, store: fixture.store).run(SyncOptions(url: url)) { event in
+        let summary = try await CollectionSync(network: fixture.services, store: fixture.store).run(SyncOptions(url: url)) { event in
             switch event {
             case .retrying(_, let wait, _, _, _), .waitingAtGate(_, let wait, _): told.withLock { $0.append(wait) }
             default: break

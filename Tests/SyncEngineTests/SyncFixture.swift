@@ -1,3 +1,4 @@
+import Composition
 import Foundation
 import HTTPCache
 import JSON
@@ -27,7 +28,7 @@ final class SyncFixture: Sendable {
 
     /// A sync whose waits (retries' backoffs, the origin gate's holds) are the fixture's clock's.
     var engine: CollectionSync {
-        CollectionSync(services: services, store: store, random: { 0.5 })
+        CollectionSync(network: services, store: store, random: { 0.5 })
     }
 
     func sync(_ url: String, _ configure: (inout SyncOptions) -> Void = { _ in }) async throws -> SyncSummary {

@@ -1,3 +1,4 @@
+import Composition
 import Fetcher
 import Foundation
 import MirrorStore
@@ -89,7 +90,7 @@ final class CollectionRefresher: Sendable {
                 // Offline is said at once; the refresh itself is tried again later (``retryLater``).
                 options.retry.retriesUnreachable = false
                 options.firstPages = firstPages.withLock { $0[id] ?? [] }
-                let summary = try await CollectionSync(services: services, store: store).run(options)
+                let summary = try await CollectionSync(network: services, store: store).run(options)
                 summaries.withLock { $0[id] = Self.changes(summary) }
             },
             classify: Self.failure)

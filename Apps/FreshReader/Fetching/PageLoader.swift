@@ -1,3 +1,4 @@
+import Composition
 import Foundation
 import MirrorStore
 import NamedSources
@@ -24,7 +25,7 @@ struct PageLoader: Sendable {
             options.maximumPages = 1
             // A server out of reach fails the page at once (R tries it again), not after a sync's retries.
             options.retry.retriesUnreachable = false
-            _ = try await CollectionSync(services: services, store: store).run(options)
+            _ = try await CollectionSync(network: services, store: store).run(options)
             return nil
         } catch {
             return ErrorDescription.line(error)

@@ -1,3 +1,4 @@
+import Composition
 import MirrorStore
 import SyncEngine
 

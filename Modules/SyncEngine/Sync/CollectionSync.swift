@@ -11,16 +11,17 @@ import Pacing
 /// one transaction, unless its content is the one already stored. A complete pass deletes the
 /// items no page listed. Syncs of one collection, from any processes, run one at a time.
 public struct CollectionSync: Sendable {
-    private let services: FreshServices
+    private let network: any SyncNetwork
     private let store: any SyncStore
     private let random: @Sendable () -> Double
 
     /// - Parameters:
-    ///   - services: the page client (``FreshServices/pageClient``) fetches, through the origin
-    ///     gate, and its clock is what retries wait on; its cache writes are waited for when a run ends.
+    ///   - network: each pass fetches on a chain of its own (``SyncNetwork/openPageChain(named:)``),
+    ///     through the origin gate, and its clock is what retries wait on; the page cache's
+    ///     writes are waited for when a run ends.
     ///   - random: the jitter source of backoffs, in 0..<1.
-    public init(services: FreshServices, store: any SyncStore, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
-        self.services = services
+    public init(network: any SyncNetwork, store: any SyncStore, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        self.network = network
         self.store = store
         self.random = random
     }
@@ -43,15 +44,15 @@ public struct CollectionSync: Sendable {
         }
         if let since = options.since?.description, since != collection.since { try await store.rememberSince(since, of: collection.id) }
         tally.update { $0.collection = collection.name }
-        defer { services.drainPageCache() }
+        defer { network.pageValidators.drain() }
         do {
-            try await onTransferLoop { loop in
+            try await onPageChain { chain in
                 let origin = Origin.of(options.url)
-                if let parallel = options.parallel { services.gate.setParallel(parallel, for: origin) }
-                let fetcher = PageFetcher(client: services.pageClient, options: options, origin: origin,
-                                          tally: tally, events: events, clock: services.clock, gate: services.gate, random: random)
+                if let parallel = options.parallel { network.gate.setParallel(parallel, for: origin) }
+                let fetcher = PageFetcher(client: chain.client, options: options, origin: origin,
+                                          tally: tally, events: events, clock: network.clock, gate: network.gate, random: random)
                 try await SyncPass(collection: collection, isNew: isNew, options: options, store: store, tally: tally, events: events,
-                                   fetcher: fetcher, loop: loop, rememberValidators: { services.rememberPageValidators($0) }).run()
+                                   fetcher: fetcher, loop: chain.executor, pageValidators: network.pageValidators).run()
             }
             try await store.recordSyncEnd(of: collection.id, error: nil, at: Date())
         } catch {
@@ -62,13 +63,13 @@ public struct CollectionSync: Sendable {
         return await summary(tally, of: collection, since: started)
     }
 
-    /// Runs `pass` on a transfer loop of its own when the transport has one (see
-    /// `DedicatedThreads`), else where it is.
-    private func onTransferLoop(_ pass: @escaping @Sendable ((any TaskExecutor)?) async throws -> Void) async throws {
-        guard let loop = services.makeTransferLoop(name: "fresh.pages") else { return try await pass(nil) }
-        let task = Task(executorPreference: loop) {
-            defer { loop.stop() }
-            try await pass(loop)
+    /// Runs `pass` with a page chain of its own, on the chain's thread when it has one (see
+    /// ``PageChain``).
+    private func onPageChain(_ pass: @escaping @Sendable (PageChain) async throws -> Void) async throws {
+        let chain = network.openPageChain(named: "fresh.pages")
+        let task = Task(executorPreference: chain.executor) {
+            defer { chain.end() }
+            try await pass(chain)
         }
         try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
     }

@@ -25,7 +25,7 @@ import Synchronization
 /// record's ETag): for a page the cache has no entry for (a mirror someone else synced into a
 /// shared database, or a cleared cache), ``remember(_:)`` makes the mirror's validator stand
 /// in for one, so the page is asked for conditionally and costs a 304, not a download.
-public final class PageValidatorStorage: CacheStorage {
+public final class PageValidatorStorage: CacheStorage, PageValidators {
     /// The digest (FNV-1a, 64 bits) of the body the entry stood for.
     public static let digestField = HTTPField.Name("Fresh-Body-Digest")!
     /// The length of that body.
@@ -48,7 +48,7 @@ public final class PageValidatorStorage: CacheStorage {
 
     /// Takes the ETags of the mirror's page records, to stand in for entries the cache lacks.
     /// A page stored by content digest (no ETag) has nothing to ask with: it is downloaded.
-    public func remember(_ pages: some Sequence<PageRecord>) {
+    public func remember(_ pages: [PageRecord]) {
         let tags = pages.compactMap { page -> (String, (url: URL, tag: String))? in
             guard let tag = page.validator?.eTagValue, let url = URL(string: page.url) else { return nil }
             return (CacheKey.primary(method: .get, url: url), (url, tag))

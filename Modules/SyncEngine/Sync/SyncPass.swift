@@ -26,9 +26,9 @@ struct SyncPass: Sendable {
     let fetcher: PageFetcher
     /// The thread the pages are fetched and read on, when the transport has one (see `TransferLoop`).
     let loop: (any TaskExecutor)?
-    /// Hands the mirror's page validators to the page cache (`PageValidatorStorage.remember`):
+    /// Where the mirror's page validators go (``PageValidators``):
     /// a machine whose cache never saw these pages still asks for them conditionally.
-    let rememberValidators: @Sendable ([PageRecord]) -> Void
+    let pageValidators: any PageValidators
 
     /// How many read pages may wait for the writer.
     static let writeQueueCapacity = 32
@@ -71,7 +71,7 @@ struct SyncPass: Sendable {
         if replan && collection.plan != nil { try await store.resetPlan(of: collection.id) }
         let position = try await store.startPass(of: collection.id, restart: options.restart || replan, now: Date())
         let chain = try await store.pages(of: collection.id)
-        rememberValidators(Array(chain.values))
+        pageValidators.remember(Array(chain.values))
         var reader = PageReader(plan: replan ? nil : collection.plan, itemsGiven: options.overrides.items != nil)
         if let plan = reader.plan { announce(plan) }
         var walk = startWalk(at: position, chain: chain)

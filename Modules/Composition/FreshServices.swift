@@ -1,15 +1,15 @@
 import CurlTransport
-import DedicatedThreads
 import Foundation
 import HTTPCache
-import MirrorStore
 import Pacing
 import Storage
+import SyncEngine
 
-/// The composition root both clients use: the cache database with its memory tier, the
-/// libcurl transport behind the origin gate, the caching client over them, and the mirror on
-/// demand.
-public final class FreshServices: Sendable {
+/// The composition root the programs use: the cache database with its memory tier, the
+/// libcurl transport behind the origin gate, the caching client over them, and what a sync
+/// needs of the network (``SyncNetwork``). The mirror is chosen here too (``MirrorChoice``).
+/// Only the programs import this module: the sync logic sees the protocols it is given.
+public final class FreshServices: SyncNetwork {
     /// The version of the two clients, `fresh` and `fresh-reader` (their `--version`), and of
     /// the `User-Agent` they send.
     public static let version = "0.2.0"
@@ -31,8 +31,8 @@ public final class FreshServices: Sendable {
     /// validators without their bodies (see ``PageValidatorStorage``).
     public let pageClient: CachingClient
     private let pageStorage: PageValidatorStorage
-    /// The network as given, before the gate: what a transfer loop drives.
-    private let transport: any HTTPTransport
+    /// The network as given, before the gate: what a page chain drives.
+    private let transport: CurlTransport
     /// Where every request of the process waits its turn per origin (see ``OriginGate``).
     public let gate: OriginGate
     /// What waits (the gate's holds, retries' backoffs) wait on.
@@ -46,12 +46,12 @@ public final class FreshServices: Sendable {
     /// - Parameters:
     ///   - openedCache: the cache database at `location` with `cacheCapacity`, when the caller
     ///     has opened it already.
-    ///   - transport: the network; CurlTransport unless a test passes another. Every request
-    ///     passes the origin gate first.
+    ///   - transport: the network, with the command's options (TLS, proxy, timeouts). Every
+    ///     request passes the origin gate first.
     ///   - parallel: requests in flight at once to an origin that states no limit (`--parallel`).
     ///   - clock: what waits wait on (tests pass one that moves on at once).
     public init(location: StorageLocation, cacheCapacity: Int = CacheDatabase.defaultCapacity, openedCache: CacheDatabase? = nil,
-                transport: any HTTPTransport = CurlTransport(userAgent: FreshServices.userAgent), parallel: Int = FreshServices.parallel,
+                transport: CurlTransport = CurlTransport(userAgent: FreshServices.userAgent), parallel: Int = FreshServices.parallel,
                 clock: PacingClock = .system) {
         self.location = location
         assert(openedCache.map { $0.path == location.cacheDatabasePath && $0.capacity == cacheCapacity } ?? true)
@@ -78,9 +78,17 @@ public final class FreshServices: Sendable {
         pageClient = CachingClient(transport: paced, storage: pageStorage)
     }
 
-    /// A thread for a sync's chain of page requests, when the transport can drive one (see
-    /// `TransferLoop`); `nil` otherwise (a test's transport).
-    func makeTransferLoop(name: String) -> TransferLoop? { (transport as? CurlTransport)?.makeTransferLoop(name: name) }
+    /// A pass's page requests on a thread that drives them (``TransferChain``): the page
+    /// client's cache and background work, over the chain's transport behind the gate. Without
+    /// libcurl there is no chain, and the page client sends as anywhere else (and fails as
+    /// anywhere else).
+    public func openPageChain(named name: String) -> PageChain {
+        guard let chain = transport.makeChain(name: name) else { return PageChain(client: pageClient, executor: nil) }
+        return PageChain(client: pageClient.sending(through: PacedTransport(chain.transport, gate: gate)),
+                         executor: chain.loop, end: { chain.loop.stop() })
+    }
+
+    public var pageValidators: any PageValidators { pageStorage }
 
     /// Waits for background revalidations, writes batched cache bookkeeping (use times,
     /// statistics, the refreshed headers of 304s) and settles the cache's WAL for the next
@@ -88,7 +96,7 @@ public final class FreshServices: Sendable {
     public func finish() async {
         await client.waitForBackgroundRevalidations()
         await pageClient.waitForBackgroundRevalidations()
-        drainPageCache()
+        pageStorage.drain()
         cacheDatabase?.finish()
     }
 
@@ -97,16 +105,9 @@ public final class FreshServices: Sendable {
     /// where a kept validator would bring a 304 first and the body only on a second request.
     /// Best effort, as every cache write.
     public func forgetPages(_ urls: [URL]) {
-        drainPageCache()
+        pageStorage.drain()
         for url in urls { try? pageStorage.removeAll(forKey: CacheKey.primary(method: .get, url: url)) }
     }
-
-    /// Waits until the page client's cache writes so far are written (see ``PageValidatorStorage``).
-    public func drainPageCache() { pageStorage.drain() }
-
-    /// Lets the page client ask conditionally for pages this machine's cache never stored,
-    /// with the validators the mirror keeps (see ``PageValidatorStorage/remember(_:)``).
-    func rememberPageValidators(_ pages: some Sequence<PageRecord>) { pageStorage.remember(pages) }
 
     /// How long the stored answer for page `url` stays fresh (its lifetime less its age, RFC
     /// 9111 §4.2), so a watch can sleep until a sync would ask the server again; `nil` when

@@ -1,0 +1,45 @@
+import HTTPCache
+import MirrorStore
+import Pacing
+
+/// What a sync needs of the network, given by the composition root (`FreshServices`): the
+/// origin gate and its clock, a chain for each pass's page requests, and the seam to the page
+/// cache's validators.
+public protocol SyncNetwork: Sendable {
+    /// Where every request waits its turn per origin.
+    var gate: OriginGate { get }
+    /// What waits (the gate's holds, retries' backoffs) wait on.
+    var clock: PacingClock { get }
+    /// A chain for one pass's page requests; ``PageChain/end()`` it when the pass is over.
+    func openPageChain(named name: String) -> PageChain
+    /// The page cache's validators, as a pass reads and hands them over.
+    var pageValidators: any PageValidators { get }
+}
+
+/// The seam between a sync and the page cache: the mirror's validators go in, so a machine
+/// that never fetched a page still asks for it conditionally, and a run waits for the cache's
+/// writes before it ends.
+public protocol PageValidators: Sendable {
+    /// Lets the page client ask conditionally for `pages`, with the validators the mirror keeps.
+    func remember(_ pages: [PageRecord])
+    /// Waits until the page client's cache writes so far are written.
+    func drain()
+}
+
+/// The client one pass fetches its pages with, and the executor its tasks run on: a thread
+/// that drives the chain's transfers itself (`TransferChain`), or none (the tasks run where
+/// they are, and each request blocks a thread of its own).
+public struct PageChain: Sendable {
+    public let client: CachingClient
+    public let executor: (any TaskExecutor)?
+    private let ending: @Sendable () -> Void
+
+    public init(client: CachingClient, executor: (any TaskExecutor)?, end: @escaping @Sendable () -> Void = {}) {
+        self.client = client
+        self.executor = executor
+        ending = end
+    }
+
+    /// Stops the chain's thread once its jobs have run.
+    public func end() { ending() }
+}
