@@ -111,7 +111,7 @@ let package = Package(
         // MARK: The composition root: the live services, which only the programs import
         .target(
             name: "Composition",
-            dependencies: ["CurlTransport", "HTTPCache", "MirrorStore", "Pacing", "PostgresStore", "Storage", "SyncEngine"],
+            dependencies: ["CurlTransport", "HTTPCache", "HTTPFields", "MirrorStore", "Pacing", "PostgresStore", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Composition"
         ),
 
@@ -201,7 +201,7 @@ let package = Package(
             name: "PostgresStoreTests", dependencies: ["StorageErrors", "JSON", "MirrorStore", "PostgresStore", "StoreTestSupport"], path: "Tests/PostgresStoreTests"),
         .testTarget(
             name: "SyncEngineTests",
-            dependencies: ["Composition", "HTTPCache", "JSON", "MirrorStore", "MockServer", "Pacing", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["Composition", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "MockServer", "Pacing", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/SyncEngineTests"),
         .testTarget(
             name: "FreshCLITests",

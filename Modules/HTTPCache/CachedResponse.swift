@@ -14,15 +14,19 @@ public struct CachedResponse: Sendable, Equatable {
     /// The protocol version of the status line the origin sent (`HTTP/2`); a stored response
     /// answers as `HTTP/1.1`, the version of the cache's own messages.
     public var version: String
+    /// What the storage kept of a body it left out, for a response from storage (see
+    /// ``OmittedBody``); `nil` when the body is here.
+    public var omittedBody: OmittedBody?
 
     public init(status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, url: URL, decision: CacheDecision,
-                version: String = "HTTP/1.1") {
+                version: String = "HTTP/1.1", omittedBody: OmittedBody? = nil) {
         self.status = status
         self.headerFields = headerFields
         self.body = body
         self.url = url
         self.decision = decision
         self.version = version
+        self.omittedBody = omittedBody
     }
 }
 

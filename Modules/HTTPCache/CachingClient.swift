@@ -234,7 +234,8 @@ public final class CachingClient: Sendable {
             decision.add("freshness renewed: \(renewed.summary)")
             storage.recordOutcome(CacheOutcome(kind: .revalidated, bytesSaved: entry.body.count, bytesReceived: network.wireByteCount))
             return CachedResponse(status: refreshed.status, headerFields: withAge(refreshed, age: renewed.currentAge),
-                                  body: request.method == .head ? Data() : refreshed.body, url: request.url, decision: decision)
+                                  body: request.method == .head ? Data() : refreshed.body, url: request.url, decision: decision,
+                                  omittedBody: refreshed.omittedBody)
         }
         let outcome: CacheDecision.Outcome = sentValidators ? .replaced : .downloaded
         let why = sentValidators
@@ -386,7 +387,8 @@ public final class CachingClient: Sendable {
                                      freshnessLifetime: evaluation.lifetime, requestsSent: requestsSent,
                                      bytesSaved: entry.body.count, reasons: reasons)
         return CachedResponse(status: entry.status, headerFields: withAge(entry, age: evaluation.currentAge),
-                              body: request.method == .head ? Data() : entry.body, url: request.url, decision: decision)
+                              body: request.method == .head ? Data() : entry.body, url: request.url, decision: decision,
+                              omittedBody: entry.omittedBody)
     }
 
     private func unsatisfiable(_ request: TransportRequest, reason: String) -> CachedResponse {

@@ -17,10 +17,12 @@ public struct StoredResponse: Sendable, Equatable {
     public var requestTime: Date
     /// When the response was received.
     public var responseTime: Date
+    /// What is kept of a body the storage left out (``body`` is then empty).
+    public var omittedBody: OmittedBody?
 
     public init(
         key: String, variantKey: String, url: URL, method: HTTPRequest.Method, status: HTTPResponse.Status,
-        headerFields: HTTPFields, body: Data, requestTime: Date, responseTime: Date
+        headerFields: HTTPFields, body: Data, requestTime: Date, responseTime: Date, omittedBody: OmittedBody? = nil
     ) {
         self.key = key
         self.variantKey = variantKey
@@ -31,6 +33,7 @@ public struct StoredResponse: Sendable, Equatable {
         self.body = body
         self.requestTime = requestTime
         self.responseTime = responseTime
+        self.omittedBody = omittedBody
     }
 
     /// The stored `Cache-Control`, parsed.

@@ -1,6 +1,10 @@
+import Composition
 import Foundation
 import HTTPCache
+import HTTPFields
 import HTTPTypes
+@testable import MockServer
+import Storage
 import SyncEngine
 import Testing
 
@@ -23,5 +27,35 @@ struct PageValidatorStorageTests {
             #expect(try storage.variants(forKey: CacheKey.primary(method: .get, url: url)).count == 1)
         }
         #expect(released == nil)
+    }
+
+    /// A page is stored without its body: what is kept of it is typed (``OmittedBody``: the
+    /// length, and the digest when there is no ETag), not made-up header fields.
+    @Test func aPageIsKeptAsItsLengthAndDigest() throws {
+        let storage = PageValidatorStorage(backing: MemoryCacheStorage())
+        let url = URL(string: "http://o.test/posts?page=3")!
+        let key = CacheKey.primary(method: .get, url: url)
+        try storage.store(StoredResponse(key: key, variantKey: "", url: url, method: .get, status: .ok, headerFields: [.cacheControl: "max-age=60"],
+                                         body: Data("[1,2]".utf8), requestTime: Date(), responseTime: Date()))
+        storage.drain()
+        let kept = try #require(try storage.variants(forKey: key).first)
+        #expect(kept.body.isEmpty && kept.headerFields == [.cacheControl: "max-age=60"])
+        #expect(kept.omittedBody == OmittedBody(length: 5, digest: FNV1a64.hex(Data("[1,2]".utf8))))
+    }
+
+    /// Another machine's cache never saw the pages of a mirror it shares: the ETags the mirror
+    /// keeps go through the seam (``PageValidators``), and every page costs a 304.
+    @Test func aCacheThatNeverSawThePagesAsksWithTheMirrorsETags() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 30, maxAge: 0))
+        let fixture = try SyncFixture()
+        let url = "\(server.baseURL)/posts?limit=10"
+        _ = try await fixture.sync(url)
+        let otherCache = NSTemporaryDirectory() + "fresh-other-cache-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: otherCache) }
+        let otherMachine = FreshServices(location: StorageLocation(directory: otherCache))
+        let again = try await CollectionSync(network: otherMachine, store: fixture.store).run(SyncOptions(url: URL(string: url)!))
+        await otherMachine.finish()
+        await server.stop()
+        #expect(again.pages == 3 && again.notModified == 3 && again.totalItems == 30)
     }
 }

@@ -24,6 +24,10 @@ struct CacheEntryRecord {
     var size: Int
     /// Last use, for least-recently-used eviction.
     var lastAccess: Double
+    /// ``OmittedBody/length``, for an entry stored without its body.
+    var omittedLength: Int?
+    /// ``OmittedBody/digest``.
+    var omittedDigest: String?
 }
 
 extension CacheEntryRecord {
@@ -41,6 +45,8 @@ extension CacheEntryRecord {
         responseTime = entry.responseTime.timeIntervalSince1970
         size = entry.approximateSize
         lastAccess = accessedAt.timeIntervalSince1970
+        omittedLength = entry.omittedBody?.length
+        omittedDigest = entry.omittedBody?.digest
     }
 
     var storedResponse: StoredResponse? {
@@ -48,7 +54,8 @@ extension CacheEntryRecord {
         return StoredResponse(
             key: key, variantKey: variantKey, url: url, method: method, status: HTTPResponse.Status(code: status),
             headerFields: Self.fields(fromLines: headers), body: body, requestTime: Date(timeIntervalSince1970: requestTime),
-            responseTime: Date(timeIntervalSince1970: responseTime))
+            responseTime: Date(timeIntervalSince1970: responseTime),
+            omittedBody: omittedLength.map { OmittedBody(length: $0, digest: omittedDigest) })
     }
 
     /// The header fields as `Name: value` lines, the form of the `headers` column.
@@ -104,13 +111,15 @@ extension CacheEntryRecord {
             bodyID = db.lastInsertedRowID
         }
         try db.cachedStatement(sql: """
-            INSERT INTO cacheEntry (key, variantKey, url, method, status, headers, requestTime, responseTime, size, lastAccess, bodyID)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO cacheEntry (key, variantKey, url, method, status, headers, requestTime, responseTime, size, lastAccess, bodyID,
+                                    omittedLength, omittedDigest)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (key, variantKey) DO UPDATE SET url = excluded.url, method = excluded.method,
                 status = excluded.status, headers = excluded.headers, requestTime = excluded.requestTime,
                 responseTime = excluded.responseTime, size = excluded.size, lastAccess = excluded.lastAccess,
-                bodyID = excluded.bodyID
-            """).execute(arguments: [key, variantKey, url, method, status, headers, requestTime, responseTime, size, lastAccess, bodyID])
+                bodyID = excluded.bodyID, omittedLength = excluded.omittedLength, omittedDigest = excluded.omittedDigest
+            """).execute(arguments: [key, variantKey, url, method, status, headers, requestTime, responseTime, size, lastAccess, bodyID,
+                                     omittedLength, omittedDigest])
     }
 
     /// This stored row with the headers, times and size of `refresh` (a 304), its body kept;

@@ -4,7 +4,8 @@ import GRDB
 /// any earlier version migrates; the cache is disposable, so a damaged one is rebuilt instead).
 ///
 /// - `cacheEntry`: one row per stored response variant (primary key and `Vary` variant key),
-///   with its status, header lines, times and size;
+///   with its status, header lines, times and size, and what is kept of a body the storage
+///   left out (``OmittedBody``: a sync's pages);
 /// - `cacheBody`: the bodies, apart, so a lookup or a 304 refresh never steps over a body's pages;
 /// - `cacheMeta`: the total size, kept by triggers, for eviction;
 /// - `cacheStat`: what `fresh cache stats` counts.
@@ -12,7 +13,7 @@ enum CacheSchema {
     /// The identifiers ``migrator`` registers, in order: what a file this version has set up
     /// lists in `grdb_migrations` (``CacheConnection/openReady(at:migrations:probeTables:pragmas:busyTimeout:)``
     /// compares them without building the migrator).
-    static let identifiers = ["v1-cache-entries", "v2-bodies-apart"]
+    static let identifiers = ["v1-cache-entries", "v2-bodies-apart", "v3-omitted-bodies"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -67,6 +68,17 @@ enum CacheSchema {
                 CREATE TRIGGER cacheEntryBodyDeleted AFTER DELETE ON cacheEntry BEGIN
                     DELETE FROM cacheBody WHERE id = OLD.bodyID;
                 END;
+                """)
+        }
+        // What a sync's page entries keep of their bodies gets columns of its own. The entries
+        // that kept it as header fields before (under `sync ` keys) are dropped: the mirror's
+        // validators stand in for them (`PageValidatorStorage.remember`), so the next sync still
+        // asks for those pages conditionally.
+        migrator.registerMigration("v3-omitted-bodies") { db in
+            try db.execute(sql: """
+                ALTER TABLE cacheEntry ADD COLUMN omittedLength INTEGER;
+                ALTER TABLE cacheEntry ADD COLUMN omittedDigest TEXT;
+                DELETE FROM cacheEntry WHERE key LIKE 'sync %';
                 """)
         }
         return migrator

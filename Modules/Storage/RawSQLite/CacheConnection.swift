@@ -41,7 +41,8 @@ final class CacheConnection: Sendable {
     private static let lookupSQL = """
         SELECT e.variantKey, e.url, e.method, e.status, e.headers,
                CASE WHEN length(b.body) < \(largeBody) THEN b.body ELSE x'' END,
-               e.requestTime, e.responseTime, e.size, e.lastAccess, e.bodyID, length(b.body) >= \(largeBody)
+               e.requestTime, e.responseTime, e.size, e.lastAccess, e.bodyID, length(b.body) >= \(largeBody),
+               e.omittedLength, e.omittedDigest
         FROM cacheEntry e JOIN cacheBody b ON b.id = e.bodyID WHERE e.key = ?
         """
 
@@ -123,7 +124,9 @@ final class CacheConnection: Sendable {
                     method: Self.text(statement, 2), status: Int(sqlite3_column_int64(statement, 3)),
                     headers: Self.text(statement, 4), body: Self.blob(statement, 5),
                     requestTime: sqlite3_column_double(statement, 6), responseTime: sqlite3_column_double(statement, 7),
-                    size: Int(sqlite3_column_int64(statement, 8)), lastAccess: sqlite3_column_double(statement, 9))
+                    size: Int(sqlite3_column_int64(statement, 8)), lastAccess: sqlite3_column_double(statement, 9),
+                    omittedLength: sqlite3_column_type(statement, 12) == SQLITE_NULL ? nil : Int(sqlite3_column_int64(statement, 12)),
+                    omittedDigest: sqlite3_column_type(statement, 13) == SQLITE_NULL ? nil : Self.text(statement, 13))
                 if sqlite3_column_int64(statement, 11) != 0 {
                     record.body = try BlobReader.read(connection.handle, table: "cacheBody", column: "body",
                                                       rowID: sqlite3_column_int64(statement, 10))

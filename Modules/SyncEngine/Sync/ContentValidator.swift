@@ -1,10 +1,11 @@
 import Foundation
+import HTTPCache
 import HTTPFields
 import HTTPTypes
 
 /// What identifies the content of a page response, stored with the page's items: its ETag,
-/// else the digest of its body (the one ``PageValidatorStorage`` kept when the body came from
-/// the cache). A later 304 or fresh hit that carries the same validator means the stored items
+/// else the digest of its body (the one the cache kept, ``OmittedBody``, when the body came
+/// from the cache). A later 304 or fresh hit that carries the same validator means the stored items
 /// are the page's current content, and nothing is written; anything else is written (a killed
 /// sync that stored the response in the HTTP cache but not its items is caught this way).
 ///
@@ -12,11 +13,11 @@ import HTTPTypes
 /// (Django's GZipMiddleware) weaken the tag of the compressed 200 and send the strong one on the
 /// 304 that confirms the same content.
 enum ContentValidator {
-    static func of(headerFields: HTTPFields, body: Data) -> String {
-        if let field = headerFields[.eTag] {
+    static func of(_ response: CachedResponse) -> String {
+        if let field = response.headerFields[.eTag] {
             return "etag " + (EntityTag.lenient(field).map { EntityTag(opaqueTag: $0.opaqueTag).description } ?? field)
         }
-        return "fnv1a64 " + (headerFields[PageValidatorStorage.digestField] ?? FNV1a64.hex(body))
+        return "fnv1a64 " + (response.omittedBody?.digest ?? FNV1a64.hex(response.body))
     }
 }
 

@@ -13,8 +13,8 @@ struct FetchedPage: Sendable {
     var response: CachedResponse
     var endsCollection: Bool
 
-    /// Whether the cache answered (fresh, revalidated or stale): the body is then only what
-    /// ``PageValidatorStorage`` kept, which is nothing.
+    /// Whether the cache answered (fresh, revalidated or stale): the page cache keeps no body,
+    /// only its length and digest (``CachedResponse/omittedBody``).
     var isFromStorage: Bool {
         switch response.decision.outcome {
         case .freshHit, .revalidated, .staleServed: true
@@ -23,7 +23,7 @@ struct FetchedPage: Sendable {
     }
 
     /// The length of the body a response from the cache stands for.
-    var storedLength: Int? { response.headerFields[PageValidatorStorage.lengthField].flatMap { Int($0) } }
+    var storedLength: Int? { response.omittedBody?.length }
 }
 
 /// Fetches pages through the HTTP cache, retrying what the ``RetryPolicy`` allows and saying

@@ -1,5 +1,5 @@
+import Foundation
 import HTTPCache
-import MirrorStore
 import Pacing
 
 /// What a sync needs of the network, given by the composition root (`FreshServices`): the
@@ -20,8 +20,8 @@ public protocol SyncNetwork: Sendable {
 /// that never fetched a page still asks for it conditionally, and a run waits for the cache's
 /// writes before it ends.
 public protocol PageValidators: Sendable {
-    /// Lets the page client ask conditionally for `pages`, with the validators the mirror keeps.
-    func remember(_ pages: [PageRecord])
+    /// Lets the page client ask conditionally for these pages, with the ETags the mirror keeps.
+    func remember(_ tags: [PageETag])
     /// Waits until the page client's cache writes so far are written.
     func drain()
 }
@@ -42,4 +42,15 @@ public struct PageChain: Sendable {
 
     /// Stops the chain's thread once its jobs have run.
     public func end() { ending() }
+}
+
+/// A page's URL and the `ETag` the mirror keeps for it.
+public struct PageETag: Sendable, Equatable {
+    public var url: URL
+    public var tag: String
+
+    public init(url: URL, tag: String) {
+        self.url = url
+        self.tag = tag
+    }
 }

@@ -71,7 +71,10 @@ struct SyncPass: Sendable {
         if replan && collection.plan != nil { try await store.resetPlan(of: collection.id) }
         let position = try await store.startPass(of: collection.id, restart: options.restart || replan, now: Date())
         let chain = try await store.pages(of: collection.id)
-        pageValidators.remember(Array(chain.values))
+        pageValidators.remember(chain.values.compactMap { page in
+            guard let tag = page.validator?.eTagValue, let url = URL(string: page.url) else { return nil }
+            return PageETag(url: url, tag: tag)
+        })
         var reader = PageReader(plan: replan ? nil : collection.plan, itemsGiven: options.overrides.items != nil)
         if let plan = reader.plan { announce(plan) }
         var walk = startWalk(at: position, chain: chain)
@@ -239,7 +242,7 @@ struct SyncPass: Sendable {
     /// validator, and every item written for the page still on it.
     private func isCurrent(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) -> Bool {
         guard let stored, plan != nil, stored.url == fetched.url.absoluteString, stored.isIntact else { return false }
-        return stored.validator == ContentValidator.of(headerFields: fetched.response.headerFields, body: fetched.response.body)
+        return stored.validator == ContentValidator.of(fetched.response)
     }
 
     // MARK: Reading
@@ -277,7 +280,7 @@ struct SyncPass: Sendable {
     /// offsets), a key an earlier page listed is the listing moving, not a key that repeats.
     private func content(_ page: FetchedPage, link: PageLink?, items: PageReader.Items?, plan: PaginationPlan?) -> PageContent {
         PageContent(index: page.index, url: page.url.absoluteString, nextURL: link?.next?.absoluteString,
-                    validator: ContentValidator.of(headerFields: page.response.headerFields, body: page.response.body),
+                    validator: ContentValidator.of(page.response),
                     items: items, statedTotal: link?.statedTotal, repeatsAllowed: plan?.mayMove(at: page.url) ?? false)
     }
 

@@ -3,8 +3,8 @@ import Foundation
 import HTTPCache
 import HTTPFields
 import HTTPTypes
-import MirrorStore
 import Synchronization
+import SyncEngine
 
 /// The HTTP cache as a sync uses it: its pages' responses are stored with their validators
 /// and freshness but without their bodies, which the mirror holds already (as items). A sync
@@ -12,8 +12,9 @@ import Synchronization
 /// costs nothing beyond the page's record.
 ///
 /// The entries live under keys of their own (`sync GET …`), so `fresh get` never mistakes
-/// one for a response it could serve. Each carries the body's digest and length as fields,
-/// so a fresh hit still tells which content it stands for (see ``ContentValidator``).
+/// one for a response it could serve. Each keeps the body's length and digest instead of the
+/// body (``OmittedBody``), so a fresh hit still tells which content it stands for (see
+/// ``ContentValidator``).
 ///
 /// Stores are written on a queue of their own, in order, so the next page's request does not
 /// wait for the cache file, and in batches (``batchSize`` entries, or what came within
@@ -26,11 +27,6 @@ import Synchronization
 /// shared database, or a cleared cache), ``remember(_:)`` makes the mirror's validator stand
 /// in for one, so the page is asked for conditionally and costs a 304, not a download.
 public final class PageValidatorStorage: CacheStorage, PageValidators {
-    /// The digest (FNV-1a, 64 bits) of the body the entry stood for.
-    public static let digestField = HTTPField.Name("Fresh-Body-Digest")!
-    /// The length of that body.
-    public static let lengthField = HTTPField.Name("Fresh-Body-Length")!
-
     private let backing: any CacheStorage
     /// How many entries wait before they are written.
     static let batchSize = 64
@@ -46,14 +42,12 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
 
     public init(backing: any CacheStorage) { self.backing = backing }
 
-    /// Takes the ETags of the mirror's page records, to stand in for entries the cache lacks.
-    /// A page stored by content digest (no ETag) has nothing to ask with: it is downloaded.
-    public func remember(_ pages: [PageRecord]) {
-        let tags = pages.compactMap { page -> (String, (url: URL, tag: String))? in
-            guard let tag = page.validator?.eTagValue, let url = URL(string: page.url) else { return nil }
-            return (CacheKey.primary(method: .get, url: url), (url, tag))
-        }
-        mirrorTags.withLock { $0.merge(tags) { _, new in new } }
+    /// Takes the ETags of the mirror's pages, to stand in for entries the cache lacks. (A page
+    /// the mirror stored by content digest, without an ETag, has nothing to ask with: it is
+    /// downloaded.)
+    public func remember(_ tags: [PageETag]) {
+        let byKey = tags.map { (CacheKey.primary(method: .get, url: $0.url), (url: $0.url, tag: $0.tag)) }
+        mirrorTags.withLock { $0.merge(byKey) { _, new in new } }
     }
 
     /// An entry that holds only a validator the mirror keeps: stale at once (no freshness), so
@@ -82,10 +76,10 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
     public func store(_ entry: StoredResponse) throws {
         var stored = entry
         stored.key = Self.key(entry.key)
-        if !entry.body.isEmpty || entry.headerFields[Self.lengthField] == nil {
+        if !entry.body.isEmpty || entry.omittedBody == nil {
             // An ETag identifies the content already (see ``ContentValidator``).
-            stored.headerFields[Self.digestField] = entry.headerFields[.eTag] == nil ? FNV1a64.hex(entry.body) : nil
-            stored.headerFields[Self.lengthField] = String(entry.body.count)
+            stored.omittedBody = OmittedBody(length: entry.body.count,
+                                             digest: entry.headerFields[.eTag] == nil ? FNV1a64.hex(entry.body) : nil)
         }
         stored.body = Data()
         let count = waiting.withLock { waiting in
