@@ -125,6 +125,16 @@ let package = Package(
             path: "Modules/NamedSources"
         ),
 
+        // MARK: Sync orchestration: names to targets, the command line over a source, several syncs, a watch's schedule
+        .target(
+            name: "SyncOrchestration",
+            dependencies: [
+                "HTTPCache", "JSON", "MirrorStore", "NamedSources", "Pacing", "Pagination", "SyncEngine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            path: "Modules/SyncOrchestration"
+        ),
+
         // MARK: How the programs start and end (one error style for every command line)
         .target(
             name: "CommandLaunch", dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -136,7 +146,7 @@ let package = Package(
             name: "FreshCLI",
             dependencies: ["StorageErrors", "Composition",
                 "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "NamedSources", "Pacing", "Pagination", "PostgresStore",
-                "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Storage", "SyncEngine", "SyncOrchestration", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Apps/FreshCLI"
@@ -145,7 +155,7 @@ let package = Package(
         .target(
             name: "FreshReader",
             dependencies: ["StorageErrors", "Composition",
-                "CNcursesw", "Fetcher", "JSON", "MirrorStore", "NamedSources", "Pagination", "PostgresStore", "Storage", "SyncEngine", "TerminalText",
+                "CNcursesw", "Fetcher", "JSON", "MirrorStore", "NamedSources", "Pagination", "PostgresStore", "Storage", "SyncEngine", "SyncOrchestration", "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/FreshReader"
@@ -205,15 +215,18 @@ let package = Package(
             path: "Tests/SyncEngineTests"),
         .testTarget(
             name: "FreshCLITests",
-            dependencies: ["StorageErrors", "FreshCLI", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "NamedSources", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["StorageErrors", "FreshCLI", "SyncOrchestration", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "NamedSources", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/FreshCLITests"),
         .testTarget(
-            name: "FreshReaderTests", dependencies: ["Composition", "Fetcher", "FreshReader", "JSON", "MirrorStore", "Pagination", "Pacing", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            name: "FreshReaderTests", dependencies: ["Composition", "Fetcher", "NamedSources", "SyncOrchestration", "FreshReader", "JSON", "MirrorStore", "Pagination", "Pacing", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/FreshReaderTests"),
         .testTarget(
             name: "CommandLaunchTests", dependencies: ["CommandLaunch", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Tests/CommandLaunchTests"),
         .testTarget(name: "TerminalTextTests", dependencies: ["TerminalText"], path: "Tests/TerminalTextTests"),
+        .testTarget(
+            name: "SyncOrchestrationTests", dependencies: ["MirrorStore", "NamedSources", "SyncEngine", "SyncOrchestration", .product(name: "HTTPTypes", package: "swift-http-types")],
+            path: "Tests/SyncOrchestrationTests"),
         .testTarget(name: "NamedSourcesTests", dependencies: ["NamedSources"], path: "Tests/NamedSourcesTests"),
         .testTarget(
             name: "MockServerTests",

@@ -7,6 +7,7 @@ import NamedSources
 import PostgresStore
 import Storage
 import StorageErrors
+import SyncOrchestration
 import SyncEngine
 import TerminalText
 
@@ -74,7 +75,7 @@ public struct ReaderCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("Collection to refresh, e.g. http://127.0.0.1:8080/posts (default: the first one synced before).", valueName: "url"))
     var url: String?
-    @Option(help: ArgumentHelp("Open this collection (its name in `fresh collections`) instead of the collection list.", valueName: "name"),
+    @Option(help: ArgumentHelp("Open this collection instead of the collection list: a source's name (its collection is fetched when new) or one in `fresh collections`, as `fresh sync NAME` reads it.", valueName: "name"),
             completion: NameCompletion.names)
     var collection: String?
 
@@ -115,7 +116,7 @@ public struct ReaderCommand: AsyncParsableCommand {
             let failure: ReaderError = switch error {
             case let error as ReaderError: error
             // A FRESH_STORE that is not a store, a sources file that cannot be read: as `fresh` says them.
-            case is AddressError, is SourceError: .usage(ErrorDescription.line(error))
+            case is AddressError, is SourceError, is UnknownSyncTarget: .usage(ErrorDescription.line(error))
             default: .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
             }
             Self.say(failure.description)
@@ -135,7 +136,8 @@ public struct ReaderCommand: AsyncParsableCommand {
         let services = FreshServices(location: location)
         let store: any MirrorStore = choice == .sqlite ? try SQLiteMirror(path: location.itemDatabasePath, readOnly: readOnly)
             : try await choice.open(location: location)
-        let collectionID = try await Self.collection(url: url.flatMap(Self.httpURL), name: collection, in: store)?.id
+        let sources = collection == nil ? [] : try SourcesFile.located().load()
+        let collectionID = try await Self.collection(url: url.flatMap(Self.httpURL), name: collection, sources: sources, in: store)?.id
         if !readOnly { services.warnings.forEach(Self.say) }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw ReaderError.notATerminal }
         TerminalLocale.activate()
@@ -164,15 +166,18 @@ public struct ReaderCommand: AsyncParsableCommand {
         return access(path, W_OK) != 0 || access(PathComponents.parent(of: path), W_OK) != 0
     }
 
-    /// The collection named `name`, else the one of `url` (created when new), else none (the
-    /// reader chooses: the only one, or the collection list).
-    private static func collection(url: URL?, name: String?, in store: any MirrorReading & CollectionEditing) async throws -> CollectionRecord? {
+    /// The collection `name` means (as `fresh sync NAME` reads it: a source, whose collection
+    /// is created when new, or a collection synced before), else the one of `url` (created when
+    /// new), else none (the reader chooses: the only one, or the collection list).
+    static func collection(url: URL?, name: String?, sources: [Source], in store: any MirrorReading & CollectionEditing) async throws -> CollectionRecord? {
         if let name {
-            guard let found = try await store.collection(meaning: name) else {
-                let names = try await store.collections().map(\.name)
-                throw ReaderError.usage("no collection named '\(name)'" + (names.isEmpty ? ": nothing is stored yet" : " (stored: \(names.joined(separator: ", ")))"))
+            switch try await SyncTarget.resolve(name, sources: sources, store: store) {
+            case .collection(let found): return found
+            case .source(let source):
+                if let found = try await store.collection(named: source.name) { return found }
+                return try await store.createCollection(preferredName: source.name, url: source.url, now: Date())
+            case .url: throw ReaderError.usage("--collection \(name): give a collection's name (an address goes with --url)")
             }
-            return found
         }
         guard let url else { return nil }
         let identity = CollectionIdentity.of(url)

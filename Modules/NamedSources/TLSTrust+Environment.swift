@@ -12,4 +12,11 @@ extension TLSTrust {
         return TLSTrust(caFile: caFile ?? set("CURL_CA_BUNDLE") ?? set("SSL_CERT_FILE"), caDirectory: caDirectory ?? set("SSL_CERT_DIR"),
                         verifies: verifies)
     }
+
+    /// The certificates `--cacert`, `--capath` and `-k` trust, over a source's (`given`, the
+    /// environment's rule already applied); without one, over the environment's.
+    public static func flags(caFile: String?, caDirectory: String?, insecure: Bool, over given: TLSTrust? = nil) -> TLSTrust {
+        guard let given else { return resolved(caFile: caFile, caDirectory: caDirectory, verifies: !insecure) }
+        return TLSTrust(caFile: caFile ?? given.caFile, caDirectory: caDirectory ?? given.caDirectory, verifies: !insecure && given.verifies)
+    }
 }

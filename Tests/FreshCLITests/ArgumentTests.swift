@@ -5,6 +5,7 @@ import MirrorStore
 import Storage
 import StorageErrors
 import SyncEngine
+import SyncOrchestration
 import TerminalText
 import Testing
 @testable import FreshCLI

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import HTTPCache
 import HTTPTypes
+import SyncOrchestration
 import Testing
 @testable import FreshCLI
 

@@ -7,6 +7,7 @@ import Pacing
 import PostgresStore
 import Storage
 import StorageErrors
+import SyncOrchestration
 import Synchronization
 import SyncEngine
 import TerminalText

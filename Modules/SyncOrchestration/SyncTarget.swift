@@ -2,16 +2,16 @@ import Foundation
 import MirrorStore
 import NamedSources
 
-/// What `fresh sync WORD` names: a URL, a source (see `fresh source`), or a collection synced
-/// before. Names come first; a word that is neither a name nor shaped like an address is an
-/// error at once, without a DNS lookup.
-enum SyncTarget {
+/// What `fresh sync WORD` (and `fresh-reader NAME`) names: a URL, a source (see `fresh
+/// source`), or a collection synced before. Names come first; a word that is neither a name
+/// nor shaped like an address is an error at once, without a DNS lookup.
+public enum SyncTarget: Sendable {
     case url(URL)
     case source(Source)
     case collection(CollectionRecord)
 
     /// The collection's name as it will be reported.
-    var name: String {
+    public var name: String {
         switch self {
         case .url(let url): url.absoluteString
         case .source(let source): source.name
@@ -19,7 +19,7 @@ enum SyncTarget {
         }
     }
 
-    static func resolve(_ word: String, sources: [Source], store: any MirrorReading) async throws -> SyncTarget {
+    public static func resolve(_ word: String, sources: [Source], store: any MirrorReading) async throws -> SyncTarget {
         if word.contains("://") { return .url(try ParsedURL.parse(word).url) }
         if let source = sources.first(where: { $0.name == word }) { return .source(source) }
         // A name in another letter case, as collections are found: when only one source has it.
@@ -33,18 +33,18 @@ enum SyncTarget {
     }
 
     /// `example.com/a`, `localhost:8080`, `127.0.0.1`: a host, as curl reads a URL without a scheme.
-    static func looksLikeAnAddress(_ word: String) -> Bool {
+    public static func looksLikeAnAddress(_ word: String) -> Bool {
         word == "localhost" || word.contains(".") || word.contains(":") || word.contains("/")
     }
 }
 
 /// A word given to `fresh sync` that is neither a URL nor a known name (exit 64).
-struct UnknownSyncTarget: Error, CustomStringConvertible {
-    var word: String
-    var sources: [String]
-    var collections: [String]
+public struct UnknownSyncTarget: Error, CustomStringConvertible {
+    public var word: String
+    public var sources: [String]
+    public var collections: [String]
 
-    var description: String {
+    public var description: String {
         var known: [String] = []
         if !sources.isEmpty { known.append("sources: " + sources.joined(separator: ", ")) }
         let others = collections.filter { !sources.contains($0) }

@@ -4,6 +4,7 @@ import Foundation
 import HTTPCache
 import HTTPTypes
 import SyncEngine
+import SyncOrchestration
 import TerminalText
 
 /// `fresh get URL`: curl-like, through the persistent cache.

@@ -3,11 +3,11 @@ import Foundation
 
 /// An absolute http(s) URL given on the command line, checked before any work starts. One
 /// without a scheme (`example.com/a`, `localhost:8080`) means http, as curl reads it.
-struct ParsedURL {
-    let url: URL
+public struct ParsedURL: Sendable {
+    public let url: URL
 
     /// The URL `argument` names, or the one-line reason it names none.
-    static func parse(_ argument: String) throws -> ParsedURL {
+    public static func parse(_ argument: String) throws -> ParsedURL {
         let text = argument.contains("://") ? argument : "http://" + argument
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             throw ValidationError("'\(argument)' is not a URL")

@@ -9,6 +9,7 @@ import NamedSources
 import Pacing
 import Pagination
 import SyncEngine
+import SyncOrchestration
 
 /// `fresh sync URL`: every page of a paginated JSON API into the item database.
 struct SyncCommand: FreshSubcommand {
@@ -223,8 +224,13 @@ struct SyncCommand: FreshSubcommand {
         CurlTransport.preload()
         defer { CurlTransport.finishPreload() }
         let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity, transport: network.transport)
-        if watch { return try await SyncWatch(command: self, services: services, interval: try watchInterval).run() }
-        if all { return try await SyncAll(command: self, services: services).run() }
+        let overrides = try overrides()
+        let output = SyncOutput(json: json, quiet: quiet, allowPartial: allowPartial)
+        if watch {
+            return try await SyncWatch(target: target, overrides: overrides, output: output, storage: storage, services: services,
+                                       interval: try watchInterval).run()
+        }
+        if all { return try await SyncAll(overrides: overrides, output: output, storage: storage, services: services).run() }
         let reporter = SyncReporter(mode: quiet ? .quiet : verbose ? .verbose : .progress)
         var resolved: SyncTarget?
         do {
@@ -236,7 +242,8 @@ struct SyncCommand: FreshSubcommand {
                     if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
                     let target = try await SyncTarget.resolve(word, sources: sources, store: store)
                     resolved = target
-                    let options = try syncOptions(for: target)
+                    let options = try overrides.options(for: target)
+                    if case .url(let url) = target { noteSecretsNotKept(overrides.headerFields, url: url) }
                     return try await Interruption.cancellingOnSignal {
                         try await CollectionSync(network: services, store: store).run(options, events: reporter.report)
                     }
@@ -244,7 +251,7 @@ struct SyncCommand: FreshSubcommand {
             }
             reporter.finish()
             if json { try JSONOutput.print(encoding: summary) } else if !quiet { StandardOutput.line(summary.line) }
-            if let status = partialStatus(of: summary) { throw ExitCode(status) }
+            if let status = output.partialStatus(of: summary) { throw ExitCode(status) }
         } catch let exit as ExitCode {
             throw exit
         } catch {
@@ -266,58 +273,35 @@ struct SyncCommand: FreshSubcommand {
         return "a secret -H is not kept with a collection: keep it in a source (fresh source add NAME URL -H 'Authorization: Bearer ${TOKEN}')"
     }
 
-    /// Says on stderr why a synced mirror may be partial, one line each (named by `target` when
-    /// several collections sync); returns the exit status that goes with it: 9, or `nil` with
-    /// --allow-partial or when nothing says so.
-    func partialStatus(of summary: SyncSummary, target: String? = nil) -> Int32? {
-        guard !summary.partial.isEmpty else { return nil }
-        fflush(nil) // stdout first: the line follows the summary it qualifies, in a file or pipe too
-        for reason in summary.partial {
-            StandardError.write("fresh: \(target.map { "\($0): " } ?? "")the mirror may be partial: \(reason)")
-        }
-        return allowPartial ? nil : 9
-    }
-
-    /// The sync of `target`, with what the command line says over what a source says.
-    func syncOptions(for target: SyncTarget) throws -> SyncOptions {
-        var options: SyncOptions
-        switch target {
-        case .url(let url):
-            options = SyncOptions(url: url)
-            options.name = name
-            let fields = try HeaderArgument.fields(headers)
-            options.rememberedHeaders = HTTPFields(fields.filter { !HeaderTemplate.isSecretName($0.name.rawName) })
-            noteSecretsNotKept(fields.filter { HeaderTemplate.isSecretName($0.name.rawName) }, url: url)
-        case .source(let source):
-            if name != nil { throw ValidationError("a source's collection is named after it: --name does not apply to '\(source.name)'") }
-            options = try source.syncOptions()
-        case .collection(let collection):
-            guard let stored = SyncOptions(resyncing: collection) else { throw ValidationError("'\(collection.name)' has no valid URL: \(collection.url)") }
-            options = stored
-        }
-        if let paginate { options.overrides.paginate = paginate }
-        if let items { options.overrides.items = items }
-        if let key { options.overrides.key = key }
-        if let limit { options.limit = limit }
-        options.headerFields.append(contentsOf: try HeaderArgument.fields(headers))
-        if let userAgent = network.userAgent { options.headerFields[.userAgent] = userAgent }
-        // A source's trust (its cacert, insecure) under the flags'; else the flags' and the environment's.
-        if case .source = target { options.trust = network.trust(given: options.trust) } else { options.trust = network.trust() }
-        if !options.trust.verifies, !quiet { StandardError.note(NetworkOptions.insecureWarning) }
-        if let since { options.since = since }
-        options.full = full
-        if let parallel { options.parallel = parallel }
-        options.policy = policy
-        options.timeout = TimeLimit.duration(maxTime)
-        options.retry = RetryPolicy(retries: retries, maximumWait: .milliseconds(Int(maxWait * 1000)))
-        options.maximumPageSize = maxPageSize
-        options.restart = restart
-        return options
+    /// What the command line says over each target's own options.
+    func overrides() throws -> SyncOverrides {
+        var overrides = SyncOverrides()
+        overrides.name = name
+        overrides.paginate = paginate
+        overrides.items = items
+        overrides.key = key
+        overrides.limit = limit
+        overrides.headerFields = try HeaderArgument.fields(headers)
+        overrides.userAgent = network.userAgent
+        overrides.caFile = network.caFile
+        overrides.caDirectory = network.caDirectory
+        overrides.insecure = network.insecure
+        if !quiet { overrides.unverified = { StandardError.note(NetworkOptions.insecureWarning) } }
+        overrides.since = since
+        overrides.full = full
+        overrides.parallel = parallel
+        overrides.policy = policy
+        overrides.timeout = TimeLimit.duration(maxTime)
+        overrides.retry = RetryPolicy(retries: retries, maximumWait: .milliseconds(Int(maxWait * 1000)))
+        overrides.maximumPageSize = maxPageSize
+        overrides.restart = restart
+        return overrides
     }
 
     /// A secret given with -H on a plain URL is sent this time only: the note says how to keep it,
     /// with quoting that works as typed (the scheme word kept, the secret a variable).
-    private func noteSecretsNotKept(_ secrets: [HTTPField], url: URL) {
+    private func noteSecretsNotKept(_ fields: HTTPFields, url: URL) {
+        let secrets = fields.filter { HeaderTemplate.isSecretName($0.name.rawName) }
         guard let first = secrets.first, !quiet else { return }
         StandardError.note("fresh: note: \(secrets.map(\.name.rawName).joined(separator: ", ")) is used for this run only; to keep it, name a source: "
             + "fresh source add NAME '\(url.absoluteString)' -H '\(first.name.rawName): \(Self.template(of: first.value))'")

@@ -6,6 +6,7 @@ import MirrorStore
 import Storage
 import StorageErrors
 import SyncEngine
+import SyncOrchestration
 import TerminalText
 
 /// `fresh cache …`: look into and tidy the HTTP cache database.

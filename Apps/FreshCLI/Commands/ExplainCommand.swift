@@ -2,6 +2,7 @@ import ArgumentParser
 import Composition
 import Foundation
 import SyncEngine
+import SyncOrchestration
 import TerminalText
 
 /// `fresh explain URL`: what a GET would do now, and why, without sending it.

@@ -5,6 +5,7 @@ import NamedSources
 import Pagination
 import PostgresStore
 import SyncEngine
+import SyncOrchestration
 
 /// `fresh source`: named sources, so a sync is `fresh sync NAME` with its URL, headers and
 /// options remembered (see ``SourcesFile``).

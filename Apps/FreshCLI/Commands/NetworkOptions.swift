@@ -56,12 +56,9 @@ struct NetworkOptions: ParsableArguments {
                       userAgent: FreshServices.userAgent, proxy: proxy)
     }
 
-    /// The certificates trusted: the flags', else a source's (`given`, the environment's rule
-    /// already applied), else the environment's as curl reads it (``TLSTrust/resolved(caFile:caDirectory:verifies:environment:)``).
-    func trust(given: TLSTrust? = nil) -> TLSTrust {
-        guard let given else { return TLSTrust.resolved(caFile: caFile, caDirectory: caDirectory, verifies: !insecure) }
-        return TLSTrust(caFile: caFile ?? given.caFile, caDirectory: caDirectory ?? given.caDirectory, verifies: !insecure && given.verifies)
-    }
+    /// The certificates trusted: the flags', else the environment's as curl reads it
+    /// (``TLSTrust/flags(caFile:caDirectory:insecure:over:)``).
+    func trust() -> TLSTrust { TLSTrust.flags(caFile: caFile, caDirectory: caDirectory, insecure: insecure) }
 
     /// The line `-k` (or a source's `insecure`) is said with, once, before any request.
     static let insecureWarning = "fresh: warning: certificates are not checked (--insecure): anyone on the way can read and change what is received"

@@ -4,27 +4,30 @@ import Foundation
 import MirrorStore
 import NamedSources
 import SyncEngine
+import SyncOrchestration
 
 /// `fresh sync --all`: every source, then every collection synced before that no source names,
 /// a few at a time (``ParallelSyncs``), each with its own options; one line each (its summary,
 /// or `fresh: NAME: why`), and the exit status of the worst.
 struct SyncAll {
-    let command: SyncCommand
+    let overrides: SyncOverrides
+    let output: SyncOutput
+    let storage: StorageOptions
     let services: FreshServices
 
     func run() async throws {
         let sources = try SourcesFile.located().load()
         let outcome = Outcome()
         try await services.finishing {
-            if !command.quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
+            if !output.quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
             // One Ctrl-C stops the whole run: the syncs under way, and no other mirror is opened.
             let synced = try await Interruption.cancellingOnSignal {
                 var synced = 0
                 // One mirror after another: the default one first (with the collections no source
-                // names), then each store sources name (see ``storeGroups(of:storage:)``).
-                for (given, members) in Self.storeGroups(of: sources, storage: command.storage) where !Task.isCancelled {
-                    synced += try await command.storage.withMirror(given: given) { store in
-                        let targets = try await Self.targets(sources: members, store: store, namedElsewhere: sources)
+                // names), then each store sources name (see ``MirrorGroups``).
+                for (given, members) in MirrorGroups.of(sources, storeFlag: storage.store) where !Task.isCancelled {
+                    synced += try await storage.withMirror(given: given) { store in
+                        let targets = try await MirrorGroups.targets(sources: members, store: store, namedElsewhere: sources)
                         await syncAll(targets, store: store, outcome: outcome)
                         return targets.count
                     }
@@ -33,17 +36,17 @@ struct SyncAll {
             }
             if synced == 0 { StandardError.write("fresh: nothing to sync yet: 'fresh source add NAME URL' names a source") }
         }
-        if command.json { try JSONOutput.print(encoding: outcome.summaries) }
+        if output.json { try JSONOutput.print(encoding: outcome.summaries) }
         if outcome.worst != 0 { throw ExitCode(outcome.worst) }
     }
 
     private func syncAll(_ targets: [SyncTarget], store: any MirrorStore, outcome: Outcome) async {
-        await ParallelSyncs.run(targets, command: command, services: services, store: store) { target, result in
+        await ParallelSyncs.run(targets, overrides: overrides, network: services, store: store) { target, result in
             switch result {
             case .success(let summary):
                 outcome.summaries.append(summary)
-                if !command.json && !command.quiet { StandardOutput.line(summary.line) }
-                if let status = command.partialStatus(of: summary, target: target.name) {
+                if !output.json && !output.quiet { StandardOutput.line(summary.line) }
+                if let status = output.partialStatus(of: summary, target: target.name) {
                     outcome.worst = Self.worse(outcome.worst, status)
                 }
             case .failure(let error):
@@ -58,28 +61,6 @@ struct SyncAll {
     private final class Outcome: @unchecked Sendable {
         var summaries: [SyncSummary] = []
         var worst: Int32 = 0
-    }
-
-    /// The sources grouped by the mirror they live in: `--store` puts every one in that store;
-    /// otherwise a source's own `store`, else the default (`nil`: `FRESH_STORE` or SQLite),
-    /// which always comes first.
-    static func storeGroups(of sources: [Source], storage: StorageOptions) -> [(given: String?, sources: [Source])] {
-        let key = { (source: Source) in storage.store == nil ? source.store : nil }
-        var groups: [(given: String?, sources: [Source])] = [(nil, [])]
-        for source in sources {
-            if let index = groups.firstIndex(where: { $0.given == key(source) }) {
-                groups[index].sources.append(source)
-            } else {
-                groups.append((key(source), [source]))
-            }
-        }
-        return groups
-    }
-
-    /// Every source of the mirror, then every collection in it that no source, of any mirror, names.
-    static func targets(sources: [Source], store: any MirrorReading, namedElsewhere: [Source]) async throws -> [SyncTarget] {
-        let others = try await store.collections().filter { collection in !namedElsewhere.contains { $0.name == collection.name } }
-        return sources.map(SyncTarget.source) + others.map(SyncTarget.collection)
     }
 
     /// The exit status that says more: an interruption over everything, else the higher code.

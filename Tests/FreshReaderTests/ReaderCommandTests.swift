@@ -1,0 +1,29 @@
+import Foundation
+import MirrorStore
+import NamedSources
+import Storage
+import SyncOrchestration
+import Testing
+@testable import FreshReader
+
+/// `fresh-reader --collection NAME` reads a name as `fresh sync NAME` does (``SyncTarget``).
+@Suite("Reader: the collection a name means")
+struct ReaderCommandTests {
+    @Test func aNameIsASourceFirstThenACollectionSyncedBefore() async throws {
+        let directory = NSTemporaryDirectory() + "fresh-reader-names-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteMirror(path: StorageLocation(directory: directory).itemDatabasePath)
+        let posts = try store.createCollection(preferredName: "posts", url: "http://127.0.0.1:1/posts")
+        let sources = [Source(name: "github", url: "http://127.0.0.1:1/repos")]
+
+        // A source never synced: its collection is made, named after it, to be refreshed.
+        let github = try #require(try await ReaderCommand.collection(url: nil, name: "github", sources: sources, in: store))
+        #expect(github.name == "github" && github.url == "http://127.0.0.1:1/repos")
+        // Opened again, the same one; a collection synced before, by its name in another case.
+        #expect(try await ReaderCommand.collection(url: nil, name: "github", sources: sources, in: store)?.id == github.id)
+        #expect(try await ReaderCommand.collection(url: nil, name: "Posts", sources: sources, in: store)?.id == posts.id)
+        await #expect(throws: UnknownSyncTarget.self) {
+            _ = try await ReaderCommand.collection(url: nil, name: "nothing", sources: sources, in: store)
+        }
+    }
+}
