@@ -40,6 +40,10 @@ public final class FreshServices: SyncNetwork {
     /// Things the user should hear about, such as a rebuilt cache database or one that could
     /// not be used.
     public let warnings: [String]
+    /// The speed-ups in use: `FRESH_SPEEDUPS`'s, unless the caller says (see ``SpeedUps``).
+    public let speedUps: SpeedUps
+    /// The variable that turns speed-ups off (`none`: the plain path; see ``SpeedUps/configured(_:)``).
+    public static let speedUpsVariable = "FRESH_SPEEDUPS"
 
     /// Opens the cache database at `location`, rebuilding it if it is damaged, and falling back
     /// to a cache in memory (with a warning) when neither works.
@@ -50,24 +54,31 @@ public final class FreshServices: SyncNetwork {
     ///     request passes the origin gate first.
     ///   - parallel: requests in flight at once to an origin that states no limit (`--parallel`).
     ///   - clock: what waits wait on (tests pass one that moves on at once).
+    ///   - speedUps: the speed-ups used; `nil`: those `FRESH_SPEEDUPS` names (all when unset).
     public init(location: StorageLocation, cacheCapacity: Int = CacheDatabase.defaultCapacity, openedCache: CacheDatabase? = nil,
                 transport: CurlTransport = CurlTransport(userAgent: FreshServices.userAgent), parallel: Int = FreshServices.parallel,
-                clock: PacingClock = .system) {
+                clock: PacingClock = .system, speedUps: SpeedUps? = nil) {
         self.location = location
+        let configured = ProcessInfo.processInfo.environment[Self.speedUpsVariable]
+        let chosen = speedUps ?? SpeedUps.configured(configured)
+        self.speedUps = chosen ?? .all
+        let speedUpsWarning = chosen == nil ? ["\(Self.speedUpsVariable)='\(configured ?? "")' names no speed-ups "
+            + "(none, all, or \(SpeedUps.names.map(\.name).joined(separator: ", ")), each with a leading - to turn it off); all are used"] : []
         assert(openedCache.map { $0.path == location.cacheDatabasePath && $0.capacity == cacheCapacity } ?? true)
         let memory = MemoryCacheStorage(capacity: min(cacheCapacity, 8 * 1024 * 1024))
         let storage: any CacheStorage
         do {
-            let database = try openedCache ?? CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
+            let database = try openedCache ?? CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity,
+                                                            rawLookups: self.speedUps.contains(.rawCacheLookups))
             cacheDatabase = database
             cacheFailure = nil
             storage = TieredCacheStorage(memory: memory, backing: database)
-            warnings = database.recoveryWarning.map { [$0] } ?? []
+            warnings = speedUpsWarning + (database.recoveryWarning.map { [$0] } ?? [])
         } catch {
             cacheDatabase = nil
             cacheFailure = error
             storage = memory
-            warnings = ["the HTTP cache cannot be used (\(ErrorDescription.line(error))); this run caches in memory only"]
+            warnings = speedUpsWarning + ["the HTTP cache cannot be used (\(ErrorDescription.line(error))); this run caches in memory only"]
         }
         self.transport = transport
         self.clock = clock
@@ -80,10 +91,12 @@ public final class FreshServices: SyncNetwork {
 
     /// A pass's page requests on a thread that drives them (``TransferChain``): the page
     /// client's cache and background work, over the chain's transport behind the gate. Without
-    /// libcurl there is no chain, and the page client sends as anywhere else (and fails as
-    /// anywhere else).
+    /// the speed-up (``SpeedUps/transferLoop``), or libcurl, there is no chain: the page client
+    /// sends as anywhere else, each request blocking a thread of its own.
     public func openPageChain(named name: String) -> PageChain {
-        guard let chain = transport.makeChain(name: name) else { return PageChain(client: pageClient, executor: nil) }
+        guard speedUps.contains(.transferLoop), let chain = transport.makeChain(name: name) else {
+            return PageChain(client: pageClient, executor: nil)
+        }
         return PageChain(client: pageClient.sending(through: PacedTransport(chain.transport, gate: gate)),
                          executor: chain.loop, end: { chain.loop.stop() })
     }

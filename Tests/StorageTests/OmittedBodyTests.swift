@@ -23,6 +23,8 @@ struct OmittedBodyTests {
         let stored = page("sync GET http://o.test/items?page=2", omitted: kept)
         try database.store(stored)
         #expect(try database.variants(forKey: stored.key) == [stored])
+        // The plain path's lookups, through GRDB, read the same.
+        #expect(try CacheDatabase(path: directory.file("cache.sqlite"), rawLookups: false).variants(forKey: stored.key) == [stored])
 
         var renewed = stored
         renewed.headerFields[.cacheControl] = "max-age=120"

@@ -18,11 +18,13 @@ final class SyncFixture: Sendable {
     /// The waits retries asked for (the fixture's sync does not really sleep).
     let waits = WaitLog()
 
-    /// - Parameter realTime: waits really wait (the server's clock is what a test judges);
-    ///   else they are recorded in ``waits`` and return at once.
-    init(realTime: Bool = false) throws {
+    /// - Parameters:
+    ///   - realTime: waits really wait (the server's clock is what a test judges); else they
+    ///     are recorded in ``waits`` and return at once.
+    ///   - speedUps: the speed-ups the syncs use (none: the plain path).
+    init(realTime: Bool = false, speedUps: SpeedUps = .all) throws {
         directory = NSTemporaryDirectory() + "fresh-sync-tests-" + UUID().uuidString
-        services = FreshServices(location: StorageLocation(directory: directory), clock: realTime ? .system : waits.clock)
+        services = FreshServices(location: StorageLocation(directory: directory), clock: realTime ? .system : waits.clock, speedUps: speedUps)
         store = try SQLiteMirror(path: services.location.itemDatabasePath)
     }
 

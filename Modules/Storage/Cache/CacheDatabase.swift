@@ -39,11 +39,17 @@ public final class CacheDatabase: CacheStorage {
     private let connection: CacheConnection
     private let pending = Mutex(CacheBookkeeping())
     private let now: @Sendable () -> Date
+    /// Whether lookups read SQLite directly (the connection's prepared statement, large bodies
+    /// as blobs): a speed-up, skippable on a first reading; without it they read through GRDB.
+    private let rawLookups: Bool
 
     /// Opens (creating if needed) the cache database at `path`.
-    public convenience init(path: String, capacity: Int = CacheDatabase.defaultCapacity, now: @escaping @Sendable () -> Date = Date.init) throws {
+    /// - Parameter rawLookups: lookups through the connection (the default), else through GRDB
+    ///   (the plain path, see `SpeedUps`).
+    public convenience init(path: String, capacity: Int = CacheDatabase.defaultCapacity, rawLookups: Bool = true,
+                            now: @escaping @Sendable () -> Date = Date.init) throws {
         if let ready = Self.readyConnection(at: path) {
-            self.init(path: path, capacity: capacity, now: now, connection: ready, queue: nil, recoveryWarning: nil)
+            self.init(path: path, capacity: capacity, rawLookups: rawLookups, now: now, connection: ready, queue: nil, recoveryWarning: nil)
             return
         }
         let opened: DatabaseQueue
@@ -68,7 +74,8 @@ public final class CacheDatabase: CacheStorage {
         } catch {
             throw DatabaseFile.classify(error, path: path)
         }
-        self.init(path: path, capacity: capacity, now: now, connection: connection, queue: opened, recoveryWarning: recoveryWarning)
+        self.init(path: path, capacity: capacity, rawLookups: rawLookups, now: now, connection: connection, queue: opened,
+                  recoveryWarning: recoveryWarning)
     }
 
     /// The cache database at `path`, with the default capacity, when the file is ready as it is
@@ -82,10 +89,11 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
-    private init(path: String, capacity: Int, now: @escaping @Sendable () -> Date, connection: CacheConnection,
+    private init(path: String, capacity: Int, rawLookups: Bool = true, now: @escaping @Sendable () -> Date, connection: CacheConnection,
                  queue: DatabaseQueue?, recoveryWarning: String?) {
         self.path = path
         self.capacity = capacity
+        self.rawLookups = rawLookups
         self.now = now
         self.connection = connection
         self.queue = Mutex(queue)
@@ -216,7 +224,9 @@ public final class CacheDatabase: CacheStorage {
     // MARK: CacheStorage
 
     public func variants(forKey key: String) throws -> [StoredResponse] {
-        let records = try noticingDamage { try connection.variants(forKey: key) }
+        let records = try noticingDamage {
+            rawLookups ? try connection.variants(forKey: key) : try grdbQueue().read { try CacheEntryRecord.variants(forKey: key, in: $0) }
+        }
         // A refresh still in memory (see ``batchDelay``) is what the entry is now.
         let current = pending.withLock { pending in
             records.map { record in

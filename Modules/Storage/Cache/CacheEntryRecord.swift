@@ -95,6 +95,19 @@ extension CacheEntryRecord {
 
     // MARK: SQL
 
+    /// The stored variants of `key`, newest first, read through GRDB: the plain path of what
+    /// `CacheConnection` reads directly.
+    static func variants(forKey key: String, in db: Database) throws -> [CacheEntryRecord] {
+        try Row.fetchAll(db.cachedStatement(sql: """
+            SELECT e.*, b.body FROM cacheEntry e JOIN cacheBody b ON b.id = e.bodyID WHERE e.key = ? ORDER BY e.responseTime DESC
+            """), arguments: [key]).map { row in
+            CacheEntryRecord(key: row["key"], variantKey: row["variantKey"], url: row["url"], method: row["method"], status: row["status"],
+                             headers: row["headers"], body: row["body"], requestTime: row["requestTime"], responseTime: row["responseTime"],
+                             size: row["size"], lastAccess: row["lastAccess"], omittedLength: row["omittedLength"],
+                             omittedDigest: row["omittedDigest"])
+        }
+    }
+
     /// Stores this record: its entry row, replacing the stored variant with the same keys, and
     /// its body. A replaced variant's body row is updated in place, so the new body reuses the
     /// old one's pages in the same transaction; a body row found missing is written anew.

@@ -52,7 +52,7 @@ public struct CollectionSync: Sendable {
                 let fetcher = PageFetcher(client: chain.client, options: options, origin: origin,
                                           tally: tally, events: events, clock: network.clock, gate: network.gate, random: random)
                 try await SyncPass(collection: collection, isNew: isNew, options: options, store: store, tally: tally, events: events,
-                                   fetcher: fetcher, loop: chain.executor, pageValidators: network.pageValidators).run()
+                                   fetcher: fetcher, loop: chain.executor, speedUps: network.speedUps, pageValidators: network.pageValidators).run()
             }
             try await store.recordSyncEnd(of: collection.id, error: nil, at: Date())
         } catch {

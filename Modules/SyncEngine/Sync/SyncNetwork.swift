@@ -14,6 +14,8 @@ public protocol SyncNetwork: Sendable {
     func openPageChain(named name: String) -> PageChain
     /// The page cache's validators, as a pass reads and hands them over.
     var pageValidators: any PageValidators { get }
+    /// The speed-ups a pass may use (``SpeedUps``; none: the plain path).
+    var speedUps: SpeedUps { get }
 }
 
 /// The seam between a sync and the page cache: the mirror's validators go in, so a machine

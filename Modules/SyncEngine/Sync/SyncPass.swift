@@ -4,17 +4,18 @@ import MirrorStore
 import Pagination
 
 /// One run over one collection's pages: the pass, from where it stands to its last page (or to
-/// the run's page limit), page after page: **fetch** (through the HTTP cache), **read** (with the
-/// collection's plan), **write** (one transaction per page). ``PageWalk`` says which page comes
-/// next and when the pass is over.
+/// the run's page limit), page after page: **fetch** (through the HTTP cache, from a
+/// ``PageSource``), **read** (with the collection's plan), **write** (into a ``PageSink``).
+/// ``PageWalk`` says which page comes next and when the pass is over.
 ///
-/// Three speed-ups ride on that loop, each a named step that a first reading can skip:
+/// The plain path (no ``SpeedUps``) asks for one page at a time and writes each at once. Three
+/// speed-ups ride on the loop, each a named step that a first reading can skip:
 /// - **read-ahead**: when a page's link can be read before its items, the next page's request
-///   goes out while the page is read (``readAhead(_:walk:reader:lookahead:into:)``);
+///   goes out while the page is read (``readAhead(_:link:walk:reader:source:into:policy:)``);
 /// - **chain lookahead**: a re-sync asks for the pages the last pass's chain says come next
-///   before it needs them (``ChainLookahead``);
+///   before it needs them (``ChainLookahead``, the source);
 /// - **write-behind**: pages are written by a task of their own, several per transaction when
-///   they come fast (``WriteBehind``).
+///   they come fast (``WriteBehind``, the sink).
 struct SyncPass: Sendable {
     let collection: CollectionRecord
     /// Whether the collection was created for this run (it is announced once its first page reads).
@@ -26,6 +27,7 @@ struct SyncPass: Sendable {
     let fetcher: PageFetcher
     /// The thread the pages are fetched and read on, when the transport has one (see `TransferLoop`).
     let loop: (any TaskExecutor)?
+    let speedUps: SpeedUps
     /// Where the mirror's page validators go (``PageValidators``):
     /// a machine whose cache never saw these pages still asks for them conditionally.
     let pageValidators: any PageValidators
@@ -46,13 +48,6 @@ struct SyncPass: Sendable {
     /// run's page limit (no guess past it: a page read on demand asks for that page only).
     private var lookaheadDepth: Int {
         min(Self.maximumLookahead, fetcher.gate.capacity(of: fetcher.origin), options.maximumPages ?? .max)
-    }
-
-    /// A page read and ready to be written.
-    struct ReadPage: Sendable {
-        var fetched: FetchedPage
-        var content: PageContent
-        var itemCount: Int
     }
 
     /// The first page's URL with the page size asked for.
@@ -83,12 +78,11 @@ struct SyncPass: Sendable {
             readBefore = try await revalidateFirst(options.firstPages.compactMap { chain[$0] }, reader: reader, pass: position.pass)
             try walkError { () throws(PageWalkError) in try walk.stepOver(readBefore) }
         }
-        let lookahead = ChainLookahead(fetcher: fetcher, chain: chain, depth: lookaheadDepth,
-                                       executor: loop, skipping: Set(readBefore.keys))
-        defer { lookahead.cancelAll() }
+        let source = pageSource(chain: chain, skipping: Set(readBefore.keys))
+        defer { source.cancelAll() }
         var pass = position.pass
-        try await writingBehind(pass: pass) { writer in
-            try await walkPages(&walk, reader: &reader, chain: chain, lookahead: lookahead, into: writer)
+        try await writing(pass: pass) { sink in
+            try await walkPages(&walk, reader: &reader, chain: chain, source: source, into: sink)
         }
         // Pages read on demand (a reader's scroll, a page per run) are each asked once: such a
         // pass ends without the revisit and so removes nothing; the next refresh settles it.
@@ -104,38 +98,48 @@ struct SyncPass: Sendable {
         }
     }
 
-    /// Runs `walk` with its pages written behind it (see ``WriteBehind``) in pass `pass`; returns
-    /// once every page it read is written.
-    private func writingBehind(pass: Int, _ walk: (WriteBehind<ReadPage>) async throws -> Void) async throws {
-        let writer = WriteBehind<ReadPage>(capacity: Self.writeQueueCapacity, batchSize: Self.writeBatchSize,
-                                           maximumDelay: Self.writeBatchDelay) { [self] pages in
-            try await write(pages, pass: pass)
-        }
+    /// The pass's source of pages: the chain lookahead (a speed-up), or one page at a time.
+    private func pageSource(chain: [Int: PageRecord], skipping skipped: Set<Int>) -> any PageSource {
+        guard speedUps.contains(.chainLookahead) else { return OnePageAtATime(fetcher: fetcher) }
+        return ChainLookahead(fetcher: fetcher, chain: chain, depth: lookaheadDepth, executor: loop, skipping: skipped)
+    }
+
+    private func writer(pass: Int) -> PageWriter {
+        PageWriter(store: store, collectionID: collection.id, pass: pass, tally: tally, events: events)
+    }
+
+    /// Runs `walk` with its pages going into pass `pass`: written behind it (``WriteBehind``, a
+    /// speed-up), or each at once; returns once every page it read is written.
+    private func writing(pass: Int, _ walk: (any PageSink) async throws -> Void) async throws {
+        let writer = writer(pass: pass)
+        guard speedUps.contains(.writeBehind) else { return try await walk(WriteAtOnce(writer: writer)) }
+        let behind = WriteBehind<ReadPage>(capacity: Self.writeQueueCapacity, batchSize: Self.writeBatchSize,
+                                           maximumDelay: Self.writeBatchDelay, write: writer.write)
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await writer.writeAll() }
+            group.addTask { await behind.writeAll() }
             do {
-                try await walk(writer)
+                try await walk(behind)
             } catch {
                 // What was read is written all the same; a failed write, being earlier, is the error.
-                try await writer.finish()
+                try await behind.finish()
                 throw error
             }
-            try await writer.finish()
+            try await behind.finish()
         }
     }
 
     /// Fetch, read, write: page after page, until the walk ends or pauses. `policy` overrides
     /// the sync's cache policy.
     private func walkPages(
-        _ walk: inout PageWalk, reader: inout PageReader, chain: [Int: PageRecord], lookahead: ChainLookahead,
-        into writer: WriteBehind<ReadPage>, policy: CachePolicy? = nil
+        _ walk: inout PageWalk, reader: inout PageReader, chain: [Int: PageRecord], source: any PageSource,
+        into sink: any PageSink, policy: CachePolicy? = nil
     ) async throws {
         var ahead: FetchedPage?
         while case .page(let index, let url) = walk.next {
             try Task.checkCancellation()
             // 1. Fetch (unless its request went out while the page before was read).
             let fetched = if let ahead { ahead } else {
-                try await lookahead.take(index, url: url, plan: reader.plan, policy: policy, guessing: reader.plan != nil && isGuessing)
+                try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: reader.plan != nil && isGuessing)
             }
             ahead = nil
             guard !fetched.endsCollection else {
@@ -143,8 +147,8 @@ struct SyncPass: Sendable {
                 continue
             }
             let page = try await kept(fetched, stored: chain[index], plan: reader.plan)
-            if !isCurrent(page, stored: chain[index], plan: reader.plan), let link = reader.linkAhead(of: page) {
-                ahead = try await readAhead(page, link: link, walk: &walk, reader: reader, lookahead: lookahead, into: writer, policy: policy)
+            if speedUps.contains(.readAhead), !isCurrent(page, stored: chain[index], plan: reader.plan), let link = reader.linkAhead(of: page) {
+                ahead = try await readAhead(page, link: link, walk: &walk, reader: reader, source: source, into: sink, policy: policy)
                 continue
             }
             // 2. Read.
@@ -156,7 +160,7 @@ struct SyncPass: Sendable {
                 try walk.count(items: read.itemCount)
             }
             // 3. Write.
-            try await writer.put(read)
+            try await sink.put(read)
         }
     }
 
@@ -164,15 +168,15 @@ struct SyncPass: Sendable {
     /// out first and the page is read while the server prepares that answer. Returns the next
     /// page, fetched.
     private func readAhead(
-        _ page: FetchedPage, link: PageLink, walk: inout PageWalk, reader: PageReader, lookahead: ChainLookahead,
-        into writer: WriteBehind<ReadPage>, policy: CachePolicy?
+        _ page: FetchedPage, link: PageLink, walk: inout PageWalk, reader: PageReader, source: any PageSource,
+        into sink: any PageSink, policy: CachePolicy?
     ) async throws -> FetchedPage? {
         try walkError { () throws(PageWalkError) in try walk.follow(link) }
         let following = walk.next
         let guessing = isGuessing
         async let next: FetchedPage? = {
             guard case .page(let index, let url) = following else { return nil }
-            return try await lookahead.take(index, url: url, plan: reader.plan, policy: policy, guessing: guessing)
+            return try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: guessing)
         }()
         // On the transfer loop the request above goes out when this task first suspends: now.
         await Task.yield()
@@ -181,7 +185,7 @@ struct SyncPass: Sendable {
             if absent, let path = reader.plan?.items { notePartial(PartialMirror.absentItems(path)) }
             if page.index == 0 { try checkFirstPage(page, itemCount: items.count, link: link, reader: reader) }
             try walkError { () throws(PageWalkError) in try walk.count(items: items.count) }
-            try await writer.put(ReadPage(fetched: page, content: content(page, link: link, items: items, plan: reader.plan), itemCount: items.count))
+            try await sink.put(ReadPage(fetched: page, content: content(page, link: link, items: items, plan: reader.plan), itemCount: items.count))
         } catch {
             // The next page's answer is dropped with this page; its request still counts.
             if let dropped = try? await next { tally.update { $0.requests += dropped.response.decision.requestsSent } }
@@ -204,12 +208,11 @@ struct SyncPass: Sendable {
                             limits: PageWalk.Limits(maximumEmptyPages: options.maximumEmptyPages))
         let pass = try await store.revisitPass(of: collection.id, now: Date())
         // Guesses go no further than the rejoining page: the pages from there on are current.
-        let lookahead = ChainLookahead(fetcher: fetcher, chain: chain.filter { $0.key + 1 < position.nextPageIndex },
-                                       depth: lookaheadDepth, executor: loop, skipping: [])
-        defer { lookahead.cancelAll() }
+        let source = pageSource(chain: chain.filter { $0.key + 1 < position.nextPageIndex }, skipping: [])
+        defer { source.cancelAll() }
         let before = tally.update { $0.pages }
-        try await writingBehind(pass: pass) { writer in
-            try await walkPages(&walk, reader: &reader, chain: chain, lookahead: lookahead, into: writer, policy: .reloadRevalidatingCacheData)
+        try await writing(pass: pass) { sink in
+            try await walkPages(&walk, reader: &reader, chain: chain, source: source, into: sink, policy: .reloadRevalidatingCacheData)
         }
         tally.update { $0.revisitedPages = $0.pages - before }
         // When the chain of pages changed, the walk has read every page again; otherwise the
@@ -311,39 +314,10 @@ struct SyncPass: Sendable {
             guard !fetched.endsCollection else { continue }
             let page = try await kept(fetched, stored: record, plan: reader.plan)
             let (read, link) = try read(page, stored: record, reader: reader, typicalSize: nil)
-            try await write([read], pass: pass)
+            try await writer(pass: pass).write([read])
             revalidated[record.pageIndex] = (url, link)
         }
         return revalidated
-    }
-
-    /// Writes a batch of pages in one transaction and says what each changed.
-    private func write(_ pages: [ReadPage], pass: Int) async throws {
-        let writes: [PageWrite]
-        var failure: (any Error)?
-        do {
-            writes = try await store.writePages(pages.map(\.content), of: collection.id, pass: pass, now: Date())
-        } catch let duplicate as DuplicateKey {
-            writes = duplicate.written
-            try await store.abandonPass(of: collection.id)
-            failure = SyncError.duplicateKey(url: pages[writes.count].content.url, key: duplicate.key, pageIndex: duplicate.foundOnPage,
-                                             earlierPageIndex: duplicate.pageIndex)
-        }
-        for (page, write) in zip(pages, writes) {
-            let unchanged = page.content.items == nil
-            let summary = tally.update { summary in
-                summary.pagesWritten += 1
-                summary.items += page.itemCount
-                summary.created += write.created
-                summary.changed += write.changed
-                summary.repeatedItems += write.repeated
-                if unchanged { summary.unchangedPages += 1 }
-                return summary
-            }
-            events(.page(PageEvent(index: page.fetched.index, url: page.fetched.url, decision: page.fetched.response.decision,
-                                   items: page.itemCount, unchanged: unchanged, write: write, summary: summary)))
-        }
-        if let failure { throw failure }
     }
 
     // MARK: A partial mirror

@@ -1,6 +1,6 @@
-/// A speed-up, skippable on a first reading: the pages a pass has read are written by a task of
-/// their own (``writeAll()``), so the walk goes on to the next page instead of waiting for the
-/// disk. When pages come faster than they are written, several share one transaction: a
+/// A speed-up, skippable on a first reading (``SpeedUps/writeBehind``): the pages a pass has
+/// read are written by a task of their own (``writeAll()``), so the walk goes on to the next
+/// page instead of waiting for the disk. When pages come faster than they are written, several share one transaction: a
 /// commit costs about as much as writing a page of a hundred items.
 ///
 /// At most ``capacity`` pages wait, so memory stays flat: ``put(_:)`` waits for room. A batch is

@@ -1,0 +1,90 @@
+import Foundation
+import HTTPCache
+import MirrorStore
+import Pagination
+
+/// A page read and ready to be written.
+struct ReadPage: Sendable {
+    var fetched: FetchedPage
+    var content: PageContent
+    var itemCount: Int
+}
+
+/// Where a pass's pages come from, the first step of ``SyncPass``'s walk: each asked for when
+/// the walk reaches it (``OnePageAtATime``, the plain path), or with the pages the last pass's
+/// chain says come next asked for ahead (``ChainLookahead``, a speed-up).
+protocol PageSource: Sendable {
+    /// Page `index` at `url`. `guessing`: whether requests may go out for pages after it.
+    /// - Parameter policy: the cache policy of the request (`nil`: the sync's own).
+    func take(_ index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?, guessing: Bool) async throws -> FetchedPage
+    /// Cancels whatever was asked for ahead.
+    func cancelAll()
+}
+
+/// The plain path's source: one request at a time, for the page the walk is at.
+struct OnePageAtATime: PageSource {
+    let fetcher: PageFetcher
+
+    func take(_ index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?, guessing: Bool) async throws -> FetchedPage {
+        try await fetcher.fetch(url, index: index, plan: plan, policy: policy)
+    }
+
+    func cancelAll() {}
+}
+
+/// Where a pass's read pages go, the last step of the walk: written at once (``WriteAtOnce``,
+/// the plain path), or by a task of their own (``WriteBehind``, a speed-up).
+protocol PageSink: Sendable {
+    /// Hands `page` over to be written.
+    /// - Throws: what stopped the writing.
+    func put(_ page: ReadPage) async throws
+}
+
+/// The plain path's sink: each page written in its own transaction before the walk goes on.
+struct WriteAtOnce: PageSink {
+    let writer: PageWriter
+
+    func put(_ page: ReadPage) async throws { try await writer.write([page]) }
+}
+
+extension WriteBehind: PageSink where Page == ReadPage {}
+
+/// Writes read pages into the mirror, in pass ``pass``, one transaction per batch, and says what
+/// each page changed (its event, the summary's counts).
+struct PageWriter: Sendable {
+    let store: any SyncStore
+    let collectionID: Int64
+    let pass: Int
+    let tally: SyncTally
+    let events: @Sendable (SyncEvent) -> Void
+
+    /// Writes `pages` in one transaction. A key already listed by an earlier page of the pass
+    /// abandons the pass (the pages before it stay written) and is the error.
+    func write(_ pages: [ReadPage]) async throws {
+        let writes: [PageWrite]
+        var failure: (any Error)?
+        do {
+            writes = try await store.writePages(pages.map(\.content), of: collectionID, pass: pass, now: Date())
+        } catch let duplicate as DuplicateKey {
+            writes = duplicate.written
+            try await store.abandonPass(of: collectionID)
+            failure = SyncError.duplicateKey(url: pages[writes.count].content.url, key: duplicate.key, pageIndex: duplicate.foundOnPage,
+                                             earlierPageIndex: duplicate.pageIndex)
+        }
+        for (page, write) in zip(pages, writes) {
+            let unchanged = page.content.items == nil
+            let summary = tally.update { summary in
+                summary.pagesWritten += 1
+                summary.items += page.itemCount
+                summary.created += write.created
+                summary.changed += write.changed
+                summary.repeatedItems += write.repeated
+                if unchanged { summary.unchangedPages += 1 }
+                return summary
+            }
+            events(.page(PageEvent(index: page.fetched.index, url: page.fetched.url, decision: page.fetched.response.decision,
+                                   items: page.itemCount, unchanged: unchanged, write: write, summary: summary)))
+        }
+        if let failure { throw failure }
+    }
+}
