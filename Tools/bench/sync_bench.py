@@ -21,6 +21,9 @@ PostgreSQL (a throwaway cluster of Debian's server on a Unix socket, a database 
               own), the same database: the validators kept with the mirror make every answer a 304
   pg four     four `fresh sync` processes at once, each mirroring a server of its own (a quarter
               of the posts each) into the same database: every item of every collection stored
+Speed-ups (`FRESH_SPEEDUPS`, see docs/architecture.md): fresh cold then warm again with each
+speed-up off alone, and with all off (the plain path), into docs/architecture.md's generated
+"### With and without each speed-up" section (--write-speedups).
 Every timed run is checked: curl's status for each page (`--write-out`), fresh's --json summary,
 and fresh-mock's own count of its answers (`/_admin/stats`); a run that got other answers than
 the row says stops the benchmark. Peak resident memory comes from wait4 for each process; a
@@ -51,6 +54,8 @@ parser.add_argument("--rounds", type=int, default=3)
 parser.add_argument("--posts", type=int, default=100_000)
 parser.add_argument("--page-size", type=int, default=100)
 parser.add_argument("--write", help="markdown file whose sync section is replaced")
+parser.add_argument("--write-speedups", help="markdown file whose speed-ups section is replaced (docs/architecture.md)")
+parser.add_argument("--skip-speedups", action="store_true")
 parser.add_argument("--skip-dlt", action="store_true")
 parser.add_argument("--skip-postgresql", action="store_true")
 args = parser.parse_args()
@@ -58,6 +63,11 @@ args = parser.parse_args()
 BIN = os.path.abspath(args.bin)
 WORK = tempfile.mkdtemp(prefix="fresh-sync-bench-")
 SECTION = "## fresh sync vs curl vs dlt"
+SPEEDUPS_SECTION = "### With and without each speed-up"
+# (FRESH_SPEEDUPS, what the row is): every speed-up, each one off alone, none (the plain path).
+SPEEDUP_RUNS = [("all", "every speed-up (as shipped)")] + [
+    (f"-{name}", f"without {name}") for name in ["read-ahead", "chain-lookahead", "write-behind", "transfer-loop", "raw-cache-lookups"]
+] + [("none", "none: the plain path")]
 PAGES_ROUTE = "GET /posts"  # how fresh-mock's statistics name the route of every page
 servers = []
 
@@ -184,9 +194,10 @@ class CurlClient:
         return seconds
 
 
-def fresh_sync(base, directory, store=None):
+def fresh_sync(base, directory, store=None, speedups="all"):
     seconds, rss, out = run([f"{BIN}/fresh", "sync", f"{base}/posts", "--limit", str(args.page_size),
-                             "--db-dir", directory, "--json"] + (["--store", store] if store else []))
+                             "--db-dir", directory, "--json"] + (["--store", store] if store else []),
+                            env=dict(os.environ, FRESH_SPEEDUPS=speedups))
     return seconds, rss, json.loads(out)
 
 
@@ -272,6 +283,7 @@ def main():
             walk(four_base)
         four_lost = []
     rows = {name: [] for name in names}
+    speedup_rows = {(setting, when): [] for setting, _ in SPEEDUP_RUNS for when in ["cold", "warm"]}
     memory = []
     for round_number in range(args.rounds):
         directory = os.path.join(WORK, f"fresh-{round_number}")
@@ -319,6 +331,16 @@ def main():
             counts = cluster.sql(f"round_{round_number}", "SELECT string_agg((SELECT count(*) FROM fresh.item i WHERE i.collection_id = c.id "
                                  "AND i.page_index >= 0)::text, ' ' ORDER BY c.name) FROM fresh.collection c WHERE c.name LIKE 'four-%'")
             four_lost.append(sum(quarter - int(count) for count in counts.split()) + 4 - len(counts.split()))
+        if not args.skip_speedups:
+            for setting, _ in SPEEDUP_RUNS:
+                speedup_directory = os.path.join(WORK, f"speedups{setting}-{round_number}")
+                (seconds, _, summary), _, _ = served(base, lambda: fresh_sync(base, speedup_directory, speedups=setting), everything)
+                assert summary["fullResponses"] == len(pages) and summary["totalItems"] == args.posts, summary
+                speedup_rows[(setting, "cold")].append(seconds)
+                (seconds, _, summary), _, _ = served(base, lambda: fresh_sync(base, speedup_directory, speedups=setting), unchanged)
+                assert summary["notModified"] == len(pages) and summary["unchangedPages"] == len(pages), summary
+                speedup_rows[(setting, "warm")].append(seconds)
+                shutil.rmtree(speedup_directory)
         log(f"round {round_number + 1}: " + ", ".join(f"{name} {values[-1]:.3f} s" for name, values in rows.items()))
         shutil.rmtree(directory)
 
@@ -335,6 +357,11 @@ def main():
     print(report)
     if args.write:
         replace_section(args.write, SECTION, report)
+    if not args.skip_speedups:
+        speedups = render_speedups(speedup_rows, len(pages))
+        print(speedups)
+        if args.write_speedups:
+            replace_section(args.write_speedups, SPEEDUPS_SECTION, speedups)
 
 
 # MARK: - Report
@@ -423,6 +450,27 @@ def render(rows, memory, small_rss, peers, page_count, postgresql):
         ]
         lines += [f"| {name} | {seconds:.2f} | {sent:,} | {described(statuses)} | {rss:.0f} MiB |"
                   for name, seconds, rss, sent, statuses in peers]
+    return "\n".join(lines) + "\n"
+
+
+def render_speedups(speedup_rows, page_count):
+    """docs/architecture.md's speed table: each speed-up's figure with and without it."""
+    median = {key: statistics.median(values) for key, values in speedup_rows.items()}
+    lines = [
+        SPEEDUPS_SECTION,
+        "",
+        f"Written by `make bench-sync` (Tools/bench/sync_bench.py) on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: "
+        f"`fresh sync` of {args.posts:,} posts in {page_count:,} pages from fresh-mock (release), cold (an empty directory, every "
+        f"page a 200) then warm (every page a 304), with `FRESH_SPEEDUPS` set as the row says; median seconds of {args.rounds} "
+        "rounds, whole processes. A speed-up's worth is its row against the first; the last row is the plain path.",
+        "",
+        "| speed-ups | cold | × all | warm | × all |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for setting, meaning in SPEEDUP_RUNS:
+        cold, warm = median[(setting, "cold")], median[(setting, "warm")]
+        lines.append(f"| `{setting}`: {meaning} | {cold:.3f} s | {cold / median[('all', 'cold')]:.2f}× | "
+                     f"{warm:.3f} s | {warm / median[('all', 'warm')]:.2f}× |")
     return "\n".join(lines) + "\n"
 
 

@@ -4,8 +4,9 @@ import MirrorStore
 import Pagination
 import Synchronization
 
-/// A speed-up for re-syncs, skippable on a first reading (``SpeedUps/chainLookahead``): requests for the pages after the
-/// current one, sent before the current one is read, when the last pass says where they are.
+/// A speed-up for re-syncs, skippable on a first reading (``SpeedUps/chainLookahead``):
+/// requests for the pages after the current one, sent before the current one is read, when the
+/// last pass says where they are.
 ///
 /// An unchanged collection keeps its chain of next-page URLs, so a re-sync (all 304s) has up to
 /// ``depth`` conditional requests in flight instead of one round trip at a time. A page that
