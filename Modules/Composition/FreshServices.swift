@@ -33,9 +33,7 @@ public final class FreshServices: SyncNetwork {
     private let pageStorage: PageValidatorStorage
     /// The network as given, before the gate: what a page chain drives.
     private let transport: CurlTransport
-    /// Where every request of the process waits its turn per origin (see ``OriginGate``).
     public let gate: OriginGate
-    /// What waits (the gate's holds, retries' backoffs) wait on.
     public let clock: PacingClock
     /// Things the user should hear about, such as a rebuilt cache database or one that could
     /// not be used.

@@ -1,5 +1,4 @@
 import CCurl
-import DedicatedThreads
 import Dispatch
 import Foundation
 import HTTPCache

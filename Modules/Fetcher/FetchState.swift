@@ -18,11 +18,6 @@ public struct FetchState<Value: Sendable>: Sendable {
     /// What is stored locally (`nil` before anything could be read).
     public var value: Value?
     public var status: Status
-
-    public init(value: Value?, status: Status) {
-        self.value = value
-        self.status = status
-    }
 }
 
 /// Why a refresh failed, as a status line says it.

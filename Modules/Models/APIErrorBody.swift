@@ -6,11 +6,6 @@ public struct APIErrorBody: Codable, Hashable, Sendable, Error {
         public var code: String
         /// One human-readable sentence.
         public var message: String
-
-        public init(code: String, message: String) {
-            self.code = code
-            self.message = message
-        }
     }
 
     public var error: Detail

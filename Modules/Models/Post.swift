@@ -36,10 +36,4 @@ public struct NewPost: Codable, Hashable, Sendable {
     public var title: String
     public var body: String
     public var author: String
-
-    public init(title: String, body: String, author: String) {
-        self.title = title
-        self.body = body
-        self.author = author
-    }
 }

@@ -8,8 +8,6 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknown(String, known: [String])
     /// A source of this name exists already.
     case exists(String)
-    /// A name that cannot name a source.
-    case badName(String)
     /// A header template that cannot be read.
     case badTemplate(String, reason: String)
     /// A `${VAR}` that is unset or empty.
@@ -28,7 +26,6 @@ public enum SourceError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknown(let name, let known):
             "no source called '\(name)'" + (known.isEmpty ? " (there are none: 'fresh source add NAME URL' adds one)" : " (sources: \(known.joined(separator: ", ")))")
         case .exists(let name): "a source called '\(name)' exists already ('fresh source rm \(name)' removes it)"
-        case .badName(let name): "'\(name)' cannot name a source: use letters, digits, '-', '_' and '.'"
         case .badTemplate(let template, let reason): "header value '\(template)': \(reason)"
         case .unsetVariable(let name, let header, let source):
             "source '\(source)': \(header) needs the environment variable \(name), which is not set"

@@ -66,13 +66,12 @@ public final class OriginGate: Sendable {
     /// Requests in flight to an origin that states no limit (what `--parallel` overrides).
     public let defaultParallel: Int
     /// The first wait after a refusal by a limit that states none (GitHub: at least a minute).
-    public let unstatedLimitWait: Duration
+    public static let unstatedLimitWait = Duration.seconds(60)
     private let clock: PacingClock
     private let state = Mutex(State())
 
-    public init(parallel: Int = 8, unstatedLimitWait: Duration = .seconds(60), clock: PacingClock = .system) {
+    public init(parallel: Int = 8, clock: PacingClock = .system) {
         defaultParallel = max(1, parallel)
-        self.unstatedLimitWait = unstatedLimitWait
         self.clock = clock
     }
 
@@ -173,10 +172,10 @@ public final class OriginGate: Sendable {
                 hold(&known, until: now + wait, because: .retryAfter)
             case .spentBudget(let resetIn)?:
                 known.remaining = 0
-                known.resetAt = now + (resetIn ?? unstatedLimitWait)
+                known.resetAt = now + (resetIn ?? Self.unstatedLimitWait)
             case .unstatedLimit?:
                 known.unstatedRefusals += 1
-                hold(&known, until: now + unstatedLimitWait * (1 << min(known.unstatedRefusals - 1, 10)), because: .unstatedLimit)
+                hold(&known, until: now + Self.unstatedLimitWait * (1 << min(known.unstatedRefusals - 1, 10)), because: .unstatedLimit)
             case nil:
                 if response.status.code < 400 { known.unstatedRefusals = 0 }
             }

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 
 /// A response that says a rate limit refused its request, and so how long its origin must be
 /// left alone. What counts, and the wait each asks for:

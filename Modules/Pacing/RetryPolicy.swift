@@ -1,5 +1,4 @@
 import Foundation
-import HTTPFields
 
 /// When a failed request is tried again, and after how long: one set of rules for `fresh get
 /// --retry` and for every page of a sync.

@@ -1,7 +1,6 @@
 import Foundation
 import MirrorStore
 import PostgresNIO
-import StorageErrors
 
 /// The mirror in a PostgreSQL database: the ``MirrorStore`` a team shares, with the SQLite
 /// mirror's guarantees kept by the server instead of a file.

@@ -1,9 +1,7 @@
 import Foundation
 import Logging
-import MirrorStore
 import NIOSSL
 import PostgresNIO
-import StorageErrors
 
 /// One connection to the PostgreSQL server, used by one task at a time: a transaction holds it
 /// whole (``AsyncLock``). Every failure comes out as a ``StorageError`` of one line (see

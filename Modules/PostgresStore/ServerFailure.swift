@@ -1,5 +1,4 @@
 import Foundation
-import MirrorStore
 import NIOCore
 import NIOPosix
 import PostgresNIO

@@ -34,19 +34,13 @@ public struct ItemFilter: Sendable, Equatable {
     public var comparison: Comparison
     public var value: String
 
-    public init(path: JSONPath, comparison: Comparison, value: String) {
-        self.path = path
-        self.comparison = comparison
-        self.value = value
-    }
-
     /// Parses `NAME=VALUE`, `NAME!=VALUE` or `NAME~VALUE` (NAME may be a dotted path).
     public init?(parsing text: String) {
         for comparison in [Comparison.notEquals, .equals, .contains] {
             guard let range = text.range(of: comparison.rawValue) else { continue }
             let name = String(text[..<range.lowerBound])
             guard let path = JSONPath(parsing: name), !path.isRoot else { return nil }
-            self.init(path: path, comparison: comparison, value: String(text[range.upperBound...]))
+            (self.path, self.comparison, value) = (path, comparison, String(text[range.upperBound...]))
             return
         }
         return nil

@@ -26,7 +26,6 @@ import Foundation
 ///   (``init(revisiting:rejoining:after:limits:)``) and ends where it rejoins the pages read
 ///   after the resume, or at the real end when the chain of pages changed.
 public struct PageWalk: Sendable {
-    /// What the walk asks for next.
     public enum Next: Sendable, Equatable {
         /// Fetch page `index` (0 for the first) at `url`.
         case page(index: Int, url: URL)

@@ -181,11 +181,6 @@ enum ErrorMessage {
     }
 }
 
-extension Duration {
-    /// The duration in seconds.
-    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
-}
-
 /// A sync's switch to `Accept: */*` after a 406, made once for all its pages.
 final class AcceptFallback: Sendable {
     private let fallen = Mutex(false)

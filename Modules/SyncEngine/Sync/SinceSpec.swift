@@ -11,17 +11,12 @@ public struct SinceSpec: Sendable, Equatable, CustomStringConvertible {
     /// The member of each item whose largest stored value is sent.
     public var member: JSONPath
 
-    public init(parameter: String, member: JSONPath) {
-        self.parameter = parameter
-        self.member = member
-    }
-
     /// Parses `PARAM=MEMBER` (`since=updated_at`, `updated_after=meta.modified`); `nil` when it is not one.
     public init?(parsing text: String) {
         let parts = text.split(separator: "=", maxSplits: 1).map(String.init)
         guard parts.count == 2, !parts[0].isEmpty, !parts[0].contains(where: { $0.isWhitespace || $0 == "&" || $0 == "#" }),
               let member = JSONPath(parsing: parts[1]), !member.isRoot else { return nil }
-        self.init(parameter: parts[0], member: member)
+        (parameter, self.member) = (parts[0], member)
     }
 
     public var description: String { "\(parameter)=\(member)" }

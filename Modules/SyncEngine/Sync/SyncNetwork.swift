@@ -50,9 +50,4 @@ public struct PageChain: Sendable {
 public struct PageETag: Sendable, Equatable {
     public var url: URL
     public var tag: String
-
-    public init(url: URL, tag: String) {
-        self.url = url
-        self.tag = tag
-    }
 }

@@ -8,14 +8,9 @@ import Pagination
 /// ``PageSource``), **read** (with the collection's plan), **write** (into a ``PageSink``).
 /// ``PageWalk`` says which page comes next and when the pass is over.
 ///
-/// The plain path (no ``SpeedUps``) asks for one page at a time and writes each at once. Three
-/// speed-ups ride on the loop, each a named step that a first reading can skip:
-/// - **read-ahead**: when a page's link can be read before its items, the next page's request
-///   goes out while the page is read (``readAhead(_:link:walk:reader:source:into:policy:)``);
-/// - **chain lookahead**: a re-sync asks for the pages the last pass's chain says come next
-///   before it needs them (``ChainLookahead``, the source);
-/// - **write-behind**: pages are written by a task of their own, several per transaction when
-///   they come fast (``WriteBehind``, the sink).
+/// The plain path (no ``SpeedUps``) asks for one page at a time and writes each at once; the
+/// read-ahead (``readAhead(_:link:walk:reader:source:into:policy:)``), the ``ChainLookahead``
+/// (a source) and the ``WriteBehind`` (a sink) ride on the loop, each skippable on a first reading.
 struct SyncPass: Sendable {
     let collection: CollectionRecord
     /// Whether the collection was created for this run (it is announced once its first page reads).
