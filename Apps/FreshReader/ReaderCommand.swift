@@ -116,7 +116,8 @@ public struct ReaderCommand: AsyncParsableCommand {
             let failure: ReaderError = switch error {
             case let error as ReaderError: error
             // A FRESH_STORE that is not a store, a sources file that cannot be read: as `fresh` says them.
-            case is AddressError, is SourceError, is UnknownSyncTarget: .usage(ErrorDescription.line(error))
+            case is AddressError, is SourceError, is UnknownSyncTarget, is ValidationError, SyncError.nameTaken:
+                .usage(ErrorDescription.line(error))
             default: .storage(error as? StorageError ?? .failed(ErrorDescription.line(error)))
             }
             Self.say(failure.description)
@@ -174,8 +175,9 @@ public struct ReaderCommand: AsyncParsableCommand {
             switch try await SyncTarget.resolve(name, sources: sources, store: store) {
             case .collection(let found): return found
             case .source(let source):
-                if let found = try await store.collection(named: source.name) { return found }
-                return try await store.createCollection(preferredName: source.name, url: source.url, now: Date())
+                // As `fresh sync NAME` finds or makes it: its URL's identity, without credentials.
+                guard let url = httpURL(source.url) else { throw ReaderError.usage("source '\(source.name)' has no http or https URL: \(source.url)") }
+                return try await CollectionResolver.resolve(url: url, name: source.name, in: store).0
             case .url: throw ReaderError.usage("--collection \(name): give a collection's name (an address goes with --url)")
             }
         }

@@ -37,6 +37,9 @@ final class CurlMulti: IdleWork, @unchecked Sendable {
     /// Records the calling thread as the loop's (its set-up).
     func adoptCurrentThread() { owner.withLock { $0 = pthread_self() } }
 
+    /// Forgets the loop's thread as it ends: a thread started later may get its id.
+    func releaseThread() { owner.withLock { $0 = nil } }
+
     /// Whether the caller runs on the loop's thread.
     var isOwnThread: Bool { owner.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
 

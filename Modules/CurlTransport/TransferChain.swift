@@ -18,7 +18,7 @@ public final class TransferChain: Sendable {
     init(name: String, transport: CurlTransport, multi: CurlMulti) {
         base = transport
         self.multi = multi
-        loop = TransferLoop(name: name, io: multi, setUp: { multi.adoptCurrentThread() })
+        loop = TransferLoop(name: name, io: multi, setUp: { multi.adoptCurrentThread() }, tearDown: { multi.releaseThread() })
     }
 
     /// The transport whose requests this chain's loop drives.

@@ -11,14 +11,17 @@ public final class JobThread: Sendable {
     private let idle: any IdleWork
 
     /// Starts the thread, named `name` (as `top -H` and debuggers show it); `setUp` runs on it
-    /// first. `idle` is what it does when no job waits (by default: nothing but wait for one).
-    public init(name: String, idle: any IdleWork = WaitForJobs(), setUp: @escaping @Sendable () -> Void = {}) {
+    /// first, `tearDown` last, after its last job. `idle` is what it does when no job waits (by
+    /// default: nothing but wait for one).
+    public init(name: String, idle: any IdleWork = WaitForJobs(), setUp: @escaping @Sendable () -> Void = {},
+                tearDown: @escaping @Sendable () -> Void = {}) {
         self.idle = idle
         let thread = Thread { [self] in
             // Named from the thread itself: on Linux a name set before start() is not applied.
             Thread.current.name = name
             setUp()
             runJobs()
+            tearDown()
         }
         thread.start()
     }

@@ -2,8 +2,9 @@
 /// without blocking: an event loop, as SwiftNIO's, for a chain of requests (a sync's pages).
 ///
 /// Run a task on it with `Task(executorPreference:)`. A transfer the task starts (through the
-/// transport that made the loop, which knows it) goes out at once and the task suspends; the thread then runs whatever else is ready (the task's other
-/// children: the page before, being read) and, when nothing is, waits for the transfers' I/O.
+/// transport that made the loop, which knows it) goes out at once and the task suspends; the
+/// thread then runs whatever else is ready (the task's other children: the page before, being
+/// read) and, when nothing is, waits for the transfers' I/O.
 /// So the chain never hands a request to another thread and back, and the next page's request
 /// is on the wire while the page before it is read, on one thread.
 ///
@@ -15,9 +16,11 @@ public final class TransferLoop: TaskExecutor, Sendable {
     private let thread: JobThread
 
     /// Starts the loop's thread, named `name`, waiting on `io` between jobs; `setUp` runs on it
-    /// first (the transport marks the thread as the loop's).
-    public init(name: String, io: any IdleWork, setUp: @escaping @Sendable () -> Void = {}) {
-        thread = JobThread(name: name, idle: io, setUp: setUp)
+    /// first and `tearDown` last (the transport marks the thread as the loop's, then unmarks it:
+    /// a later thread may get the same id).
+    public init(name: String, io: any IdleWork, setUp: @escaping @Sendable () -> Void = {},
+                tearDown: @escaping @Sendable () -> Void = {}) {
+        thread = JobThread(name: name, idle: io, setUp: setUp, tearDown: tearDown)
     }
 
     /// Runs `job` on the loop; once it has stopped, on the global concurrent executor (a task

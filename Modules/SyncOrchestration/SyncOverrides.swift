@@ -16,9 +16,10 @@ public struct SyncOverrides: Sendable {
     public var items: JSONPath?
     public var key: JSONPath?
     public var limit: Int?
-    /// `-H` fields: sent with every target's requests, and kept with a URL's collection unless
-    /// they carry a secret.
-    public var headerFields = HTTPFields()
+    /// `-H` fields, expanded each time a target's options are made (a `$(command)` runs again
+    /// for each sync of a watch): sent with every target's requests, and kept with a URL's
+    /// collection unless they carry a secret.
+    public var headerFields: @Sendable () throws -> HTTPFields = { [:] }
     public var userAgent: String?
     /// `--cacert`, `--capath`, `-k`.
     public var caFile: String?
@@ -39,14 +40,16 @@ public struct SyncOverrides: Sendable {
     public init() {}
 
     /// The sync of `target`: its source's or record's options, with these over them.
-    /// - Throws: `ValidationError` for `--name` on a source, a collection without a valid URL.
+    /// - Throws: `ValidationError` for `--name` on a source, a collection without a valid URL;
+    ///   what expanding the `-H` fields threw.
     public func options(for target: SyncTarget) throws -> SyncOptions {
+        let fields = try headerFields()
         var options: SyncOptions
         switch target {
         case .url(let url):
             options = SyncOptions(url: url)
             options.name = name
-            options.rememberedHeaders = HTTPFields(headerFields.filter { !HeaderTemplate.isSecretName($0.name.rawName) })
+            options.rememberedHeaders = HTTPFields(fields.filter { !HeaderTemplate.isSecretName($0.name.rawName) })
         case .source(let source):
             if name != nil { throw ValidationError("a source's collection is named after it: --name does not apply to '\(source.name)'") }
             options = try source.syncOptions()
@@ -58,7 +61,7 @@ public struct SyncOverrides: Sendable {
         if let items { options.overrides.items = items }
         if let key { options.overrides.key = key }
         if let limit { options.limit = limit }
-        options.headerFields.append(contentsOf: headerFields)
+        options.headerFields.append(contentsOf: fields)
         if let userAgent { options.headerFields[.userAgent] = userAgent }
         // A source's trust (its cacert, insecure) under the flags'; else the flags' and the environment's.
         let given: TLSTrust? = if case .source = target { options.trust } else { nil }

@@ -1,12 +1,3 @@
-import ArgumentParser
-import Foundation
-import HTTPCache
-import MirrorStore
-import Storage
-import StorageErrors
-import SyncEngine
-import SyncOrchestration
-import TerminalText
 import Testing
 @testable import FreshCLI
 

@@ -2,6 +2,7 @@ import Foundation
 import MirrorStore
 import NamedSources
 import Storage
+import SyncEngine
 import SyncOrchestration
 import Testing
 @testable import FreshReader
@@ -25,5 +26,18 @@ struct ReaderCommandTests {
         await #expect(throws: UnknownSyncTarget.self) {
             _ = try await ReaderCommand.collection(url: nil, name: "nothing", sources: sources, in: store)
         }
+    }
+
+    /// A source's collection is found or made as `fresh sync NAME` does: its URL kept without
+    /// credentials, and a name that mirrors another URL refused.
+    @Test func aSourcesCollectionIsMadeAsASyncMakesIt() async throws {
+        let directory = NSTemporaryDirectory() + "fresh-reader-names-" + UUID().uuidString
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let store = try SQLiteMirror(path: StorageLocation(directory: directory).itemDatabasePath)
+        _ = try store.createCollection(preferredName: "docs", url: "http://127.0.0.1:1/docs")
+        let sources = [Source(name: "private", url: "http://kim:secret@127.0.0.1:1/repos"), Source(name: "docs", url: "http://127.0.0.1:1/other")]
+        let made = try #require(try await ReaderCommand.collection(url: nil, name: "private", sources: sources, in: store))
+        #expect(made.url == "http://127.0.0.1:1/repos")
+        await #expect(throws: SyncError.self) { _ = try await ReaderCommand.collection(url: nil, name: "docs", sources: sources, in: store) }
     }
 }

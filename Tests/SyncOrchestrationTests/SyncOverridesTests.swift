@@ -18,7 +18,7 @@ struct SyncOverridesTests {
     @Test func flagsGoOverWhatASourceSaysAndKeepTheRest() throws {
         var overrides = SyncOverrides()
         overrides.limit = 10
-        overrides.headerFields = [.authorization: "Bearer t"]
+        overrides.headerFields = { [.authorization: "Bearer t"] }
         overrides.userAgent = "probe/1"
         let options = try overrides.options(for: .source(source))
         #expect(options.name == "github" && options.limit == 10)
@@ -34,7 +34,7 @@ struct SyncOverridesTests {
         overrides.name = "feed"
         overrides.insecure = true
         overrides.unverified = { said.withLock { $0 += 1 } }
-        overrides.headerFields = [.accept: "application/json", .authorization: "Bearer t"]
+        overrides.headerFields = { [.accept: "application/json", .authorization: "Bearer t"] }
         let options = try overrides.options(for: .url(URL(string: "https://api.example.test/feed")!))
         #expect(options.name == "feed" && !options.trust.verifies)
         #expect(options.rememberedHeaders == [.accept: "application/json"])
@@ -45,5 +45,21 @@ struct SyncOverridesTests {
         var overrides = SyncOverrides()
         overrides.name = "other"
         #expect(throws: (any Error).self) { try overrides.options(for: .source(source)) }
+    }
+
+    /// A `$(command)` in `-H` runs again for each sync (a watch's token that expires is fetched anew).
+    @Test func theFieldsAreExpandedForEachSync() throws {
+        let expansions = Mutex(0)
+        var overrides = SyncOverrides()
+        overrides.headerFields = {
+            expansions.withLock { count in
+                count += 1
+                return [.authorization: "Bearer \(count)"]
+            }
+        }
+        let first = try overrides.options(for: .source(source))
+        let second = try overrides.options(for: .source(source))
+        #expect(first.headerFields[HTTPField.Name.authorization] == "Bearer 1")
+        #expect(second.headerFields[HTTPField.Name.authorization] == "Bearer 2")
     }
 }

@@ -3,6 +3,14 @@ import Testing
 
 @Suite("Sanitising remote text")
 struct SafeTextTests {
+    @Test func controlCharactersBecomeVisibleEscapes() {
+        #expect(TerminalText.sanitized("ok\u{1B}[2Jgone\u{07}") == "ok\\u{1b}[2Jgone\\u{7}")
+        #expect(TerminalText.sanitized("한글 emoji 🎉\tok") == "한글 emoji 🎉\tok")
+        #expect(TerminalText.sanitized("line\nbreak\r") == "line\\u{a}break\\u{d}")
+        #expect(TerminalText.sanitized("a\r\nb\nc\rd\u{1B}]0;title\u{7}", keepingLineBreaks: true)
+                == "a\r\nb\nc\\u{d}d\\u{1b}]0;title\\u{7}")
+    }
+
     @Test func escapeSequencesBecomeVisibleText() {
         let line = SafeText.line("evil\u{1B}[2J\u{1B}]0;pwned\u{7}title", width: cells)
         #expect(!line.unicodeScalars.contains { $0.properties.generalCategory == .control })

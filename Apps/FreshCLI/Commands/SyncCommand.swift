@@ -224,9 +224,10 @@ struct SyncCommand: FreshSubcommand {
         CurlTransport.preload()
         defer { CurlTransport.finishPreload() }
         let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity, transport: network.transport)
-        let overrides = try overrides()
+        let overrides = overrides()
         let output = SyncOutput(json: json, quiet: quiet, allowPartial: allowPartial)
         if watch {
+            if let word = target, word.contains("://"), let url = try? ParsedURL.parse(word).url { noteSecretsNotKept(url: url) }
             return try await SyncWatch(target: target, overrides: overrides, output: output, storage: storage, services: services,
                                        interval: try watchInterval).run()
         }
@@ -243,7 +244,7 @@ struct SyncCommand: FreshSubcommand {
                     let target = try await SyncTarget.resolve(word, sources: sources, store: store)
                     resolved = target
                     let options = try overrides.options(for: target)
-                    if case .url(let url) = target { noteSecretsNotKept(overrides.headerFields, url: url) }
+                    if case .url(let url) = target { noteSecretsNotKept(url: url) }
                     return try await Interruption.cancellingOnSignal {
                         try await CollectionSync(network: services, store: store).run(options, events: reporter.report)
                     }
@@ -274,14 +275,14 @@ struct SyncCommand: FreshSubcommand {
     }
 
     /// What the command line says over each target's own options.
-    func overrides() throws -> SyncOverrides {
+    func overrides() -> SyncOverrides {
         var overrides = SyncOverrides()
         overrides.name = name
         overrides.paginate = paginate
         overrides.items = items
         overrides.key = key
         overrides.limit = limit
-        overrides.headerFields = try HeaderArgument.fields(headers)
+        overrides.headerFields = { [headers] in try HeaderArgument.fields(headers) }
         overrides.userAgent = network.userAgent
         overrides.caFile = network.caFile
         overrides.caDirectory = network.caDirectory
@@ -300,11 +301,12 @@ struct SyncCommand: FreshSubcommand {
 
     /// A secret given with -H on a plain URL is sent this time only: the note says how to keep it,
     /// with quoting that works as typed (the scheme word kept, the secret a variable).
-    private func noteSecretsNotKept(_ fields: HTTPFields, url: URL) {
-        let secrets = fields.filter { HeaderTemplate.isSecretName($0.name.rawName) }
-        guard let first = secrets.first, !quiet else { return }
-        StandardError.note("fresh: note: \(secrets.map(\.name.rawName).joined(separator: ", ")) is used for this run only; to keep it, name a source: "
-            + "fresh source add NAME '\(url.absoluteString)' -H '\(first.name.rawName): \(Self.template(of: first.value))'")
+    private func noteSecretsNotKept(url: URL) {
+        // The fields as written (validated already): naming them runs no `$(command)`.
+        let secrets = headers.compactMap { try? HeaderArgument.parse($0) }.filter { HeaderTemplate.isSecretName($0.0.rawName) }
+        guard let (name, value) = secrets.first, !quiet else { return }
+        StandardError.note("fresh: note: \(secrets.map(\.0.rawName).joined(separator: ", ")) is used for this run only; to keep it, name a source: "
+            + "fresh source add NAME '\(url.absoluteString)' -H '\(name.rawName): \(Self.template(of: value))'")
     }
 
     /// A secret's value as a source would keep it: its scheme word (`Bearer`, `token`) and `${TOKEN}`.

@@ -44,7 +44,8 @@ struct SyncWatch {
         while true {
             let targets = try await currentTargets(store, given: given)
             let now = ContinuousClock.now
-            var ended: [(name: String, synced: Bool, retryAfter: Duration?)] = []
+            // Each ended sync by its target's name (the schedule's key) and its collection's.
+            var ended: [(name: String, collection: String?, retryAfter: Duration?)] = []
             await ParallelSyncs.run(targets.filter { schedule.isDue($0.name, at: now) }, overrides: overrides, network: services, store: store) { target, result in
                 switch result {
                 case .success(let summary):
@@ -53,7 +54,7 @@ struct SyncWatch {
                     let partial = summary.partial.joined(separator: "; ")
                     if !partial.isEmpty, lastError[target.name] != partial { _ = output.partialStatus(of: summary, target: target.name) }
                     lastError[target.name] = partial.isEmpty ? nil : partial
-                    ended.append((summary.collection, true, nil))
+                    ended.append((target.name, summary.collection, nil))
                 case .failure(let error):
                     guard !SyncStopped.isInterruption(error) else { return }
                     let line = ErrorDescription.line(error)
@@ -61,12 +62,12 @@ struct SyncWatch {
                     lastError[target.name] = line
                     // A server that asked to wait longer than a sync would is asked again when it said.
                     let retryAfter: Duration? = if case SyncError.gaveUp(_, _, _, let wait?) = error { wait } else { nil }
-                    ended.append((target.name, false, retryAfter))
+                    ended.append((target.name, nil, retryAfter))
                 }
             }
-            for (name, synced, retryAfter) in ended {
-                if synced {
-                    schedule.synced(name, freshFor: interval == nil ? try await firstPageFreshness(of: name, store: store) : nil)
+            for (name, collection, retryAfter) in ended {
+                if let collection {
+                    schedule.synced(name, freshFor: interval == nil ? try await firstPageFreshness(of: collection, store: store) : nil)
                 } else {
                     schedule.failed(name, retryAfter: retryAfter)
                 }

@@ -1,4 +1,5 @@
 import GRDB
+import HTTPTypes
 
 /// The cache database's schema: its tables and their named migrations, append-only (a file of
 /// any earlier version migrates; the cache is disposable, so a damaged one is rebuilt instead).
@@ -70,16 +71,23 @@ enum CacheSchema {
                 END;
                 """)
         }
-        // What a sync's page entries keep of their bodies gets columns of its own. The entries
-        // that kept it as header fields before (under `sync ` keys) are dropped: the mirror's
-        // validators stand in for them (`PageValidatorStorage.remember`), so the next sync still
-        // asks for those pages conditionally.
+        // What a sync's page entries keep of their bodies gets columns of its own; the entries
+        // (under `sync ` keys) that kept it as two made-up header fields have them moved there,
+        // so they stay fresh as they were.
         migrator.registerMigration("v3-omitted-bodies") { db in
             try db.execute(sql: """
                 ALTER TABLE cacheEntry ADD COLUMN omittedLength INTEGER;
                 ALTER TABLE cacheEntry ADD COLUMN omittedDigest TEXT;
-                DELETE FROM cacheEntry WHERE key LIKE 'sync %';
                 """)
+            let length = HTTPField.Name("Fresh-Body-Length")!, digest = HTTPField.Name("Fresh-Body-Digest")!
+            for row in try Row.fetchAll(db, sql: "SELECT rowid, headers FROM cacheEntry WHERE key LIKE 'sync %'") {
+                var fields = CacheEntryRecord.fields(fromLines: row["headers"])
+                let kept = (length: fields[length].flatMap { Int($0) }, digest: fields[digest])
+                fields[length] = nil
+                fields[digest] = nil
+                try db.execute(sql: "UPDATE cacheEntry SET headers = ?, omittedLength = ?, omittedDigest = ? WHERE rowid = ?",
+                               arguments: [CacheEntryRecord.lines(of: fields), kept.length, kept.digest, row["rowid"]])
+            }
         }
         return migrator
     }

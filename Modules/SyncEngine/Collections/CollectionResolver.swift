@@ -2,10 +2,11 @@ import Foundation
 import MirrorStore
 
 /// Finds the collection a `fresh sync URL [--name NAME]` means, or creates it.
-enum CollectionResolver {
+public enum CollectionResolver {
     /// The collection of `url`: the one called `name` (which must mirror the same URL), else the
-    /// one whose URL has the same identity, else a new one.
-    static func resolve(url: URL, name: String?, in store: any MirrorReading & CollectionEditing) async throws -> (CollectionRecord, isNew: Bool) {
+    /// one whose URL has the same identity, else a new one (stored without the URL's credentials).
+    /// - Throws: ``SyncError/nameTaken(name:url:)`` when `name` mirrors another URL.
+    public static func resolve(url: URL, name: String?, in store: any MirrorReading & CollectionEditing) async throws -> (CollectionRecord, isNew: Bool) {
         let identity = CollectionIdentity.of(url)
         let stored = CollectionIdentity.withoutCredentials(url).absoluteString
         if let name {
