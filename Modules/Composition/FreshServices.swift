@@ -41,7 +41,7 @@ public final class FreshServices: SyncNetwork {
     /// The speed-ups in use: `FRESH_SPEEDUPS`'s, unless the caller says (see ``SpeedUps``).
     public let speedUps: SpeedUps
     /// The variable that turns speed-ups off (`none`: the plain path; see ``SpeedUps/configured(_:)``).
-    public static let speedUpsVariable = "FRESH_SPEEDUPS"
+    static let speedUpsVariable = "FRESH_SPEEDUPS"
 
     /// Opens the cache database at `location`, rebuilding it if it is damaged, and falling back
     /// to a cache in memory (with a warning) when neither works.
@@ -57,11 +57,10 @@ public final class FreshServices: SyncNetwork {
                 transport: CurlTransport = CurlTransport(userAgent: FreshServices.userAgent), parallel: Int = FreshServices.parallel,
                 clock: PacingClock = .system, speedUps: SpeedUps? = nil) {
         self.location = location
-        let configured = ProcessInfo.processInfo.environment[Self.speedUpsVariable]
-        let chosen = speedUps ?? SpeedUps.configured(configured)
-        self.speedUps = chosen ?? .all
-        let speedUpsWarning = chosen == nil ? ["\(Self.speedUpsVariable)='\(configured ?? "")' names no speed-ups "
-            + "(none, all, or \(SpeedUps.names.map(\.name).joined(separator: ", ")), each with a leading - to turn it off); all are used"] : []
+        let configured = speedUps.map { (speedUps: $0, warning: String?.none) }
+            ?? Self.speedUps(configured: ProcessInfo.processInfo.environment[Self.speedUpsVariable])
+        self.speedUps = configured.speedUps
+        let speedUpsWarning = configured.warning.map { [$0] } ?? []
         assert(openedCache.map { $0.path == location.cacheDatabasePath && $0.capacity == cacheCapacity } ?? true)
         let memory = MemoryCacheStorage(capacity: min(cacheCapacity, 8 * 1024 * 1024))
         let storage: any CacheStorage
@@ -85,6 +84,14 @@ public final class FreshServices: SyncNetwork {
         client = CachingClient(transport: paced, storage: storage)
         pageStorage = PageValidatorStorage(backing: (cacheDatabase as (any CacheStorage)?) ?? storage)
         pageClient = CachingClient(transport: paced, storage: pageStorage)
+    }
+
+    /// The speed-ups `FRESH_SPEEDUPS` names (`text`), and the warning for a value that names
+    /// none it knows (every speed-up is then used).
+    public static func speedUps(configured text: String?) -> (speedUps: SpeedUps, warning: String?) {
+        if let chosen = SpeedUps.configured(text) { return (chosen, nil) }
+        return (.all, "\(speedUpsVariable)='\(text ?? "")' names no speed-ups (none, all, or "
+            + "\(SpeedUps.names.map(\.name).joined(separator: ", ")), each with a leading - to turn it off); all are used")
     }
 
     /// A pass's page requests on a thread that drives them (``TransferChain``): the page

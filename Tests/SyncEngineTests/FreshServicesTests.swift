@@ -8,6 +8,15 @@ import Testing
 
 @Suite("FreshServices: the cache is disposable")
 struct FreshServicesTests {
+    /// `FRESH_SPEEDUPS` that names nothing known is said, and every speed-up stays on.
+    @Test func anUnknownSpeedUpIsSaidAndEveryOneIsUsed() {
+        #expect(FreshServices.speedUps(configured: "none") == ([], nil))
+        #expect(FreshServices.speedUps(configured: nil).speedUps == .all)
+        let (speedUps, warning) = FreshServices.speedUps(configured: "-warp-drive")
+        #expect(speedUps == .all)
+        #expect(warning?.hasPrefix("FRESH_SPEEDUPS='-warp-drive' names no speed-ups (none, all, or read-ahead, chain-lookahead") == true)
+    }
+
     @Test func anUnusableCacheDirectoryLeavesRequestsWorkingWithAMemoryCache() async throws {
         let parent = NSTemporaryDirectory() + "fresh-services-" + UUID().uuidString
         try FileManager.default.createDirectory(atPath: parent, withIntermediateDirectories: true)

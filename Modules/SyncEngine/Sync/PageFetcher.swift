@@ -100,11 +100,12 @@ struct PageFetcher: Sendable {
                 return .done(FetchedPage(index: index, url: url, response: response, endsCollection: false))
             }
             tally.update { $0.requests += decision.requestsSent }
-            if decision.originUnreachable {
-                let failure = decision.networkFailure
+            if decision.originUnreachable, let error = decision.networkFailure {
                 // A reply that is not HTTP is the server's answer, not a network that failed: no retry.
-                if case .invalidResponse(let reason)? = failure { throw SyncError.badReply(url: url.absoluteString, reason: reason) }
-                return .failed(failure.flatMap(RetryLoop.failure(of:)) ?? .transient(failure?.description ?? "cannot reach the server"))
+                if case .invalidResponse(let reason) = error { throw SyncError.badReply(url: url.absoluteString, reason: reason) }
+                // The retry loop's one set of transient failures, as for an error thrown above.
+                guard let failure = RetryLoop.failure(of: error) else { throw error }
+                return .failed(failure)
             } else if code == 406, options.headerFields[.accept] == nil, acceptsAnything.fallBack() {
                 // The server offers no JSON type the field names (JSON:API servers want their
                 // own, exactly): asked again with `*/*`, as curl asks; not a retry.
