@@ -10,11 +10,13 @@ BIN := .build/$(CONFIGURATION)
 # libstdc++ and SQLite go inside too (STATIC_LIBS holds only their archives and comes first in
 # the search path; fresh-reader keeps SQLite's shared object, ncursesw's search path wins
 # there): the loader then resolves a few hundred symbols at start instead of 9,000
-# (docs/performance.md, "fresh get start-up").
+# (docs/performance.md, "fresh get start-up"). --no-export-dynamic keeps the programs' 41,000
+# Swift symbols out of the dynamic symbol table: the Swift runtime's dladdr at start scans that
+# table, and nothing loaded later (libcurl) needs them; a fresh hit starts about 1 ms sooner.
 STATIC_LIBS := .build/static-libs
 RELEASE_BUILD := mkdir -p $(STATIC_LIBS) \
 	&& ln -sf $$(g++ -print-file-name=libstdc++.a) $$(gcc -print-file-name=libsqlite3.a) $(STATIC_LIBS)/ \
-	&& $(SWIFT) build -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_LIBS)
+	&& $(SWIFT) build -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_LIBS) -Xlinker --no-export-dynamic
 APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config curl man-db postgresql openssl
 # Servers from outside the project that the tests sync against (Tools/peers).
 PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-jsonapi==8.1.0

@@ -1,3 +1,4 @@
+import MirrorStore
 import PostgresNIO
 
 /// The mirror's tables in PostgreSQL, in a schema of their own (`fresh`, first on every
@@ -12,9 +13,10 @@ enum PostgresSchema {
     /// Every migration, oldest first; each a list of statements.
     static let migrations: [(name: String, statements: [String])] = [
         ("v1-collections-pages-items", collectionsPagesItems),
-        ("v2-page-writer", [pageWriter, batchWriter]),
+        ("v2-page-writer", []),  // its functions are v5's now
         ("v3-item-search", itemSearch),
         ("v4-moving-listings-and-incremental-syncs", movingListingsAndIncrementalSyncs),
+        ("v5-page-write-rule", writingFunctions),
     ]
 
     /// Collections of any JSON API, each with its pages and items, as in the SQLite mirror:
@@ -103,125 +105,35 @@ enum PostgresSchema {
         """,
     ]
 
-    /// `write_page`: one changed page (called by `write_pages`), inside the caller's
-    /// transaction; the same steps as the SQLite side's PageWriter.
-    /// 1. The collection's next change number.
-    /// 2. The items upserted by key; an unchanged item keeps its change number. An item that
-    ///    another page of this pass already listed is not moved (the `WHERE`): it comes back as
-    ///    `refused_key`, and the caller rolls back.
-    /// 3. The items the page no longer lists set aside (`page_index` -1) until the pass ends.
-    /// 4. The page's record, and a notification for live readers (sent on commit).
-    private static let pageWriter = """
-        CREATE FUNCTION write_page(
-            p_collection bigint, p_page bigint, p_url text, p_next_url text, p_validator text, p_pass bigint,
-            p_now double precision, p_stated_total bigint, p_keys bytea[], p_documents text[], p_exact_texts text[],
-            OUT created bigint, OUT changed bigint, OUT refused_key bytea, OUT refused_page bigint)
-        LANGUAGE plpgsql AS $$
-        DECLARE
-            sequence bigint;
-            written bigint;
-        BEGIN
-            UPDATE collection SET change_sequence = change_sequence + 1 WHERE id = p_collection
-                RETURNING change_sequence INTO sequence;
-            WITH incoming AS (
-                SELECT key, document::jsonb AS json, NULLIF(exact, '') AS exact_text, (place - 1) AS position
-                FROM unnest(p_keys, p_documents, p_exact_texts) WITH ORDINALITY AS u(key, document, exact, place)
-            ), upserted AS (
-                INSERT INTO item AS i (collection_id, key, page_index, position, json, exact_text, pass, created_sequence, changed_sequence)
-                SELECT p_collection, key, p_page, position, json, exact_text, p_pass, sequence, sequence FROM incoming
-                ON CONFLICT (collection_id, key) DO UPDATE SET
-                    page_index = excluded.page_index, position = excluded.position, pass = excluded.pass,
-                    changed_sequence = CASE WHEN i.json = excluded.json AND i.exact_text IS NOT DISTINCT FROM excluded.exact_text
-                        THEN i.changed_sequence ELSE excluded.changed_sequence END,
-                    json = excluded.json, exact_text = excluded.exact_text
-                WHERE i.page_index = excluded.page_index OR NOT EXISTS (
-                    SELECT 1 FROM page p WHERE p.collection_id = i.collection_id AND p.page_index = i.page_index
-                        AND p.pass = excluded.pass AND p.content_pass = i.pass)
-                RETURNING i.key, i.created_sequence = sequence AS is_new, i.changed_sequence = sequence AS is_changed
-            )
-            SELECT count(*) FILTER (WHERE is_new), count(*) FILTER (WHERE is_changed AND NOT is_new), count(*)
-                INTO created, changed, written FROM upserted;
-            IF written < coalesce(array_length(p_keys, 1), 0) THEN
-                SELECT i.key, i.page_index INTO refused_key, refused_page FROM item i
-                WHERE i.collection_id = p_collection AND i.key = ANY (p_keys) AND i.page_index != p_page
-                ORDER BY array_position(p_keys, i.key) LIMIT 1;
-                RETURN;
-            END IF;
-            UPDATE item SET page_index = -1 WHERE collection_id = p_collection AND page_index = p_page AND pass != p_pass;
-            INSERT INTO page (collection_id, page_index, url, next_url, item_count, validator, pass, content_pass, fetched_at, stated_total)
-            VALUES (p_collection, p_page, p_url, p_next_url, coalesce(array_length(p_keys, 1), 0), p_validator, p_pass, p_pass, p_now, p_stated_total)
-            ON CONFLICT (collection_id, page_index) DO UPDATE SET url = excluded.url, next_url = excluded.next_url,
-                item_count = excluded.item_count, validator = excluded.validator, pass = excluded.pass,
-                content_pass = excluded.content_pass, fetched_at = excluded.fetched_at, stated_total = excluded.stated_total;
-            PERFORM pg_notify('fresh_changes', p_collection::text);
-        END
-        $$
-        """
-
-    /// `write_pages`: a batch of pages in one call, in order, so a batch costs one round trip
-    /// instead of one per page (each round trip left the server idle while the answer went back
-    /// and the next statement came: a quarter of a cold sync's time). Each page is either
-    /// current (its item count `NULL`: only its pass is recorded, a run of them in one
-    /// statement) or changed (written by `write_page`, its items the next `item_count` of the
-    /// item arrays). One row per page; the rows stop after a refused page.
-    private static let batchWriter = """
-        CREATE FUNCTION write_pages(
-            p_collection bigint, p_pass bigint, p_now double precision,
-            p_pages bigint[], p_urls text[], p_next_urls text[], p_validators text[], p_stated_totals bigint[], p_item_counts bigint[],
-            p_keys bytea[], p_documents text[], p_exact_texts text[])
-        RETURNS TABLE (created bigint, changed bigint, refused_key bytea, refused_page bigint)
-        LANGUAGE plpgsql AS $$
-        DECLARE
-            current_pages bigint[] := '{}';
-            first_item bigint := 1;
-            last_item bigint;
-            page_count int := coalesce(array_length(p_pages, 1), 0);
-        BEGIN
-            -- One step past the last page, to record the current pages that end the batch.
-            FOR nth IN 1 .. page_count + 1 LOOP
-                IF nth <= page_count AND p_item_counts[nth] IS NULL THEN
-                    current_pages := current_pages || p_pages[nth];
-                    created := 0; changed := 0; refused_key := NULL; refused_page := NULL;
-                    RETURN NEXT;
-                    CONTINUE;
-                END IF;
-                IF cardinality(current_pages) > 0 THEN
-                    UPDATE page SET pass = p_pass, fetched_at = p_now WHERE collection_id = p_collection AND page_index = ANY (current_pages);
-                    current_pages := '{}';
-                END IF;
-                EXIT WHEN nth > page_count;
-                last_item := first_item + p_item_counts[nth] - 1;
-                SELECT w.created, w.changed, w.refused_key, w.refused_page INTO created, changed, refused_key, refused_page
-                FROM write_page(p_collection, p_pages[nth], p_urls[nth], p_next_urls[nth], p_validators[nth], p_pass, p_now,
-                    p_stated_totals[nth], p_keys[first_item:last_item], p_documents[first_item:last_item],
-                    p_exact_texts[first_item:last_item]) AS w;
-                RETURN NEXT;
-                IF refused_key IS NOT NULL THEN RETURN; END IF;
-                first_item := last_item + 1;
-            END LOOP;
-        END
-        $$
-        """
-
-    /// Listings that move while they are read, and incremental syncs (the SQLite side's
-    /// `PageWriter.writeCaughtUp`, `ItemMerge` and migration `v7-incremental-syncs`):
-    /// - `write_page` (and `write_pages`) take whether the page's listing may move: a key an
-    ///   earlier page of the pass listed is then left where it is and counted as `repeated`, the
-    ///   page's item count is what it wrote, and it keeps no validator (it is read again next time);
-    /// - `write_caught_up` puts the items a catch-up found at the front of the listing on the
-    ///   first page, before its own, leaving any a page of the pass lists;
-    /// - `merge_items` merges an incremental run's items: updated where they stand, new ones
-    ///   after the last;
-    /// - the collection keeps its `since` and the kind of its last run.
+    /// Moving listings and incremental syncs, as the SQLite side's `v7-incremental-syncs`: the
+    /// collection keeps its `since` and the kind of its last run. The functions this migration
+    /// and v2 used to make are v5's now (a database that has them gets v5's in their place).
     private static let movingListingsAndIncrementalSyncs = [
         "ALTER TABLE collection ADD COLUMN since text",
         "ALTER TABLE collection ADD COLUMN last_pass_kind text",
         """
-        DROP FUNCTION write_pages(bigint, bigint, double precision, bigint[], text[], text[], text[], bigint[], bigint[], bytea[], text[], text[])
+        DROP FUNCTION IF EXISTS write_pages(bigint, bigint, double precision, bigint[], text[], text[], text[], bigint[], bigint[], bytea[], text[], text[])
         """,
-        "DROP FUNCTION write_page(bigint, bigint, text, text, text, bigint, double precision, bigint, bytea[], text[], text[])",
+        "DROP FUNCTION IF EXISTS write_page(bigint, bigint, text, text, text, bigint, double precision, bigint, bytea[], text[], text[])",
+    ]
+
+    /// The writing functions, made from ``PageWriteRule`` (the rule the SQLite store runs
+    /// statement by statement), so the rule is written once:
+    /// - `write_page`: one changed page, inside the caller's transaction. A key that another page
+    ///   of this pass listed comes back as `refused_key` (the caller rolls back), unless the
+    ///   page's listing may move: the item is then left where it is and counted as `repeated`.
+    /// - `write_pages`: a batch of pages in one call, in order, so a batch costs one round trip
+    ///   instead of one per page (each round trip left the server idle while the answer went
+    ///   back and the next statement came: a quarter of a cold sync's time). A current page (its
+    ///   item count `NULL`) only has its pass recorded, a run of them in one statement; a changed
+    ///   one is written by `write_page`, its items the next `item_count` of the item arrays. One
+    ///   row per page; the rows stop after a refused page.
+    /// - `write_caught_up`: the items a catch-up found at the front of the listing, on the first
+    ///   page before its own.
+    /// - `merge_items`: an incremental run's items, updated where they stand, new ones after the last.
+    private static let writingFunctions = [
         """
-        CREATE FUNCTION write_page(
+        CREATE OR REPLACE FUNCTION write_page(
             p_collection bigint, p_page bigint, p_url text, p_next_url text, p_validator text, p_pass bigint,
             p_now double precision, p_stated_total bigint, p_repeats_allowed boolean, p_keys bytea[], p_documents text[],
             p_exact_texts text[], OUT created bigint, OUT changed bigint, OUT repeated bigint, OUT refused_key bytea,
@@ -231,26 +143,8 @@ enum PostgresSchema {
             sequence bigint;
             written bigint;
         BEGIN
-            UPDATE collection SET change_sequence = change_sequence + 1 WHERE id = p_collection
-                RETURNING change_sequence INTO sequence;
-            WITH incoming AS (
-                SELECT key, document::jsonb AS json, NULLIF(exact, '') AS exact_text, (place - 1) AS position
-                FROM unnest(p_keys, p_documents, p_exact_texts) WITH ORDINALITY AS u(key, document, exact, place)
-            ), upserted AS (
-                INSERT INTO item AS i (collection_id, key, page_index, position, json, exact_text, pass, created_sequence, changed_sequence)
-                SELECT p_collection, key, p_page, position, json, exact_text, p_pass, sequence, sequence FROM incoming
-                ON CONFLICT (collection_id, key) DO UPDATE SET
-                    page_index = excluded.page_index, position = excluded.position, pass = excluded.pass,
-                    changed_sequence = CASE WHEN i.json = excluded.json AND i.exact_text IS NOT DISTINCT FROM excluded.exact_text
-                        THEN i.changed_sequence ELSE excluded.changed_sequence END,
-                    json = excluded.json, exact_text = excluded.exact_text
-                WHERE i.page_index = excluded.page_index OR NOT EXISTS (
-                    SELECT 1 FROM page p WHERE p.collection_id = i.collection_id AND p.page_index = i.page_index
-                        AND p.pass = excluded.pass AND p.content_pass = i.pass)
-                RETURNING i.key, i.created_sequence = sequence AS is_new, i.changed_sequence = sequence AS is_changed
-            )
-            SELECT count(*) FILTER (WHERE is_new), count(*) FILTER (WHERE is_changed AND NOT is_new), count(*)
-                INTO created, changed, written FROM upserted;
+            \(plpgsql(PageWriteRule.nextChangeNumber)) INTO sequence;
+            \(upsertCounting(onPage: "p_page", from: "0", pass: "p_pass", moving: .page))
             repeated := coalesce(array_length(p_keys, 1), 0) - written;
             IF repeated > 0 AND NOT p_repeats_allowed THEN
                 SELECT i.key, i.page_index INTO refused_key, refused_page FROM item i
@@ -258,19 +152,14 @@ enum PostgresSchema {
                 ORDER BY array_position(p_keys, i.key) LIMIT 1;
                 RETURN;
             END IF;
-            UPDATE item SET page_index = -1 WHERE collection_id = p_collection AND page_index = p_page AND pass != p_pass;
-            INSERT INTO page (collection_id, page_index, url, next_url, item_count, validator, pass, content_pass, fetched_at, stated_total)
-            VALUES (p_collection, p_page, p_url, p_next_url, written, CASE WHEN repeated > 0 THEN NULL ELSE p_validator END,
-                p_pass, p_pass, p_now, p_stated_total)
-            ON CONFLICT (collection_id, page_index) DO UPDATE SET url = excluded.url, next_url = excluded.next_url,
-                item_count = excluded.item_count, validator = excluded.validator, pass = excluded.pass,
-                content_pass = excluded.content_pass, fetched_at = excluded.fetched_at, stated_total = excluded.stated_total;
+            \(plpgsql(PageWriteRule.setAside));
+            \(plpgsql(PageWriteRule.recordPage, ["item_count": "written", "validator": "CASE WHEN repeated > 0 THEN NULL ELSE p_validator END"]));
             PERFORM pg_notify('fresh_changes', p_collection::text);
         END
         $$
         """,
         """
-        CREATE FUNCTION write_pages(
+        CREATE OR REPLACE FUNCTION write_pages(
             p_collection bigint, p_pass bigint, p_now double precision,
             p_pages bigint[], p_urls text[], p_next_urls text[], p_validators text[], p_stated_totals bigint[], p_item_counts bigint[],
             p_repeats_allowed boolean[], p_keys bytea[], p_documents text[], p_exact_texts text[])
@@ -309,7 +198,7 @@ enum PostgresSchema {
         $$
         """,
         """
-        CREATE FUNCTION write_caught_up(
+        CREATE OR REPLACE FUNCTION write_caught_up(
             p_collection bigint, p_pass bigint, p_first_position bigint, p_keys bytea[], p_documents text[], p_exact_texts text[],
             OUT created bigint, OUT changed bigint, OUT repeated bigint)
         LANGUAGE plpgsql AS $$
@@ -317,63 +206,59 @@ enum PostgresSchema {
             sequence bigint;
             written bigint;
         BEGIN
-            UPDATE collection SET change_sequence = change_sequence + 1 WHERE id = p_collection
-                RETURNING change_sequence INTO sequence;
-            WITH incoming AS (
-                SELECT key, document::jsonb AS json, NULLIF(exact, '') AS exact_text, p_first_position + (place - 1) AS position
-                FROM unnest(p_keys, p_documents, p_exact_texts) WITH ORDINALITY AS u(key, document, exact, place)
-            ), upserted AS (
-                INSERT INTO item AS i (collection_id, key, page_index, position, json, exact_text, pass, created_sequence, changed_sequence)
-                SELECT p_collection, key, 0, position, json, exact_text, p_pass, sequence, sequence FROM incoming
-                ON CONFLICT (collection_id, key) DO UPDATE SET
-                    page_index = excluded.page_index, position = excluded.position, pass = excluded.pass,
-                    changed_sequence = CASE WHEN i.json = excluded.json AND i.exact_text IS NOT DISTINCT FROM excluded.exact_text
-                        THEN i.changed_sequence ELSE excluded.changed_sequence END,
-                    json = excluded.json, exact_text = excluded.exact_text
-                WHERE NOT EXISTS (
-                    SELECT 1 FROM page p WHERE p.collection_id = i.collection_id AND p.page_index = i.page_index
-                        AND p.pass = excluded.pass AND p.content_pass = i.pass)
-                RETURNING i.created_sequence = sequence AS is_new, i.changed_sequence = sequence AS is_changed
-            )
-            SELECT count(*) FILTER (WHERE is_new), count(*) FILTER (WHERE is_changed AND NOT is_new), count(*)
-                INTO created, changed, written FROM upserted;
+            \(plpgsql(PageWriteRule.nextChangeNumber)) INTO sequence;
+            \(upsertCounting(onPage: "0", from: "p_first_position", pass: "p_pass", moving: .caughtUp))
             repeated := coalesce(array_length(p_keys, 1), 0) - written;
             PERFORM pg_notify('fresh_changes', p_collection::text);
         END
         $$
         """,
         """
-        CREATE FUNCTION merge_items(
+        CREATE OR REPLACE FUNCTION merge_items(
             p_collection bigint, p_keys bytea[], p_documents text[], p_exact_texts text[], OUT created bigint, OUT changed bigint)
         LANGUAGE plpgsql AS $$
         DECLARE
             sequence bigint;
+            written bigint;
             current_pass bigint;
             last_page bigint;
             next_position bigint;
         BEGIN
-            UPDATE collection SET change_sequence = change_sequence + 1 WHERE id = p_collection
-                RETURNING change_sequence, pass INTO sequence, current_pass;
+            \(plpgsql(PageWriteRule.nextChangeNumber)) INTO sequence;
+            SELECT pass INTO current_pass FROM collection WHERE id = p_collection;
             SELECT page_index, position + 1 INTO last_page, next_position FROM item
             WHERE collection_id = p_collection AND page_index >= 0 ORDER BY page_index DESC, position DESC LIMIT 1;
-            WITH incoming AS (
-                SELECT key, document::jsonb AS json, NULLIF(exact, '') AS exact_text, coalesce(next_position, 0) + (place - 1) AS position
-                FROM unnest(p_keys, p_documents, p_exact_texts) WITH ORDINALITY AS u(key, document, exact, place)
-            ), upserted AS (
-                INSERT INTO item AS i (collection_id, key, page_index, position, json, exact_text, pass, created_sequence, changed_sequence)
-                SELECT p_collection, key, coalesce(last_page, 0), position, json, exact_text, current_pass, sequence, sequence FROM incoming
-                ON CONFLICT (collection_id, key) DO UPDATE SET
-                    changed_sequence = CASE WHEN i.json = excluded.json AND i.exact_text IS NOT DISTINCT FROM excluded.exact_text
-                        THEN i.changed_sequence ELSE excluded.changed_sequence END,
-                    json = excluded.json, exact_text = excluded.exact_text
-                RETURNING i.created_sequence = sequence AS is_new, i.changed_sequence = sequence AS is_changed
-            )
-            SELECT count(*) FILTER (WHERE is_new), count(*) FILTER (WHERE is_changed AND NOT is_new) INTO created, changed FROM upserted;
+            \(upsertCounting(onPage: "coalesce(last_page, 0)", from: "coalesce(next_position, 0)", pass: "current_pass", moving: .never))
             PERFORM pg_notify('fresh_changes', p_collection::text);
         END
         $$
         """,
     ]
+
+    /// Step 2 of ``PageWriteRule`` from the function's item arrays (`p_keys`, `p_documents`,
+    /// `p_exact_texts`), its items at positions from `from`; counts what it created, changed and
+    /// wrote into `created`, `changed` and `written`.
+    private static func upsertCounting(onPage page: String, from firstPosition: String, pass: String,
+                                       moving: PageWriteRule.Moving) -> String {
+        let rows = "SELECT p_collection, key, \(page), position, json, exact_text, \(pass), sequence, sequence FROM incoming"
+        return """
+            WITH incoming AS (
+                SELECT key, document::jsonb AS json, NULLIF(exact, '') AS exact_text, \(firstPosition) + (place - 1) AS position
+                FROM unnest(p_keys, p_documents, p_exact_texts) WITH ORDINALITY AS u(key, document, exact, place)
+            ), upserted AS (
+                \(PageWriteRule.upsertItems(rows, moving: moving, contentColumns: ["json", "exact_text"]))
+                RETURNING item.created_sequence = sequence AS is_new, item.changed_sequence = sequence AS is_changed
+            )
+            SELECT count(*) FILTER (WHERE is_new), count(*) FILTER (WHERE is_changed AND NOT is_new), count(*)
+                INTO created, changed, written FROM upserted;
+            """
+    }
+
+    /// A statement of ``PageWriteRule`` inside a function: its `:name` is the function's
+    /// parameter `p_name`, unless `values` gives another expression for it.
+    private static func plpgsql(_ statement: String, _ values: [String: String] = [:]) -> String {
+        statement.replacing(/:([a-z_]+)/) { match in values[String(match.output.1)] ?? "p_\(match.output.1)" }
+    }
 
     /// Brings the database up to date: creates the schema and applies the migrations it lacks.
     /// - Throws: `StorageError` when the role may not create what is missing.

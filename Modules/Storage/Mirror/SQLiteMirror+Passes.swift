@@ -85,7 +85,7 @@ extension SQLiteMirror {
     }
 
     public func mergeItems(_ items: [(key: ItemKey, json: Data)], of collectionID: Int64, now: Date) async throws -> PageWrite {
-        return try await onWriterThread { [self] in try write { db in try ItemMerge.merge(items, of: collectionID, db: db) } }
+        return try await onWriterThread { [self] in try write { db in try PageWriter.merge(items, of: collectionID, db: db) } }
     }
 
     public func revisitPass(of collectionID: Int64, now: Date = Date()) throws -> Int {

@@ -1,0 +1,71 @@
+/// The page-write rule, in SQL, written once for both stores. A changed page is written in
+/// four steps, inside the caller's transaction:
+///
+/// 1. the collection's next change number (``nextChangeNumber``);
+/// 2. the page's items upserted by key (``upsertItems(_:moving:contentColumns:)``): an item whose
+///    content did not change keeps its change number, and an item that another page of this
+///    pass listed already is not moved: its step writes no row, and the store calls it a repeat;
+/// 3. the items the page no longer lists set aside (`page_index` -1) until the pass ends
+///    (``setAside``);
+/// 4. the page's record (``recordPage``).
+///
+/// The text names the PostgreSQL store's columns and takes `:name` parameters. The SQLite store
+/// runs the statements one at a time under its own column names; the PostgreSQL store builds
+/// its `write_page` function from them, so that a batch of pages costs one round trip. Each
+/// store supplies only its storage: where the items come from, and how a repeat is reported.
+public enum PageWriteRule {
+    /// Step 1, returning the number: the items this write creates or changes carry it.
+    public static let nextChangeNumber = """
+        UPDATE collection SET change_sequence = change_sequence + 1 WHERE id = :collection RETURNING change_sequence
+        """
+
+    /// Which stored items an upsert may take over, and so move.
+    public enum Moving: Sendable, CaseIterable {
+        /// A page of a pass: an item already on this page, or one no page of this pass has listed.
+        case page
+        /// The items a catch-up found at the front of the listing: one no page of this pass lists.
+        case caughtUp
+        /// An incremental run's items: every stored one is updated where it stands, never moved.
+        case never
+    }
+
+    /// Step 2. `rows` is a `VALUES` or a `SELECT` of `collection_id, key, page_index, position`,
+    /// the `contentColumns`, `pass, created_sequence, changed_sequence`, in that order.
+    public static func upsertItems(_ rows: String, moving: Moving, contentColumns: [String]) -> String {
+        let sameContent = contentColumns.map { "item.\($0) IS NOT DISTINCT FROM excluded.\($0)" }.joined(separator: " AND ")
+        let content = contentColumns.map { "\($0) = excluded.\($0)" }.joined(separator: ", ")
+        let move = moving == .never ? "" : "page_index = excluded.page_index, position = excluded.position, pass = excluded.pass, "
+        let listedThisPass = """
+            EXISTS (SELECT 1 FROM page p WHERE p.collection_id = item.collection_id AND p.page_index = item.page_index
+                AND p.pass = excluded.pass AND p.content_pass = item.pass)
+            """
+        let condition = switch moving {
+        case .page: "WHERE item.page_index = excluded.page_index OR NOT \(listedThisPass)"
+        case .caughtUp: "WHERE NOT \(listedThisPass)"
+        case .never: ""
+        }
+        return """
+            INSERT INTO item (collection_id, key, page_index, position, \(contentColumns.joined(separator: ", ")), pass,
+                created_sequence, changed_sequence)
+            \(rows)
+            ON CONFLICT (collection_id, key) DO UPDATE SET \(move)
+                changed_sequence = CASE WHEN \(sameContent) THEN item.changed_sequence ELSE excluded.changed_sequence END, \(content)
+            \(condition)
+            """
+    }
+
+    /// Step 3.
+    public static let setAside = """
+        UPDATE item SET page_index = -1 WHERE collection_id = :collection AND page_index = :page AND pass != :pass
+        """
+
+    /// Step 4. `:item_count` is what the page wrote, and `:validator` is dropped when the page
+    /// kept repeats (what the mirror holds is then not the page the server sent).
+    public static let recordPage = """
+        INSERT INTO page (collection_id, page_index, url, next_url, item_count, validator, pass, content_pass, fetched_at, stated_total)
+        VALUES (:collection, :page, :url, :next_url, :item_count, :validator, :pass, :pass, :now, :stated_total)
+        ON CONFLICT (collection_id, page_index) DO UPDATE SET url = excluded.url, next_url = excluded.next_url,
+            item_count = excluded.item_count, validator = excluded.validator, pass = excluded.pass,
+            content_pass = excluded.content_pass, fetched_at = excluded.fetched_at, stated_total = excluded.stated_total
+        """
+}
