@@ -14,15 +14,6 @@ public struct WebLink: Sendable, Equatable {
         self.relations = relations
         self.parameters = parameters
     }
-
-    /// The field form of one link: `<target>; rel="next"`, with the other parameters quoted.
-    public var fieldValue: String {
-        var value = "<\(target.absoluteString)>; rel=\"\(relations.joined(separator: " "))\""
-        for (name, parameter) in parameters.sorted(by: { $0.key < $1.key }) {
-            value += "; \(name)=\(QuotedString.quote(parameter))"
-        }
-        return value
-    }
 }
 
 /// The `Link` field (RFC 8288 §3): `<uri>; rel="next", <uri>; rel="prev last"`.
@@ -39,9 +30,6 @@ public enum LinkField {
         let relation = relation.lowercased()
         return parse(fieldValues, base: base).first { $0.relations.contains(relation) }?.target
     }
-
-    /// The field value of `links`, comma-separated.
-    public static func format(_ links: [WebLink]) -> String { links.map(\.fieldValue).joined(separator: ", ") }
 
     private static func parse(_ fieldValue: String, base: URL?) -> [WebLink] {
         FieldScanner.scanning(fieldValue) { scanner in

@@ -17,20 +17,13 @@ extension PassPosition {
     }
 }
 
-/// A key of a page that another page of the same pass listed already, found while a batch of
-/// pages was written. The store rolls the batch back, writes the pages before that page again
-/// on their own (``pages(before:)``), and throws ``duplicateKey(written:)``: what a sync sees.
-public struct ListedBefore: Error, Sendable {
-    public var key: String
-    /// The page of this pass that lists it.
-    public var pageIndex: Int
-    /// The page that lists it again.
-    public var foundOnPage: Int
-
+extension DuplicateKey {
+    /// A key of a page that another page of the same pass listed already, found while a batch
+    /// of pages was written (nothing written yet). The store rolls the batch back, writes the
+    /// pages before that page again on their own (``pages(before:)``), and throws the key with
+    /// what they changed (``with(written:)``): what a sync sees.
     public init(key: String, pageIndex: Int, foundOnPage: Int) {
-        self.key = key
-        self.pageIndex = pageIndex
-        self.foundOnPage = foundOnPage
+        self.init(key: key, pageIndex: pageIndex, foundOnPage: foundOnPage, written: [])
     }
 
     /// The pages of `batch` before the one that listed the key again.
@@ -38,8 +31,8 @@ public struct ListedBefore: Error, Sendable {
         Array(batch.prefix { $0.index != foundOnPage })
     }
 
-    /// The error a sync gets, given what the pages before it changed.
-    public func duplicateKey(written: [PageWrite]) -> DuplicateKey {
+    /// The key, with what the pages written before it changed.
+    public func with(written: [PageWrite]) -> DuplicateKey {
         DuplicateKey(key: key, pageIndex: pageIndex, foundOnPage: foundOnPage, written: written)
     }
 }

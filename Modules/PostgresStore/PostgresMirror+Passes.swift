@@ -62,9 +62,9 @@ extension PostgresMirror {
                 let rows = try await transaction.query(writeStatement(pages, of: id, pass: pass, now: now))
                 return try zip(rows, pages).map { row, page in try outcome(of: row, page: page) }
             }
-        } catch let refused as ListedBefore {
+        } catch let refused as DuplicateKey {
             let before = refused.pages(before: pages)
-            throw refused.duplicateKey(written: before.isEmpty ? [] : try await writePages(before, of: id, pass: pass, now: now))
+            throw refused.with(written: before.isEmpty ? [] : try await writePages(before, of: id, pass: pass, now: now))
         }
     }
 
@@ -83,12 +83,12 @@ extension PostgresMirror {
     }
 
     /// What `write_pages` said of one page: the items it created and changed, or the key another
-    /// page of this pass listed (thrown as ``ListedBefore``; the caller rolls back).
+    /// page of this pass listed (thrown as ``DuplicateKey``; the caller rolls back).
     private func outcome(of row: PostgresRow, page: PageContent) throws -> PageWrite {
         let (created, changed, repeated, refusedKey, refusedPage) = try row.decode((Int, Int, Int, ByteBuffer?, Int?).self)
         if let refusedKey {
             let key = ItemKey(tagged: refusedKey)
-            throw ListedBefore(key: key.description, pageIndex: refusedPage ?? page.index, foundOnPage: page.index)
+            throw DuplicateKey(key: key.description, pageIndex: refusedPage ?? page.index, foundOnPage: page.index)
         }
         return PageWrite(created: created, changed: changed, repeated: repeated)
     }

@@ -114,33 +114,27 @@ final class ServerConnection: Sendable {
 
     /// Listens on a channel (see ``NotificationWatch``); the sequence ends when the connection does.
     func listen(_ channel: String) async throws -> PostgresNotificationSequence {
-        do {
-            return try await answer { [connection] in try await connection.listen(channel) }
-        } catch {
-            throw ServerFailure.storageError(error, at: address)
-        }
+        try await answer { [connection] in try await connection.listen(channel) }
     }
 
     func close() async { try? await connection.close() }
 
     private func run(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        do {
-            return try await answer { [connection] in try await connection.query(query, logger: Self.logger).collect() }
-        } catch {
-            throw ServerFailure.storageError(error, at: address)
-        }
+        try await answer { [connection] in try await connection.query(query, logger: Self.logger).collect() }
     }
 
     /// The answer to `request`, or, as soon as the connection closes, the error that says it
     /// was lost: a session the server ended while a statement was on its way could otherwise
-    /// leave the statement waiting for good.
+    /// leave the statement waiting for good. Its errors are ``StorageError``s.
     private func answer<Value: Sendable>(_ request: @escaping @Sendable () async throws -> Value) async throws -> Value {
         let lost = ServerFailure.closed(at: address)
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
             let reply = SingleReply(continuation)
             guard let ticket = waiting.add({ reply.resume(throwing: lost) }) else { return reply.resume(throwing: lost) }
             Task {
-                do { reply.resume(returning: try await request()) } catch { reply.resume(throwing: error) }
+                do { reply.resume(returning: try await request()) } catch {
+                    reply.resume(throwing: ServerFailure.storageError(error, at: address))
+                }
                 waiting.remove(ticket)
             }
         }

@@ -27,13 +27,6 @@ struct FieldListTests {
         #expect(directives.map(\.value) == ["60", "a, b", nil, #"q"x"#])
     }
 
-    @Test func quotesAndUnquotes() {
-        #expect(QuotedString.quote(#"a "b" \c"#) == #""a \"b\" \\c""#)
-        #expect(QuotedString.value(of: #""a \"b\"""#) == #"a "b""#)
-        #expect(QuotedString.value(of: "token") == "token")
-        #expect(QuotedString.value(of: "two words") == nil)
-    }
-
     @Test func trimsOnlySpacesAndTabs() {
         #expect(" \ta b\t ".trimmingWhitespace() == "a b")
         #expect("\na\n".trimmingWhitespace() == "\na\n")

@@ -25,12 +25,4 @@ struct LinkFieldTests {
         let links = LinkField.parse([#"junk, <http://o.test/c>; rel="next"; rel="prev""#])
         #expect(links == [WebLink(target: URL(string: "http://o.test/c")!, relations: ["next"])])
     }
-
-    @Test func formatsWhatItParses() {
-        let links = [WebLink(target: URL(string: "http://o.test/p?page=2")!, relations: ["next"]),
-                     WebLink(target: URL(string: "http://o.test/p?page=9")!, relations: ["last"], parameters: ["title": #"the "end""#])]
-        let value = LinkField.format(links)
-        #expect(value == #"<http://o.test/p?page=2>; rel="next", <http://o.test/p?page=9>; rel="last"; title="the \"end\"""#)
-        #expect(LinkField.parse([value]) == links)
-    }
 }

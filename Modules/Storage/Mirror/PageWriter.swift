@@ -17,7 +17,7 @@ enum PageWriter {
     /// costs nothing when there is none. A page whose listing may move
     /// (``PageContent/repeatsAllowed``) leaves such an item where it is and goes on; its record
     /// then keeps no validator, and the next sync reads the page again.
-    /// - Throws: ``ListedBefore`` for a repeat otherwise; the caller rolls the transaction back.
+    /// - Throws: ``DuplicateKey`` for a repeat otherwise; the caller rolls the transaction back.
     static func write(
         _ page: PageContent, items: [(key: ItemKey, json: Data)], of collectionID: Int64, pass: Int, now: Date, db: Database
     ) throws -> PageWrite {
@@ -86,11 +86,11 @@ enum PageWriter {
         return (result, refused)
     }
 
-    private static func listedBefore(_ key: ItemKey, page index: Int, of collectionID: Int64, db: Database) throws -> ListedBefore {
+    private static func listedBefore(_ key: ItemKey, page index: Int, of collectionID: Int64, db: Database) throws -> DuplicateKey {
         let row = try Row.fetchOne(db, sql: "SELECT key, pageIndex FROM item WHERE collectionID = ? AND key = ?",
                                    arguments: [collectionID, key.databaseValue])
         let stored: DatabaseValue = row?["key"] ?? key.databaseValue
-        return ListedBefore(key: String.fromDatabaseValue(stored).map { "\"\($0)\"" } ?? stored.description,
+        return DuplicateKey(key: String.fromDatabaseValue(stored).map { "\"\($0)\"" } ?? stored.description,
                             pageIndex: row?["pageIndex"] ?? index, foundOnPage: index)
     }
 

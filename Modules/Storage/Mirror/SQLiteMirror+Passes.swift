@@ -62,9 +62,9 @@ extension SQLiteMirror {
             }
             checkpointer.committed(bytes: pages.reduce(0) { total, page in total + (page.items?.reduce(0) { $0 + $1.json.count } ?? 0) })
             return written
-        } catch let refused as ListedBefore {
+        } catch let refused as DuplicateKey {
             let before = refused.pages(before: pages)
-            throw refused.duplicateKey(written: before.isEmpty ? [] : try writePagesNow(before, of: collectionID, pass: pass, now: now))
+            throw refused.with(written: before.isEmpty ? [] : try writePagesNow(before, of: collectionID, pass: pass, now: now))
         }
     }
 

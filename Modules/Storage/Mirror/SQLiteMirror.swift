@@ -108,7 +108,7 @@ public final class SQLiteMirror: MirrorStore {
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
             return try pool.write(updates)
-        } catch let found as ListedBefore {
+        } catch let found as DuplicateKey {
             throw found
         } catch {
             throw failure(error)
