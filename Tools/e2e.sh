@@ -1046,6 +1046,20 @@ watch_lines_as_they_happen() { # --watch into a file: the first line is there wh
 }
 check "--watch lines reach a file as they happen, not when fresh exits" watch_lines_as_they_happen
 stop_server
+
+start_server --posts 10000000 --quiet
+ten_million_posts_made_when_asked() { # two cursor pages of 10,000,000 posts, the server far under the 9 GB they would take
+    local cursor second peak
+    cursor=$("$BIN/fresh" get "$BASE_URL/posts?limit=100" --db-dir "$WORK/millions-db" |
+        python3 -c 'import json, sys; page = json.load(sys.stdin); assert [p["id"] for p in page["data"]] == list(range(1, 101)); print(page["next_cursor"])') &&
+    second=$("$BIN/fresh" get "$BASE_URL/posts?limit=100&cursor=$cursor" --db-dir "$WORK/millions-db" |
+        python3 -c 'import json, sys; print(",".join(str(p["id"]) for p in json.load(sys.stdin)["data"][::99]))') || return 1
+    peak=$(awk '/VmHWM/ {print $2}' "/proc/$SERVER_PID/status")
+    echo "      second page: ids $second; fresh-mock peak $((peak / 1024)) MiB"
+    [ "$second" = "101,200" ] && [ "$peak" -lt $((512 * 1024)) ]
+}
+check "--posts 10000000: posts are made when a page asks (pages 1 and 2 right; the server stays under 512 MiB)" ten_million_posts_made_when_asked
+stop_server
 check "a mistyped command gets the name meant: exit 64" expect_failure 64 "$BIN/fresh" itmes
 grep -q "did you mean 'items'?" "$WORK/error.txt" || { FAILED=$((FAILED + 1)); echo "FAIL  … and the line names items"; }
 check "a mistyped option gets the name meant: exit 64" expect_failure 64 "$BIN/fresh" get --hedaer 'X: y' http://127.0.0.1:9/

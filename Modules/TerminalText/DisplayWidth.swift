@@ -45,15 +45,20 @@ public struct DisplayWidth: Sendable {
         if cells(text) <= width { return text }
         let budget = width - cells(Self.ellipsis)
         guard budget >= 0 else { return "" }
-        var result = ""
+        return prefix(of: text.map(String.init), fitting: budget) + Self.ellipsis
+    }
+
+    /// The longest run of `units` from the first that fits in `budget` cells, joined.
+    func prefix(of units: [String], fitting budget: Int) -> String {
+        var kept = ""
         var used = 0
-        for character in text {
-            let characterWidth = cells(character)
-            if used + characterWidth > budget { break }
-            result.append(character)
-            used += characterWidth
+        for unit in units {
+            let unitCells = cells(unit)
+            if used + unitCells > budget { break }
+            kept += unit
+            used += unitCells
         }
-        return result + Self.ellipsis
+        return kept
     }
 
     /// Where the padding goes when text is shorter than its column.

@@ -8,14 +8,7 @@ extension SafeText {
         let used = measure.cells(text)
         if used <= width { return text + String(repeating: " ", count: width - used) }
         let budget = width - measure.cells(DisplayWidth.ellipsis)
-        var kept = ""
-        var cells = 0
-        for unit in units(of: text) {
-            let unitCells = measure.cells(unit)
-            if cells + unitCells > budget { break }
-            kept += unit
-            cells += unitCells
-        }
+        var kept = measure.prefix(of: units(of: text), fitting: budget)
         if atWord, let space = kept.lastIndex(of: " "), measure.cells(kept[..<space]) >= budget / 2 {
             kept = String(kept[..<space])
         }

@@ -60,8 +60,8 @@ struct DataFileLoadingTests {
     @Test func keysAreIntegersOrStringsInKeyOrderWithAConfigurableKeyField() throws {
         let collections = try Self.load(#"{"b": [{"slug": "z"}, {"slug": "a"}], "a": [{"slug": 10}, {"slug": 9}], "e": []}"#, keyField: "slug")
         #expect(collections.map(\.name) == ["a", "b", "e"])
-        #expect(collections[0].keyKind == .integer && collections[0].items.map(\.key) == [.integer(9), .integer(10)])
-        #expect(collections[1].keyKind == .string && collections[1].items.map(\.key) == [.string("a"), .string("z")])
+        #expect(collections[0].keyKind == .integer && collections[0].items.all.map(\.key) == [.integer(9), .integer(10)])
+        #expect(collections[1].keyKind == .string && collections[1].items.all.map(\.key) == [.string("a"), .string("z")])
         #expect(collections[2].keyKind == .integer && collections[2].count == 0)
     }
 

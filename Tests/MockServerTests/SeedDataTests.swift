@@ -21,7 +21,7 @@ struct SeedDataTests {
     }
 
     @Test func postsMixKoreanEnglishEmojiAndLongBodies() {
-        let posts = SeedData(seed: 42, postCount: 100, articleCount: 0, feedCount: 0, userCount: 0, exerciseCount: 0).posts
+        let posts = SeedData(seed: 42, postCount: 100, articleCount: 0, feedCount: 0, userCount: 0, exerciseCount: 0).posts.posts(1...100)
         #expect(posts.count == 100)
         let text = posts.map { $0.title + $0.body }.joined()
         #expect(text.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) })
@@ -31,7 +31,7 @@ struct SeedDataTests {
     }
 
     @Test func updatedAtIsWholeSecondsAfterTheFixedEpoch() {
-        let posts = SeedData(seed: 42, postCount: 30, articleCount: 0, feedCount: 0, userCount: 0, exerciseCount: 0).posts
+        let posts = SeedData(seed: 42, postCount: 30, articleCount: 0, feedCount: 0, userCount: 0, exerciseCount: 0).posts.posts(1...30)
         #expect(posts.count == 30)
         for post in posts {
             let offset = post.updatedAt.timeIntervalSince(SeedData.epoch)

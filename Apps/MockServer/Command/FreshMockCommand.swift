@@ -70,7 +70,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Option(help: "Seed of all generated data and of fault draws.")
     var seed: UInt64 = 42
 
-    @Option(help: "Number of seeded posts.")
+    @Option(help: "Number of seeded posts (made when a page asks for them: millions cost no memory).")
     var posts = 100
 
     @Option(help: "Number of seeded articles.")

@@ -21,20 +21,29 @@ struct ItemCollection: Sendable {
     /// The `Last-Modified` of a page with no items: when the collection's data came to be.
     let baseline: Date
     /// Every item, ascending by key.
-    private(set) var items: [MockItem]
+    private(set) var items: ItemList
     /// The integer key the next created item gets: never one that was already used.
     private var nextInteger: Int
 
     /// A collection of `items` (in any order; their keys must be distinct and of `keyKind`).
     init(name: String, keyField: String, keyKind: KeyKind, items: [MockItem], baseline: Date, generatedKeyPrefix: String = "") {
+        self.init(name: name, keyField: keyField, keyKind: keyKind, list: ItemList(sorted: items.sorted { $0.key < $1.key }),
+                  baseline: baseline, generatedKeyPrefix: generatedKeyPrefix)
+    }
+
+    /// The seeded posts of `posts`, made when they are asked for.
+    init(name: String, generated posts: GeneratedPosts, baseline: Date) {
+        self.init(name: name, keyField: "id", keyKind: .integer, list: ItemList(generated: posts), baseline: baseline)
+    }
+
+    private init(name: String, keyField: String, keyKind: KeyKind, list: ItemList, baseline: Date, generatedKeyPrefix: String = "") {
         self.name = name
         self.keyField = keyField
         self.keyKind = keyKind
-        self.items = items.sorted { $0.key < $1.key }
+        self.items = list
         self.baseline = baseline
         self.generatedKeyPrefix = generatedKeyPrefix
-        let largest = self.items.compactMap { if case .integer(let value) = $0.key { value } else { nil } }.max() ?? 0
-        self.nextInteger = largest + 1
+        self.nextInteger = (list.largestInteger ?? 0) + 1
     }
 
     // MARK: Reading
@@ -45,19 +54,19 @@ struct ItemCollection: Sendable {
     /// The collection with only the items `isIncluded` keeps (`since=`), in the same order.
     func filtered(_ isIncluded: (MockItem) -> Bool) -> ItemCollection {
         var kept = self
-        kept.items = items.filter(isIncluded)
+        kept.items = ItemList(sorted: items.all.filter(isIncluded))
         return kept
     }
 
     /// The item with `key`, if there is one.
     func item(_ key: ItemKey) -> MockItem? {
-        index(of: key).map { items[$0] }
+        index(of: key).map { items.items(in: $0..<$0 + 1)[0] }
     }
 
     /// The index of the item with `key`, if there is one.
     func index(of key: ItemKey) -> Int? {
         let index = firstIndex(notBelow: key)
-        return index < items.count && items[index].key == key ? index : nil
+        return index < items.count && items.key(at: index) == key ? index : nil
     }
 
     /// The index of the first item whose key is greater than `key` (`count` when none is).
@@ -76,7 +85,7 @@ struct ItemCollection: Sendable {
         var high = items.count
         while low < high {
             let middle = (low + high) / 2
-            if isBefore(items[middle].key) { low = middle + 1 } else { high = middle }
+            if isBefore(items.key(at: middle)) { low = middle + 1 } else { high = middle }
         }
         return low
     }
@@ -86,7 +95,7 @@ struct ItemCollection: Sendable {
     /// Adds `item`; `false` (and no change) when its key is taken.
     mutating func insert(_ item: MockItem) -> Bool {
         let index = firstIndex(notBelow: item.key)
-        guard index == items.count || items[index].key != item.key else { return false }
+        guard index == items.count || items.key(at: index) != item.key else { return false }
         items.insert(item, at: index)
         if case .integer(let value) = item.key { nextInteger = max(nextInteger, value + 1) }
         return true
@@ -95,7 +104,7 @@ struct ItemCollection: Sendable {
     /// Replaces the item with `item.key`; `false` when there is none.
     mutating func replace(_ item: MockItem) -> Bool {
         guard let index = index(of: item.key) else { return false }
-        items[index] = item
+        items.replace(at: index, with: item)
         return true
     }
 

@@ -20,9 +20,7 @@ struct MockData: Sendable {
     init(seed: SeedData) {
         let epoch = SeedData.epoch
         collections = [
-            ItemCollection.postsName: ItemCollection(
-                name: ItemCollection.postsName, keyField: "id", keyKind: .integer,
-                items: seed.posts.map(MockItem.init(post:)), baseline: epoch),
+            ItemCollection.postsName: ItemCollection(name: ItemCollection.postsName, generated: seed.posts, baseline: epoch),
             "users": ItemCollection(
                 name: "users", keyField: "id", keyKind: .string,
                 items: seed.users.map { MockItem(key: .string($0.id), value: $0, updatedAt: $0.joinedAt) },

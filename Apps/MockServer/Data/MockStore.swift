@@ -9,10 +9,20 @@ import Synchronization
 /// validators, compressed body and `Last-Modified`) is used as it was. So every validator
 /// changes exactly when the bytes it describes change, and only the pages a write touched are
 /// encoded again.
+///
+/// At most ``keptPerDataset`` representations of a dataset are kept, the least recently served
+/// going first: a client walking ten million posts would otherwise leave every page in memory.
+/// A page built again after it went has the same entity tag (it is its bytes' digest); only its
+/// `Last-Modified` may move up to the dataset's last write.
 final class MockStore: Sendable {
+    /// How many representations of one dataset are kept (a few hundred pages).
+    static let keptPerDataset = 512
+
     private struct Entry {
         var generation: Int
         var representation: Representation
+        /// When it was last served, as a count of look-ups.
+        var lastServed: Int
     }
 
     /// What a look-up under the lock found.
@@ -32,6 +42,16 @@ final class MockStore: Sendable {
         /// Every representation built, current or not: the previous state of a page is what a
         /// rebuilt one is compared with.
         var entries: [Dataset: [String: Entry]] = [:]
+        /// Look-ups so far: the clock of ``Entry/lastServed``.
+        var lookups = 0
+
+        /// Past ``MockStore/keptPerDataset``, forgets the least recently served half of the
+        /// dataset's representations (half at a time, so the sort is paid once per half).
+        mutating func forgetLeastServed(of dataset: Dataset) {
+            guard let kept = entries[dataset], kept.count > MockStore.keptPerDataset else { return }
+            let order = kept.sorted { $0.value.lastServed < $1.value.lastServed }
+            for (key, _) in order.prefix(kept.count / 2) { entries[dataset]?[key] = nil }
+        }
 
         func generation(of dataset: Dataset) -> Int {
             generations[dataset, default: 0]
@@ -63,9 +83,13 @@ final class MockStore: Sendable {
     ) throws(Failure) -> Representation {
         // The common case, a kept representation of unchanged data, copies nothing but it.
         let lookup = state.withLock { state -> Lookup in
+            state.lookups += 1
             let kept = state.entries[dataset]?[key]
             let generation = state.generation(of: dataset)
-            if let kept, kept.generation == generation { return .current(kept.representation) }
+            if let kept, kept.generation == generation {
+                state.entries[dataset]?[key]?.lastServed = state.lookups
+                return .current(kept.representation)
+            }
             return .stale(kept, state.data, generation, state.lastChange(of: dataset))
         }
         let (kept, snapshot, generation, lastChange): (Entry?, MockData, Int, Date?)
@@ -82,7 +106,9 @@ final class MockStore: Sendable {
         }
         state.withLock { state in
             if state.generation(of: dataset) == generation {
-                state.entries[dataset, default: [:]][key] = Entry(generation: generation, representation: representation)
+                state.entries[dataset, default: [:]][key] = Entry(generation: generation, representation: representation,
+                                                                  lastServed: state.lookups)
+                state.forgetLeastServed(of: dataset)
             }
         }
         return representation

@@ -9,7 +9,8 @@ struct SeedData: Sendable {
     /// `2024-01-01T00:00:00Z`: every seeded timestamp is this plus whole seconds.
     static let epoch = Date(timeIntervalSince1970: 1_704_067_200)
 
-    var posts: [Post]
+    /// Made when they are asked for (``GeneratedPosts``): `--posts` may be ten million.
+    var posts: GeneratedPosts
     var articles: [Article]
     var feed: [FeedItem]
     var users: [User]
@@ -26,7 +27,7 @@ struct SeedData: Sendable {
     /// - Parameter hostileText: one post (and one news entry) in three gets a title from ``HostileText``.
     init(seed: UInt64, postCount: Int, articleCount: Int, feedCount: Int, userCount: Int, exerciseCount: Int, newsCount: Int = 0,
          hostileText: Bool = false) {
-        posts = Self.posts(seed: seed ^ 0x0000_0000_0050_5354, count: postCount, hostileText: hostileText)
+        posts = GeneratedPosts(seed: seed ^ 0x0000_0000_0050_5354, count: postCount, hostileText: hostileText)
         news = Self.posts(seed: seed ^ 0x0000_0000_4E45_5753, count: newsCount, hostileText: hostileText)
         newsSeed = seed ^ 0x0000_004E_4557_4152
         articles = Self.articles(seed: seed ^ 0x0000_0000_4152_5443, count: articleCount)
@@ -42,13 +43,7 @@ struct SeedData: Sendable {
     /// Posts 1…count, each updated an hour after the previous one plus a seeded jitter.
     static func posts(seed: UInt64, count: Int, hostileText: Bool = false) -> [Post] {
         var text = TextGenerator(seed: seed)
-        return (0..<count).map { index in
-            let id = index + 1
-            let offset = TimeInterval(id * 3600 + text.number(below: 3600))
-            var title = text.title()
-            if hostileText, HostileText.marks(id) { title = HostileText.sample(id) }
-            return Post(id: id, title: title, body: text.body(), author: text.author(), updatedAt: epoch.addingTimeInterval(offset))
-        }
+        return (0..<count).map { index in GeneratedPosts.post(index + 1, from: &text, hostileText: hostileText) }
     }
 
     /// Articles 1…count, published a day apart.

@@ -31,7 +31,7 @@ enum TickSimulator {
         var text = text
         let roll = text.number(below: 100)
         let count = posts.count
-        if roll < 60, count > 0, var post = posts.items[text.number(below: count)].post {
+        if roll < 60, count > 0, var post = posts.item(posts.items.key(at: text.number(below: count)))?.post {
             post.title = text.title()
             post.body = text.body()
             post.updatedAt = date
@@ -42,7 +42,7 @@ enum TickSimulator {
             _ = posts.insert(MockItem(post: post))
             summary.created.append(post.id)
         } else {
-            let key = posts.items[text.number(below: count)].key
+            let key = posts.items.key(at: text.number(below: count))
             _ = posts.remove(key)
             if case .integer(let id) = key { summary.deleted.append(id) }
         }

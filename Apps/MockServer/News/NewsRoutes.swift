@@ -118,7 +118,7 @@ struct NewsPage {
     let origin: String
 
     var content: RepresentationContent {
-        let listed = news.items.reversed().filter { item in query.since?.includes(item) ?? true }
+        let listed = news.items.all.reversed().filter { item in query.since?.includes(item) ?? true }
         let (start, size) = query.window
         let end = min(listed.count, start.addingReportingOverflow(size).overflow ? listed.count : start + size)
         let items = start < end ? listed[start..<end] : []

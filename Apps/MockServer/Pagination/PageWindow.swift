@@ -1,7 +1,7 @@
 /// The items of one page of a collection and what lies on either side of them.
 struct PageWindow: Sendable {
     /// The page's items, in key order.
-    let items: ArraySlice<MockItem>
+    let items: [MockItem]
     /// Whether items follow the page.
     let hasNext: Bool
     /// Whether items precede the page.
@@ -28,7 +28,7 @@ struct PageWindow: Sendable {
             (start, size) = (max(0, end - limit), min(limit, end))
         }
         let end = min(start + size, count)
-        self.items = collection.items[start..<end]
+        self.items = start < end ? collection.items.items(in: start..<end) : []
         self.hasNext = end < count
         self.hasPrevious = start > 0
     }

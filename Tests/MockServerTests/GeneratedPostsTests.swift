@@ -1,0 +1,79 @@
+import Foundation
+import JSON
+import Models
+import Testing
+
+@testable import MockServer
+
+/// `--posts N` made when asked for: the same posts as made one after another, wherever a read
+/// starts, and a generated collection that changes as a held one does.
+@Suite("Generated posts")
+struct GeneratedPostsTests {
+    static let seed: UInt64 = 42
+
+    @Test func postsReadFromAnywhereAreThoseMadeInOrder() {
+        let count = 3 * GeneratedPosts.stride + 17
+        let inOrder = SeedData.posts(seed: Self.seed, count: count, hostileText: true)
+        let generated = GeneratedPosts(seed: Self.seed, count: count, hostileText: true)
+        // Far first (every post before it drawn once), then back, then across a kept state.
+        #expect(generated.posts(count - 9...count) == Array(inOrder[(count - 10)...]))
+        #expect(generated.posts(1...5) == Array(inOrder[0..<5]))
+        let stride = GeneratedPosts.stride
+        #expect(generated.posts(stride - 3...stride + 3) == Array(inOrder[(stride - 4)..<(stride + 3)]))
+        #expect(GeneratedPosts(seed: Self.seed, count: count, hostileText: true).posts(2 * stride...2 * stride + 1)
+            == Array(inOrder[(2 * stride - 1)...(2 * stride)]))
+    }
+
+    /// The same seeded edits, creations and deletions applied to a generated list and to a
+    /// held copy of its items leave the two with the same items, the same keys at every index.
+    @Test func aGeneratedListChangesAsAHeldOne() {
+        let posts = GeneratedPosts(seed: Self.seed, count: 300, hostileText: false)
+        var generated = ItemCollection(name: "posts", generated: posts, baseline: SeedData.epoch)
+        var held = ItemCollection(name: "posts", keyField: "id", keyKind: .integer, items: generated.items.all,
+                                  baseline: SeedData.epoch)
+        var random = SplitMix64(seed: 7)
+        let date = SeedData.epoch.addingTimeInterval(1_000_000)
+        for step in 0..<400 {
+            let roll = random.next(below: 100)
+            let key = held.items.key(at: random.next(below: held.count))
+            if roll < 40, var post = held.item(key)?.post {
+                post.title = "edited \(step)"
+                post.updatedAt = date
+                #expect(generated.replace(MockItem(post: post)) == held.replace(MockItem(post: post)))
+            } else if roll < 70 {
+                #expect(generated.remove(key) == held.remove(key))
+            } else {
+                // A new id, or one removed before: both lists take it where it belongs.
+                let id = roll < 85 ? held.makeIntegerKey() : random.next(below: 300) + 1
+                _ = generated.makeIntegerKey()
+                let post = Post(id: id, title: "new \(step)", body: "", author: "", updatedAt: date)
+                #expect(generated.insert(MockItem(post: post)) == held.insert(MockItem(post: post)))
+            }
+            #expect(generated.count == held.count)
+        }
+        #expect(generated.items.all == held.items.all)
+        #expect((0..<held.count).allSatisfy { generated.items.key(at: $0) == held.items.key(at: $0) })
+        #expect(generated.firstIndex(after: .integer(150)) == held.firstIndex(after: .integer(150)))
+    }
+
+    @Test func theStoreKeepsABoundedNumberOfRepresentations() {
+        let store = MockStore(data: MockData(collections: [], seed: 1))
+        var builds: [String: Int] = [:]
+        func serve(_ key: String) {
+            _ = store.representation(of: .documentation, key: key) { _ in
+                builds[key, default: 0] += 1
+                return RepresentationContent(body: Data(key.utf8), changed: .exactly(SeedData.epoch))
+            }
+        }
+        serve("first")
+        serve("first")
+        #expect(builds["first"] == 1)
+        for index in 0..<MockStore.keptPerDataset { serve("page \(index)") }
+        // When the store was full the least recently served half went, `first` with it; the
+        // last one served stayed.
+        serve("page 0")
+        serve("first")
+        #expect(builds["first"] == 2)
+        #expect(builds["page \(MockStore.keptPerDataset - 1)"] == 1)
+    }
+}
