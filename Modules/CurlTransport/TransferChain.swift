@@ -1,14 +1,10 @@
 import DedicatedThreads
 import HTTPCache
 
-/// A chain of requests (a sync's pages) and the thread that drives it: ``loop`` is the executor
-/// the chain's tasks prefer, and ``transport`` sends on it. A request goes out from the loop's
-/// own thread at once, several run at the same time, and the loop resumes each task when its
-/// answer is in (see ``TransferLoop``).
-///
-/// The loop is passed where it is used: the chain's transport knows it, and a request sent
-/// from another thread is handed to the loop as a job; once the loop has stopped, a request
-/// blocks a thread of its own as ``CurlTransport`` does anywhere else.
+/// A chain of requests (a sync's pages) and the thread that drives it (``TransferLoop`` says
+/// how): ``loop`` is the executor the chain's tasks prefer, and ``transport`` sends on it. A
+/// request sent from another thread is handed to the loop as a job; once the loop has stopped, a
+/// request blocks a thread of its own as ``CurlTransport`` does anywhere else.
 public final class TransferChain: Sendable {
     /// The executor of the chain's tasks (`Task(executorPreference:)`); stop it when they are done.
     public let loop: TransferLoop

@@ -2,11 +2,9 @@
 /// without blocking: an event loop, as SwiftNIO's, for a chain of requests (a sync's pages).
 ///
 /// Run a task on it with `Task(executorPreference:)`. A transfer the task starts (through the
-/// transport that made the loop, which knows it) goes out at once and the task suspends; the
-/// thread then runs whatever else is ready (the task's other children: the page before, being
-/// read) and, when nothing is, waits for the transfers' I/O.
-/// So the chain never hands a request to another thread and back, and the next page's request
-/// is on the wire while the page before it is read, on one thread.
+/// transport that made the loop) goes out at once and the task suspends; the thread runs whatever
+/// else is ready (the page before, being read) and, when nothing is, waits for the transfers' I/O:
+/// no hand-off to another thread and back (the measurements: `DedicatedThreads.swift`).
 ///
 /// The I/O belongs to the transport (``IdleWork``): CurlTransport makes loops over libcurl's
 /// multi interface. Jobs run one at a time, in order; a job that blocks stalls every transfer

@@ -2,18 +2,15 @@ import Foundation
 import HTTPCache
 import Synchronization
 
-/// Where every request of the process waits its turn, per origin (scheme, host and port): the
-/// one place that knows what each origin stated and enforced, so that nothing is sent past a
-/// server's limits, whichever request (a page, a page read ahead, a guess of a re-sync, a
-/// `fresh get`) it is.
+/// Where every request of the process (a page, a page read ahead, a guess of a re-sync, a
+/// `fresh get`) waits its turn, per origin (scheme, host and port): the one place that knows what
+/// each origin stated and enforced, so that nothing is sent past a server's limits.
 ///
 /// An origin is asked at most ``capacity(of:)`` requests at a time: the parallelism set for it
 /// (``setParallel(_:for:)``, default ``defaultParallel``), and one at a time once it has stated
-/// a limit or refused a request by one (as GitHub asks of its clients). Besides, requests wait:
-/// - while a `Retry-After` holds the origin, or a limit that stated no wait (GitHub's secondary
-///   limits: a minute, doubled each time it refuses again);
-/// - while the stated budget is spent (`X-RateLimit-Remaining: 0`, `RateLimit: …;r=0`), until
-///   its stated reset. Requests in flight count against the budget before their answer does.
+/// a limit or refused a request by one (as GitHub asks of its clients). Besides, requests wait
+/// while a ``Refusal`` holds the origin (for as long as it asks), and while the stated budget is
+/// spent, until its reset: requests in flight count against it before their answer does.
 public final class OriginGate: Sendable {
     /// Why requests to an origin wait.
     public enum HoldReason: String, Sendable, Hashable, CaseIterable {

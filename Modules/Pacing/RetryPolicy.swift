@@ -3,14 +3,11 @@ import Foundation
 /// When a failed request is tried again, and after how long: one set of rules for `fresh get
 /// --retry` and for every page of a sync.
 ///
-/// - a refusal by a rate limit (``Refusal``: a 429 or 503 with `Retry-After`, a 403 or 429
-///   whose stated budget is spent or that names a rate limit) waits as long as the
-///   ``OriginGate`` holds the origin, which every request to it waits for;
+/// - a refusal by a rate limit (``Refusal``) waits as long as the ``OriginGate`` holds the origin;
 /// - other 429s and 5xx, and transient network failures (refused, reset, timed out, cut short),
 ///   back off exponentially with jitter: 1 s, 2 s, 4 s, … times a random factor in 0.5…1;
-/// - every wait is bounded by ``maximumWait``: a server asking for longer stops the request
-///   (a sync resumes at that page next time);
-/// - a request is tried at most ``retries`` times more.
+/// - a request is tried at most ``retries`` times more, each wait bounded by ``maximumWait``: a
+///   server asking for longer stops the request (a sync resumes at that page next time).
 public struct RetryPolicy: Sendable, Equatable {
     public var retries: Int
     public var maximumWait: Duration

@@ -3,10 +3,8 @@ import PostgresNIO
 
 // MirrorStore, search: what the call does is said on the protocol.
 extension PostgresMirror {
-    /// Through PostgreSQL's full-text search over the words of each item's string values
-    /// (`jsonb_to_tsvector`, kept in `item_words` by ``updateSearchIndex(of:)``): each word of
-    /// `query` must be there, the last one as a prefix, so a match shows up while it is being
-    /// typed. A role that may not write searches the items' words as they are, unindexed.
+    /// Through PostgreSQL's full-text search (`jsonb_to_tsvector`, kept in `item_words` by
+    /// ``updateSearchIndex(of:)``); a role that may not write searches the items unindexed.
     public func firstMatch(
         of query: String, in id: Int64, after position: ItemPosition?, backward: Bool, fields: RowFields
     ) async throws -> ItemRow? {
@@ -30,10 +28,8 @@ extension PostgresMirror {
         return try await rows(fields, match + ordered, binds).first
     }
 
-    /// Brings the collection's search words up to date: the items written since the last time
-    /// are indexed, the items gone since are dropped (one searcher at a time per collection).
-    /// Costs one read when nothing changed; the first time, one pass over the items inside the
-    /// server. Returns whether anything was done.
+    /// Brings the collection's search words up to date as the SQLite mirror does its index, one
+    /// searcher at a time per collection (one read when nothing changed); returns whether it did.
     @discardableResult
     public func updateSearchIndex(of id: Int64) async throws -> Bool {
         // No notification: the items did not change.

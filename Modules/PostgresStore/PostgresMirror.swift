@@ -3,20 +3,11 @@ import MirrorStore
 import PostgresNIO
 
 /// The mirror in a PostgreSQL database: the ``MirrorStore`` a team shares, with the SQLite
-/// mirror's guarantees kept by the server instead of a file.
-///
-/// - A batch of pages is written in one transaction with one call (`write_pages`, which calls
-///   `write_page` for each; see ``PostgresSchema``): a sync stopped anywhere, or a connection
-///   lost, leaves whole pages; nothing half-written is visible to anyone.
-/// - One sync of a collection at a time across every machine: an advisory lock
-///   (``AdvisoryLock``), released by the server when the holder's connection ends, even by
-///   `kill -9` or a lost network.
-/// - Readers learn of writes by `LISTEN`/`NOTIFY` (``NotificationWatch``), without polling.
-/// - Items are JSONB; the reader's search uses PostgreSQL's full-text search.
-///
-/// The page records keep each page's validator, so any machine's sync can ask for the page
-/// conditionally even when its own HTTP cache has never seen it (see the sync's
-/// `PageValidatorStorage`): a collection someone else mirrored costs a second machine 304s.
+/// mirror's guarantees kept by the server instead of a file: batches of pages in one transaction
+/// (``PostgresSchema``), one sync of a collection at a time (``AdvisoryLock``), readers told of
+/// writes (``NotificationWatch``), items as JSONB (docs/scaling.md, "The guarantees, and how the
+/// server keeps them"). Page records keep their validators, so a second machine pays 304s (the
+/// sync's `PageValidatorStorage`).
 ///
 /// One connection serves this process's reads and writes, one at a time; locks and change
 /// watches each have their own.

@@ -5,21 +5,11 @@ import HTTPCache
 import StorageErrors
 import Synchronization
 
-/// The HTTP cache database (`cache.sqlite`): the persistent ``CacheStorage``.
+/// The HTTP cache database (`cache.sqlite`): the persistent ``CacheStorage``, disposable.
 ///
-/// Entries are written atomically, one transaction each; the total size is kept under a byte
-/// capacity by least-recently-used eviction. Use-time updates, statistics and the header
-/// refreshes of 304 responses are batched in memory and written with the next store, on
-/// ``flush()``, or once the oldest has waited ``batchDelay``, so neither a hit nor a 304 costs a
-/// write transaction of its own. Reads see the batched refreshes at once. A crash loses at most
-/// the renewals of that delay, never a body: the entry then revalidates again. The cache is
-/// disposable: a damaged file is moved aside and rebuilt with a warning.
-///
-/// Lookups and the batched bookkeeping go through a ``CacheConnection``; stores and maintenance
-/// through GRDB, whose queue is opened on first use when the file was ready as it was, so a
-/// run that only answers from the cache never opens it. The queue opens only on the file the
-/// connection opened: when another process has replaced it since (moving a damaged file aside),
-/// stores fail rather than split this process's entries over two files.
+/// Entries are written one transaction each, kept under a byte capacity by least-recently-used
+/// eviction; bookkeeping is batched (``batchDelay``); lookups go through a ``CacheConnection``;
+/// GRDB's queue opens only for stores and maintenance, on the same file (docs/http-caching.md §9).
 public final class CacheDatabase: CacheStorage {
     /// The default byte capacity: 100 MiB.
     public static let defaultCapacity = 100 * 1024 * 1024
@@ -32,20 +22,17 @@ public final class CacheDatabase: CacheStorage {
     /// Set when the file was damaged and rebuilt while opening, with what happened.
     public let recoveryWarning: String?
 
-    /// GRDB's queue: open from the start when the file had to be created, migrated or rebuilt,
-    /// else opened by the first store or maintenance (``grdbQueue()``).
+    /// GRDB's queue: open at once when the file needed setting up, else by ``grdbQueue()``.
     private let queue: Mutex<DatabaseQueue?>
     /// Lookups and the batched bookkeeping.
     private let connection: CacheConnection
     private let pending = Mutex(CacheBookkeeping())
     private let now: @Sendable () -> Date
-    /// Whether lookups read SQLite directly (the connection's prepared statement, large bodies
-    /// as blobs): a speed-up, skippable on a first reading; without it they read through GRDB.
+    /// Whether lookups go through the connection (a speed-up), not GRDB.
     private let rawLookups: Bool
 
     /// Opens (creating if needed) the cache database at `path`.
-    /// - Parameter rawLookups: lookups through the connection (the default), else through GRDB
-    ///   (the plain path, see `SpeedUps`).
+    /// - Parameter rawLookups: lookups through the connection, else through GRDB (the plain path).
     public convenience init(path: String, capacity: Int = CacheDatabase.defaultCapacity, rawLookups: Bool = true,
                             now: @escaping @Sendable () -> Date = Date.init) throws {
         if let ready = Self.readyConnection(at: path) {
@@ -79,10 +66,8 @@ public final class CacheDatabase: CacheStorage {
     }
 
     /// The cache database at `path`, with the default capacity, when the file is ready as it is
-    /// (it exists, is writable, in WAL mode, fully migrated and undamaged); `nil` otherwise. No
-    /// database is created, migrated or moved (SQLite may add the `-wal` and `-shm` files it
-    /// keeps beside a WAL database). For opening the file before the command line that names
-    /// it is known to be valid.
+    /// (docs/http-caching.md §9); `nil` otherwise, and nothing is created, migrated or moved. For
+    /// opening the file before the command line that names it is known to be valid.
     public static func openIfReady(path: String) -> CacheDatabase? {
         readyConnection(at: path).map {
             CacheDatabase(path: path, capacity: defaultCapacity, now: Date.init, connection: $0, queue: nil, recoveryWarning: nil)
@@ -110,11 +95,8 @@ public final class CacheDatabase: CacheStorage {
     /// Whether GRDB's queue is open (tests: a hit on a ready file never opens it).
     var isQueueOpen: Bool { queue.withLock { $0 != nil } }
 
-    /// Why the file at `path` is moved aside and rebuilt: it is damaged, or it is this user's
-    /// own regular file and still cannot be opened (its permissions were changed, say). `nil`
-    /// otherwise: a directory in its place or a file of another user (a shared `--db-dir`) is
-    /// not ours to move, and when the directory is the problem a new file would fail the same
-    /// way; the caller then runs without the file (see `FreshServices`).
+    /// Why the file at `path` is moved aside and rebuilt (docs/http-caching.md §9); `nil` when it
+    /// is not ours to move (a directory, another user's file) or a new file would fail the same way.
     static func rebuildReason(for error: StorageError, path: String) -> String? {
         switch error {
         case .corrupted(_, let reason): return reason
@@ -126,9 +108,8 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
-    /// Where a damaged file goes: `cache.sqlite.corrupt-<seconds>-<process id>`, with `-2`, `-3`…
-    /// when that name is taken, so neither two processes recovering in the same second nor two
-    /// recoveries in one process can collide (a failed move would leave the damaged file in place).
+    /// Where a damaged file goes (docs/http-caching.md §9), with `-2`, `-3`… when the name is
+    /// taken, so no two recoveries collide (a failed move would leave the damaged file in place).
     private static func unusedAsidePath(for path: String, at date: Date) -> String {
         let base = "\(path).corrupt-\(Int(date.timeIntervalSince1970))-\(getpid())"
         var candidate = base
@@ -157,11 +138,8 @@ public final class CacheDatabase: CacheStorage {
     /// Tables whose first row every open reads, so that damage to them is found there.
     private static let probeTables = ["cacheEntry", "cacheBody"]
 
-    /// The cache's own settings, after ``DatabaseFile``'s: deleted content zeroed where that
-    /// costs no extra write, not on freed pages. Some SQLite builds (Debian's) zero every freed
-    /// page, and then replacing a 100 KB body writes the old body's pages as zeros besides the
-    /// new body's: half again the WAL traffic and the checkpoints of a store. The freed pages
-    /// are reused by the next stores.
+    /// The cache's own settings, after ``DatabaseFile``'s (docs/http-caching.md §9): freed pages not
+    /// zeroed; zeroing (Debian's default) adds half again to a store's WAL traffic and checkpoints.
     private static let cachePragmas = ["PRAGMA secure_delete = FAST"]
     /// The settings of both connections.
     private static let pragmas = DatabaseFile.pragmas(.normal) + cachePragmas
@@ -185,9 +163,8 @@ public final class CacheDatabase: CacheStorage {
     }
 
     /// Writes the batched bookkeeping and leaves the WAL as the next process should find it
-    /// (see ``keptWALBytes``): what the end of a command does. Deinitialisation does it too, but
-    /// may come too late: the last reference can go on another thread (a finished task's), after
-    /// the process has exited. Using the database afterwards is allowed; the next end does it again.
+    /// (``keptWALBytes``): what the end of a command does; the database stays usable. Deinit does it
+    /// too, but may be too late: the last reference can go on another thread after the process exits.
     public func finish() {
         try? flush()
         try? queue.withLock { queue in
@@ -200,18 +177,9 @@ public final class CacheDatabase: CacheStorage {
 
     deinit { finish() }
 
-    /// The largest WAL a finishing ``CacheDatabase`` leaves for the next process as it is.
-    ///
-    /// SQLite's last connection to close checkpoints the WAL into the file and deletes it,
-    /// waiting for the disk three times (the WAL, the file, the directory). A cache hit writes
-    /// only its bookkeeping (a few pages), so a run of `fresh get` would spend more on that
-    /// checkpoint than on everything else it does. A WAL under this size is kept instead: the
-    /// next process to open the file reads it back (SQLite rebuilds its index from the WAL, so
-    /// the cost of an open grows with it). The first ``finish()`` that finds it larger copies it
-    /// into the file and empties it (`wal_checkpoint(TRUNCATE)`, which needs no write access to
-    /// the directory, where deleting the WAL would), waiting at most ``closingCheckpointWait``
-    /// for other processes' reads; a later one does it when they keep it busy. Nothing committed
-    /// is at risk: a kept WAL is what a crash leaves, and SQLite recovers from it on the next open.
+    /// The largest WAL a finishing ``CacheDatabase`` leaves for the next process, sparing a hit the
+    /// closing checkpoint; ``finish()`` empties a larger one, since every open reads the WAL back
+    /// and costs more the larger it is (docs/http-caching.md §9, "A small WAL outlives the run").
     static let keptWALBytes = 512 * 1024
     /// How long a closing checkpoint waits for other connections' reads, in seconds.
     static let closingCheckpointWait = 0.05
@@ -269,8 +237,8 @@ public final class CacheDatabase: CacheStorage {
     public func refresh(_ entry: StoredResponse) throws {
         let at = now()
         var record = CacheEntryRecord(entry, accessedAt: at)
-        // The body stays in its row (the update does not touch it, a read takes it from there):
-        // a sync revalidating a thousand pages within the delay must not hold a thousand bodies.
+        // The body stays in its row: a sync revalidating a thousand pages within the delay must
+        // not hold a thousand bodies.
         record.body = Data()
         let due = pending.withLock { pending in
             pending.refreshes[CacheBookkeeping.VariantID(key: entry.key, variantKey: entry.variantKey)] = record
@@ -317,10 +285,8 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
-    /// Runs `work`; when it finds the file damaged, marks it (``DamageMarker``), so that the
-    /// next open moves it aside and starts an empty cache with a warning. Damage deep in the
-    /// file (an index, a body) escapes the checks of an open and shows only here; without the
-    /// mark every later run would find it again and quietly go to the network each time.
+    /// Runs `work`, marking the file (``DamageMarker``) when it finds it damaged, so the next open
+    /// rebuilds it instead of every run quietly going to the network (docs/http-caching.md §9).
     private func noticingDamage<Value>(_ work: () throws -> Value) throws -> Value {
         do {
             return try work()

@@ -3,12 +3,8 @@ import GRDB
 import HTTPCache
 import HTTPTypes
 
-/// A stored response as the cache database keeps it: one row of `cacheEntry` (status,
-/// headers, times, size) and, referenced by its `bodyID`, one row of `cacheBody`.
-///
-/// The body lives in a table of its own so that everything else about an entry fits in one
-/// small row: a lookup reads the row without stepping over the body's overflow pages, and a
-/// 304 refresh or a use-time update rewrites the row, never the body.
+/// A stored response as the cache database keeps it: one row of `cacheEntry` (status, headers,
+/// times, size) and, by its `bodyID`, one row of `cacheBody` (why: docs/http-caching.md §9).
 struct CacheEntryRecord {
     var key: String
     var variantKey: String
@@ -108,9 +104,8 @@ extension CacheEntryRecord {
         }
     }
 
-    /// Stores this record: its entry row, replacing the stored variant with the same keys, and
-    /// its body. A replaced variant's body row is updated in place, so the new body reuses the
-    /// old one's pages in the same transaction; a body row found missing is written anew.
+    /// Stores this record: its entry row, replacing the stored variant with the same keys, and its
+    /// body, over the replaced one's row (docs/http-caching.md §9) or, when that is missing, anew.
     func save(_ db: Database) throws {
         var bodyID = try Int64.fetchOne(
             db.cachedStatement(sql: "SELECT bodyID FROM cacheEntry WHERE key = ? AND variantKey = ?"),
@@ -135,9 +130,8 @@ extension CacheEntryRecord {
                                      omittedLength, omittedDigest])
     }
 
-    /// This stored row with the headers, times and size of `refresh` (a 304), its body kept;
-    /// unchanged when the row was stored after the refresh's request was sent (see
-    /// ``updateHeadersAndTimes(with:)``).
+    /// This stored row with the headers, times and size of `refresh` (a 304), its body kept; as
+    /// in ``updateHeadersAndTimes(with:)``, a row stored after the refresh's request stays as it is.
     func refreshed(by refresh: CacheEntryRecord) -> CacheEntryRecord {
         guard responseTime <= refresh.requestTime else { return self }
         var record = refresh
@@ -151,10 +145,9 @@ extension CacheEntryRecord {
         WHERE key = ? AND variantKey = ? AND responseTime <= ?
         """
 
-    /// Writes this record's headers, times and size over the stored row, leaving the body
-    /// as it is (the 304 path), with `statement` prepared from ``updateHeadersAndTimesSQL``.
-    /// A row stored after this revalidation's request was sent (a newer full response,
-    /// perhaps from another process) is left alone: these headers describe the older body.
+    /// Writes this record's headers, times and size over the stored row, body untouched (the 304
+    /// path), with `statement` prepared from ``updateHeadersAndTimesSQL``; a row stored after this
+    /// revalidation's request was sent is left alone: these headers describe the older body.
     func updateHeadersAndTimes(with statement: borrowing RawStatement) throws {
         try statement.run(.text(headers), .real(requestTime), .real(responseTime), .integer(size), .real(lastAccess),
                           .text(key), .text(variantKey), .real(requestTime))

@@ -18,19 +18,16 @@ enum DatabaseFile {
 
     /// How much a commit waits for the disk.
     enum Durability {
-        /// `synchronous = FULL`: a committed transaction survives a power cut. For the item
-        /// database, the source of truth.
+        /// `synchronous = FULL`: a committed transaction survives a power cut.
         case full
-        /// `synchronous = NORMAL` (safe from corruption in WAL mode; the last commits may be lost
-        /// on a power cut). For the disposable cache, where a commit per 304 must be cheap.
+        /// `synchronous = NORMAL`: safe from corruption in WAL mode; the last commits may be lost on
+        /// a power cut. What both databases use (the mirror's reasons: ``SQLiteMirror``).
         case normal
     }
 
-    /// Opens a pool (concurrent readers beside one writer) and brings the schema up to date,
-    /// then reads the first row of each of `probeTables`, so a file that is not a database, or
-    /// whose tables' root pages are damaged, fails here rather than on some later query. (A
-    /// row count would find more damage, but reads every leaf of the table: tens of
-    /// milliseconds on every open of a full cache.)
+    /// Opens a pool (concurrent readers beside one writer), brings the schema up to date, and reads
+    /// the first row of each of `probeTables` (what that finds: docs/http-caching.md §9). A row count
+    /// would find more damage, but reads every leaf: tens of milliseconds per open of a full cache.
     ///
     /// The first open of a new file (the switch to WAL and the migrations) is serialised across
     /// processes with `flock` on a sidecar `.lock` file: GRDB's migrator checks and applies
@@ -124,10 +121,9 @@ enum DatabaseFile {
         try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables,
                          extraPragmas: extraPragmas, busyTimeout: busyTimeout) {
             let queue = try DatabaseQueue(path: path, configuration: $0)
-            // WAL is a property of the file: set once, on a new file (this runs under the open's
-            // lock), and a no-op afterwards. Not GRDB's `journalMode = .wal`, which also writes a
-            // transaction on every open that finds no WAL file (a table created and dropped,
-            // for the snapshots of a DatabasePool this connection never serves).
+            // WAL is a property of the file: set once, on a new file (under the open's lock), and a
+            // no-op afterwards. Not GRDB's `journalMode = .wal`, which writes a transaction on every
+            // open that finds no WAL file (docs/performance.md).
             try queue.writeWithoutTransaction { db in
                 guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
                     throw StorageError.cannotOpen(path: path, reason: "SQLite refused WAL mode")
@@ -171,10 +167,9 @@ enum DatabaseFile {
     }
 
     /// Creates the database file (mode 0600) when it does not exist. An existing file is checked
-    /// without being opened: closing any descriptor of a file drops every POSIX lock the process
-    /// holds on it, SQLite's included, and another connection of this process may have it open
-    /// (the cache's lookup connection, when GRDB's queue opens beside it). Without its shared
-    /// lock, another process could take that connection's WAL away from under it.
+    /// without being opened: closing a descriptor of it would drop this process's POSIX locks on it,
+    /// SQLite's included, and another process could then take away the WAL of a connection this one
+    /// has open (the cache's lookup connection, when GRDB's queue opens beside it).
     private static func createIfMissing(_ path: String) throws {
         let descriptor = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
         if descriptor >= 0 {

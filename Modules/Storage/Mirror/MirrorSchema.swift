@@ -66,9 +66,8 @@ enum MirrorSchema {
     ///   no longer lists, kept until the pass ends in case a later page lists it.
     /// - The sequences number the page writes of a collection, so a reader can tell which items
     ///   are new or changed since it last looked.
-    /// - `itemText` is the full-text index of the items' string values, brought up to date by
-    ///   whoever searches (see `SQLiteMirror.updateSearchIndex`), not by the sync, so a sync
-    ///   pays nothing for it; `itemTextState` says up to which page write it is current.
+    /// - `itemText` is the full-text index of the items' string values, kept by whoever searches
+    ///   (``SQLiteMirror/updateSearchIndex(of:)``); `itemTextState` says up to which page write.
     private static func createCollections(_ db: Database) throws {
         try db.execute(sql: """
             CREATE TABLE collection (

@@ -4,10 +4,9 @@ import MirrorStore
 
 // MirrorStore, search: what each call does is said on the protocol.
 extension SQLiteMirror {
-    /// Brings the collection's full-text index up to date: the items written since it was last
-    /// brought up to date are indexed (their string values, split into words), the items gone
-    /// since are dropped. Costs nothing when nothing changed; the first time, one pass over the
-    /// items inside SQLite. Returns whether anything was done.
+    /// Brings the collection's full-text index up to date (docs/reader.md): the items written since
+    /// are indexed (their string values, split into words), the items gone since dropped. Costs
+    /// nothing when nothing changed; the first time, one pass inside SQLite. Returns whether it did.
     @discardableResult
     public func updateSearchIndex(of collectionID: Int64) throws -> Bool {
         try write { db in

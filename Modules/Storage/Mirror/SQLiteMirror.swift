@@ -6,13 +6,8 @@ import StorageErrors
 import Synchronization
 
 /// The mirror in a local SQLite file (`data.sqlite`): the embedded ``MirrorStore``, and the
-/// source of truth of a workstation's collections.
-///
-/// Each collection keeps its pages (the URL requested, the next page's URL, what identifies
-/// the content) and its items, as the JSON the server sent, keyed by (collection, key); the
-/// tables are in ``MirrorSchema``. A page's items and its record are written in one transaction,
-/// so a sync stopped anywhere leaves whole pages; a page whose content did not change is not
-/// rewritten.
+/// source of truth of a workstation's collections. It keeps the guarantees ``MirrorStore`` lists
+/// (whole pages), and a page whose content did not change is not rewritten; tables: ``MirrorSchema``.
 ///
 /// Commits are not flushed to the disk one by one (`synchronous = NORMAL` in WAL mode): a
 /// killed process loses nothing committed, and a power cut can lose only the last commits,
@@ -20,9 +15,9 @@ import Synchronization
 /// is never moved, rebuilt or written to: see ``MirrorCheck``.
 ///
 /// Speed, skippable on a first reading: pages are written on a thread of their own below the
-/// process's priority (``writer``, see `DedicatedThreads`), their items upserted through
-/// SQLite's own API (`RawSQLite/ItemUpsert.swift`), and the write-ahead log is copied back in
-/// the background (``Checkpointer``).
+/// process's priority (``onWriterThread(_:)``, see `DedicatedThreads`), their items upserted
+/// through SQLite's own API (`RawSQLite/ItemUpsert.swift`), and the write-ahead log is copied
+/// back in the background (``Checkpointer``).
 public final class SQLiteMirror: MirrorStore {
     public let path: String
     /// Whether the file was opened without write access (a reader of a read-only directory).

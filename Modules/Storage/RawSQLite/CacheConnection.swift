@@ -7,18 +7,10 @@ import Synchronization
 /// The cache file's own SQLite connection, beside GRDB's: the one query every lookup runs, and
 /// the batched bookkeeping writes (use times, statistics, the headers of 304s).
 ///
-/// GRDB owns the cache database's schema, its stores and its maintenance. A cache hit needs
-/// none of those: it looks one key up and records that it did. Through GRDB, opening the file
-/// (the queue's set-up, the migrator's check) cost more than the rest of the hit, and a lookup
-/// through the serialized queue (a `DispatchQueue.sync`, a statement cursor, a `Row` per
-/// result) more than the read itself. So a file this version has already set up is opened with
-/// this connection alone (``openReady(at:migrations:probeTables:pragmas:busyTimeout:)``), and
-/// ``CacheDatabase`` opens GRDB's queue only when a store or maintenance needs it.
-///
-/// The lookup is a prepared statement behind a mutex. It runs outside a transaction (one
-/// `SELECT` is atomic on its own) and sees every committed write, from this process or
-/// another, as WAL readers do. Closing the connection never checkpoints the WAL (see
-/// ``CacheDatabase/keptWALBytes``): the owner decides when the WAL is copied back.
+/// A hit never opens GRDB: a ready file is opened with this connection alone
+/// (``openReady(at:migrations:probeTables:pragmas:busyTimeout:)``), and the lookup is a prepared
+/// statement behind a mutex, outside a transaction (docs/http-caching.md §9). Closing never
+/// checkpoints the WAL: the owner decides when it is copied back (``CacheDatabase/keptWALBytes``).
 final class CacheConnection: Sendable {
     private struct Connection: ~Copyable {
         let handle: OpaquePointer
@@ -71,12 +63,9 @@ final class CacheConnection: Sendable {
         }
     }
 
-    /// A connection to `path` when the file can be used as it is, `nil` when it needs
-    /// ``DatabaseFile``'s full open: it exists and can be written, it is in WAL mode, exactly
-    /// `migrations` are applied, and the first row of each of `probeTables` reads (the same
-    /// probe as the full open's, so damage is found here too). A new file, one written by an
-    /// older or newer fresh, a damaged or a read-only one all get `nil`; the full open then
-    /// creates, migrates, rebuilds or reports it as before.
+    /// A connection to `path` when the file can be used as it is (writable, WAL, exactly
+    /// `migrations` applied, the first row of each of `probeTables` readable, as the full open
+    /// probes), `nil` when it needs ``DatabaseFile``'s full open (docs/http-caching.md §9).
     static func openReady(at path: String, migrations: [String], probeTables: [String], pragmas: [String],
                           busyTimeout: TimeInterval) -> CacheConnection? {
         guard let connection = try? CacheConnection(path: path, pragmas: pragmas, busyTimeout: busyTimeout) else { return nil }
@@ -103,9 +92,8 @@ final class CacheConnection: Sendable {
         return stat(path, &status) == 0 ? (UInt64(status.st_dev), UInt64(status.st_ino)) : nil
     }
 
-    /// Every stored variant of `key`, newest response first. Sorted here, not by SQL: an
-    /// `ORDER BY` without an index copies every row, body included, through SQLite's sorter,
-    /// and a key has a handful of variants at most.
+    /// Every stored variant of `key`, newest response first: sorted here, not by an SQL `ORDER BY`,
+    /// which would copy every body through SQLite's sorter (docs/http-caching.md §9).
     func variants(forKey key: String) throws -> [CacheEntryRecord] {
         try connection.withLock { connection in
             let statement = connection.lookup

@@ -4,14 +4,11 @@ import MirrorStore
 import Pagination
 import Synchronization
 
-/// A speed-up for re-syncs, skippable on a first reading (``SpeedUps/chainLookahead``):
-/// requests for the pages after the current one, sent before the current one is read, when the
-/// last pass says where they are.
-///
-/// An unchanged collection keeps its chain of next-page URLs, so a re-sync (all 304s) has up to
-/// ``depth`` conditional requests in flight instead of one round trip at a time. A page that
-/// turns out to point elsewhere discards what was guessed after it; a guess that failed is
-/// asked again, with its retries, when its page is taken.
+/// A speed-up for re-syncs, skippable on a first reading (``SpeedUps/chainLookahead``): when the
+/// last pass says where the next pages are (an unchanged collection keeps its chain of next-page
+/// URLs), up to ``depth`` conditional requests for them are in flight, not one round trip at a
+/// time. A page that turns out to point elsewhere discards what was guessed after it; a guess
+/// that failed is asked again, with its retries, when its page is taken.
 final class ChainLookahead: PageSource {
     private struct Guess {
         var url: URL

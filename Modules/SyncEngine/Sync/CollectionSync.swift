@@ -3,22 +3,17 @@ import HTTPCache
 import MirrorStore
 import Pacing
 
-/// Mirrors one paginated JSON collection into a ``MirrorStore``, through the HTTP cache.
-///
-/// A sync is one pass over the pages, from the first to the last (``SyncPass``), resumed where
-/// it stopped if an earlier run did not finish. Each page is fetched (retrying what may be
-/// retried), read with the collection's plan (detected from the first page), and written in
-/// one transaction, unless its content is the one already stored. A complete pass deletes the
-/// items no page listed. Syncs of one collection, from any processes, run one at a time.
+/// Mirrors one paginated JSON collection into a ``MirrorStore``, through the HTTP cache: one
+/// pass over the pages (``SyncPass``), resumed where an earlier run stopped, under the
+/// collection's lock, so syncs of one collection, from any processes, run one at a time.
 public struct CollectionSync: Sendable {
     private let network: any SyncNetwork
     private let store: any SyncStore
     private let random: @Sendable () -> Double
 
     /// - Parameters:
-    ///   - network: each pass fetches on a chain of its own (``SyncNetwork/openPageChain(named:)``),
-    ///     through the origin gate, and its clock is what retries wait on; the page cache's
-    ///     writes are waited for when a run ends.
+    ///   - network: each pass's page chain, the origin gate and its clock, the page cache's
+    ///     validators (``SyncNetwork``).
     ///   - random: the jitter source of backoffs, in 0..<1.
     public init(network: any SyncNetwork, store: any SyncStore, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.network = network

@@ -18,9 +18,8 @@ public protocol SyncNetwork: Sendable {
     var speedUps: SpeedUps { get }
 }
 
-/// The seam between a sync and the page cache: the mirror's validators go in, so a machine
-/// that never fetched a page still asks for it conditionally, and a run waits for the cache's
-/// writes before it ends.
+/// The seam between a sync and the page cache (`PageValidatorStorage`, in Composition, tells it
+/// whole): the mirror's validators go in, and a run waits for the cache's writes before it ends.
 public protocol PageValidators: Sendable {
     /// Lets the page client ask conditionally for these pages, with the ETags the mirror keeps.
     func remember(_ tags: [PageETag])
@@ -28,9 +27,8 @@ public protocol PageValidators: Sendable {
     func drain()
 }
 
-/// The client one pass fetches its pages with, and the executor its tasks run on: a thread
-/// that drives the chain's transfers itself (`TransferChain`), or none (the tasks run where
-/// they are, and each request blocks a thread of its own).
+/// The client one pass fetches its pages with, and the executor its tasks run on: a
+/// `TransferChain`'s loop, or none (the tasks run where they are, each request blocking a thread).
 public struct PageChain: Sendable {
     public let client: CachingClient
     public let executor: (any TaskExecutor)?

@@ -3,10 +3,9 @@ import HTTPCache
 import MirrorStore
 import Pagination
 
-/// One run over one collection's pages: the pass, from where it stands to its last page (or to
-/// the run's page limit), page after page: **fetch** (through the HTTP cache, from a
-/// ``PageSource``), **read** (with the collection's plan), **write** (into a ``PageSink``).
-/// ``PageWalk`` says which page comes next and when the pass is over.
+/// One run over one collection's pages, from where the pass stands to its last page (or the
+/// run's page limit): **fetch** (from a ``PageSource``), **read**, **write** (into a ``PageSink``),
+/// page after page as ``PageWalk`` says (docs/architecture.md, "The same hops as files", step 3).
 ///
 /// The plain path (no ``SpeedUps``) asks for one page at a time and writes each at once; the
 /// read-ahead (``readAhead(_:link:walk:reader:source:into:policy:)``), the ``ChainLookahead``
@@ -23,8 +22,7 @@ struct SyncPass: Sendable {
     /// The thread the pages are fetched and read on, when the transport has one (see `TransferLoop`).
     let loop: (any TaskExecutor)?
     let speedUps: SpeedUps
-    /// Where the mirror's page validators go (``PageValidators``):
-    /// a machine whose cache never saw these pages still asks for them conditionally.
+    /// Where the mirror's page validators go (``PageValidators``).
     let pageValidators: any PageValidators
 
     /// How many read pages may wait for the writer.
@@ -159,9 +157,8 @@ struct SyncPass: Sendable {
         }
     }
 
-    /// Read-ahead: the page's link is known before its items, so the next page's request goes
-    /// out first and the page is read while the server prepares that answer. Returns the next
-    /// page, fetched.
+    /// Read-ahead: the next page's request goes out before this page's items are read (see
+    /// ``PageWalk``), so the server prepares that answer meanwhile. Returns the next page, fetched.
     private func readAhead(
         _ page: FetchedPage, link: PageLink, walk: inout PageWalk, reader: PageReader, source: any PageSource,
         into sink: any PageSink, policy: CachePolicy?
@@ -189,11 +186,9 @@ struct SyncPass: Sendable {
         return try await next
     }
 
-    /// A pass that ended by resuming is not yet a consistent copy: the pages read before the
-    /// stop may have changed since. They are read again from the first page, in a pass of their
-    /// own, each a conditional request (a 304 where nothing changed), until the walk rejoins the
-    /// pages read since the resume, which then join it; only then does the pass remove anything
-    /// or call itself complete. Returns the revisiting walk, at the pass's end, and its pass.
+    /// Revisits a pass that ended by resuming (docs/cli.md, "A resumed pass is a consistent copy"):
+    /// from the first page, in a pass of its own, each page asked conditionally, until the walk
+    /// rejoins the pages read since the resume. Returns the walk, at its end, and its pass.
     private func revisit(
         after first: PageWalk, from position: PassPosition, reader: inout PageReader, chain: [Int: PageRecord]
     ) async throws -> (PageWalk, pass: Int) {
@@ -222,10 +217,9 @@ struct SyncPass: Sendable {
     /// that turns out wrong would spend the budget for nothing.
     private var isGuessing: Bool { tally.update { $0.retries == 0 } && !fetcher.gate.isLimited(fetcher.origin) }
 
-    /// The page to read: `fetched`, or the page fetched again in full when the cache answered
-    /// for content the mirror does not hold (the cache keeps only a page's validators, and a sync
-    /// that stopped between writing the two would otherwise never get the body back). It counts
-    /// in the summary from here on.
+    /// The page to read: `fetched`, or fetched again in full when the cache answered for content
+    /// the mirror does not hold (the page cache keeps no bodies, and a sync stopped between storing
+    /// the entry and the items would never get them back). It counts in the summary from here on.
     private func kept(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) async throws -> FetchedPage {
         var page = fetched
         if fetched.isFromStorage, !isCurrent(fetched, stored: stored, plan: plan) {

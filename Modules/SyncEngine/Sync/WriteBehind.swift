@@ -1,7 +1,7 @@
 /// A speed-up, skippable on a first reading (``SpeedUps/writeBehind``): the pages a pass has
-/// read are written by a task of their own (``writeAll()``), so the walk goes on to the next
-/// page instead of waiting for the disk. When pages come faster than they are written, several share one transaction: a
-/// commit costs about as much as writing a page of a hundred items.
+/// read are written by a task of their own (``writeAll()``), so the walk goes on instead of
+/// waiting for the disk; pages that come faster than they are written share a transaction (a
+/// commit costs about as much as writing a page of a hundred items).
 ///
 /// At most ``capacity`` pages wait, so memory stays flat: ``put(_:)`` waits for room. A batch is
 /// ``batchSize`` pages, or fewer once the oldest has waited ``maximumDelay`` or the walk is done:
