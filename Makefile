@@ -23,7 +23,7 @@ PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-j
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help setup build test unit e2e docs-check check-imports demo api-check install uninstall clean
-.PHONY: bench bench-mock bench-cache bench-sync bench-get bench-reader
+.PHONY: bench bench-mock bench-cache bench-sync bench-get bench-reader bench-scale
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -79,6 +79,10 @@ bench-get: setup ## fresh get (a fresh hit) and fresh --help vs curl, whole proc
 bench-reader: setup ## fresh-reader first frame, memory, scroll and refresh vs fresh sync (release; BENCH_ROUNDS=3; writes docs/performance.md)
 	$(RELEASE_BUILD)
 	python3 Tools/bench/reader_bench.py --bin .build/release --rounds $${BENCH_ROUNDS:-3} --write docs/performance.md
+
+bench-scale: setup ## fresh at 1,000,000 and 10,000,000 items: sync cold/warm/edit, items, collections, check (release; BENCH_SIZES; writes docs/performance.md; minutes)
+	$(RELEASE_BUILD)
+	python3 Tools/bench/scale_bench.py --bin .build/release --sizes $${BENCH_SIZES:-1000000,10000000} --write docs/performance.md
 
 bench-cache: setup ## HTTP cache vs URLSession/URLCache vs hishel (release; BENCH_ROUNDS=3; writes docs/performance.md)
 	Tools/bench-cache.sh
