@@ -11,6 +11,8 @@ struct ItemOutputTests {
         let csv = DelimitedText(.csv)
         #expect(csv.row(["1", "plain", "한국어"]) == "1,plain,한국어\r\n")
         #expect(csv.row(["a,b", "say \"hi\"", "two\nlines", ""]) == "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\r\n")
+        // Quoted byte by byte: a CRLF and multi-byte text inside a field come out whole.
+        #expect(csv.row(["줄\r\n바꿈, \"🇰🇷\""]) == "\"줄\r\n바꿈, \"\"🇰🇷\"\"\"\r\n")
     }
 
     @Test func tsvKeepsEveryRowOnOneLine() {

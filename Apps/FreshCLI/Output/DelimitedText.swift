@@ -19,22 +19,40 @@ struct DelimitedText {
         }
     }
 
+    // Both work on the text's UTF-8 bytes: the characters they look for are single bytes, and
+    // reading by grapheme, or through Foundation's replacing, made a CSV export 15 times as long
+    // as the same items as JSON Lines.
+
     static func csvField(_ text: String) -> String {
-        guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }) else { return text }
-        return "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D })
+        else { return text }
+        return escaped(text, between: "\"", and: "\"") { $0 == UInt8(ascii: "\"") ? "\"\"" : nil }
     }
 
     static func tsvField(_ text: String) -> String {
-        var escaped = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": escaped += "\\\\"
-            case "\t": escaped += "\\t"
-            case "\n": escaped += "\\n"
-            case "\r": escaped += "\\r"
-            default: escaped.unicodeScalars.append(scalar)
-            }
+        guard text.utf8.contains(where: { tsvEscape($0) != nil }) else { return text }
+        return escaped(text, tsvEscape)
+    }
+
+    private static func tsvEscape(_ byte: UInt8) -> String? {
+        switch byte {
+        case UInt8(ascii: "\\"): "\\\\"
+        case 0x09: "\\t"
+        case 0x0A: "\\n"
+        case 0x0D: "\\r"
+        default: nil
         }
-        return escaped
+    }
+
+    /// `text` between `opening` and `closing`, each byte `replacement` names written as it says.
+    private static func escaped(_ text: String, between opening: String = "", and closing: String = "",
+                                _ replacement: (UInt8) -> String?) -> String {
+        var bytes = Array(opening.utf8)
+        bytes.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            if let replaced = replacement(byte) { bytes += replaced.utf8 } else { bytes.append(byte) }
+        }
+        bytes += closing.utf8
+        return String(decoding: bytes, as: UTF8.self)
     }
 }
