@@ -113,7 +113,19 @@ class Reader:
                 return int(line.split()[1]) / 1024
 
     def send(self, keys):
-        os.write(self.fd, keys.encode())
+        """Types `keys`, reading (and dropping) the reader's output meanwhile: a long burst (a
+        Space per screen of a million items) written at once would fill the pty's buffers both
+        ways, the reader blocked writing a frame and this process writing keys."""
+        pending = keys.encode()
+        while pending:
+            readable, writable, _ = select.select([self.fd], [self.fd], [], 1)
+            if readable:
+                try:
+                    os.read(self.fd, 1 << 16)
+                except OSError:
+                    return
+            if writable:
+                pending = pending[os.write(self.fd, pending[:1024]):]
 
     def wait_exit(self):
         """Seconds from the fork until the process exited, and its peak memory in MiB."""
