@@ -7,12 +7,12 @@ import Synchronization
 ///
 /// Post *n* is drawn from the seed's stream after posts 1…*n*-1, so making it means drawing
 /// those first. The stream's state is one number: it is kept every ``stride`` posts as the
-/// posts are made (8 bytes each, 80 KB at ten million), and a post is made from the nearest
+/// posts are made (8 bytes each, 625 KB at ten million), and a post is made from the nearest
 /// kept state before it. A page reads at most ``stride`` posts it does not return; the first
 /// read far into the collection draws every post before it once.
 final class GeneratedPosts: Sendable {
     /// How many posts apart the kept states are.
-    static let stride = 1024
+    static let stride = 128
 
     let count: Int
     private let hostileText: Bool
