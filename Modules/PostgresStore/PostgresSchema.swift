@@ -7,6 +7,8 @@ import PostgresNIO
 /// The migrations are named and append-only, as on the SQLite side (`MirrorSchema`): each runs
 /// once, in a transaction, and is recorded in `fresh.migration`. Only one process migrates at
 /// a time (an advisory lock), and a database that has every migration is not locked at all.
+/// The one exception to append-only is a function's text: the writing functions are made from
+/// ``PageWriteRule`` by v5 (`CREATE OR REPLACE`), so v2 and v4 no longer carry their own.
 enum PostgresSchema {
     static let name = "fresh"
 
