@@ -9,6 +9,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "fresh", targets: ["fresh"]),
+        .executable(name: "fresh-postgresql", targets: ["fresh-postgresql"]),
         .executable(name: "fresh-reader", targets: ["fresh-reader"]),
         .executable(name: "fresh-mock", targets: ["fresh-mock"]),
         // Libraries for the benchmark package under Tools/Benchmarks (it depends on this one by path).
@@ -47,6 +48,8 @@ let package = Package(
         .target(name: "Fetcher", path: "Modules/Fetcher"),
         // Why a database could not be used: the one error type of the cache and of both mirrors.
         .target(name: "StorageErrors", path: "Modules/StorageErrors"),
+        // Where a PostgreSQL mirror is, read as libpq reads it: without the client, for `fresh`.
+        .target(name: "StoreAddress", path: "Modules/StoreAddress"),
         .target(
             name: "MirrorStore",
             dependencies: ["JSON", "Pagination", .product(name: "HTTPTypes", package: "swift-http-types")],
@@ -93,7 +96,7 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: ["StorageErrors", 
-                "HTTPFields", "JSON", "MirrorStore", "Pagination",
+                "HTTPFields", "JSON", "MirrorStore", "Pagination", "StoreAddress",
                 .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -111,7 +114,7 @@ let package = Package(
         // MARK: The composition root: the live services, which only the programs import
         .target(
             name: "Composition",
-            dependencies: ["CurlTransport", "HTTPCache", "HTTPFields", "MirrorStore", "Pacing", "PostgresStore", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CurlTransport", "HTTPCache", "HTTPFields", "MirrorStore", "Pacing", "Storage", "StorageErrors", "StoreAddress", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/Composition"
         ),
 
@@ -145,22 +148,23 @@ let package = Package(
         .target(
             name: "FreshCLI",
             dependencies: ["StorageErrors", "Composition",
-                "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "NamedSources", "Pacing", "Pagination", "PostgresStore",
+                "CommandLaunch", "CurlTransport", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "NamedSources", "Pacing", "Pagination", "StoreAddress",
                 "Storage", "SyncEngine", "SyncOrchestration", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Apps/FreshCLI"
         ),
-        .executableTarget(name: "fresh", dependencies: ["FreshCLI"], path: "Apps/fresh"),
+        .executableTarget(name: "fresh", dependencies: ["Composition", "FreshCLI"], path: "Apps/fresh"),
+        .executableTarget(name: "fresh-postgresql", dependencies: ["Composition", "FreshCLI", "PostgresStore"], path: "Apps/fresh-postgresql"),
         .target(
             name: "FreshReader",
             dependencies: ["StorageErrors", "Composition",
-                "CNcursesw", "Fetcher", "JSON", "MirrorStore", "NamedSources", "Pagination", "PostgresStore", "Storage", "SyncEngine", "SyncOrchestration", "TerminalText",
+                "CNcursesw", "Fetcher", "JSON", "MirrorStore", "NamedSources", "Pagination", "Storage", "StoreAddress", "SyncEngine", "SyncOrchestration", "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/FreshReader"
         ),
-        .executableTarget(name: "fresh-reader", dependencies: ["FreshReader", "CommandLaunch"], path: "Apps/fresh-reader"),
+        .executableTarget(name: "fresh-reader", dependencies: ["CommandLaunch", "Composition", "FreshReader", "PostgresStore"], path: "Apps/fresh-reader"),
         .target(
             name: "MockServer",
             dependencies: [
@@ -203,12 +207,12 @@ let package = Package(
             dependencies: ["StorageErrors", "CSQLiteOptions", "HTTPCache", "JSON", "MirrorStore", "Storage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/StorageTests"),
         // A throwaway PostgreSQL cluster and a store of either kind, for the two stores' tests.
-        .target(name: "StoreTestSupport", dependencies: ["JSON", "MirrorStore", "PostgresStore", "Storage"], path: "Tests/StoreTestSupport"),
+        .target(name: "StoreTestSupport", dependencies: ["JSON", "MirrorStore", "PostgresStore", "Storage", "StoreAddress"], path: "Tests/StoreTestSupport"),
         .testTarget(
             name: "MirrorStoreTests",
             dependencies: ["JSON", "MirrorStore", "Pagination", "StorageErrors", "StoreTestSupport", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Tests/MirrorStoreTests"),
         .testTarget(
-            name: "PostgresStoreTests", dependencies: ["StorageErrors", "JSON", "MirrorStore", "PostgresStore", "StoreTestSupport"], path: "Tests/PostgresStoreTests"),
+            name: "PostgresStoreTests", dependencies: ["StorageErrors", "JSON", "MirrorStore", "PostgresStore", "StoreAddress", "StoreTestSupport"], path: "Tests/PostgresStoreTests"),
         .testTarget(
             name: "SyncEngineTests",
             dependencies: ["Composition", "HTTPCache", "HTTPFields", "JSON", "MirrorStore", "MockServer", "Pacing", "Pagination", "Storage", "SyncEngine", .product(name: "HTTPTypes", package: "swift-http-types")],

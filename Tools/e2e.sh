@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test: the three programs against each other over loopback, each check printed,
 # `N passed, N failed` as the last line, non-zero exit on any failure.
-# Usage: Tools/e2e.sh BIN_DIR   (BIN_DIR holds fresh, fresh-reader, fresh-mock)
+# Usage: Tools/e2e.sh BIN_DIR   (BIN_DIR holds fresh, fresh-postgresql, fresh-reader, fresh-mock)
 set -uo pipefail
 
 BIN=$(cd "${1:-.build/debug}" && pwd)
@@ -928,6 +928,13 @@ pg_password_hidden() {
         ! grep -q hunter2 "$WORK/error.txt" && grep -q 'fresh:\*\*\*@' "$WORK/error.txt"
 }
 check "a server that does not answer: one line, exit 6, the password shown as ***" pg_password_hidden
+fresh_alone() { # fresh without fresh-postgresql beside it: says which program it lacks, and carries no PostgreSQL client itself
+    mkdir -p "$WORK/alone" && cp "$BIN/fresh" "$WORK/alone/fresh" &&
+        expect_failure 6 "$WORK/alone/fresh" collections --store "$STORE" --db-dir "$WORK/machine-a" &&
+        grep -q "opened by fresh-postgresql, and $WORK/alone/fresh-postgresql cannot be run" "$WORK/error.txt" &&
+        [ "$(nm "$BIN/fresh" | grep -c PostgresNIO)" -eq 0 ] && [ "$(nm "$BIN/fresh-postgresql" | grep -c PostgresNIO)" -gt 0 ]
+}
+check "fresh hands a PostgreSQL store to fresh-postgresql: without it, one line naming it, exit 6" fresh_alone
 stop_pg_cluster
 check "the server stopped: a sync says so in one line, exit 6" \
     expect_failure 6 "$BIN/fresh" sync "$DEAD_URL/posts" --store "$STORE" --db-dir "$WORK/machine-a"

@@ -4,7 +4,7 @@
 #   Tools/install.sh install PREFIX BIN_DIR     programs from BIN_DIR, man pages, completions
 #   Tools/install.sh uninstall PREFIX           what the last install wrote, and nothing else
 #
-# Under PREFIX: bin/ (fresh, fresh-reader, fresh-mock, stripped of their symbols: a release
+# Under PREFIX: bin/ (fresh, fresh-reader, fresh-mock and fresh-postgresql, stripped of their symbols: a release
 # build's programs carry the Swift runtime, 169 MB unstripped), share/man/man1/ (a page per command,
 # from the programs' own help: Tools/man-pages.py), and completion scripts for bash
 # (share/bash-completion/completions), zsh (share/zsh/site-functions) and fish
@@ -13,6 +13,9 @@
 set -euo pipefail
 
 PROGRAMS=(fresh fresh-reader fresh-mock)
+# Run by fresh in its place for a command that opens a PostgreSQL mirror: installed beside it,
+# with no man page or completions of its own (its commands and help are fresh's).
+HELPERS=(fresh-postgresql)
 action=${1:?usage: install.sh install PREFIX BIN_DIR | uninstall PREFIX}
 prefix=${2:?give the prefix, e.g. ~/.local}
 manifest="$prefix/share/fresh/installed-files"
@@ -25,6 +28,10 @@ install)
     mkdir -p "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
         "$prefix/share/zsh/site-functions" "$prefix/share/fish/vendor_completions.d" "$prefix/share/fresh"
     written=()
+    for helper in "${HELPERS[@]}"; do
+        install -m 0755 --strip "$bin/$helper" "$prefix/bin/$helper"
+        written+=("$prefix/bin/$helper")
+    done
     for program in "${PROGRAMS[@]}"; do
         install -m 0755 --strip "$bin/$program" "$prefix/bin/$program"
         written+=("$prefix/bin/$program")
@@ -42,8 +49,8 @@ install)
             "$prefix/share/fish/vendor_completions.d/$program.fish")
     done
     printf '%s\n' "${written[@]}" >"$manifest"
-    size=$(du -ch "${PROGRAMS[@]/#/$prefix/bin/}" | tail -1 | cut -f1)
-    echo "installed ${PROGRAMS[*]} (stripped, $size in all) in $prefix/bin"
+    size=$(du -ch "${PROGRAMS[@]/#/$prefix/bin/}" "${HELPERS[@]/#/$prefix/bin/}" | tail -1 | cut -f1)
+    echo "installed ${PROGRAMS[*]} ${HELPERS[*]} (stripped, $size in all) in $prefix/bin"
     echo "  $(grep -c '/man1/' "$manifest") man pages in $prefix/share/man/man1 (man fresh-sync)"
     echo "  completions in $prefix/share/bash-completion/completions, $prefix/share/zsh/site-functions and $prefix/share/fish/vendor_completions.d"
     case ":$PATH:" in *":$prefix/bin:"*) ;; *) echo "note: $prefix/bin is not on your PATH" ;; esac

@@ -4,9 +4,9 @@ import Foundation
 import JSON
 import MirrorStore
 import NamedSources
-import PostgresStore
 import Storage
 import StorageErrors
+import StoreAddress
 import SyncOrchestration
 import SyncEngine
 import TerminalText
@@ -67,7 +67,6 @@ public struct ReaderCommand: AsyncParsableCommand {
         "Directory holding data.sqlite and cache.sqlite (default: FRESH_HOME, else the XDG directories).",
         valueName: "dir"))
     var databaseDirectory: String?
-
     @Option(name: .customLong("store"), help: ArgumentHelp(
         "The mirror: 'sqlite' (data.sqlite in the data directory, the default) or a PostgreSQL URI, postgresql://[user@]host[:port]/database (default: FRESH_STORE).",
         valueName: "store"))
@@ -82,7 +81,6 @@ public struct ReaderCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Member that titles the rows, e.g. login or user.name (default: the first present of "
         + "\(ItemFields.titleNames.prefix(6).joined(separator: ", ")), …).", valueName: "field"))
     var title: String?
-
     @Option(parsing: .unconditional,
             help: ArgumentHelp("Load the next page when the selection comes within this many rows of the end.", valueName: "n"))
     var prefetch = 3
@@ -107,8 +105,7 @@ public struct ReaderCommand: AsyncParsableCommand {
         if url != nil, collection != nil { throw ValidationError("--url and --collection name the collection twice: give one") }
     }
 
-    /// Opens the databases, then runs the UI until the user quits. Failures before the
-    /// terminal is taken over become one line on stderr and the exit status of ``ReaderError``.
+    /// Opens the databases and runs the UI; a failure is one line on stderr and ``ReaderError``'s exit status.
     public func run() async throws {
         do {
             try await read()
@@ -147,13 +144,10 @@ public struct ReaderCommand: AsyncParsableCommand {
         options.prefetchDistance = prefetch
         let library = StoredLibrary(store: store, title: title.flatMap(JSONPath.init(parsing:)))
         let session = ReaderSession(services: services, store: store, library: library, collectionID: collectionID, options: options)
-        do {
-            try await services.finishing { try await session.run() }
-        } catch {
-            await store.close()
-            throw error
-        }
+        let ran: Result<Void, any Error>
+        do { ran = .success(try await services.finishing { try await session.run() }) } catch { ran = .failure(error) }
         await store.close()
+        try ran.get()
     }
 
     /// Writes `line` on stderr, after the program's name, its control characters escaped.

@@ -1,16 +1,12 @@
 import ArgumentParser
 
-/// Entering the command tree at the subcommand the first argument names, for speed.
+/// Entering the command tree at the subcommand the first argument names, for speed: the root's
+/// `parseAsRoot` reflects over every command and parses the line again (docs/performance.md).
 ///
-/// ArgumentParser's `parseAsRoot` builds every command's arguments by run-time reflection, parses
-/// the line twice more to look for `--generate-completion-script`, and reflects over a
-/// subcommand again to learn whether it takes pass-through arguments: in a release build that was
-/// a third of a cached `fresh get`'s time, more than the lookup it answers with. A subcommand whose
-/// configuration names the root as its `_superCommandName` (so its usage still reads `fresh get`
-/// and the completion check is skipped) is parsed as a root of its own when the line starts with
-/// its name. The grammar is the subcommand's own either way; a line that asks for one of the
-/// root's built-in flags (`--version`, help, completion scripts, the help dump) goes through the whole
-/// tree as before.
+/// A subcommand whose configuration names the root as its `_superCommandName` (so its usage
+/// still reads `fresh get`) is parsed as a root of its own, with its own grammar, when the line
+/// starts with its name; a line that asks for one of the root's built-in flags (`--version`,
+/// help, completion scripts, the help dump) goes through the whole tree.
 struct DirectEntry {
     var command: any ParsableCommand.Type
     var arguments: [String]

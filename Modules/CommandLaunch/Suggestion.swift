@@ -10,12 +10,12 @@ enum Suggestion {
         var words = arguments[...]
         // Down the tree as far as the line names subcommands.
         while let word = words.first, !word.hasPrefix("-"),
-              let subcommand = subcommands(of: command).first(where: { names(of: $0).contains(word) }) {
+              let subcommand = command.configuration.subcommands.first(where: { names(of: $0).contains(word) }) {
             command = subcommand
             words = words.dropFirst()
         }
-        if let word = words.first, !word.hasPrefix("-"), !subcommands(of: command).isEmpty {
-            let known = subcommands(of: command).flatMap(names(of:))
+        if let word = words.first, !word.hasPrefix("-"), !command.configuration.subcommands.isEmpty {
+            let known = command.configuration.subcommands.flatMap(names(of:))
             return "'\(word)' is not a command" + hint(word, known)
         }
         let known = optionNames(of: command)
@@ -53,10 +53,6 @@ enum Suggestion {
             }
         }
         return table[a.count][b.count]
-    }
-
-    private static func subcommands(of command: any ParsableCommand.Type) -> [any ParsableCommand.Type] {
-        command.configuration.subcommands
     }
 
     private static func names(of command: any ParsableCommand.Type) -> [String] {

@@ -10,8 +10,7 @@ import SyncEngine
 /// needs of the network (``SyncNetwork``). The mirror is chosen here too (``MirrorChoice``).
 /// Only the programs import this module: the sync logic sees the protocols it is given.
 public final class FreshServices: SyncNetwork {
-    /// The version of the two clients, `fresh` and `fresh-reader` (their `--version`), and of
-    /// the `User-Agent` they send.
+    /// The version of `fresh` and `fresh-reader` (`--version`), and of their `User-Agent`.
     public static let version = "0.2.0"
     /// The `User-Agent` of every request unless the user sets one.
     public static let userAgent = "fresh/\(version)"
@@ -35,8 +34,7 @@ public final class FreshServices: SyncNetwork {
     private let transport: CurlTransport
     public let gate: OriginGate
     public let clock: PacingClock
-    /// Things the user should hear about, such as a rebuilt cache database or one that could
-    /// not be used.
+    /// What the user should hear about: a rebuilt cache database, or one that cannot be used.
     public let warnings: [String]
     /// The speed-ups in use: `FRESH_SPEEDUPS`'s, unless the caller says (see ``SpeedUps``).
     public let speedUps: SpeedUps
@@ -46,10 +44,8 @@ public final class FreshServices: SyncNetwork {
     /// Opens the cache database at `location`, rebuilding it if it is damaged, and falling back
     /// to a cache in memory (with a warning) when neither works.
     /// - Parameters:
-    ///   - openedCache: the cache database at `location` with `cacheCapacity`, when the caller
-    ///     has opened it already.
-    ///   - transport: the network, with the command's options (TLS, proxy, timeouts). Every
-    ///     request passes the origin gate first.
+    ///   - openedCache: the cache database, when the caller has opened it already.
+    ///   - transport: the network, with the command's options (TLS, proxy, timeouts), behind the origin gate.
     ///   - parallel: requests in flight at once to an origin that states no limit (`--parallel`).
     ///   - clock: what waits wait on (tests pass one that moves on at once).
     ///   - speedUps: the speed-ups used; `nil`: those `FRESH_SPEEDUPS` names (all when unset).
@@ -94,10 +90,9 @@ public final class FreshServices: SyncNetwork {
             + "\(SpeedUps.names.map(\.name).joined(separator: ", ")), each with a leading - to turn it off); all are used")
     }
 
-    /// A pass's page requests on a thread that drives them (``TransferChain``): the page
-    /// client's cache and background work, over the chain's transport behind the gate. Without
-    /// the speed-up (``SpeedUps/transferLoop``), or libcurl, there is no chain: the page client
-    /// sends as anywhere else, each request blocking a thread of its own.
+    /// A pass's page requests on a thread that drives them (``TransferChain``): the page client,
+    /// over the chain's transport behind the gate. Without ``SpeedUps/transferLoop`` (or libcurl),
+    /// the page client sends as anywhere else, each request blocking a thread of its own.
     public func openPageChain(named name: String) -> PageChain {
         guard speedUps.contains(.transferLoop), let chain = transport.makeChain(name: name) else {
             return PageChain(client: pageClient, executor: nil)
@@ -121,7 +116,6 @@ public final class FreshServices: SyncNetwork {
     /// Removes what the page client keeps for these page URLs (their validators), for a
     /// collection that is removed: a later sync of them then asks for each page whole at once,
     /// where a kept validator would bring a 304 first and the body only on a second request.
-    /// Best effort, as every cache write.
     public func forgetPages(_ urls: [URL]) {
         pageStorage.drain()
         for url in urls { try? pageStorage.removeAll(forKey: CacheKey.primary(method: .get, url: url)) }

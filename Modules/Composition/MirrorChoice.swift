@@ -1,7 +1,7 @@
 import Foundation
 import MirrorStore
-import PostgresStore
 import Storage
+import StoreAddress
 
 /// Which mirror a command uses: the SQLite file in the data directory (`data.sqlite`, the
 /// embedded default), or a PostgreSQL database a team shares, named by a connection URI in
@@ -13,8 +13,7 @@ public enum MirrorChoice: Sendable, Equatable {
     /// The environment variable that names the store when no flag does.
     public static let environmentVariable = "FRESH_STORE"
 
-    /// Reads `--store` (or a source's `store`), else `FRESH_STORE`: `sqlite` (or nothing) for
-    /// the file, a `postgresql://` URI for a server.
+    /// `given` (`--store`, a source's `store`), else `FRESH_STORE`: `sqlite` or nothing, else a `postgresql://` URI.
     /// - Throws: ``AddressError`` for anything else, or a URI that cannot be used.
     public static func resolve(_ given: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> MirrorChoice {
         let text = [given, environment[environmentVariable]].lazy.compactMap { $0 }.first { !$0.isEmpty }
@@ -25,18 +24,22 @@ public enum MirrorChoice: Sendable, Equatable {
         return .postgresql(try PostgresAddress(parsing: text, environment: environment))
     }
 
-    /// Opens the mirror.
-    /// - Parameters:
-    ///   - location: where the SQLite file is (the data directory).
-    ///   - forReading: for commands that only read it: a damaged SQLite file, or one in a
-    ///     directory that cannot be written, is opened read-only.
+    /// Opens the mirror (`location`: the data directory, where the SQLite file is); `forReading`, for
+    /// commands that only read it, opens a damaged SQLite file, or one in an unwritable directory, read-only.
     public func open(location: StorageLocation, forReading: Bool = false) async throws -> any MirrorStore {
         switch self {
         case .sqlite:
             let path = location.itemDatabasePath
             return forReading ? try SQLiteMirror.openForReading(path: path) : try SQLiteMirror(path: path)
         case .postgresql(let address):
-            return try await PostgresMirror.open(address)
+            return try await PostgresClient.open(address)
         }
+    }
+
+    /// For commands that open several mirrors: hands the command line to the program with the
+    /// PostgreSQL client before the first is opened, when one of them needs it (see
+    /// ``PostgresClient``), so that no mirror is synced twice.
+    public func handOffIfElsewhere() throws {
+        if case .postgresql(let address) = self { try PostgresClient.handOffIfElsewhere(address) }
     }
 }

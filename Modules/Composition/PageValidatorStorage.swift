@@ -7,25 +7,20 @@ import Synchronization
 import SyncEngine
 
 /// The HTTP cache as a sync uses it: its pages' responses are stored with their validators
-/// and freshness but without their bodies, which the mirror holds already (as items). A sync
-/// of 100,000 items then writes its 50 MB once, not twice, and a 304 or a fresh hit still
-/// costs nothing beyond the page's record.
+/// and freshness but without their bodies, which the mirror holds already (as items), so a
+/// page's body is written once, and a 304 or a fresh hit costs nothing beyond the page's record.
 ///
-/// The entries live under keys of their own (`sync GET …`), so `fresh get` never mistakes
-/// one for a response it could serve. Each keeps the body's length and digest instead of the
-/// body (``OmittedBody``), so a fresh hit still tells which content it stands for (see
-/// ``ContentValidator``).
+/// The entries live under keys of their own (`sync GET …`), so `fresh get` never serves one.
+/// Each keeps the body's length and digest (``OmittedBody``), so a fresh hit still tells which
+/// content it stands for (``ContentValidator``).
 ///
-/// Stores are written on a queue of their own, in order, so the next page's request does not
-/// wait for the cache file, and in batches (``batchSize`` entries, or what came within
-/// ``batchDelay``), one transaction each: a commit costs more than a page's entry.
-/// ``drain()`` writes what waits and waits for it (a sync asks each page once, so nothing
-/// reads an entry before it is written).
+/// Stores are written on a queue of their own, so the next page's request does not wait for
+/// the cache file, in order and in batches (``batchSize``, or what came within ``batchDelay``):
+/// a commit costs more than a page's entry. Nothing reads an entry before it is written (a sync
+/// asks each page once); ``drain()`` writes what waits and waits for it.
 ///
-/// The cache is this machine's, but the validators are kept with the mirror too (each page
-/// record's ETag): for a page the cache has no entry for (a mirror someone else synced into a
-/// shared database, or a cleared cache), ``remember(_:)`` makes the mirror's validator stand
-/// in for one, so the page is asked for conditionally and costs a 304, not a download.
+/// For a page the cache has no entry for (a shared mirror, a cleared cache), ``remember(_:)``
+/// makes the mirror's ETag stand in for one, so the page costs a 304, not a download.
 public final class PageValidatorStorage: CacheStorage, PageValidators {
     private let backing: any CacheStorage
     /// How many entries wait before they are written.
@@ -42,9 +37,8 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
 
     public init(backing: any CacheStorage) { self.backing = backing }
 
-    /// Takes the ETags of the mirror's pages, to stand in for entries the cache lacks. (A page
-    /// the mirror stored by content digest, without an ETag, has nothing to ask with: it is
-    /// downloaded.)
+    /// Takes the ETags of the mirror's pages, to stand in for entries the cache lacks (a page
+    /// stored by content digest has no ETag to ask with: it is downloaded).
     public func remember(_ tags: [PageETag]) {
         let byKey = tags.map { (CacheKey.primary(method: .get, url: $0.url), (url: $0.url, tag: $0.tag)) }
         mirrorTags.withLock { $0.merge(byKey) { _, new in new } }
@@ -86,9 +80,8 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
             waiting.append(stored)
             return waiting.count
         }
-        // The scheduled writes hold the storage weakly: one still pending when the run ends
-        // (``drain()`` has written everything by then) must not keep the cache file open past
-        // the end of the program.
+        // Held weakly: a write still pending when the run ends (``drain()`` has written
+        // everything by then) must not keep the cache file open past the end of the program.
         if count == 1 {
             writes.asyncAfter(deadline: .now() + Self.batchDelay) { [weak self] in self?.writeWaiting() }
         } else if count == Self.batchSize {

@@ -14,7 +14,6 @@ final class CurlExchange: @unchecked Sendable {
     private var headerList: UnsafeMutablePointer<curl_slist>?
     private var isReleased = false
 
-    /// Sets `handle` up for `transfer`'s request.
     init(transfer: CurlTransfer, handle: CurlHandlePool.Handle) throws {
         self.transfer = transfer
         self.handle = handle
@@ -43,7 +42,8 @@ final class CurlExchange: @unchecked Sendable {
     private func setOptions() throws {
         let curl = handle.raw
         let request = transfer.request
-        try check(fresh_curl_set_string(curl, CURLOPT_URL, request.url.absoluteString))
+        let url = request.url.absoluteString
+        guard fresh_curl_set_string(curl, CURLOPT_URL, url) == CURLE_OK else { throw TransportError.invalidURL(url) }
         _ = fresh_curl_set_pointer(curl, CURLOPT_ERRORBUFFER, sink.errorBuffer)
         _ = fresh_curl_set_long(curl, CURLOPT_NOSIGNAL, 1)
         _ = fresh_curl_set_long(curl, CURLOPT_FOLLOWLOCATION, 0)
@@ -51,12 +51,16 @@ final class CurlExchange: @unchecked Sendable {
         // A server that accepts the connection and then stalls: give up after 30 s without a byte.
         _ = fresh_curl_set_long(curl, CURLOPT_LOW_SPEED_LIMIT, 1)
         _ = fresh_curl_set_long(curl, CURLOPT_LOW_SPEED_TIME, 30)
-        if let timeout = request.timeout {
-            _ = fresh_curl_set_long(curl, CURLOPT_TIMEOUT_MS, max(1, timeout.milliseconds))
-        }
+        if let timeout = request.timeout { _ = fresh_curl_set_long(curl, CURLOPT_TIMEOUT_MS, max(1, timeout.milliseconds)) }
         _ = fresh_curl_set_string(curl, CURLOPT_USERAGENT, transfer.userAgent)
         if let proxy = transfer.proxy { _ = fresh_curl_set_string(curl, CURLOPT_PROXY, proxy) }
-        setTrust(request.trust)
+        // A CA file or directory instead of the system's, or no check at all (`-k`), as curl sets them.
+        if let file = request.trust.caFile { _ = fresh_curl_set_string(curl, CURLOPT_CAINFO, file) }
+        if let directory = request.trust.caDirectory { _ = fresh_curl_set_string(curl, CURLOPT_CAPATH, directory) }
+        if !request.trust.verifies {
+            _ = fresh_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 0)
+            _ = fresh_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 0)
+        }
         // Unless the caller asked for codings of its own, offer every one libcurl can decode
         // ("" = all of them) and hand back the decoded representation.
         if sink.decodes { _ = fresh_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "") }
@@ -81,7 +85,6 @@ final class CurlExchange: @unchecked Sendable {
             sink.receiveHeaderLine(String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self))
             return size * count
         }
-
         switch request.method {
         case .get: break
         case .head: _ = fresh_curl_set_long(curl, CURLOPT_NOBODY, 1)
@@ -103,20 +106,7 @@ final class CurlExchange: @unchecked Sendable {
         _ = fresh_curl_set_headers(curl, headerList)
     }
 
-    /// Which certificates the request trusts: a CA file or directory instead of the system's,
-    /// or none checked at all (`-k`), as curl's `--cacert`, `--capath` and `--insecure` set them.
-    private func setTrust(_ trust: TLSTrust) {
-        let curl = handle.raw
-        if let file = trust.caFile { _ = fresh_curl_set_string(curl, CURLOPT_CAINFO, file) }
-        if let directory = trust.caDirectory { _ = fresh_curl_set_string(curl, CURLOPT_CAPATH, directory) }
-        if !trust.verifies {
-            _ = fresh_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 0)
-            _ = fresh_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 0)
-        }
-    }
-
-    /// The response, or why there is none, once libcurl finished the transfer with `code`;
-    /// the handle is free for another request afterwards.
+    /// The response, or why there is none, once libcurl finished with `code`; frees the handle.
     func finish(_ code: CURLcode) -> Result<TransportResponse, TransportError> {
         defer { release() }
         let curl = handle.raw
@@ -137,13 +127,8 @@ final class CurlExchange: @unchecked Sendable {
                                           version: sink.version))
     }
 
-    private func check(_ code: CURLcode) throws {
-        guard code == CURLE_OK else { throw TransportError.invalidURL(transfer.request.url.absoluteString) }
-    }
-
     private func error(for code: CURLcode, requestSent: Bool) -> TransportError {
-        // libcurl's own sentence for this transfer ("Received HTTP/0.9 when not allowed"), else
-        // the generic one for the code.
+        // libcurl's sentence for this transfer ("Received HTTP/0.9 when not allowed"), else the code's.
         let detail = String(cString: sink.errorBuffer)
         let message = detail.isEmpty ? String(cString: fresh_curl_easy_strerror(code)) : detail
         switch code {

@@ -18,8 +18,9 @@ final class CurlMulti: IdleWork, @unchecked Sendable {
 
     private let multi: UnsafeMutableRawPointer
     private let pool: CurlHandlePool
-    /// The transfers under way, by easy handle.
     private var running: [UnsafeMutableRawPointer: Running] = [:]
+    /// The loop's thread, once it has started.
+    private let owner = Mutex<pthread_t?>(nil)
     /// The longest wait for I/O before libcurl's own timers are looked at again, in milliseconds.
     private static let longestWait: Int32 = 1000
 
@@ -31,16 +32,9 @@ final class CurlMulti: IdleWork, @unchecked Sendable {
 
     deinit { fresh_curl_multi_cleanup(multi) }
 
-    /// The loop's thread, once it has started.
-    private let owner = Mutex<pthread_t?>(nil)
-
-    /// Records the calling thread as the loop's (its set-up).
     func adoptCurrentThread() { owner.withLock { $0 = pthread_self() } }
-
     /// Forgets the loop's thread as it ends: a thread started later may get its id.
     func releaseThread() { owner.withLock { $0 = nil } }
-
-    /// Whether the caller runs on the loop's thread.
     var isOwnThread: Bool { owner.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } ?? false } }
 
     /// Starts `transfer`: the request goes out now, as far as the socket takes it; `done` is
@@ -78,6 +72,5 @@ final class CurlMulti: IdleWork, @unchecked Sendable {
     }
 
     func wait() { _ = fresh_curl_multi_poll(multi, Self.longestWait) }
-
     func wake() { _ = fresh_curl_multi_wakeup(multi) }
 }

@@ -7,8 +7,6 @@ final class CurlTransfer: Sendable {
     let request: TransportRequest
     let connectTimeout: Duration
     let userAgent: String
-    /// The proxy every request goes through (`--proxy`); `nil`: libcurl's own choice, from
-    /// `http_proxy`, `https_proxy`, `all_proxy` and `no_proxy`.
     let proxy: String?
     private let cancelled = Atomic<Bool>(false)
 
@@ -21,7 +19,6 @@ final class CurlTransfer: Sendable {
 
     /// Asks the transfer to stop at its next progress callback.
     func cancel() { cancelled.store(true, ordering: .relaxed) }
-
     var isCancelled: Bool { cancelled.load(ordering: .relaxed) }
 
     /// Runs the transfer on the calling thread (it blocks until done).

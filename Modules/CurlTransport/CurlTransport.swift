@@ -4,13 +4,11 @@ import Foundation
 import HTTPCache
 
 /// The live ``HTTPTransport``: libcurl's easy interface, one blocking transfer per request on
-/// a dispatch thread, with connections kept alive between requests through a pool of reused
-/// handles. A request sent through a ``TransferChain`` this transport made (``makeChain(name:)``)
-/// is driven by that chain's loop instead, without blocking it.
+/// a dispatch thread, over a pool of reused handles that keeps connections alive. A request sent
+/// through a ``TransferChain`` (``makeChain(name:)``) is driven by that chain's loop instead.
 ///
-/// Redirects are not followed (the caching client follows them); bodies in a coding libcurl
-/// decodes come back decoded unless the request sets its own `Accept-Encoding` (then exactly
-/// as sent); a short body is an error, never a response. libcurl is loaded on the first request.
+/// Bodies in a coding libcurl decodes come back decoded unless the request sets its own
+/// `Accept-Encoding` (then exactly as sent); a short body is an error, never a response.
 public final class CurlTransport: HTTPTransport {
     private let pool = CurlHandlePool()
     private let connectTimeout: Duration
@@ -28,21 +26,15 @@ public final class CurlTransport: HTTPTransport {
         self.proxy = proxy
     }
 
-    /// Starts loading libcurl on a thread of its own, for a program about to send requests
-    /// (a sync): the load (libcurl, the shared objects it needs, OpenSSL's configuration:
-    /// milliseconds) then overlaps with what the program does first, such as opening its
-    /// databases. A request made meanwhile waits for the load to finish. A program that
-    /// preloads calls ``finishPreload()`` before it exits.
+    /// Starts loading libcurl on a thread of its own, so that a program about to send requests
+    /// (a sync) overlaps the load with its own start; a request made meanwhile waits for it.
+    /// A program that preloads calls ``finishPreload()`` before it exits.
     public static func preload() { Thread.detachNewThread { _ = fresh_curl_load() } }
-
-    /// Waits until a load started by ``preload()`` is done (at once when it is): a program must
-    /// not exit while libcurl and OpenSSL initialise on another thread, since their exit
-    /// handlers would run beside that.
+    /// Waits until a load started by ``preload()`` is done: a program must not exit while libcurl
+    /// and OpenSSL initialise on another thread, since their exit handlers would run beside that.
     public static func finishPreload() { _ = fresh_curl_load() }
 
-    public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        try await send(request, on: nil)
-    }
+    public func send(_ request: TransportRequest) async throws -> TransportResponse { try await send(request, on: nil) }
 
     /// Sends `request`: on `chain`'s loop when one is given (``TransferChain``), else blocking
     /// a thread of its own for the transfer.
@@ -57,13 +49,11 @@ public final class CurlTransport: HTTPTransport {
         let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent, proxy: proxy)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                // On a transfer loop: the request goes out from the loop's thread, and the loop
-                // resumes the task when the answer is in.
+                // On a transfer loop, the loop's thread sends the request and resumes the task.
                 if let chain, chain.start(transfer, done: { continuation.resume(with: $0) }) { return }
-                // A transfer blocks its thread until the server answers (seconds, for a slow
-                // one). The global queue's threads are Swift concurrency's pool on Linux, one per
-                // core, so a few slow transfers there would stall every task of the process. A
-                // serial queue of its own runs on an overcommitting thread instead, made as needed.
+                // A transfer blocks its thread until the server answers. The global queue's threads
+                // are Swift concurrency's pool on Linux (one per core), which a few slow transfers
+                // would stall; a queue of its own runs on an overcommitting thread, made as needed.
                 DispatchQueue(label: "fresh.curl-transfer").async { [pool] in
                     // The handle goes back to the pool before the task resumes, so its next request reuses it.
                     let handle = pool.checkOut()

@@ -4,7 +4,8 @@ import HTTPTypes
 
 /// Collects what libcurl's callbacks deliver; touched only by the thread running the transfer.
 final class ResponseSink: @unchecked Sendable {
-    /// The body's first allocation: a page of a hundred JSON objects decodes to about 50 KB.
+    /// The body's first allocation: room for a typical page (about 50 KB) at once, rather than
+    /// doubling from libcurl's first 16 KiB.
     static let initialBodyCapacity = 64 * 1024
     let transfer: CurlTransfer
     var body = Data()
@@ -27,14 +28,12 @@ final class ResponseSink: @unchecked Sendable {
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
     }
 
-    /// Appends a piece of the body; `false` (libcurl then stops the transfer with
-    /// `CURLE_WRITE_ERROR`) once the body passes the request's maximum.
+    /// Appends a piece of the body; `false` (libcurl then fails with `CURLE_WRITE_ERROR`) past the maximum.
     func receiveBody(_ bytes: UnsafeRawBufferPointer) -> Bool {
         if let limit = transfer.request.maximumBodySize, body.count + bytes.count > limit {
             exceededLimit = true
             return false
         }
-        // Room for a typical page at once, rather than doubling from libcurl's first 16 KiB.
         if body.isEmpty { body.reserveCapacity(Self.initialBodyCapacity) }
         if let start = bytes.baseAddress { body.append(start.assumingMemoryBound(to: UInt8.self), count: bytes.count) }
         return true
@@ -61,9 +60,8 @@ final class ResponseSink: @unchecked Sendable {
         headerFields.append(HTTPField(name: name, value: String(value)))
     }
 
-    /// `text` without the spaces, tabs, CR and LF around it: a header line's ending and optional
-    /// whitespace (RFC 9110 §5.6.3), found byte by byte. (Foundation's `trimmingCharacters`
-    /// goes through UTF-16 and cost a tenth of a sync's CPU time.)
+    /// `text` without the spaces, tabs, CR and LF around it (a header line's ending and OWS,
+    /// RFC 9110 §5.6.3), found byte by byte: Foundation's `trimmingCharacters` goes through UTF-16.
     static func trimmingWhitespace(_ text: Substring) -> Substring {
         let isWhitespace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
         guard let first = text.utf8.firstIndex(where: { !isWhitespace($0) }),

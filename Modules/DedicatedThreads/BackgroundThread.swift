@@ -31,8 +31,7 @@ public final class BackgroundThread: Sendable {
         }
     }
 
-    /// Runs `job` on the thread after the jobs submitted before it; `false` (and nothing runs)
-    /// once it has stopped.
+    /// Runs `job` on the thread, as ``JobThread/submit(_:)`` does.
     @discardableResult
     public func submit(_ job: @escaping @Sendable () -> Void) -> Bool { thread.submit(job) }
 

@@ -3,9 +3,8 @@ import Foundation
 import Synchronization
 
 /// A thread of its own that runs jobs one at a time, in order: the base of every thread here.
-///
-/// Between batches of jobs the thread waits: on a semaphore, or, for a thread that also drives
-/// I/O (a ``TransferLoop``), in that I/O's own wait (see ``IdleWork``).
+/// Between batches of jobs it waits on a semaphore, or, when it also drives I/O (a
+/// ``TransferLoop``), in that I/O's own wait (see ``IdleWork``).
 public final class JobThread: Sendable {
     private let jobs = Mutex<(waiting: [@Sendable () -> Void], isStopped: Bool)>(([], false))
     private let idle: any IdleWork

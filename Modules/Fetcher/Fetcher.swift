@@ -1,15 +1,12 @@
 import Foundation
 import Synchronization
 
-/// The offline-first Fetcher: show what is stored at once, refresh from the remote side in
-/// the background, and keep showing what is stored (with the error) when that fails.
-///
-/// The Fetcher knows nothing about HTTP or SQLite; it takes three closures:
-/// - `readLocal` reads what is stored now;
-/// - `refreshRemote` fetches from the origin and writes the result to local storage;
-/// - `classify` turns a refresh error into a ``FetchFailure``.
-///
-/// Refreshing is single-flight: calls made while a refresh runs join that one.
+/// The offline-first Fetcher: show what is stored at once, refresh from the remote side in the
+/// background (single-flight: calls made while a refresh runs join it), and keep showing what is
+/// stored (with the error) when that fails. It knows nothing about HTTP or SQLite; it takes:
+/// - `readLocal`, which reads what is stored now;
+/// - `refreshRemote`, which fetches from the origin and writes the result to local storage;
+/// - `classify`, which turns a refresh error into a ``FetchFailure``.
 public final class Fetcher<Value: Sendable>: Sendable {
     public typealias ReadLocal = @Sendable () async throws -> Value
     public typealias RefreshRemote = @Sendable () async throws -> Void
@@ -41,8 +38,7 @@ public final class Fetcher<Value: Sendable>: Sendable {
     /// The state now.
     public var state: FetchState<Value> { shared.withLock { $0.state } }
 
-    /// Every state from now on, starting with the current one. The stream ends when the
-    /// consumer stops iterating.
+    /// Every state from now on, starting with the current one, until the consumer stops iterating.
     public func states() -> AsyncStream<FetchState<Value>> {
         let (stream, continuation) = AsyncStream.makeStream(of: FetchState<Value>.self, bufferingPolicy: .bufferingNewest(16))
         let id = shared.withLock { shared in
@@ -72,8 +68,7 @@ public final class Fetcher<Value: Sendable>: Sendable {
     /// publishes the stored value again with `.refreshed` or `.failed`. Returns when done.
     public func refresh() async { await startRefresh().value }
 
-    /// Starts a refresh in the background, or joins the one already running, and returns its
-    /// task at once. Two calls while one refresh runs return the same task.
+    /// Starts a refresh in the background, or joins the one running; returns its task at once.
     @discardableResult
     public func startRefresh() -> Task<Void, Never> {
         shared.withLock { shared in

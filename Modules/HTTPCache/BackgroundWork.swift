@@ -5,7 +5,6 @@ import Synchronization
 final class BackgroundWork: Sendable {
     private let running = Mutex<[String: Task<Void, Never>]>([:])
 
-    /// Starts `work` for `key` unless work for that key is already running.
     func start(key: String, _ work: @escaping @Sendable () async -> Void) {
         running.withLock { running in
             guard running[key] == nil else { return }

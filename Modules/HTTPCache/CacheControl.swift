@@ -2,10 +2,9 @@ import HTTPFields
 
 /// The parsed directives of one or more `Cache-Control` field lines (RFC 9111 §5.2).
 ///
-/// Parsing never fails: unknown directives are kept but ignored, malformed ones are skipped,
-/// quoted values may contain commas, and names compare case-insensitively. When a directive
-/// occurs more than once with different values it is recorded as conflicting, and the typed
-/// accessors take the safe reading (RFC 9111 §4.2.1: "consider the response stale").
+/// Parsing never fails: unknown directives are kept but ignored, malformed ones skipped. A
+/// directive that occurs more than once with different values is recorded as conflicting, and
+/// the typed accessors take the safe reading (RFC 9111 §4.2.1: "consider the response stale").
 public struct CacheControl: Sendable, Equatable {
     /// Each directive name (lower-cased) with the value of its first occurrence, if any.
     public private(set) var directives: [String: String?] = [:]
@@ -14,13 +13,11 @@ public struct CacheControl: Sendable, Equatable {
 
     /// Parses every field line of `Cache-Control` (pass them all; order matters for duplicates).
     public init(fieldValues: [String]) {
-        for line in fieldValues {
-            for (name, value) in FieldDirectives.parse(line) {
-                if let existing = directives[name] {
-                    if existing != value { conflicting.insert(name) }
-                } else {
-                    directives[name] = value
-                }
+        for (name, value) in fieldValues.flatMap(FieldDirectives.parse) {
+            if let existing = directives[name] {
+                if existing != value { conflicting.insert(name) }
+            } else {
+                directives[name] = value
             }
         }
     }
@@ -30,7 +27,6 @@ public struct CacheControl: Sendable, Equatable {
 
     /// Whether the directive is present, with or without a value.
     public func contains(_ name: String) -> Bool { directives[name] != nil }
-
     /// The value of the directive's first occurrence, unquoted.
     public func value(of name: String) -> String? { directives[name] ?? nil }
 
@@ -75,10 +71,9 @@ public struct CacheControl: Sendable, Equatable {
     public var minFresh: Int? { deltaSeconds("min-fresh").validSeconds }
     /// `only-if-cached`: never contact the origin.
     public var onlyIfCached: Bool { contains("only-if-cached") }
-    /// Whether the request lets `stale-while-revalidate` serve a stale response: not when it
-    /// asks for revalidation (`no-cache`) or sets its own bounds on age (`max-age`, `min-fresh`,
-    /// `max-stale`: RFC 9111 §5.2.1; a `max-stale` that accepts the staleness has already
-    /// answered from storage before this is asked).
+    /// Whether the request lets `stale-while-revalidate` serve a stale response: not when it asks
+    /// for revalidation or bounds the age itself (`no-cache`, `max-age`, `min-fresh`, `max-stale`:
+    /// RFC 9111 §5.2.1; an accepting `max-stale` has answered from storage before this is asked).
     public var acceptsStaleWhileRevalidate: Bool {
         !noCache && !contains("max-age") && !contains("min-fresh") && !contains("max-stale")
     }
@@ -90,10 +85,8 @@ public enum MaxStale: Sendable, Equatable {
 
     /// Whether a response stale by `staleness` seconds is acceptable.
     public func accepts(staleness: Int) -> Bool {
-        switch self {
-        case .unlimited: true
-        case .seconds(let limit): staleness <= limit
-        }
+        guard case .seconds(let limit) = self else { return true }
+        return staleness <= limit
     }
 }
 
@@ -118,11 +111,5 @@ public enum DeltaSeconds: Sendable, Equatable {
         return nil
     }
 
-    var secondsTreatingInvalidAsZero: Int? {
-        switch self {
-        case .absent: nil
-        case .invalid: 0
-        case .seconds(let value): value
-        }
-    }
+    var secondsTreatingInvalidAsZero: Int? { self == .invalid ? 0 : validSeconds }
 }

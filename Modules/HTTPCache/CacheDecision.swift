@@ -49,8 +49,7 @@ public struct CacheDecision: Sendable, Equatable {
     public var bytesSaved: Int
     /// Sentences naming the rules that decided, in order.
     public var reasons: [String]
-    /// Whether the origin could not be reached (the answer is stored data, or a 504 when
-    /// nothing stored could be used).
+    /// Whether the origin could not be reached (see ``isOffline``, ``isUnreachableWithoutUsableData``).
     public var originUnreachable = false
     /// The network failure behind an answer from storage or a 504, when there was one: a
     /// slow server (`timedOut`) is told apart from one that cannot be reached.
@@ -94,8 +93,7 @@ public struct CacheDecision: Sendable, Equatable {
         return false
     }
 
-    /// A 504 made by the cache because the origin could not be reached and nothing stored
-    /// could be used (`must-revalidate`, `no-cache`).
+    /// A 504 the cache made because the origin was unreachable and nothing stored could be used.
     public var isUnreachableWithoutUsableData: Bool { outcome == .unsatisfiable && originUnreachable }
 
     /// The label, the reasons and whether the response was stored, as lines for `-v`.

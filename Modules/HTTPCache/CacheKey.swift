@@ -15,14 +15,12 @@ public enum CacheKey {
     public static func normalized(_ url: URL) -> String {
         let absolute = url.absoluteString
         if isAlreadyNormalized(absolute) { return absolute }
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else {
-            return url.absoluteString
-        }
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return absolute }
         components.fragment = nil
         components.scheme = components.scheme?.lowercased()
         components.host = components.host?.lowercased()
         if components.path.isEmpty { components.path = "/" }
-        return components.string ?? url.absoluteString
+        return components.string ?? absolute
     }
 
     /// Whether `absolute` already reads as ``normalized(_:)`` would spell it: ASCII, a lower-case

@@ -15,8 +15,7 @@ public enum CachePolicy: String, Sendable, CaseIterable, Codable {
     /// Use what is stored whatever its age; never touch the network (offline mode).
     case returnCacheDataDontLoad
 
-    /// The short name the CLI accepts: `protocol`, `reload`, `reload-all`, `revalidate`,
-    /// `cache-else-load`, `cache-only`.
+    /// The short name the CLI accepts.
     public var shortName: String {
         switch self {
         case .useProtocolCachePolicy: "protocol"
@@ -34,11 +33,6 @@ public enum CachePolicy: String, Sendable, CaseIterable, Codable {
         self = policy
     }
 
-    /// Whether stored data is ignored for the lookup.
-    var ignoresStoredData: Bool {
-        self == .reloadIgnoringLocalCacheData || self == .reloadIgnoringLocalAndRemoteCacheData
-    }
-
-    /// Whether stored data is used regardless of its age.
+    var ignoresStoredData: Bool { self == .reloadIgnoringLocalCacheData || self == .reloadIgnoringLocalAndRemoteCacheData }
     var acceptsAnyAge: Bool { self == .returnCacheDataElseLoad || self == .returnCacheDataDontLoad }
 }

@@ -1,4 +1,3 @@
-
 /// Where the cache keeps its entries. Storage's SQLite cache database is the live
 /// implementation; ``MemoryCacheStorage`` serves tests and the in-memory tier.
 ///

@@ -14,8 +14,7 @@ public struct CachedResponse: Sendable, Equatable {
     /// The protocol version of the status line the origin sent (`HTTP/2`); a stored response
     /// answers as `HTTP/1.1`, the version of the cache's own messages.
     public var version: String
-    /// What the storage kept of a body it left out, for a response from storage (see
-    /// ``OmittedBody``); `nil` when the body is here.
+    /// What the storage kept of a body it left out (see ``OmittedBody``); `nil` when it is here.
     public var omittedBody: OmittedBody?
 
     public init(status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, url: URL, decision: CacheDecision,

@@ -3,8 +3,7 @@ import HTTPTypes
 
 /// An RFC 9111 private cache in front of an ``HTTPTransport``.
 ///
-/// Every call returns a ``CachedResponse`` whose ``CacheDecision`` says what happened:
-/// fresh hit, stale served, revalidated, replaced, downloaded, bypassed or unsatisfiable.
+/// Every call returns a ``CachedResponse`` whose ``CacheDecision`` says what happened and why.
 /// The client follows redirects itself so each hop is cached by its own rules.
 public final class CachingClient: Sendable {
     /// Redirect hops followed before giving up, unless the caller says otherwise.
@@ -16,9 +15,7 @@ public final class CachingClient: Sendable {
     private let maximumEntrySize: Int
     private let backgroundWork: BackgroundWork
 
-    /// - Parameters:
-    ///   - maximumEntrySize: bodies larger than this are never stored.
-    ///   - now: the clock; tests inject their own.
+    /// - Parameter maximumEntrySize: bodies larger than this are never stored.
     public convenience init(
         transport: any HTTPTransport, storage: any CacheStorage,
         maximumEntrySize: Int = 10 * 1024 * 1024, now: @escaping @Sendable () -> Date = Date.init
@@ -73,8 +70,7 @@ public final class CachingClient: Sendable {
         policy == .returnCacheDataDontLoad || requestCacheControl(request).onlyIfCached
     }
 
-    /// Waits until every `stale-while-revalidate` refresh started so far has finished.
-    /// A command-line program calls this before it exits.
+    /// Waits until every `stale-while-revalidate` refresh started so far has finished; call before exit.
     public func waitForBackgroundRevalidations() async { await backgroundWork.waitForAll() }
 
     /// Whether any response to a GET of `url` is stored, whatever its variant.
@@ -148,22 +144,21 @@ public final class CachingClient: Sendable {
                                       reasons: lookupReasons + ["nothing stored for this URL and its Vary headers"])
         }
         let evaluation = StoredResponseEvaluation(entry: entry, now: now())
+        let storedOutcome: CacheDecision.Outcome = evaluation.isFresh ? .freshHit : .staleServed(.acceptedByRequest)
         if policy.acceptsAnyAge {
-            let outcome: CacheDecision.Outcome = evaluation.isFresh ? .freshHit : .staleServed(.acceptedByRequest)
-            return answerFromStorage(evaluation, request: request, outcome: outcome,
+            return answerFromStorage(evaluation, request: request, outcome: storedOutcome,
                                      reasons: ["policy \(policy.shortName) uses stored data whatever its age", evaluation.summary])
         }
         if policy == .useProtocolCachePolicy {
             let (usable, reason) = evaluation.servesWithoutValidation(request: requestCC)
-            if usable {
-                let outcome: CacheDecision.Outcome = evaluation.isFresh ? .freshHit : .staleServed(.acceptedByRequest)
-                return answerFromStorage(evaluation, request: request, outcome: outcome, reasons: [reason])
-            }
+            if usable { return answerFromStorage(evaluation, request: request, outcome: storedOutcome, reasons: [reason]) }
             if requestCC.onlyIfCached {
                 return unsatisfiable(request, reason: "only-if-cached but the stored response is not usable: \(reason)")
             }
             if evaluation.allowsStaleWhileRevalidate && requestCC.acceptsStaleWhileRevalidate {
-                startBackgroundRevalidation(request, entry: entry, requestCC: requestCC)
+                backgroundWork.start(key: entry.key + "\n" + entry.variantKey) { [self, request] in
+                    _ = try? await self.revalidate(request, evaluation: evaluation, requestCC: requestCC, reasons: [])
+                }
                 return answerFromStorage(evaluation, request: request, outcome: .staleServed(.whileRevalidating), reasons: [
                     reason, "stale-while-revalidate=\(entry.cacheControl.staleWhileRevalidate ?? 0) allows serving it; revalidating in the background",
                 ])
@@ -189,9 +184,7 @@ public final class CachingClient: Sendable {
     ) async throws -> CachedResponse {
         let entry = evaluation.entry
         var conditional = request
-        for field in ConditionalRequest.validators(of: entry) {
-            conditional.headerFields[field.name] = field.value
-        }
+        for field in ConditionalRequest.validators(of: entry) { conditional.headerFields[field.name] = field.value }
         let sentValidators = conditional.headerFields[.ifNoneMatch] != nil || conditional.headerFields[.ifModifiedSince] != nil
         let requestTime = now()
         let network: TransportResponse
@@ -337,13 +330,6 @@ public final class CachingClient: Sendable {
                               url: request.url, decision: decision, version: network.version)
     }
 
-    private func startBackgroundRevalidation(_ request: TransportRequest, entry: StoredResponse, requestCC: CacheControl) {
-        let evaluation = StoredResponseEvaluation(entry: entry, now: now())
-        backgroundWork.start(key: entry.key + "\n" + entry.variantKey) { [self, request] in
-            _ = try? await self.revalidate(request, evaluation: evaluation, requestCC: requestCC, reasons: [])
-        }
-    }
-
     // MARK: Storage helpers
 
     /// Removes every stored response of `url`; a failure is one more reason in the decision.
@@ -359,8 +345,7 @@ public final class CachingClient: Sendable {
     }
 
     private func storedVariant(for request: TransportRequest) throws -> StoredResponse? {
-        let key = CacheKey.primary(method: request.method, url: request.url)
-        return try storage.variants(forKey: key).first { stored in
+        try storage.variants(forKey: CacheKey.primary(method: request.method, url: request.url)).first { stored in
             guard stored.headerFields.firstValue(for: .vary) != nil else { return stored.variantKey.isEmpty }
             return CacheKey.variant(vary: stored.headerFields[values: .vary], requestFields: request.headerFields) == stored.variantKey
         }

@@ -1,8 +1,7 @@
 import HTTPFields
 import HTTPTypes
 
-/// Building conditional requests from a stored response and matching 304s to it
-/// (RFC 9111 §4.3.1, §4.3.4).
+/// Conditional requests built from a stored response, and 304s matched to it (RFC 9111 §4.3.1, §4.3.4).
 public enum ConditionalRequest {
     /// `If-None-Match` from the stored ETag and `If-Modified-Since` from the stored
     /// Last-Modified; empty when the stored response has no validator. The ETag goes back as
@@ -16,17 +15,15 @@ public enum ConditionalRequest {
         return fields
     }
 
-    /// Whether the caller set conditional headers of its own; such requests pass through
-    /// and a 304 is the caller's to handle.
+    /// Whether the caller set conditional headers of its own: such requests pass through, a 304 is theirs.
     public static func carriesOwnConditions(_ request: TransportRequest) -> Bool {
         request.headerFields.contains { conditionalFieldNames.contains($0.name) }
     }
 
     private static let conditionalFieldNames: [HTTPField.Name] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange]
 
-    /// Whether a 304 selects the stored response that was validated (§4.3.4): its ETag must
-    /// name the stored one; a 304 with an ETag never selects a response stored without one; a
-    /// 304 without an ETag selects the response that was validated.
+    /// Whether a 304 selects the stored response that was validated (§4.3.4): its ETag, when it
+    /// has one, must name the stored one.
     ///
     /// The tags are compared weakly, as the origin compared them to answer `If-None-Match`
     /// (RFC 9110 §13.1.2): a compressing front end such as Django's GZipMiddleware stores

@@ -44,8 +44,7 @@ public struct FreshnessLifetime: Sendable, Equatable {
         if HeuristicFreshness.allows(status: entry.status, cacheControl: cacheControl),
            let lastModified = fields.firstValue(for: .lastModified).flatMap(HTTPDate.parse) {
             let date = fields.firstValue(for: .date).flatMap(HTTPDate.parse) ?? entry.responseTime
-            let sinceModified = max(0, date.timeIntervalSince(lastModified))
-            return FreshnessLifetime(seconds: Int(sinceModified / 10), source: .heuristic)
+            return FreshnessLifetime(seconds: Int(max(0, date.timeIntervalSince(lastModified)) / 10), source: .heuristic)
         }
         return FreshnessLifetime(seconds: 0, source: .none)
     }

@@ -8,7 +8,6 @@ extension HTTPField.Name {
 
 extension HTTPFields {
     /// The value of the first field named `name`, without joining repeated fields into a new
-    /// string: the lookups on every cache hit use it for fields that occur once (`Date`, `Age`,
-    /// `ETag`, `Last-Modified`, `Vary`'s presence).
+    /// string: for the fields that occur once, looked up on every cache hit (`Date`, `ETag`, …).
     func firstValue(for name: HTTPField.Name) -> String? { first { $0.name == name }?.value }
 }

@@ -64,9 +64,7 @@ public struct TransportResponse: Sendable, Equatable {
     }
 }
 
-/// Why an exchange produced no complete response. The cache treats every case but cancellation
-/// and ``unavailable`` as "the origin could not be reached" when deciding whether a stored
-/// response may be served instead (see ``meansOriginUnreachable``).
+/// Why an exchange produced no complete response.
 public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The URL is not an absolute http(s) URL.
     case invalidURL(String)
@@ -116,8 +114,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 }
 
-/// The network seam of the cache. CurlTransport is the live implementation; tests use
-/// in-memory ones.
+/// The network seam of the cache: CurlTransport, or an in-memory one in tests.
 public protocol HTTPTransport: Sendable {
     /// Sends one request and returns the complete response, or throws ``TransportError``.
     /// Redirects are not followed: the caching client follows them itself.

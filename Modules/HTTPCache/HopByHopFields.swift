@@ -9,12 +9,9 @@ enum HopByHopFields {
 
     static func removed(from fields: HTTPFields) -> HTTPFields {
         let named = Set(FieldList.elements(fields[values: .connection]).map { $0.lowercased() })
-        var kept = HTTPFields()
-        for field in fields {
+        return fields.filter { field in
             let name = field.name.canonicalName
-            if fixedNames.contains(name) || named.contains(name) || name.hasPrefix("proxy-") { continue }
-            kept.append(field)
+            return !fixedNames.contains(name) && !named.contains(name) && !name.hasPrefix("proxy-")
         }
-        return kept
     }
 }

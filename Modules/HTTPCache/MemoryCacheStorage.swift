@@ -1,10 +1,8 @@
 import Synchronization
 
-/// A byte-bounded, least-recently-used cache storage in memory.
-///
-/// Serves as the fast tier in front of the SQLite cache database (see ``TieredCacheStorage``)
-/// and as the storage of unit tests. A use costs one dictionary write; finding the least
-/// recently used key is left to eviction, which is rare.
+/// A byte-bounded, least-recently-used cache storage in memory (tests, and the fast tier of
+/// ``TieredCacheStorage``). A use costs one dictionary write; finding the least recently used
+/// key is left to eviction, which is rare.
 public final class MemoryCacheStorage: CacheStorage {
     private struct State {
         var entries: [String: [StoredResponse]] = [:]
@@ -54,7 +52,6 @@ public final class MemoryCacheStorage: CacheStorage {
     }
 
     public func removeAll(forKey key: String) throws { state.withLock { $0.remove(key) } }
-
     public func recordAccess(key: String, variantKey: String) { state.withLock { $0.touch(key) } }
 
     /// Bytes currently held.

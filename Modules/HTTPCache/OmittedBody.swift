@@ -1,7 +1,6 @@
-/// What a storage that keeps responses without their bodies keeps of a body instead: its
-/// length and, when the response carries no `ETag` to identify its content, its digest. A
-/// sync's pages are stored this way (their items are in the mirror already), so a fresh hit or
-/// a 304 still says which content it stands for and how many bytes it saved.
+/// What a storage that keeps responses without their bodies keeps of a body instead. A sync's
+/// pages are stored this way (their items are in the mirror already), so a fresh hit or a 304
+/// still says which content it stands for and how many bytes it saved.
 public struct OmittedBody: Sendable, Equatable {
     /// The body's length in bytes.
     public var length: Int

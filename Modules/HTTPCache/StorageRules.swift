@@ -40,29 +40,23 @@ public enum StorageRules {
         return nil
     }
 
-    /// `entry` renewed by a 304 that selected it: its header fields updated (§4.3.4) and its
-    /// request and response times those of the 304's exchange.
-    public static func renewed(_ entry: StoredResponse, notModified: HTTPFields, requestTime: Date, responseTime: Date) -> StoredResponse {
-        var renewed = entry
-        renewed.headerFields = updatedFields(stored: entry.headerFields, notModified: HopByHopFields.removed(from: notModified))
-        renewed.requestTime = requestTime
-        renewed.responseTime = responseTime
-        return renewed
-    }
-
     /// Header fields a 304 must not overwrite in the stored response (RFC 9111 §3.2).
     static let fieldsKeptOn304: Set<HTTPField.Name> = [.contentLength, .contentEncoding, .contentRange, .transferEncoding]
 
-    /// The stored header fields updated with those of a 304 (RFC 9111 §4.3.4, §3.2).
+    /// `entry` renewed by a 304 that selected it: its header fields updated with the 304's
+    /// (§4.3.4, §3.2) and its request and response times those of the 304's exchange.
     ///
     /// The stored `Age` goes unless the 304 brings its own: it measured the old response's time
     /// in caches upstream, and kept beside the 304's response time it would make the renewed
     /// entry old from the start.
-    private static func updatedFields(stored: HTTPFields, notModified: HTTPFields) -> HTTPFields {
-        var result = stored
-        let names = Set(notModified.map(\.name)).subtracting(fieldsKeptOn304)
-        for name in names { result[values: name] = notModified[values: name] }
-        if !names.contains(.age) { result[.age] = nil }
-        return result
+    public static func renewed(_ entry: StoredResponse, notModified: HTTPFields, requestTime: Date, responseTime: Date) -> StoredResponse {
+        var renewed = entry
+        let fields = HopByHopFields.removed(from: notModified)
+        let names = Set(fields.map(\.name)).subtracting(fieldsKeptOn304)
+        for name in names { renewed.headerFields[values: name] = fields[values: name] }
+        if !names.contains(.age) { renewed.headerFields[.age] = nil }
+        renewed.requestTime = requestTime
+        renewed.responseTime = responseTime
+        return renewed
     }
 }

@@ -38,11 +38,9 @@ public struct StoredResponse: Sendable, Equatable {
 
     /// The stored `Cache-Control`, parsed.
     public var cacheControl: CacheControl { CacheControl(fieldValues: headerFields[values: .cacheControl]) }
-
     /// The stored strong or weak validator, if the response had one (an unquoted `ETag: abc`
     /// counts, as clients such as curl count it).
     public var entityTag: EntityTag? { headerFields.firstValue(for: .eTag).flatMap(EntityTag.lenient) }
-
     /// The stored `Last-Modified` value, verbatim.
     public var lastModified: String? { headerFields.firstValue(for: .lastModified) }
 

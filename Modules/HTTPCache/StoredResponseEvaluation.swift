@@ -29,12 +29,6 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
         text.reserveCapacity(64)
         text += String(isFresh ? remaining : staleness)
         text += isFresh ? " s more: " : " s: "
-        appendArithmetic(to: &text)
-        return text
-    }
-
-    /// Appends the facts behind the lifetime: "max-age=60, age=18".
-    private func appendArithmetic(to text: inout String) {
         switch lifetime.source {
         case .maxAge: text += "max-age="; text += String(lifetime.seconds)
         case .expires: text += "Expires − Date = "; text += String(lifetime.seconds); text += " s"
@@ -44,6 +38,7 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
         }
         text += ", age="
         text += String(currentAge)
+        return text
     }
 
     /// Whether the stored response may answer without contacting the origin, given the

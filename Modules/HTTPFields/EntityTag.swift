@@ -41,7 +41,6 @@ public struct EntityTag: Sendable, Hashable, CustomStringConvertible {
     /// Weak comparison (RFC 9110 §8.8.3.2): the opaque tags match, whatever their weakness.
     /// `If-None-Match` compares this way.
     public func weaklyMatches(_ other: EntityTag) -> Bool { opaqueTag == other.opaqueTag }
-
     /// Strong comparison: both strong and identical. `If-Match` compares this way.
     public func stronglyMatches(_ other: EntityTag) -> Bool { !isWeak && !other.isWeak && opaqueTag == other.opaqueTag }
 }
@@ -51,8 +50,7 @@ private func isEntityTagCharacter(_ byte: UInt8) -> Bool {
     byte == 0x21 || (0x23...0x7E).contains(byte) || byte >= 0x80
 }
 
-/// The value of `If-Match` or `If-None-Match` (RFC 9110 §13.1.1, §13.1.2): `*`, or a list of
-/// entity tags.
+/// The value of `If-Match` or `If-None-Match` (RFC 9110 §13.1.1, §13.1.2): `*` or entity tags.
 public enum EntityTagList: Sendable, Equatable {
     /// `*`: any current representation.
     case any
@@ -65,12 +63,9 @@ public enum EntityTagList: Sendable, Equatable {
             self = .any
             return
         }
-        var tags: [EntityTag] = []
-        for element in FieldList.elements(fieldValue) {
-            guard let tag = EntityTag(element) else { return nil }
-            tags.append(tag)
-        }
-        guard !tags.isEmpty else { return nil }
+        let elements = FieldList.elements(fieldValue)
+        let tags = elements.compactMap { EntityTag($0) }
+        guard !tags.isEmpty, tags.count == elements.count else { return nil }
         self = .tags(tags)
     }
 
@@ -82,7 +77,6 @@ public enum EntityTagList: Sendable, Equatable {
 
     /// Whether `tag` is matched under weak comparison (`*` matches any current representation).
     public func weaklyMatches(_ tag: EntityTag?) -> Bool { matches(tag, by: EntityTag.weaklyMatches) }
-
     /// Whether `tag` is matched under strong comparison (`*` matches any current representation).
     public func stronglyMatches(_ tag: EntityTag?) -> Bool { matches(tag, by: EntityTag.stronglyMatches) }
 

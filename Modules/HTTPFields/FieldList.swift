@@ -26,8 +26,7 @@ public enum FieldList {
         fieldValues.lazy.compactMap { elements($0).first }.first
     }
 
-    /// Whether the list contains `element`, compared case-insensitively (tokens such as
-    /// `Vary: *` or `Connection: close`).
+    /// Whether the list contains `element`, compared case-insensitively (`Vary: *`, `Connection: close`).
     public static func contains(_ element: String, in fieldValues: [String]) -> Bool {
         elements(fieldValues).contains { $0.caseInsensitiveEquals(element) }
     }
@@ -43,17 +42,11 @@ extension StringProtocol {
     public func trimmingWhitespace() -> String {
         let string = String(self)
         let scalars = string.unicodeScalars
-        var start = scalars.startIndex
-        var end = scalars.endIndex
-        while start < end, scalars[start] == " " || scalars[start] == "\t" { scalars.formIndex(after: &start) }
-        while end > start {
-            let last = scalars.index(before: end)
-            guard scalars[last] == " " || scalars[last] == "\t" else { break }
-            end = last
-        }
-        if start == scalars.startIndex && end == scalars.endIndex { return string }
-        return String(scalars[start..<end])
+        let isContent = { (scalar: Unicode.Scalar) in scalar != " " && scalar != "\t" }
+        guard let first = scalars.firstIndex(where: isContent), let last = scalars.lastIndex(where: isContent) else { return "" }
+        if first == scalars.startIndex && scalars.index(after: last) == scalars.endIndex { return string }
+        return String(scalars[first...last])
     }
 }
 
-private func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }
+func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte + 0x20 : byte }

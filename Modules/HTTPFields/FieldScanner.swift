@@ -1,14 +1,11 @@
 /// A reader of one field value's bytes: the lexical pieces every RFC 9110 field grammar is
-/// built from (tokens, quoted strings, optional whitespace, delimiters). ``FieldList``,
-/// ``FieldDirectives``, ``EntityTagList`` and ``LinkField`` are small grammars on top of it,
-/// so they agree on what a token or a quoted string is.
-///
-/// It reads UTF-8 bytes in place: some of its grammars run on every cache hit.
+/// built from (tokens, quoted strings, optional whitespace, delimiters), so that ``FieldList``,
+/// ``FieldDirectives`` and ``LinkField`` agree on them. It reads the UTF-8 bytes in place:
+/// some of its grammars run on every cache hit.
 struct FieldScanner {
     private let bytes: UnsafeBufferPointer<UInt8>
     private(set) var index = 0
 
-    /// Runs `body` with a scanner over `text`'s UTF-8 bytes.
     static func scanning<Result>(_ text: some StringProtocol, _ body: (inout FieldScanner) -> Result) -> Result {
         var string = String(text)
         return string.withUTF8 { bytes in
@@ -20,11 +17,8 @@ struct FieldScanner {
     // MARK: Position
 
     var isAtEnd: Bool { index >= bytes.count }
-
-    /// The byte at the current position, `nil` at the end.
     var current: UInt8? { isAtEnd ? nil : bytes[index] }
 
-    /// Moves past the current byte when it is `byte`; whether it did.
     mutating func consume(_ byte: UInt8) -> Bool {
         guard current == byte else { return false }
         index += 1
@@ -60,10 +54,7 @@ struct FieldScanner {
         skip(while: Self.isTokenCharacter)
         guard index > start else { return nil }
         return String(unsafeUninitializedCapacity: index - start) { buffer in
-            for offset in 0..<(index - start) {
-                let byte = bytes[start + offset]
-                buffer[offset] = (0x41...0x5A).contains(byte) ? byte + 0x20 : byte
-            }
+            for offset in 0..<(index - start) { buffer[offset] = lower(bytes[start + offset]) }
             return index - start
         }
     }
@@ -83,8 +74,7 @@ struct FieldScanner {
         return String(decoding: unquoted, as: UTF8.self)
     }
 
-    /// The text between `<` and `>` (a Link target), or `nil` when none starts here or it is
-    /// not closed.
+    /// The text between `<` and `>` (a Link target); `nil` unless a closed one starts here.
     mutating func angleBracketed() -> String? {
         guard current == .lessThan else { return nil }
         let start = index + 1

@@ -2,25 +2,17 @@ import Foundation
 
 /// HTTP dates (RFC 9110 §5.6.7), parsed and formatted without DateFormatter or locales.
 ///
-/// Parsing accepts exactly the three forms of the grammar and nothing near them:
-/// - IMF-fixdate, the one senders generate: `Sun, 06 Nov 1994 08:49:37 GMT`;
-/// - RFC 850: `Sunday, 06-Nov-94 08:49:37 GMT` (a two-digit year more than 50 years ahead is
-///   read as the century before);
-/// - asctime: `Sun Nov  6 08:49:37 1994`.
-///
-/// The grammar is case-sensitive ("HTTP-date is case sensitive"), so `nov`, `THU` and `gMT`
-/// are refused alike; so are a missing comma, doubled spaces, one-digit fields, `02.01.18`,
-/// `UTC`, a day the month does not have, and a weekday that is not the date's. Callers treat
-/// `nil` as invalid: an invalid `Expires` means already expired (RFC 9111 §5.3).
+/// Parsing accepts exactly the three forms of the grammar (IMF-fixdate, RFC 850, asctime: see
+/// ``DateReader``) and nothing near them. The grammar is case-sensitive, so `nov` or `gMT` is
+/// refused, as are a day the month does not have and a weekday that is not the date's. Callers
+/// treat `nil` as invalid: an invalid `Expires` means already expired (RFC 9111 §5.3).
 public enum HTTPDate {
     private static let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
     private static let longWeekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
-    /// The date `text` names, or `nil` when it is not an HTTP-date. Surrounding spaces and tabs
-    /// are ignored.
+    /// The date `text` names (surrounding spaces and tabs aside), or `nil` for no HTTP-date.
     public static func parse(_ text: String) -> Date? { parse(text, now: Date.init) }
-
     /// ``parse(_:)`` with `now` as the reference for RFC 850's two-digit years.
     public static func parse(_ text: String, now: Date) -> Date? { parse(text, now: { now }) }
 
@@ -50,7 +42,7 @@ public enum HTTPDate {
 
     // MARK: Reading
 
-    /// The three grammars over one field value's bytes.
+    /// The three grammars over one field value's bytes; IMF-fixdate is the one senders generate.
     private struct DateReader {
         let bytes: UnsafeBufferPointer<UInt8>
 

@@ -18,14 +18,12 @@ public struct WebLink: Sendable, Equatable {
 
 /// The `Link` field (RFC 8288 §3): `<uri>; rel="next", <uri>; rel="prev last"`.
 public enum LinkField {
-    /// Every well-formed link in the field lines, in order; malformed members are skipped.
-    /// Relative targets resolve against `base`.
+    /// Every well-formed link in the field lines, in order, relative targets resolved against `base`.
     public static func parse(_ fieldValues: [String], base: URL? = nil) -> [WebLink] {
         fieldValues.flatMap { parse($0, base: base) }
     }
 
-    /// The target of the first link whose relation types include `relation` (compared
-    /// case-insensitively).
+    /// The target of the first link whose relation types include `relation` (case-insensitively).
     public static func target(of relation: String, in fieldValues: [String], base: URL? = nil) -> URL? {
         let relation = relation.lowercased()
         return parse(fieldValues, base: base).first { $0.relations.contains(relation) }?.target
@@ -41,13 +39,12 @@ public enum LinkField {
                     scanner.skipToListSeparator()
                     continue
                 }
-                let parameters = linkParameters(&scanner)
+                var parameters = linkParameters(&scanner)
                 scanner.skipToListSeparator()
                 guard let url = URL(string: target, relativeTo: base)?.absoluteURL, url.scheme != nil else { continue }
-                var others = parameters
-                let relations = (others.removeValue(forKey: "rel") ?? "").lowercased()
+                let relations = (parameters.removeValue(forKey: "rel") ?? "").lowercased()
                     .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-                links.append(WebLink(target: url, relations: relations, parameters: others))
+                links.append(WebLink(target: url, relations: relations, parameters: parameters))
             }
         }
     }

@@ -11,9 +11,6 @@ public enum ElementKeyProblem: Error, Sendable, Equatable {
 extension JSONValue {
     /// The key at `path` of every element of this array, in order, checking that each element
     /// is an object with a usable key (see ``ItemKey``) that no other element has.
-    ///
-    /// Walks the borrowed nodes rather than a ``JSONValue`` per step: a page holds a hundred
-    /// items or more, and each copied value would retain and release the document.
     public func elementKeys(at path: JSONPath) throws(ElementKeyProblem) -> [ItemKey] {
         let names = path.components.map { Array($0.utf8) }
         return try document.withNodeView { view in
@@ -24,8 +21,7 @@ extension JSONValue {
     private static func keys(ofArray array: Int, names: [[UInt8]], in view: JSONNodeView) throws(ElementKeyProblem) -> [ItemKey] {
         var keys: [ItemKey] = []
         keys.reserveCapacity(view.nodes[array].childCount)
-        var seen: [ItemKey: Int] = [:]
-        seen.reserveCapacity(view.nodes[array].childCount)
+        var seen = [ItemKey: Int](minimumCapacity: view.nodes[array].childCount)
         var element = view.nodes[array].kind == .array ? view.nodes[array].firstChild : -1
         var index = 0
         while element >= 0 {
@@ -41,9 +37,7 @@ extension JSONValue {
                     : node.kind == .number ? "the number \(String(decoding: view.text(node.start, node.end), as: UTF8.self))" : node.kind.phrase
                 throw .noKey(index: index, found: found)
             }
-            if let first = seen.updateValue(index, forKey: key) {
-                throw .duplicate(key, firstIndex: first, secondIndex: index)
-            }
+            if let first = seen.updateValue(index, forKey: key) { throw .duplicate(key, firstIndex: first, secondIndex: index) }
             keys.append(key)
             element = view.nodes[element].nextSibling
             index += 1

@@ -24,8 +24,7 @@ public enum ItemKey: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Integers by value, strings by their UTF-8 bytes (as SQLite orders the stored keys);
-    /// integers first, in a collection that mixes the two.
+    /// Integers by value, strings byte by byte; integers first, in a collection that mixes the two.
     public static func < (lhs: ItemKey, rhs: ItemKey) -> Bool {
         switch (lhs, rhs) {
         case (.integer(let left), .integer(let right)): left < right
@@ -35,8 +34,7 @@ public enum ItemKey: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// The key of `value`, or `nil` when it cannot key an item (a float, an empty string, null,
-    /// an object, …).
+    /// The key of `value`, or `nil` when it cannot key an item (a float, an empty string, null, …).
     public init?(_ value: JSONValue) {
         guard let key = value.document.withNodeView({ ItemKey(node: value.index, in: $0) }) else { return nil }
         self = key
@@ -62,9 +60,7 @@ public enum ItemKey: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The key as messages show it: `57` or `"abc"`.
     public var description: String {
-        switch self {
-        case .integer(let value): String(value)
-        case .string(let value): "\"\(value)\""
-        }
+        if case .string = self { return "\"\(text)\"" }
+        return text
     }
 }

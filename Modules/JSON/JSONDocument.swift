@@ -1,13 +1,10 @@
 import Foundation
 
 /// A JSON text, checked in full (unless only skimmed, see ``init(skimming:recordedDepth:)``)
-/// and indexed near the top: every value down to
-/// ``recordedDepth`` is recorded with its byte range, so a page's envelope (`next`,
-/// `meta.next_cursor`, `has_more`, …), its items and each item's key can be read without
-/// building a Swift value for the whole body. Deeper values are checked (syntax, UTF-8) but not
-/// recorded; the items themselves are later split by SQLite, at C speed.
-///
-/// Parsing a 50 KB page costs tens of microseconds.
+/// and indexed near the top: every value down to ``recordedDepth`` is recorded with its byte
+/// range, so a page's envelope (`next`, `meta.next_cursor`, `has_more`, …), its items and each
+/// item's key can be read without building a Swift value for the whole body. Deeper values are
+/// checked (syntax, UTF-8) but not recorded.
 public struct JSONDocument: Sendable {
     /// How deep values are recorded: the root is 0, `{"hits": {"hits": [{"id": 1}]}}` reaches
     /// the item's `id` at 4.
@@ -22,9 +19,8 @@ public struct JSONDocument: Sendable {
     /// body); without any, every value's text is already compact.
     let hasInnerWhitespace: Bool
 
-    /// Parses and checks `bytes`: JSON syntax (RFC 8259) and UTF-8. A leading byte order mark
-    /// is skipped.
-    /// - Parameter recordedDepth: how deep values are recorded (see ``recordedDepth``).
+    /// Parses and checks `bytes`: JSON syntax (RFC 8259) and UTF-8, recording values down to
+    /// `recordedDepth`. A leading byte order mark is skipped.
     public init(_ bytes: Data, recordedDepth: Int = JSONDocument.recordedDepth) throws(JSONSyntaxError) {
         try self.init(bytes, recordedDepth: recordedDepth, skimming: false)
     }
@@ -47,7 +43,6 @@ public struct JSONDocument: Sendable {
 
     /// The top-level value.
     public var root: JSONValue { JSONValue(document: self, index: 0) }
-
     /// The value at `path` from the root, if every step exists.
     public func value(at path: JSONPath) -> JSONValue? { root.value(at: path) }
 }

@@ -32,9 +32,7 @@ struct JSONNodeView {
         return decoded(node.start + 1, node.end - 1, hasEscapes: node.hasEscapes)
     }
 
-    func text(_ start: Int, _ end: Int) -> UnsafeRawBufferPointer {
-        UnsafeRawBufferPointer(rebasing: bytes[start..<end])
-    }
+    func text(_ start: Int, _ end: Int) -> UnsafeRawBufferPointer { UnsafeRawBufferPointer(rebasing: bytes[start..<end]) }
 
     func decoded(_ start: Int, _ end: Int, hasEscapes: Bool) -> String {
         hasEscapes ? JSONStringEscapes.decode(text(start, end)) : String(decoding: text(start, end), as: UTF8.self)
@@ -51,7 +49,6 @@ struct JSONNodeView {
 }
 
 extension JSONDocument {
-    /// Runs `body` with the nodes and bytes borrowed.
     func withNodeView<Result>(_ body: (JSONNodeView) -> Result) -> Result {
         nodes.withUnsafeBufferPointer { nodes in
             bytes.withUnsafeBytes { body(JSONNodeView(nodes: nodes, bytes: $0)) }

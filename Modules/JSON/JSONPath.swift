@@ -35,7 +35,6 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible, Codable {
 
     /// The root itself.
     public static let root = JSONPath([])
-
     public var isRoot: Bool { components.isEmpty }
 
     /// The dotted form, quoting names that contain a dot or a quote.

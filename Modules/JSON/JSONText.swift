@@ -2,8 +2,7 @@ import Foundation
 
 /// JSON text without insignificant whitespace.
 public enum JSONText {
-    /// `text` (valid JSON) with the whitespace between its tokens removed; what is inside
-    /// strings stays as it is.
+    /// `text` (valid JSON) without the whitespace between its tokens; strings stay as they are.
     public static func compact(_ text: some Collection<UInt8>) -> Data {
         var compact = Data(count: text.count)
         let length = compact.withUnsafeMutableBytes { (output: UnsafeMutableRawBufferPointer) -> Int in
@@ -28,7 +27,5 @@ public enum JSONText {
     }
 
     /// ``compact(_:)`` of a string.
-    public static func compact(_ text: String) -> String {
-        String(decoding: compact(Array(text.utf8)), as: UTF8.self)
-    }
+    public static func compact(_ text: String) -> String { String(decoding: compact(Array(text.utf8)), as: UTF8.self) }
 }

@@ -25,7 +25,6 @@ public struct JSONValue: Sendable {
     private var node: JSONNode { document.nodes[index] }
 
     public var kind: Kind { node.kind }
-
     /// Elements of an array or members of an object, counted whether or not they are recorded.
     public var count: Int { node.childCount }
 
@@ -46,7 +45,6 @@ public struct JSONValue: Sendable {
 
     /// A number's value when it is an integer that fits in `Int`; `nil` otherwise.
     public var integer: Int? { document.withNodeView { $0.integer(of: index) } }
-
     /// A number's value; `nil` for other kinds.
     public var double: Double? { node.kind == .number ? Double(rawText) : nil }
 

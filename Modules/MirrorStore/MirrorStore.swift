@@ -1,7 +1,6 @@
 /// The mirror: every collection a sync keeps, its pages and its items, as the JSON the server
-/// sent. `Storage`'s SQLite file is its first implementation, `PostgresStore`'s database a
-/// second; both are shaped for a server database (every call is `async`, locks and live changes
-/// are the store's own).
+/// sent, in `Storage`'s SQLite file or `PostgresStore`'s database, both shaped for a server
+/// database (every call is `async`, locks and live changes are the store's own).
 ///
 /// Each part of Fresh asks for the role it plays, never for more:
 /// - ``MirrorReading``: what read-outs and readers read (collections, items, rows, search);
@@ -19,12 +18,10 @@
 /// - a damaged store is never written to (it throws `StorageError.corrupted`).
 public typealias MirrorStore = MirrorReading & CollectionEditing & PassWriting & MirrorMaintenance & ShownMarks
 
-/// What a sync needs of the mirror: it reads collections, records what it learns of one, and
-/// writes passes.
+/// What a sync needs of the mirror: no maintenance, no reader's marks.
 public typealias SyncStore = MirrorReading & CollectionEditing & PassWriting
 
-/// A collection's sync lock, held until released or deinitialised (and by a process that dies,
-/// never past its end).
+/// A collection's sync lock, held until released or deinitialised (or its process ends).
 public protocol CollectionLock: Sendable {
     /// Lets the next sync of the collection go on.
     func release() async

@@ -5,8 +5,7 @@
 /// 2. the page's items upserted by key (``upsertItems(_:moving:contentColumns:)``): an item whose
 ///    content did not change keeps its change number, and an item that another page of this
 ///    pass listed already is not moved: its step writes no row, and the store calls it a repeat;
-/// 3. the items the page no longer lists set aside (`page_index` -1) until the pass ends
-///    (``setAside``);
+/// 3. the items the page no longer lists set aside until the pass ends (``setAside``);
 /// 4. the page's record (``recordPage``).
 ///
 /// The text names the PostgreSQL store's columns and takes `:name` parameters. The SQLite store

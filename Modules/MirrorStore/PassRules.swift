@@ -2,9 +2,8 @@
 /// (statements, a transaction) and leaves these decisions here.
 
 extension CollectionRecord {
-    /// Whether a sync goes on with the collection's last pass rather than starting one: it
-    /// did not finish, the user did not ask for a new one (`restart`), and its plan is known.
-    /// Where it goes on is ``PassPosition/resuming(_:written:)``'s to say.
+    /// Whether a sync goes on with the collection's last pass rather than starting one (where it
+    /// goes on is ``PassPosition/resuming(_:written:)``'s to say).
     public func passMayResume(restart: Bool) -> Bool {
         !restart && !passComplete && pass > 0 && plan != nil
     }
@@ -18,10 +17,9 @@ extension PassPosition {
 }
 
 extension DuplicateKey {
-    /// A key of a page that another page of the same pass listed already, found while a batch
-    /// of pages was written (nothing written yet). The store rolls the batch back, writes the
-    /// pages before that page again on their own (``pages(before:)``), and throws the key with
-    /// what they changed (``with(written:)``): what a sync sees.
+    /// A key another page of the same pass listed already, found while a batch of pages was written
+    /// (nothing written yet): the store rolls the batch back, writes the pages before that page again
+    /// on their own (``pages(before:)``), and throws the key with what they changed (``with(written:)``).
     public init(key: String, pageIndex: Int, foundOnPage: Int) {
         self.init(key: key, pageIndex: pageIndex, foundOnPage: foundOnPage, written: [])
     }

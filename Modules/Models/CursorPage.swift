@@ -1,6 +1,5 @@
-/// The cursor envelope of `GET /posts?limit=&cursor=`: `{"data": [...], "next_cursor": "..."}`.
-///
-/// The cursor is opaque to clients; they pass it back verbatim to get the following page.
+/// The cursor envelope of `GET /posts?limit=&cursor=`: `{"data": [...], "next_cursor": "..."}`;
+/// the cursor is opaque to clients, which pass it back verbatim to get the following page.
 public struct CursorPage<Item: Codable & Sendable>: Codable, Sendable {
     /// The cursor value that marks the last page.
     public static var endCursor: String { "0" }

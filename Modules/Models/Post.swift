@@ -1,10 +1,7 @@
 import Foundation
 
-/// One post of the mock API's `/posts` collection: the item `fresh sync` mirrors and
-/// `fresh-reader` shows.
-///
-/// Titles and bodies mix Korean and English on purpose, so every client measures text by
-/// display cells rather than by character count.
+/// One post of the mock API's `/posts` collection. Titles and bodies mix Korean and English on
+/// purpose, so every client measures text by display cells rather than by character count.
 public struct Post: Codable, Hashable, Sendable, Identifiable {
     /// Stable identifier, unique within the collection.
     public var id: Int

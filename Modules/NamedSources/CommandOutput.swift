@@ -13,22 +13,19 @@ public enum CommandOutput {
         let output = Pipe()
         process.standardOutput = output
         process.standardInput = FileHandle.nullDevice
+        func failed(_ reason: String) -> SourceError { .commandFailed(command, header: "", source: "", reason: reason) }
         do {
             try process.run()
         } catch {
-            throw .commandFailed(command, header: "", source: "", reason: "cannot start /bin/sh: \(error.localizedDescription)")
+            throw failed("cannot start /bin/sh: \(error.localizedDescription)")
         }
         let timer = DispatchWorkItem { process.terminate() }
         DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit, execute: timer)
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         timer.cancel()
-        if process.terminationReason == .uncaughtSignal {
-            throw .commandFailed(command, header: "", source: "", reason: "stopped after \(Int(timeLimit)) s or by a signal")
-        }
-        guard process.terminationStatus == 0 else {
-            throw .commandFailed(command, header: "", source: "", reason: "exit status \(process.terminationStatus)")
-        }
+        if process.terminationReason == .uncaughtSignal { throw failed("stopped after \(Int(timeLimit)) s or by a signal") }
+        guard process.terminationStatus == 0 else { throw failed("exit status \(process.terminationStatus)") }
         var text = String(decoding: data, as: UTF8.self)
         while text.hasSuffix("\n") || text.hasSuffix("\r") { text.removeLast() }
         return text

@@ -81,9 +81,8 @@ public struct HeaderTemplate: Sendable, Equatable, CustomStringConvertible {
         return .file
     }
 
-    /// The value to send: every variable and command replaced. An unset or empty variable, or
-    /// a command that fails or prints nothing, is an error that names it and `header` of
-    /// `source`; an empty header is never sent.
+    /// The value to send, every variable and command replaced; an unset or empty variable, or a command
+    /// that fails or prints nothing, is an error naming it and `header` of `source` (no empty header is sent).
     public func expanded(header: String, source: String, environment: [String: String] = ProcessInfo.processInfo.environment,
                          run: (String) throws(SourceError) -> String = CommandOutput.run) throws(SourceError) -> String {
         var value = ""
@@ -115,16 +114,14 @@ public struct HeaderTemplate: Sendable, Equatable, CustomStringConvertible {
         return name.unicodeScalars.allSatisfy { $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
     }
 
-    /// Whether a field of this name usually carries a secret: `Authorization`,
-    /// `Proxy-Authorization`, `Cookie`, and names with `token`, `key`, `secret` or `auth`.
+    /// Whether a field of this name usually carries a secret (`Authorization`, `Cookie`, `X-Api-Key`, …).
     public static func isSecretName(_ name: String) -> Bool {
         let lower = name.lowercased()
         return ["authorization", "proxy-authorization", "cookie"].contains(lower)
             || ["token", "key", "secret", "auth", "password"].contains { lower.contains($0) }
     }
 
-    /// Whether this value, stored in the file, holds a secret as it is: a secret-named field
-    /// whose value is literal text rather than a variable or a command.
+    /// Whether this value, stored as it is, is a secret: a secret-named field whose value is literal text.
     public func isLiteralSecret(header: String) -> Bool {
         HeaderTemplate.isSecretName(header) && (try? origin()) == .file
     }

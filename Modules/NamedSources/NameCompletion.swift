@@ -3,11 +3,9 @@ import Foundation
 import MirrorStore
 import Storage
 
-/// Shell completion of the names `fresh sync NAME`, `fresh items NAME`, `fresh rm NAME`,
-/// `fresh source show NAME` and `fresh-reader --collection NAME` take: the sources, then the
-/// collections of the default data directory (or `--db-dir`'s, when the line has one). Run by
-/// the completion scripts (`fresh --generate-completion-script bash|zsh|fish`); silent: a file
-/// it cannot read just completes nothing from it.
+/// Shell completion of the names commands take (`fresh sync NAME`, `fresh-reader --collection NAME`,
+/// …): the sources, then the collections of the default data directory (or `--db-dir`'s); silent: a
+/// file it cannot read just completes nothing from it.
 public enum NameCompletion {
     /// Sources and collections.
     public static let names = CompletionKind.custom { words, _, _ in

@@ -46,9 +46,8 @@ extension Source {
 }
 
 extension SourcesFile {
-    /// The sync of a collection synced before (the reader's refresh and page loads): as its
-    /// source says when a source has its name, so its headers are sent; else its URL and the
-    /// header fields it keeps.
+    /// The sync of a collection synced before (the reader's refresh and page loads): as the source
+    /// of its name says, so its headers are sent; else its URL and the header fields it keeps.
     public func syncOptions(for collection: CollectionRecord) throws(SourceError) -> SyncOptions {
         if let source = try load().first(where: { $0.name == collection.name }) { return try source.syncOptions() }
         guard let options = SyncOptions(resyncing: collection) else {

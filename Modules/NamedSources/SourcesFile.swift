@@ -29,13 +29,12 @@ public struct SourcesFile: Sendable {
 
     /// The file where the environment says it is.
     public static func located(environment: [String: String] = ProcessInfo.processInfo.environment) -> SourcesFile {
-        let directory: String
-        if let dir = environment["FRESH_CONFIG_DIR"], !dir.isEmpty {
-            directory = dir
+        let directory = if let dir = environment["FRESH_CONFIG_DIR"], !dir.isEmpty {
+            dir
         } else if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") {
-            directory = config + "/fresh"
+            config + "/fresh"
         } else {
-            directory = (environment["HOME"] ?? NSHomeDirectory()) + "/.config/fresh"
+            (environment["HOME"] ?? NSHomeDirectory()) + "/.config/fresh"
         }
         return SourcesFile(path: directory + "/sources.toml")
     }
@@ -59,19 +58,16 @@ public struct SourcesFile: Sendable {
         guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
             throw .cannotAccess(path: path, reason: access(path, R_OK) == 0 ? "not UTF-8 text" : String(cString: strerror(errno)))
         }
-        let table: TOMLTable
         do {
-            table = try TOMLTable(string: text)
+            return try TOMLTable(string: text)
         } catch let error as TOMLParseError {
             throw .badFile(path: path, reason: "line \(error.source.begin.line): \(error.description)")
         } catch {
             throw .badFile(path: path, reason: "\(error)")
         }
-        return table
     }
 
-    /// The store the source called `name` lives in (its `store`); `nil` when no source has that
-    /// name or it names none. A command given a name looks for the collection there.
+    /// The store of the source called `name`, if any: where a command given the name looks for it.
     public func store(ofSourceNamed name: String) throws(SourceError) -> String? {
         try load().first { $0.name == name }?.store
     }
@@ -143,8 +139,7 @@ public struct SourcesFile: Sendable {
         try save(all)
     }
 
-    /// Removes the source called `name`, whatever the other entries hold: an entry that does
-    /// not validate (an unknown key, a missing url) can be removed too.
+    /// Removes the source called `name`, even when an entry does not validate (an unknown key, no url).
     public func remove(named name: String) throws(SourceError) {
         let sources = try document()?["sources"]?.table
         guard let sources, sources.keys.contains(name) else { throw .unknown(name, known: sources?.keys.sorted() ?? []) }

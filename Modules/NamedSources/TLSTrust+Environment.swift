@@ -2,10 +2,9 @@ import Foundation
 import HTTPCache
 
 extension TLSTrust {
-    /// The trust curl's environment variables give: the CA file `CURL_CA_BUNDLE` names, else
-    /// `SSL_CERT_FILE`; the directory `SSL_CERT_DIR`. `caFile` and `caDirectory`, when given
-    /// (`--cacert`, a source's `cacert`), come first; `verifies` is false for `-k` or a source's
-    /// `insecure`.
+    /// The trust curl's environment variables give (the CA file `CURL_CA_BUNDLE`, else `SSL_CERT_FILE`;
+    /// the directory `SSL_CERT_DIR`), under `caFile` and `caDirectory` when given (`--cacert`, a
+    /// source's `cacert`); `verifies` is false for `-k` or a source's `insecure`.
     public static func resolved(caFile: String?, caDirectory: String?, verifies: Bool,
                                 environment: [String: String] = ProcessInfo.processInfo.environment) -> TLSTrust {
         let set = { (name: String) in environment[name].flatMap { $0.isEmpty ? nil : $0 } }

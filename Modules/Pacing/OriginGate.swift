@@ -2,15 +2,14 @@ import Foundation
 import HTTPCache
 import Synchronization
 
-/// Where every request of the process (a page, a page read ahead, a guess of a re-sync, a
-/// `fresh get`) waits its turn, per origin (scheme, host and port): the one place that knows what
-/// each origin stated and enforced, so that nothing is sent past a server's limits.
+/// Where every request of the process (a page, a guess of a re-sync, a `fresh get`) waits its
+/// turn, per ``Origin``: the one place that knows what each origin stated and enforced, so that
+/// nothing is sent past a server's limits.
 ///
-/// An origin is asked at most ``capacity(of:)`` requests at a time: the parallelism set for it
-/// (``setParallel(_:for:)``, default ``defaultParallel``), and one at a time once it has stated
-/// a limit or refused a request by one (as GitHub asks of its clients). Besides, requests wait
-/// while a ``Refusal`` holds the origin (for as long as it asks), and while the stated budget is
-/// spent, until its reset: requests in flight count against it before their answer does.
+/// An origin is asked at most ``capacity(of:)`` requests at a time (``setParallel(_:for:)``), and
+/// one at a time once it has stated a limit or refused a request by one (as GitHub asks of its
+/// clients). Requests also wait while a ``Refusal`` holds the origin, and while the stated budget
+/// is spent, until its reset: requests in flight count against it before their answer does.
 public final class OriginGate: Sendable {
     /// Why requests to an origin wait.
     public enum HoldReason: String, Sendable, Hashable, CaseIterable {
@@ -74,8 +73,7 @@ public final class OriginGate: Sendable {
 
     // MARK: Settings and questions
 
-    /// Lets up to `parallel` requests go to `origin` at once (a source's `parallel`, `--parallel`);
-    /// an origin that stated a limit stays at one.
+    /// Lets up to `parallel` requests go to `origin` at once (`--parallel`); a limited one stays at one.
     public func setParallel(_ parallel: Int, for origin: String) {
         state.withLock { state in
             state.origins[origin, default: OriginState(capacity: defaultParallel)].capacity = max(1, parallel)
@@ -89,8 +87,6 @@ public final class OriginGate: Sendable {
             return known.isLimited ? 1 : known.capacity
         }
     }
-
-    private func hasUnstatedRefusals(_ origin: String) -> Bool { state.withLock { ($0.origins[origin]?.unstatedRefusals ?? 0) > 0 } }
 
     /// Whether `origin` has stated a limit or refused a request by one during this run.
     public func isLimited(_ origin: String) -> Bool { state.withLock { $0.origins[origin]?.isLimited ?? false } }
@@ -106,9 +102,8 @@ public final class OriginGate: Sendable {
 
     // MARK: Passing the gate
 
-    /// Returns once a request to `url`'s origin may go, having waited for its turn and for any
-    /// hold; `report` hears each wait before it is waited. Every admission is followed by one
-    /// ``finish(_:response:)``.
+    /// Returns once a request to `url`'s origin may go, after its turn and any hold (`report` hears
+    /// each wait first); every admission is followed by one ``finish(_:response:)``.
     /// - Throws: ``PacingError/waitTooLong(url:wait:reason:maximumWaitName:)`` when a hold is
     ///   longer than `maximumWait` (nothing is waited then); `CancellationError`.
     public func admit(_ url: URL, maximumWait: Duration, maximumWaitName: String = "--max-wait",
@@ -153,7 +148,8 @@ public final class OriginGate: Sendable {
         let stated = StatedLimit(fields: response.headerFields, now: clock.date())
         let refusal = Refusal.of(status: response.status.code, limit: stated, body: response.body)
         // The common answer states nothing and refuses nothing: there is nothing to learn.
-        guard stated.isStated || refusal != nil || response.status.code >= 400 || isLimited(origin) || hasUnstatedRefusals(origin) else { return }
+        let wasLimited = state.withLock { $0.origins[origin].map { $0.isLimited || $0.unstatedRefusals > 0 } ?? false }
+        guard stated.isStated || refusal != nil || response.status.code >= 400 || wasLimited else { return }
         let now = clock.now()
         state.withLock { state in
             var known = state.origins[origin, default: OriginState(capacity: defaultParallel)]
@@ -196,9 +192,8 @@ public final class OriginGate: Sendable {
 
     // MARK: Turns
 
-    /// Waits until fewer than the origin's capacity are in flight (first come, first served).
-    /// A turn that is free is taken without suspending: most requests never wait, and a
-    /// suspension costs a sync of 1,000 pages a hop to its executor per page.
+    /// Waits until fewer than the origin's capacity are in flight (first come, first served). A free
+    /// turn is taken without suspending: most requests never wait, and a suspension costs an executor hop per page.
     private func takeTurn(_ origin: String) async throws {
         let id = state.withLock { state -> UInt64? in
             if Self.takeFreeTurn(&state.origins[origin, default: OriginState(capacity: defaultParallel)]) { return nil }

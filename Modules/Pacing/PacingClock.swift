@@ -1,7 +1,6 @@
 import Foundation
 
-/// The time pacing waits on: the gate's holds and the retries' backoffs. The real one sleeps;
-/// tests pass one that records each wait and moves its own time on at once.
+/// The time pacing's holds and backoffs wait on: tests pass one that moves its own time on at once.
 public struct PacingClock: Sendable {
     /// The current time, for waits.
     public var now: @Sendable () -> ContinuousClock.Instant

@@ -23,13 +23,8 @@ public enum Refusal: Sendable, Equatable, CustomStringConvertible {
         if let wait = limit.retryAfter { return .retryAfter(wait) }
         guard status != 503 else { return nil }
         if limit.isSpent { return .spentBudget(resetIn: limit.resetIn) }
-        return mentionsRateLimit(body) ? .unstatedLimit : nil
-    }
-
-    /// Whether an error body says "rate limit" (GitHub: "You have exceeded a secondary rate
-    /// limit", "API rate limit exceeded"), in its first kilobytes.
-    static func mentionsRateLimit(_ body: Data) -> Bool {
-        String(decoding: body.prefix(4096), as: UTF8.self).lowercased().contains("rate limit")
+        // GitHub's "secondary rate limit" says so in the body's first kilobytes.
+        return String(decoding: body.prefix(4096), as: UTF8.self).lowercased().contains("rate limit") ? .unstatedLimit : nil
     }
 
     public var description: String {

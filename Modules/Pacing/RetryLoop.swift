@@ -1,8 +1,7 @@
 import HTTPCache
 
-/// The one loop that tries a request again, for `fresh get --retry` and for every page of a
-/// sync: each attempt says how it went, ``RetryPolicy`` decides, and the loop waits and goes
-/// again or gives up.
+/// The one loop that tries a request again (for the same callers as ``RetryPolicy``): each
+/// attempt says how it went, the policy decides, and the loop waits and goes again or gives up.
 ///
 /// A rate limit's wait is not the loop's: the ``OriginGate`` holds the origin, and the next
 /// attempt waits there with every other request to it. Any other wait (a backoff) is slept here.
@@ -49,10 +48,8 @@ public struct RetryLoop: Sendable {
         self.random = random
     }
 
-    /// Runs `attempt` (given its number, from 1) until it is done or the policy stops.
-    /// - Parameters:
-    ///   - willRetry: told before each wait.
-    ///   - giveUp: what the loop ends with when the policy stops.
+    /// Runs `attempt` (given its number, from 1) until it is done or the policy stops:
+    /// `willRetry` is told before each wait, and `giveUp` makes what the loop then ends with.
     public func run<Value: Sendable>(
         _ attempt: (Int) async throws -> Attempt<Value>,
         willRetry: (Retry) -> Void,
@@ -78,9 +75,7 @@ public struct RetryLoop: Sendable {
         }
     }
 
-    /// A transport error as a failure worth deciding on: the server unreachable, or the network
-    /// failing in a way another try may mend (timed out, cut short, a transfer that failed).
-    /// `nil` for the rest: an invalid URL or reply, a body too large, a certificate, cancellation.
+    /// A transport error as a failure worth deciding on; `nil` for one no other try mends.
     public static func failure(of error: TransportError) -> RetryPolicy.Failure? {
         switch error {
         case .unreachable: .unreachable(error.description)

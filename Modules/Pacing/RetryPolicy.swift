@@ -56,8 +56,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The failure an error response is: a refusal by a rate limit, or a plain status.
     /// - Parameter hold: how long the origin is held now (``OriginGate/hold(of:)``).
     public static func failure(status: Int, refusal: Refusal?, hold: Duration) -> Failure {
-        guard let refusal else { return .status(status) }
-        return .limited(status: status, refusal: refusal, wait: hold)
+        refusal.map { Failure.limited(status: status, refusal: $0, wait: hold) } ?? .status(status)
     }
 
     /// Decides what to do after attempt number `attempt` (1 for the first) failed.
@@ -86,8 +85,7 @@ public struct RetryPolicy: Sendable, Equatable {
             }
             return .retry(after: requested, reason: what)
         }
-        let exponent = min(attempt - 1, 20)
-        let backoff = initialBackoff * (1 << exponent)
+        let backoff = initialBackoff * (1 << min(attempt - 1, 20))
         let jittered = backoff * (0.5 + 0.5 * min(max(random, 0), 1))
         return .retry(after: min(jittered, maximumWait), reason: "\(what), backing off")
     }

@@ -40,7 +40,6 @@ public struct StatedLimit: Sendable, Equatable {
         readIETFFields(fields)
     }
 
-    /// The fields read here.
     private static let names: Set<HTTPField.Name> = [
         .retryAfter, .xRateLimitLimit, .xRateLimitRemaining, .xRateLimitReset, .rateLimit, .rateLimitPolicy, .rateLimitRemaining, .rateLimitReset,
     ]
@@ -72,8 +71,7 @@ public struct StatedLimit: Sendable, Equatable {
         }
     }
 
-    /// The IETF draft's fields, old and new. Of several policies, the one with the fewest
-    /// requests left decides.
+    /// The IETF draft's fields, old and new.
     private mutating func readIETFFields(_ fields: HTTPFields) {
         if fields[.rateLimitPolicy] != nil { isStated = true }
         if let remaining = fields[.rateLimitRemaining].flatMap({ Int($0.trimmingWhitespace()) }) {

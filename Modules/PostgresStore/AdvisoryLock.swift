@@ -1,7 +1,7 @@
-import Foundation
 import HTTPFields
 import MirrorStore
 import PostgresNIO
+import StoreAddress
 import Synchronization
 
 /// One sync of a collection at a time across every machine that shares the database: a
@@ -18,9 +18,8 @@ final class AdvisoryLock: CollectionLock {
         self.key = key
     }
 
-    /// Takes the lock of `identity`, waiting while another session holds it.
-    /// - Parameter onWait: called once, if the lock is busy, with the holder as its session
-    ///   names itself (`process 1234 on ws-2`).
+    /// Takes the lock of `identity`, waiting while another session holds it; `onWait` is called once
+    /// if it does, with the holder as its session names itself (`process 1234 on ws-2`).
     static func acquire(identity: String, at address: PostgresAddress, onWait: (String?) -> Void) async throws -> AdvisoryLock {
         let key = Int64(bitPattern: FNV1a64.hash(Array("fresh collection \(identity)".utf8)))
         let connection = try await ServerConnection.open(address)

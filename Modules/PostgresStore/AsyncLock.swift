@@ -1,8 +1,7 @@
 import Synchronization
 
-/// A lock that waits without blocking a thread: one task at a time holds it, the others
-/// queue in the order they asked. A server connection uses it so a transaction has the
-/// connection to itself.
+/// A lock that waits without blocking a thread: one task at a time holds it, the others queue in
+/// order. It gives a server connection's transaction the connection to itself.
 final class AsyncLock: Sendable {
     private struct State {
         var held = false
@@ -34,11 +33,9 @@ final class AsyncLock: Sendable {
 
     private func unlock() {
         let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
-            guard !state.waiting.isEmpty else {
-                state.held = false
-                return nil
-            }
-            return state.waiting.removeFirst()
+            // Held on by the next waiter, if there is one.
+            state.held = !state.waiting.isEmpty
+            return state.waiting.isEmpty ? nil : state.waiting.removeFirst()
         }
         next?.resume()
     }

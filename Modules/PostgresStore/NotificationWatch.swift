@@ -1,11 +1,10 @@
 import MirrorStore
-import PostgresNIO
+import StoreAddress
 import Synchronization
 
 /// Tells a reader when anyone wrote to the mirror, without polling the server: a connection of
-/// its own `LISTEN`s on `fresh_changes`, which a transaction that changes what a reader shows
-/// notifies when it commits (see ``PostgresMirror/write(_:)`` and `write_page`). A lost connection is said on the next
-/// look, as the reader says a failing check.
+/// its own `LISTEN`s on `fresh_changes`, which every write notifies when it commits (see
+/// ``PostgresMirror/write(_:)`` and `write_page`). A lost connection is said on the next look.
 final class NotificationWatch: ChangeWatch {
     private struct State {
         var changed = false

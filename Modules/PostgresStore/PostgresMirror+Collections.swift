@@ -63,8 +63,7 @@ extension PostgresMirror {
     public func deleteCollection(_ id: Int64) async throws -> Int {
         try await write { transaction in
             let count = try await transaction.query("SELECT count(*) FROM item WHERE collection_id = \(id)").first?.decode(Int.self) ?? 0
-            // Items first (they have no foreign key, see PostgresSchema); pages go with the
-            // collection (ON DELETE CASCADE).
+            // Items first (no foreign key, see PostgresSchema); pages go with the collection (CASCADE).
             try await transaction.query("DELETE FROM item WHERE collection_id = \(id)")
             try await transaction.query("DELETE FROM collection WHERE id = \(id)")
             return count

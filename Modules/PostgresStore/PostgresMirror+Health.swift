@@ -1,12 +1,10 @@
-import MirrorStore
 import PostgresNIO
 
 // MirrorStore, health: what `fresh check` asks of a PostgreSQL mirror.
 extension PostgresMirror {
-    /// What a consistency check finds. The server keeps its own files sound (damage there is
-    /// PostgreSQL's to report, and `amcheck`'s to find); this checks what the mirror promises:
-    /// every migration applied, every page of a collection's last complete pass with its
-    /// items, and every current item on a page that exists.
+    /// The server keeps its own files sound (damage there is PostgreSQL's to report, `amcheck`'s
+    /// to find); this checks what the mirror promises: every migration applied, every page of a
+    /// collection's last complete pass with its items, every current item on a page that exists.
     public func problems() async throws -> [String] {
         var found: [String] = []
         let applied = Set(try await connection.query("SELECT name FROM migration").map { try $0.decode(String.self) })

@@ -1,4 +1,3 @@
-import Foundation
 import JSON
 import MirrorStore
 import PostgresNIO

@@ -1,6 +1,6 @@
-import Foundation
 import MirrorStore
 import PostgresNIO
+import StoreAddress
 
 /// The mirror in a PostgreSQL database: the ``MirrorStore`` a team shares, with the SQLite
 /// mirror's guarantees kept by the server instead of a file: batches of pages in one transaction
@@ -41,9 +41,7 @@ public final class PostgresMirror: MirrorStore {
         try await AdvisoryLock.acquire(identity: identity, at: address, onWait: onWait)
     }
 
-    public func watchChanges() async throws -> any ChangeWatch {
-        try await NotificationWatch.start(at: address)
-    }
+    public func watchChanges() async throws -> any ChangeWatch { try await NotificationWatch.start(at: address) }
 
     public func close() async { await connection.close() }
 

@@ -28,8 +28,7 @@ extension ItemKey {
 }
 
 /// An item's JSON as the `json` (JSONB) and `exact_text` columns take it, as UTF-8 bytes: the
-/// sync's JSON reader has checked them, so no Swift `String` is made per item (making one was
-/// 4 % of a cold sync's client time).
+/// sync's JSON reader has checked them, so no Swift `String` is made per item (docs/scaling.md).
 struct ItemDocument {
     /// Text JSONB accepts: the item's, or with each `\u0000` escape made `\ufffd` when it has one.
     var document: UTF8Text
@@ -39,16 +38,15 @@ struct ItemDocument {
     init(_ json: Data) {
         if Self.hasNULEscape(json) {
             let text = String(decoding: json, as: UTF8.self)
-            document = UTF8Text(Data(text.replacingOccurrences(of: "\\u0000", with: "\\ufffd").utf8))
-            exactText = UTF8Text(json)
+            document = UTF8Text(bytes: Data(text.replacingOccurrences(of: "\\u0000", with: "\\ufffd").utf8))
+            exactText = UTF8Text(bytes: json)
         } else {
-            document = UTF8Text(json)
-            exactText = UTF8Text(Data())
+            document = UTF8Text(bytes: json)
+            exactText = UTF8Text(bytes: Data())
         }
     }
 
-    /// Whether the JSON text holds `\u0000`, which JSONB refuses: `memchr` from backslash to
-    /// backslash (a Swift loop over every byte here took 4 % of a cold sync's client time).
+    /// Whether the JSON text holds `\u0000`, which JSONB refuses: `memchr` from backslash to backslash.
     private static func hasNULEscape(_ json: Data) -> Bool {
         json.withUnsafeBytes { bytes in
             guard let base = bytes.baseAddress else { return false }
@@ -70,8 +68,6 @@ struct ItemDocument {
 struct UTF8Text: PostgresNonThrowingEncodable, PostgresArrayEncodable {
     var bytes: Data
 
-    init(_ bytes: Data) { self.bytes = bytes }
-
     static var psqlType: PostgresDataType { .text }
     static var psqlArrayType: PostgresDataType { .textArray }
     static var psqlFormat: PostgresFormat { .binary }
@@ -82,8 +78,7 @@ struct UTF8Text: PostgresNonThrowingEncodable, PostgresArrayEncodable {
 }
 
 /// An array parameter whose elements may be `NULL` (postgres-nio's own arrays have none),
-/// written in PostgreSQL's binary array format: dimensions, a has-nulls flag, the element type,
-/// the length and lower bound, then each element as its length (-1 for `NULL`) and bytes.
+/// written in PostgreSQL's binary array format.
 struct NullableArray<Element: PostgresArrayEncodable & PostgresNonThrowingEncodable>: PostgresNonThrowingEncodable {
     var elements: [Element?]
 
@@ -169,7 +164,6 @@ extension RowFields {
         return parts.count == 1 ? parts[0] : "coalesce(\(parts.joined(separator: ", ")))"
     }
 
-    /// The select list of a row.
     var postgresSelect: String {
         "SELECT id, key, page_index, position, \(Self.postgresExpression(title)) AS title, "
             + "\(Self.postgresExpression(subtitle)) AS subtitle, created_sequence, changed_sequence FROM item"
@@ -177,8 +171,7 @@ extension RowFields {
 }
 
 extension ItemFilter {
-    /// The SQL condition, its value bound at `$<argument>`. A member compares as its text, as
-    /// on the SQLite side: `5` matches the number 5 and the string "5", `true` the boolean.
+    /// The SQL condition, its value bound at `$<argument>`; a member compares as its text, as on the SQLite side.
     func postgresCondition(argument: Int) -> String {
         let member = "coalesce(json #>> \(path.postgresPath), '')"
         return switch comparison {

@@ -26,12 +26,9 @@ enum PostgresSchema {
     ///   UTF-8 for a string), so `1` and `"1"` stay different keys and any byte survives;
     /// - `item.json` is the item as JSONB; `exact_text` keeps the text the server sent only
     ///   when JSONB cannot hold it (a `\u0000` in a string), and `json` then has U+FFFD there;
-    /// - `page_index` -1 marks an item its page no longer lists, kept until the pass ends;
-    /// - the sequences number the page writes of a collection (which items are new to a reader);
-    /// - `item.collection_id` has no foreign key: the server would check it once per item
-    ///   written, a third of its work in a cold sync of 100,000 items (`write_page` alone: 1.5 s
-    ///   with the check, 1.15 s without). Items are written only by `write_page`, for a
-    ///   collection the sync holds, and ``PostgresMirror/deleteCollection(_:)`` deletes them.
+    /// - `item.collection_id` has no foreign key: the server would check it once per item written,
+    ///   a third of `write_page`'s work (docs/scaling.md). Items are written only by `write_page`, for
+    ///   a collection the sync holds, and ``PostgresMirror/deleteCollection(_:)`` deletes them.
     private static let collectionsPagesItems = [
         """
         CREATE TABLE collection (
@@ -84,10 +81,8 @@ enum PostgresSchema {
         "CREATE INDEX item_order ON item (collection_id, page_index, position)",
     ]
 
-    /// The words of every string value of an item, for `/` in the reader: brought up to date
-    /// by whoever searches (see `PostgresMirror.updateSearchIndex`), not by the sync, so a sync
-    /// pays nothing for it (indexing as items are written made a cold sync of 100,000 items
-    /// take 8.7 s instead of 3.1), as the SQLite mirror's `itemText` is.
+    /// The words of every string value of an item, for `/` in the reader, brought up to date by
+    /// whoever searches (`PostgresMirror.updateSearchIndex`), not by the sync, as SQLite's `itemText`.
     private static let itemSearch = [
         """
         CREATE TABLE item_words (
@@ -108,8 +103,7 @@ enum PostgresSchema {
     ]
 
     /// Moving listings and incremental syncs, as the SQLite side's `v7-incremental-syncs`: the
-    /// collection keeps its `since` and the kind of its last run. The functions this migration
-    /// and v2 used to make are v5's now (a database that has them gets v5's in their place).
+    /// collection keeps its `since` and the kind of its last run (its functions are v5's now).
     private static let movingListingsAndIncrementalSyncs = [
         "ALTER TABLE collection ADD COLUMN since text",
         "ALTER TABLE collection ADD COLUMN last_pass_kind text",
@@ -119,19 +113,14 @@ enum PostgresSchema {
         "DROP FUNCTION IF EXISTS write_page(bigint, bigint, text, text, text, bigint, double precision, bigint, bytea[], text[], text[])",
     ]
 
-    /// The writing functions, made from ``PageWriteRule`` (the rule the SQLite store runs
-    /// statement by statement), so the rule is written once:
-    /// - `write_page`: one changed page, inside the caller's transaction. A key that another page
-    ///   of this pass listed comes back as `refused_key` (the caller rolls back), unless the
-    ///   page's listing may move: the item is then left where it is and counted as `repeated`.
+    /// The writing functions, made from ``PageWriteRule`` (written once for both stores):
+    /// - `write_page`: one changed page, inside the caller's transaction. A repeat comes back as
+    ///   `refused_key` (the caller rolls back), or is left where it is if the listing may move.
     /// - `write_pages`: a batch of pages in one call, in order, so a batch costs one round trip
-    ///   instead of one per page (each round trip left the server idle while the answer went
-    ///   back and the next statement came: a quarter of a cold sync's time). A current page (its
-    ///   item count `NULL`) only has its pass recorded, a run of them in one statement; a changed
-    ///   one is written by `write_page`, its items the next `item_count` of the item arrays. One
-    ///   row per page; the rows stop after a refused page.
-    /// - `write_caught_up`: the items a catch-up found at the front of the listing, on the first
-    ///   page before its own.
+    ///   instead of one per page (docs/scaling.md). A current page (item count `NULL`) only has its
+    ///   pass recorded, a run of them in one statement; a changed one is written by `write_page`,
+    ///   its items the next `item_count` of the item arrays. One row per page, none after a refusal.
+    /// - `write_caught_up`: the items a catch-up found, on the first page before its own.
     /// - `merge_items`: an incremental run's items, updated where they stand, new ones after the last.
     private static let writingFunctions = [
         """
@@ -237,9 +226,8 @@ enum PostgresSchema {
         """,
     ]
 
-    /// Step 2 of ``PageWriteRule`` from the function's item arrays (`p_keys`, `p_documents`,
-    /// `p_exact_texts`), its items at positions from `from`; counts what it created, changed and
-    /// wrote into `created`, `changed` and `written`.
+    /// Step 2 of ``PageWriteRule`` from the function's item arrays, at positions from `from`;
+    /// counts what it created, changed and wrote into `created`, `changed` and `written`.
     private static func upsertCounting(onPage page: String, from firstPosition: String, pass: String,
                                        moving: PageWriteRule.Moving) -> String {
         let rows = "SELECT p_collection, key, \(page), position, json, exact_text, \(pass), sequence, sequence FROM incoming"

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOSSL
 import PostgresNIO
+import StoreAddress
 
 /// One connection to the PostgreSQL server, used by one task at a time: a transaction holds it
 /// whole (``AsyncLock``). Every failure comes out as a ``StorageError`` of one line (see
@@ -34,9 +35,8 @@ final class ServerConnection: Sendable {
                                   database: address.database, tls: try tls(address.tlsMode))
         }
         configuration.options.connectTimeout = .seconds(Int64(address.connectTimeout))
-        // `synchronous_commit = off`: a commit does not wait for the server's disk, as the SQLite
-        // mirror's `synchronous = NORMAL` does not: a crash of the server can lose only the last
-        // commits (never half of one), which the next sync fetches again.
+        // `synchronous_commit = off`, as the SQLite mirror's `synchronous = NORMAL`: a crash of the
+        // server can lose only the last commits (never half of one), which the next sync fetches again.
         configuration.options.additionalStartupParameters = [
             ("search_path", "\(PostgresSchema.name), public"), ("application_name", applicationName), ("synchronous_commit", "off"),
         ]
@@ -56,28 +56,20 @@ final class ServerConnection: Sendable {
         var tls = TLSConfiguration.makeClientConfiguration()
         switch mode {
         case .disable: return .disable
-        case .allow, .prefer:
-            tls.certificateVerification = .none
-            return .prefer(try NIOSSLContext(configuration: tls))
-        case .require:
-            tls.certificateVerification = .none
-            return .require(try NIOSSLContext(configuration: tls))
-        case .verifyCA:
-            tls.certificateVerification = .noHostnameVerification
-            return .require(try NIOSSLContext(configuration: tls))
-        case .verifyFull:
-            return .require(try NIOSSLContext(configuration: tls))
+        case .allow, .prefer, .require: tls.certificateVerification = .none
+        case .verifyCA: tls.certificateVerification = .noHostnameVerification
+        case .verifyFull: break
         }
+        let context = try NIOSSLContext(configuration: tls)
+        return mode == .allow || mode == .prefer ? .prefer(context) : .require(context)
     }
 
-    /// Runs one statement and returns its rows.
     @discardableResult
     func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         try await turn.holding { try await run(query) }
     }
 
-    /// Runs one statement, handing its rows to `body` as they arrive (memory stays flat
-    /// however many there are).
+    /// Runs one statement, handing its rows to `body` as they arrive (memory stays flat).
     func forEachRow(_ query: PostgresQuery, _ body: (PostgresRow) throws -> Void) async throws {
         try await turn.holding {
             do {

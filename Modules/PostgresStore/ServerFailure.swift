@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import PostgresNIO
 import StorageErrors
+import StoreAddress
 
 /// What went wrong with the server, as one line for the user: the connection refused, lost or
 /// timed out; a role, a database or a right missing; the disk full. The password is never in

@@ -3,9 +3,8 @@ import NamedSources
 
 /// Which mirror each source lives in, for commands that sync them all (`--all`, `--watch`).
 public enum MirrorGroups {
-    /// The sources grouped by the mirror they live in: `--store` (`storeFlag`) puts every one
-    /// in that store; otherwise a source's own `store`, else the default (`nil`: `FRESH_STORE`
-    /// or SQLite), which always comes first.
+    /// The sources grouped by the mirror they live in: all in one with `storeFlag` (`--store`); else by a
+    /// source's own `store`, or the default (`nil`: `FRESH_STORE` or SQLite), which always comes first.
     public static func of(_ sources: [Source], storeFlag: String?) -> [(given: String?, sources: [Source])] {
         let key = { (source: Source) in storeFlag == nil ? source.store : nil }
         var groups: [(given: String?, sources: [Source])] = [(nil, [])]

@@ -16,9 +16,8 @@ public struct SyncOverrides: Sendable {
     public var items: JSONPath?
     public var key: JSONPath?
     public var limit: Int?
-    /// `-H` fields, expanded each time a target's options are made (a `$(command)` runs again
-    /// for each sync of a watch): sent with every target's requests, and kept with a URL's
-    /// collection unless they carry a secret.
+    /// `-H` fields, expanded for each target (a `$(command)` runs again for each sync of a watch): sent
+    /// with every target's requests, and kept with a URL's collection unless they carry a secret.
     public var headerFields: @Sendable () throws -> HTTPFields = { [:] }
     public var userAgent: String?
     /// `--cacert`, `--capath`, `-k`.
@@ -33,15 +32,13 @@ public struct SyncOverrides: Sendable {
     public var retry = RetryPolicy()
     public var maximumPageSize = 64 * 1024 * 1024
     public var restart = false
-    /// Called for each sync whose certificates go unchecked (`-k`, a source's `insecure`), so
-    /// the command can say so before any request.
+    /// Called, before any request, for each sync whose certificates go unchecked (`-k`, `insecure`).
     public var unverified: @Sendable () -> Void = {}
 
     public init() {}
 
     /// The sync of `target`: its source's or record's options, with these over them.
-    /// - Throws: `ValidationError` for `--name` on a source, a collection without a valid URL;
-    ///   what expanding the `-H` fields threw.
+    /// - Throws: `ValidationError` (`--name` on a source, a collection without a valid URL), or what `-H` threw.
     public func options(for target: SyncTarget) throws -> SyncOptions {
         let fields = try headerFields()
         var options: SyncOptions

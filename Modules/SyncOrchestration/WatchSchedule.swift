@@ -17,15 +17,13 @@ public struct WatchSchedule: Sendable {
     /// Whether `name` is to be synced now (a name never synced is).
     public func isDue(_ name: String, at now: ContinuousClock.Instant) -> Bool { (due[name] ?? now) <= now }
 
-    /// `name` was synced: next after the interval, else when its first page goes stale
-    /// (`freshFor`: what is left of its lifetime, `nil` when it has none).
+    /// `name` was synced: next after the interval, else when its first page goes stale (`freshFor`: its lifetime left).
     public mutating func synced(_ name: String, freshFor lifetime: Duration?, at now: ContinuousClock.Instant = .now) {
         let wait = interval ?? lifetime.map { min(max($0, Self.shortest), Self.longest) } ?? Self.unknownLifetime
         due[name] = now + wait
     }
 
-    /// `name`'s sync failed: next after the interval (or ``unknownLifetime``), and no sooner
-    /// than `retryAfter`.
+    /// `name`'s sync failed: next after the interval (or ``unknownLifetime``), no sooner than `retryAfter`.
     public mutating func failed(_ name: String, retryAfter: Duration?, at now: ContinuousClock.Instant = .now) {
         due[name] = now + max(interval ?? Self.unknownLifetime, retryAfter ?? .zero)
     }

@@ -8,6 +8,11 @@ extension DisplayWidth {
         var current = ""
         var currentWidth = 0
         var pendingSpaces = ""
+        func breakLine() {
+            lines.append(current)
+            current = ""
+            currentWidth = 0
+        }
         for (word, spaces) in Self.words(of: line) {
             let wordWidth = cells(word)
             let spaceWidth = cells(pendingSpaces)
@@ -15,18 +20,10 @@ extension DisplayWidth {
                 current += pendingSpaces + word
                 currentWidth += spaceWidth + wordWidth
             } else {
-                if !current.isEmpty {
-                    lines.append(current)
-                    current = ""
-                    currentWidth = 0
-                }
+                if !current.isEmpty { breakLine() }
                 for character in word {
                     let characterWidth = cells(character)
-                    if !current.isEmpty, currentWidth + characterWidth > width {
-                        lines.append(current)
-                        current = ""
-                        currentWidth = 0
-                    }
+                    if !current.isEmpty, currentWidth + characterWidth > width { breakLine() }
                     current.append(character)
                     currentWidth += characterWidth
                 }

@@ -3,8 +3,7 @@ import CWidth
 /// Measures text in terminal display cells, the unit a terminal lays text out in: a Latin
 /// letter takes one cell, a Hangul syllable or most emoji take two, a combining mark none.
 ///
-/// Character counts say nothing about cells, so every column, truncation and wrap in the
-/// reader goes through this type.
+/// Every column, truncation and wrap in the reader goes through this type.
 public struct DisplayWidth: Sendable {
     private let scalarWidth: @Sendable (Unicode.Scalar) -> Int
 
@@ -27,14 +26,9 @@ public struct DisplayWidth: Sendable {
     public func isPrintable(_ scalar: Unicode.Scalar) -> Bool { scalarWidth(scalar) >= 0 }
 
     /// The cells `text` takes; non-printable scalars count as zero.
-    public func cells(_ text: some StringProtocol) -> Int {
-        text.unicodeScalars.reduce(0) { $0 + max(0, scalarWidth($1)) }
-    }
-
+    public func cells(_ text: some StringProtocol) -> Int { text.unicodeScalars.reduce(0) { $0 + max(0, scalarWidth($1)) } }
     /// The cells one character (grapheme cluster) takes.
-    public func cells(_ character: Character) -> Int {
-        character.unicodeScalars.reduce(0) { $0 + max(0, scalarWidth($1)) }
-    }
+    public func cells(_ character: Character) -> Int { character.unicodeScalars.reduce(0) { $0 + max(0, scalarWidth($1)) } }
 
     // MARK: Fitting
 

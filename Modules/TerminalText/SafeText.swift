@@ -1,13 +1,10 @@
-/// Remote text made safe to draw: nothing in a post can move the cursor, change colours or
-/// upset the column layout.
-///
-/// ``TerminalText/sanitized(_:)`` turns control characters (escape sequences included) into
-/// visible `\u{..}` escapes. On top of that a tab becomes a space; a scalar the terminal
-/// cannot measure becomes "�"; and the zero-width joiner and emoji presentation selector
-/// are dropped, because terminals disagree on how wide the sequences they build are
-/// (`👩‍💻` is two cells in some, four in others) while each emoji alone has one agreed width.
+/// Remote text made safe to draw, so nothing in a post can move the cursor, change colours or
+/// upset the column layout: ``TerminalText/sanitized(_:)``, and then a tab becomes a space and
+/// a scalar the terminal cannot measure becomes "�".
 public enum SafeText {
-    /// Scalars dropped so every terminal lays the text out as `wcwidth` measures it.
+    /// The zero-width joiner and emoji presentation selector, dropped: terminals disagree on how
+    /// wide the sequences they build are (`👩‍💻` is two cells in some, four in others), while each
+    /// emoji alone has the one width `wcwidth` gives it.
     static let droppedScalars: Set<Unicode.Scalar> = ["\u{200D}", "\u{FE0F}"]
 
     /// Text for one screen line (a title, an author): line breaks become visible escapes.
@@ -23,8 +20,7 @@ public enum SafeText {
         return result
     }
 
-    /// Text of several lines (a body): split at line breaks (`\n`, `\r\n`, `\r`, U+2028,
-    /// U+2029), each line made safe with ``line(_:width:)``.
+    /// A body's lines, split at `\n`, `\r\n`, `\r`, U+2028 and U+2029, each made safe by ``line(_:width:)``.
     public static func lines(_ text: String, width: DisplayWidth) -> [String] {
         text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
             .map { line(String($0), width: width) }

@@ -1,20 +1,17 @@
 /// Text from the network made safe for a terminal: control characters (escape sequences
 /// included) become visible `\u{..}` escapes, so a remote string cannot move the cursor,
-/// change colours or retitle the window. Bidirectional overrides and isolates (U+202A–U+202E,
-/// U+2066–U+2069) are escaped too: they would reorder what follows them on the line, so a
-/// title could disguise itself or the columns after it. So are the Unicode line and paragraph
-/// separators (U+2028, U+2029), line breaks that terminals do not break on and draw each their
-/// own way (or not at all), so a title shows where it had one as it shows a `\n`.
+/// change colours or retitle the window. So do bidirectional overrides and isolates, which would
+/// reorder the rest of the line (a title could disguise itself or the columns after it), and
+/// U+2028 and U+2029, line breaks terminals do not break on and draw each their own way.
 public enum TerminalText {
-    /// Whether ``sanitized(_:keepingLineBreaks:)`` escapes `scalar` (unless it is kept): control
-    /// characters, bidirectional overrides and isolates, U+2028 and U+2029.
+    /// Whether ``sanitized(_:keepingLineBreaks:)`` escapes `scalar` (unless it is kept).
     static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
         scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
             || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
 
-    /// `text` with every control character (and bidi override, and U+2028/U+2029) but the tab escaped; with `keepingLineBreaks`, line
-    /// feeds and the carriage return of a CRLF stay too (a body printed as lines).
+    /// `text` with every control character, bidi override or isolate, U+2028 and U+2029 but the tab
+    /// escaped; with `keepingLineBreaks`, line feeds and the carriage return of a CRLF stay too.
     public static func sanitized(_ text: String, keepingLineBreaks: Bool = false) -> String {
         var result = ""
         var scalars = text.unicodeScalars.makeIterator()
@@ -31,11 +28,9 @@ public enum TerminalText {
         return result
     }
 
-    /// JSON text as a terminal may show it: every scalar ``sanitized(_:keepingLineBreaks:)``
-    /// would escape (but the tab, line feed and carriage return JSON uses as whitespace) written
-    /// as a JSON escape (`\u009b`, `\u202e`). Valid JSON holds such scalars only inside strings
-    /// (raw, which JSON allows for all but C0), so the text stays valid JSON with the same meaning,
-    /// while nothing in it can drive the terminal.
+    /// JSON text as a terminal may show it: each scalar ``sanitized(_:keepingLineBreaks:)`` would
+    /// escape, but JSON's whitespace (tab, line feed, carriage return), written as a JSON escape
+    /// (`\u009b`); valid JSON holds such scalars only in strings, so the text keeps its meaning.
     public static func jsonEscaped(_ json: String) -> String {
         guard json.unicodeScalars.contains(where: { isEscaped($0) && !["\t", "\n", "\r"].contains($0) }) else { return json }
         var result = ""

@@ -56,24 +56,28 @@ struct GeneratedPostsTests {
         #expect(generated.firstIndex(after: .integer(150)) == held.firstIndex(after: .integer(150)))
     }
 
-    @Test func theStoreKeepsABoundedNumberOfRepresentations() {
-        let store = MockStore(data: MockData(collections: [], seed: 1))
+    @Test func theStoreKeepsABoundedNumberOfBytes() {
+        // Bodies of 1,000 bytes (too small to compress, so kept as they are): 16 fill the budget.
+        let store = MockStore(data: MockData(collections: [], seed: 1), keptBytes: 16_000)
         var builds: [String: Int] = [:]
         func serve(_ key: String) {
             _ = store.representation(of: .documentation, key: key) { _ in
                 builds[key, default: 0] += 1
-                return RepresentationContent(body: Data(key.utf8), changed: .exactly(SeedData.epoch))
+                return RepresentationContent(body: Data(repeating: UInt8(key.count), count: 1_000), changed: .exactly(SeedData.epoch))
             }
         }
         serve("first")
+        for index in 0..<15 { serve("page \(index)") }
         serve("first")
-        #expect(builds["first"] == 1)
-        for index in 0..<MockStore.keptPerDataset { serve("page \(index)") }
-        // When the store was full the least recently served half went, `first` with it; the
-        // last one served stayed.
+        #expect(builds["first"] == 1, "16 bodies fit")
+        serve("page 15")
+        // Past the budget the least recently served half went, `page 0` with it; `first`, served
+        // since, and the last pages stayed.
         serve("page 0")
         serve("first")
-        #expect(builds["first"] == 2)
-        #expect(builds["page \(MockStore.keptPerDataset - 1)"] == 1)
+        serve("page 14")
+        #expect(builds["page 0"] == 2)
+        #expect(builds["first"] == 1)
+        #expect(builds["page 14"] == 1)
     }
 }

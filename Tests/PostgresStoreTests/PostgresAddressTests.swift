@@ -1,5 +1,5 @@
 import Foundation
-import PostgresStore
+@testable import StoreAddress
 import Testing
 
 /// Connection URIs, the PG* variables and the password file, read as libpq reads them.

@@ -2,6 +2,7 @@ import Foundation
 import JSON
 import MirrorStore
 import StorageErrors
+import StoreAddress
 import StoreTestSupport
 import PostgresStore
 import Testing

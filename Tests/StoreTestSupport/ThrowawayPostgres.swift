@@ -1,5 +1,6 @@
 import Foundation
 import PostgresStore
+import StoreAddress
 import Synchronization
 
 /// A PostgreSQL cluster of the tests' own, started once per test process: `initdb` in a

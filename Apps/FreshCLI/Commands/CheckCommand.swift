@@ -1,9 +1,9 @@
 import ArgumentParser
 import Foundation
 import MirrorStore
-import PostgresStore
 import Storage
 import StorageErrors
+import StoreAddress
 import SyncEngine
 
 /// `fresh check`: is the item database damaged, and what can be saved.
@@ -29,7 +29,6 @@ struct CheckCommand: FreshSubcommand {
 
     @Flag(help: "Save what can be read into a new database and use it from now on.")
     var recover = false
-
     @Flag(help: "Print a JSON object: path, damaged, problems (and what --recover saved).")
     var json = false
 
@@ -53,8 +52,7 @@ struct CheckCommand: FreshSubcommand {
         if damaged, (try? recovery?.get()) == nil { throw ExitCode(6) }
     }
 
-    /// A PostgreSQL mirror: what the store's own check finds (the server keeps its files sound;
-    /// backups and `pg_dump` are its recovery).
+    /// A PostgreSQL mirror: what the store's own check finds.
     private func checkServer() async throws {
         let (location, problems) = try await storage.withMirror { store in (store.location, try await store.problems()) }
         if json { try printJSON(path: location, problems: problems, recovery: nil) } else { printLines(path: location, problems: problems, recovery: nil) }
@@ -65,12 +63,9 @@ struct CheckCommand: FreshSubcommand {
     struct RecoveryFailed: Error { var reason: String }
 
     static func recover(at path: String) -> Result<MirrorCheck.Recovery, RecoveryFailed> {
-        do {
-            return .success(try MirrorCheck.recover(at: path))
-        } catch StorageError.corrupted(_, let reason) {
-            return .failure(RecoveryFailed(reason: reason))
-        } catch {
-            return .failure(RecoveryFailed(reason: "\(error)"))
+        Result { try MirrorCheck.recover(at: path) }.mapError { error in
+            if case StorageError.corrupted(_, let reason) = error { return RecoveryFailed(reason: reason) }
+            return RecoveryFailed(reason: "\(error)")
         }
     }
 

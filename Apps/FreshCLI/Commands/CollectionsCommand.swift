@@ -39,7 +39,6 @@ struct CollectionsCommand: FreshSubcommand {
              summary.collection.plan?.style.name ?? "-", Self.lastSync(summary.collection),
              Self.status(summary.collection, itemCount: summary.itemCount), ByteCount.format(summary.bytes), summary.collection.url]
         }
-        // At 80 columns the pages, size and style give way, so name, items, status and URL stay readable.
         TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows, numericColumns: [1, 2],
                         dropping: [2, 6, 3])
     }
@@ -53,7 +52,6 @@ struct CollectionsCommand: FreshSubcommand {
         }
         if collection.lastCompleteAt == nil && collection.plan == nil { return "never synced" }
         guard collection.passComplete else { return "unfinished" }
-        // Which kind of run ended last: an incremental one removed nothing.
         return collection.lastPassKind == .incremental ? "complete, incremental" : "complete"
     }
 

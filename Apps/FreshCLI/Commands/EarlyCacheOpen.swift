@@ -4,16 +4,12 @@ import Synchronization
 /// The cache file a `fresh get` line names, opened on one core while ArgumentParser reads the
 /// line on the other: a cached `fresh get` spends most of its own time on those two.
 ///
-/// The location is guessed before the line is parsed (the last `--db-dir DIR` or
-/// `--db-dir=DIR` before a `--`, else the environment's), and only a file that is ready as it
-/// is gets opened (``CacheDatabase/openIfReady(path:)``): no database is created, migrated or
-/// moved before the line is known to be valid. ``take(for:capacity:)`` checks the guess
-/// against the parsed options; a database opened for another location or capacity is closed
-/// unused, and the command opens its own as it would have. A line that fails to parse leaves
-/// the early database unused: it has only read, and the process exits.
+/// Only a file that is ready as it is gets opened (``CacheDatabase/openIfReady(path:)``): nothing
+/// is created, migrated or moved before the line is known to be valid. ``take(for:capacity:)``
+/// checks the guessed location against the parsed options; a mismatch leaves the early database
+/// unused, and the command opens its own as it would have.
 enum EarlyCacheOpen {
-    private typealias Opening = Task<CacheDatabase?, Never>
-    private static let opening = Mutex<Opening?>(nil)
+    private static let opening = Mutex<Task<CacheDatabase?, Never>?>(nil)
 
     /// Starts opening the cache for `arguments` when they run `fresh get`.
     static func start(for arguments: [String]) {

@@ -156,7 +156,6 @@ struct GetCommand: FreshSubcommand {
             StandardError.write("fresh: \(response.decision.reasons.first ?? "no usable stored response") (504)")
             if response.decision.isUnreachableWithoutUsableData { throw ExitCode(3) }
         }
-        // --raw and -o - ask for the exact bytes on a terminal too (curl's -o - for a binary body).
         let toTerminal = output == nil && !raw && StandardOutput.isTerminal
         var printer = ResponsePrinter(
             include: include, json: json, output: outputFile, toTerminal: toTerminal, headOnly: head,

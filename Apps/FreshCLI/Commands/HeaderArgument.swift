@@ -10,9 +10,7 @@ import TerminalText
 /// rather than send the text as written.
 enum HeaderArgument {
     /// Why a `-H` value cannot be sent.
-    struct Unexpandable: Error, CustomStringConvertible {
-        var description: String
-    }
+    struct Unexpandable: Error, CustomStringConvertible { var description: String }
 
     /// The fields of every `-H` argument, in order, their values expanded.
     static func fields(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> HTTPFields {

@@ -17,7 +17,9 @@ enum Interruption {
         let watch = SignalPipe.watch {
             switch target.cancel() {
             case .first: sayWhenStillStopping(target)
-            case .again: stopAtOnce()
+            case .again:
+                StandardError.writeAlways("fresh: interrupted again: stopping without waiting for the work under way")
+                _exit(130)
             }
         }
         defer {
@@ -26,10 +28,9 @@ enum Interruption {
             // and what its work holds (the databases), must not wait for that to be released.
             target.detach()
         }
-        // Started on this thread, not handed to another one of the pool: work that never waits
-        // (an answer from the cache) finishes right here. A signal during the part before the
-        // work first waits cancels it from that wait on: code there that checks for
-        // cancellation without waiting would not see it.
+        // Started on this thread, not another of the pool: work that never waits (an answer from
+        // the cache) finishes right here. A signal before the work first waits cancels it from
+        // that wait on: a cancellation check there that does not wait would not see it.
         let task = Task.immediate { try await work() }
         target.attach { task.cancel() }
         return try await task.value
@@ -45,17 +46,11 @@ enum Interruption {
             }
         }
     }
-
-    private static func stopAtOnce() -> Never {
-        StandardError.writeAlways("fresh: interrupted again: stopping without waiting for the work under way")
-        _exit(130)
-    }
 }
 
 /// The three signals as bytes on a pipe. The handler is in place before the work starts, and a
 /// byte waits in the pipe until the dispatch source that reads it is armed (libdispatch arms a
-/// source a moment after it is resumed), so no signal is lost in between, as one was while the
-/// signals were ignored and handed to signal sources.
+/// source a moment after it is resumed), so no signal is lost in between.
 private enum SignalPipe {
     static let signals = [SIGINT, SIGTERM, SIGHUP]
 
@@ -111,9 +106,7 @@ final class CancellationTarget: Sendable {
     }
 
     /// Whether a request is the first, or came while the cancelled work was still running.
-    enum Request {
-        case first, again
-    }
+    enum Request { case first, again }
 
     private let state = Mutex(State())
 

@@ -79,18 +79,17 @@ struct ItemsCommand: FreshSubcommand {
             let format = json ? .json : format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
             let chosen = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
             let output = BufferedOutput(format == .json || format == .jsonl ? .json : .text)
+            let projection = chosen.map(ItemProjection.init)
             switch format {
             case .jsonl:
-                let line = chosen.map(ItemProjection.init)
                 try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
-                    output.write((line?.json(of: item.json) ?? item.json) + "\n")
+                    output.write((projection?.json(of: item.json) ?? item.json) + "\n")
                 }
             case .json:
-                let element = chosen.map(ItemProjection.init)
                 var first = true
                 output.write("[")
                 try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
-                    output.write((first ? "\n" : ",\n") + (element?.json(of: item.json) ?? item.json))
+                    output.write((first ? "\n" : ",\n") + (projection?.json(of: item.json) ?? item.json))
                     first = false
                 }
                 output.write(first ? "]\n" : "\n]\n")
@@ -136,8 +135,7 @@ struct ItemsCommand: FreshSubcommand {
         return [collection.plan?.key ?? JSONPath(["id"])] + shown.title + shown.subtitle
     }
 
-    /// The columns of CSV and TSV without `--fields`: every top-level member of the items, in
-    /// the order they first appear.
+    /// CSV and TSV's columns without `--fields`: every top-level member, in order of appearance.
     struct OrderedMembers {
         private(set) var paths: [JSONPath] = []
         private var seen: Set<String> = []

@@ -11,11 +11,9 @@ import SyncEngine
 struct NetworkOptions: ParsableArguments {
     @Option(name: [.customShort("A"), .customLong("user-agent")], help: ArgumentHelp("The User-Agent sent (default: fresh/VERSION).", valueName: "name"))
     var userAgent: String?
-
     @Option(name: .customLong("connect-timeout"), parsing: .unconditional,
             help: ArgumentHelp("Give up connecting after this many seconds (default 10).", valueName: "seconds"))
     var connectTimeout: Double?
-
     @Option(name: [.customShort("x"), .customLong("proxy")], help: ArgumentHelp(
         "Send every request through this proxy, [scheme://]host[:port] (default: http_proxy, https_proxy, all_proxy and no_proxy, as curl reads them).",
         valueName: "url"))
@@ -25,10 +23,8 @@ struct NetworkOptions: ParsableArguments {
         "Trust the certificates in this PEM file instead of the system's (a private CA; default: CURL_CA_BUNDLE, else SSL_CERT_FILE).",
         valueName: "file"))
     var caFile: String?
-
     @Option(name: .customLong("capath"), help: ArgumentHelp("Trust the certificates in this directory (hashed, as c_rehash makes it; default: SSL_CERT_DIR).", valueName: "dir"))
     var caDirectory: String?
-
     @Flag(name: [.customShort("k"), .customLong("insecure")], help: "Do not check the server's certificate or name (a warning says so): anyone on the way can read and change what is sent.")
     var insecure = false
 

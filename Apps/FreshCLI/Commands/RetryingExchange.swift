@@ -3,10 +3,8 @@ import HTTPCache
 import Pacing
 import Synchronization
 
-/// `fresh get --retry N`: one request through the cache, sent again by the ``RetryLoop`` a sync's
-/// pages use, after a transient failure (a timeout, a response cut short, a transfer that failed,
-/// 408, 429, 5xx other than 501, a refusal by a rate limit) at most N times: a rate limit's wait
-/// is the origin gate's, any other a backoff of 1 s, 2 s, 4 s….
+/// `fresh get --retry N`: one request through the cache, sent again after a transient failure
+/// (the option's help lists them) at most N times by the ``RetryLoop`` a sync's pages use.
 struct RetryingExchange: Sendable {
     let client: CachingClient
     let gate: OriginGate
@@ -47,7 +45,6 @@ struct RetryingExchange: Sendable {
             }
         } willRetry: { retry in
             StandardError.note("fresh: \(retry.reason); retry \(retry.attempt) of \(retries) in \(retry.wait.formattedSeconds)")
-            // A rate limit's wait happens at the gate, which would say it again.
             if retry.waitsAtGate { toldByRetry.withLock { $0 = true } }
         } giveUp: { stop in
             if case .success = last, stop.hadRetriesLeft { StandardError.note("fresh: \(stop.reason); not retried") }

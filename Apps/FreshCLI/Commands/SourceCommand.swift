@@ -3,7 +3,7 @@ import Foundation
 import MirrorStore
 import NamedSources
 import Pagination
-import PostgresStore
+import StoreAddress
 import SyncEngine
 import SyncOrchestration
 
@@ -76,10 +76,8 @@ struct SourceAddCommand: FreshSubcommand {
         if let paginate {
             do { _ = try PaginateSpec(parsing: paginate) } catch { throw ValidationError("--paginate \(paginate): \(error)") }
         }
-        for header in headers {
-            let (_, value) = try HeaderArgument.parse(header)
-            do { _ = try HeaderTemplate(value).parts() } catch { throw ValidationError("\(error)") }
-        }
+        // Parsing checks each value's ${VAR} and $(command) too.
+        for header in headers { _ = try HeaderArgument.parse(header) }
     }
 
     @OptionGroup var storage: StorageOptions
@@ -105,10 +103,9 @@ struct SourceAddCommand: FreshSubcommand {
             + (adopted.map { " (it takes over the collection '\($0.name)' with its \(Plural.count($0.items, "item")))" } ?? ""))
     }
 
-    /// A source's collection is called after it: a collection of another URL with its name is
-    /// refused; one that already mirrors its URL under another name is renamed (with its items),
-    /// rather than leaving two collections of one URL that `--all` would sync twice. Returns the
-    /// collection adopted, if one was.
+    /// A collection of another URL with the source's name is refused; one that mirrors its URL
+    /// under another name is renamed (with its items), so `--all` never syncs one URL twice.
+    /// Returns the collection adopted, if one was.
     private func adoptCollection(in store: any MirrorReading & CollectionEditing) async throws -> (name: String, items: Int)? {
         let identity = CollectionIdentity.of(target.url)
         if let taken = try await store.collection(named: name) {

@@ -2,8 +2,8 @@ import ArgumentParser
 import Composition
 import Foundation
 import MirrorStore
-import PostgresStore
 import Storage
+import StoreAddress
 import SyncEngine
 
 /// Where the databases live, shared by every subcommand.
@@ -39,6 +39,12 @@ struct StorageOptions: ParsableArguments {
 
     /// The mirror `--store`, else `given` (a source's `store`), else `FRESH_STORE` names.
     func mirrorChoice(given: String? = nil) throws -> MirrorChoice { try MirrorChoice.resolve(store ?? given) }
+
+    /// Hands the command line to the program with the PostgreSQL client before anything runs,
+    /// when one of the mirrors named (as `given` is) needs it (see ``PostgresClient``).
+    func handOffIfElsewhere(_ given: [String?]) throws {
+        for store in given { try mirrorChoice(given: store).handOffIfElsewhere() }
+    }
 
     /// Runs `body` with the mirror open, and closes it however `body` ends.
     /// - Parameters:

@@ -175,7 +175,6 @@ struct SyncCommand: FreshSubcommand {
     @OptionGroup var network: NetworkOptions
     @OptionGroup var storage: StorageOptions
 
-    /// The URL or name given.
     var target: String? { all ? nil : words.first }
 
     /// `--watch`'s interval, when one is given after the URL or name (or alone, with --all).

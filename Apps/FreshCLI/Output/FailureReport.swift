@@ -4,9 +4,9 @@ import HTTPCache
 import MirrorStore
 import NamedSources
 import Pacing
-import PostgresStore
 import Storage
 import StorageErrors
+import StoreAddress
 import SyncOrchestration
 import Synchronization
 import SyncEngine
@@ -40,18 +40,14 @@ enum FailureReport {
         } catch let exit as ExitCode {
             throw exit
         } catch {
-            // A query's own database error (a page damaged after opening) reads and exits as
-            // the storage failure it is.
+            // A query's own database error (a page damaged after opening) is a storage failure.
             let failure = StorageError.fromQuery(error) ?? error
-            StandardError.write("fresh: \(line(for: failure))")
+            let line = switch failure {
+            case is CancellationError, TransportError.cancelled: "interrupted; everything written before stays written"
+            default: ErrorDescription.line(failure)
+            }
+            StandardError.write("fresh: \(line)")
             throw ExitCode(exitCode(for: failure))
-        }
-    }
-
-    private static func line(for error: any Error) -> String {
-        switch error {
-        case is CancellationError, TransportError.cancelled: "interrupted; everything written before stays written"
-        default: ErrorDescription.line(error)
         }
     }
 }

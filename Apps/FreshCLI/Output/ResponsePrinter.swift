@@ -42,23 +42,18 @@ struct ResponsePrinter {
         return bytes
     }
 
-    /// The body as it goes out: exact bytes to a file or a pipe; on a terminal, JSON
-    /// re-indented when asked, any other text escaped.
+    /// The body as it goes out: exact bytes to a file or a pipe; on a terminal, JSON re-indented
+    /// when asked, any other text with its line breaks kept and every other control character
+    /// escaped, so a remote body cannot drive the terminal (bytes that are not UTF-8 show as
+    /// U+FFFD). A body with a NUL byte is binary, as curl judges it, and is refused there.
     private func body(of response: CachedResponse) throws -> Data {
         guard toTerminal else { return response.body }
         if let prettyJSON, JSONPrettyPrinter.isJSON(contentType: response.headerFields[.contentType]),
            let pretty = prettyJSON.format(response.body) {
             return pretty
         }
-        return try Self.terminalText(response.body)
-    }
-
-    /// A body as a terminal may show it: its line breaks kept and every other control character
-    /// escaped, so a remote body cannot drive the terminal; bytes that are not UTF-8 show as
-    /// U+FFFD. A body with a NUL byte is binary, as curl judges it, and is refused.
-    private static func terminalText(_ body: Data) throws -> Data {
-        guard !body.contains(0) else { throw FileError.binaryForTerminal(byteCount: body.count) }
-        return Data(TerminalText.sanitized(String(decoding: body, as: UTF8.self), keepingLineBreaks: true).utf8)
+        guard !response.body.contains(0) else { throw FileError.binaryForTerminal(byteCount: response.body.count) }
+        return Data(TerminalText.sanitized(String(decoding: response.body, as: UTF8.self), keepingLineBreaks: true).utf8)
     }
 
     /// Fails, before any request is sent, when `-o` names a file that cannot be written: a
@@ -118,4 +113,3 @@ struct ResponsePrinter {
         return object
     }
 }
-

@@ -15,11 +15,9 @@ enum StandardOutput {
     enum Kind {
         /// Lines of text (a summary, a table, CSV): tabs and line breaks stay.
         case text
-        /// JSON text.
         case json
     }
 
-    /// Whether stdout is a terminal.
     static let isTerminal = isatty(STDOUT_FILENO) == 1
 
     /// `text` as it may be written: exact in a pipe, made safe on a terminal.
@@ -31,12 +29,10 @@ enum StandardOutput {
         }
     }
 
-    /// Writes `text` now.
     static func write(_ text: String, as kind: Kind = .text) {
         FileHandle.standardOutput.write(Data(safe(text, as: kind).utf8))
     }
 
-    /// Writes `line` and a line break now.
     static func line(_ line: String, as kind: Kind = .text) {
         write(line + "\n", as: kind)
     }

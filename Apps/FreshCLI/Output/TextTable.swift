@@ -19,7 +19,6 @@ enum TextTable {
             for (column, cell) in row.enumerated() { widths[column] = max(widths[column], measure.cells(cell)) }
         }
         if let columns = TerminalSize.columns {
-            // Columns a reader can spare go before any text is cut.
             for column in droppable where kept.map({ widths[$0] }).reduce(2 * (kept.count - 1), +) > columns {
                 kept.removeAll { $0 == column }
             }

@@ -18,6 +18,8 @@ struct SyncAll {
     func run() async throws {
         let sources = try SourcesFile.located().load()
         let outcome = Outcome()
+        let groups = MirrorGroups.of(sources, storeFlag: storage.store)
+        try storage.handOffIfElsewhere(groups.map(\.given))
         try await services.finishing {
             if !output.quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
             // One Ctrl-C stops the whole run: the syncs under way, and no other mirror is opened.
@@ -25,7 +27,7 @@ struct SyncAll {
                 var synced = 0
                 // One mirror after another: the default one first (with the collections no source
                 // names), then each store sources name (see ``MirrorGroups``).
-                for (given, members) in MirrorGroups.of(sources, storeFlag: storage.store) where !Task.isCancelled {
+                for (given, members) in groups where !Task.isCancelled {
                     synced += try await storage.withMirror(given: given) { store in
                         let targets = try await MirrorGroups.targets(sources: members, store: store, namedElsewhere: sources)
                         await syncAll(targets, store: store, outcome: outcome)

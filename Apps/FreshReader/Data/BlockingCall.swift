@@ -10,11 +10,7 @@ enum BlockingCall {
         let answer = Mutex<Result<Value, any Error>?>(nil)
         Task {
             let result: Result<Value, any Error>
-            do {
-                result = .success(try await work())
-            } catch {
-                result = .failure(error)
-            }
+            do { result = .success(try await work()) } catch { result = .failure(error) }
             answer.withLock { $0 = result }
             answered.signal()
         }

@@ -33,12 +33,10 @@ public struct CollectionEntry: Sendable, Equatable {
     public var hasNextPage: Bool
     /// Page writes so far: rows changed by a later write are new or changed since then.
     public var changeSequence = 0
-    /// The ``changeSequence`` the reader last showed the collection at (in this run or an
-    /// earlier one); `nil` when never shown.
+    /// The ``changeSequence`` the reader last showed the collection at (in any run); `nil`: never.
     public var shownSequence: Int?
 
-    /// What the collection list says of its state: "stale (last refresh failed: …)" over stored
-    /// items, "error: …" when none are, "partial", "synced".
+    /// What the collection list says of its state: stale, error, never synced, partial or synced.
     public var status: String {
         if let lastError { return itemCount > 0 ? "stale (last refresh failed: \(lastError))" : "error: \(lastError)" }
         if lastSync == nil && itemCount == 0 { return "never synced" }

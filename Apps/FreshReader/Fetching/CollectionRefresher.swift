@@ -8,9 +8,8 @@ import Synchronization
 import SyncEngine
 
 /// `r`: the Fetcher pattern over one collection. The stored collection is shown at once; the
-/// refresh syncs it behind the screen (the pages on screen first, then the rest, each one a
-/// conditional request: unchanged pages cost a 304 and write nothing); the Fetcher's states
-/// and the sync's summary go to the UI. Presses while a refresh runs join it (single-flight).
+/// refresh syncs it behind the screen, the pages on screen first; the Fetcher's states and the
+/// sync's summary go to the UI. Presses while a refresh runs join it (single-flight).
 ///
 /// A server that cannot be reached at all (refused, no such host) is "offline" at once, not
 /// after the retries a sync would make; the refresh is tried again ``offlineRetry`` later, in
@@ -81,13 +80,11 @@ final class CollectionRefresher: Sendable {
                 guard let record = try await store.collection(id: id) else {
                     throw FetchFailure(message: "the collection was deleted", isOffline: false)
                 }
-                // With its source's headers when a source has its name.
                 var options = try SourcesFile.located().syncOptions(for: record)
                 // Someone who presses "refresh" wants the server's answer (conditionally: a 304
                 // for an unchanged page), and "offline" when it cannot be reached.
                 options.policy = .reloadRevalidatingCacheData
                 options.timeout = .seconds(10)
-                // Offline is said at once; the refresh itself is tried again later (``retryLater``).
                 options.retry.retriesUnreachable = false
                 options.firstPages = firstPages.withLock { $0[id] ?? [] }
                 let summary = try await CollectionSync(network: services, store: store).run(options)

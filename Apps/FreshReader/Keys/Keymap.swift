@@ -26,7 +26,6 @@ public enum Keymap {
     }
 
     private static let everywhere = Set(Screen.allCases)
-    private static let lists: Set<Screen> = [.collections, .list]
 
     /// The table, in the order help lists it.
     public static let bindings: [Binding] = [
@@ -38,7 +37,7 @@ public enum Keymap {
         Binding(keys: [.character("b"), .pageUp], action: .pageUp, screens: everywhere, help: "a screen up"),
         Binding(keys: [.character("g"), .home], action: .first, screens: everywhere, help: "to the top"),
         Binding(keys: [.character("G"), .end], action: .last, screens: everywhere, help: "to the bottom, then the next page loads (50G: row 50)"),
-        Binding(keys: [.enter], action: .open, screens: lists, help: "open the selected collection or item"),
+        Binding(keys: [.enter], action: .open, screens: [.collections, .list], help: "open the selected collection or item"),
         Binding(keys: [.character("J")], action: .nextItem, screens: [.item], help: "next item"),
         Binding(keys: [.character("K")], action: .previousItem, screens: [.item], help: "previous item"),
         Binding(keys: [.character("/")], action: .search, screens: [.list, .item], help: "search titles and bodies, matches highlighted (Esc cancels)"),
@@ -62,16 +61,10 @@ public enum Keymap {
     /// The help text: one line per binding (its keys, then what they do), grouped by the
     /// screens they work on, each group in the order of its first binding.
     public static func helpLines() -> [String] {
-        var groups: [(screens: Set<Screen>, bindings: [Binding])] = []
-        for binding in bindings {
-            if let index = groups.firstIndex(where: { $0.screens == binding.screens }) {
-                groups[index].bindings.append(binding)
-            } else {
-                groups.append((binding.screens, [binding]))
-            }
-        }
-        return groups.flatMap { group in
-            [heading(group.screens)] + group.bindings.map { binding in
+        var groups: [Set<Screen>] = []
+        for binding in bindings where !groups.contains(binding.screens) { groups.append(binding.screens) }
+        return groups.flatMap { screens in
+            [heading(screens)] + bindings.filter { $0.screens == screens }.map { binding in
                 let keys = binding.keys.map(\.name).joined(separator: ", ")
                 return "  " + keys.padding(toLength: max(keys.count, 16), withPad: " ", startingAt: 0) + "  " + binding.help
             } + [""]

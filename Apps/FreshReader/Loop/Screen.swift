@@ -16,8 +16,7 @@ final class Screen: TerminalScreen {
 
     private init(window: UnsafeMutablePointer<WINDOW>) { self.window = window }
 
-    /// Starts the terminal UI on standard input and output. Call ``TerminalLocale/activate()``
-    /// first.
+    /// Starts the terminal UI on standard input and output, after ``TerminalLocale/activate()``.
     static func start() throws(ReaderError) -> Screen {
         guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r") else {
             throw .terminal("cannot open the terminal: \(String(cString: strerror(errno)))")
@@ -37,8 +36,7 @@ final class Screen: TerminalScreen {
 
     deinit { stop() }
 
-    /// Ends the terminal UI (endwin): the screen, modes and cursor are as before. Safe to
-    /// call more than once.
+    /// Ends the terminal UI (endwin), the screen, modes and cursor as before; safe to call twice.
     func stop() {
         guard !stopped else { return }
         stopped = true

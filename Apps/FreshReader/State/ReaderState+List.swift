@@ -91,9 +91,8 @@ extension ReaderState {
     /// The open collection's next page: idle, loading, failed.
     public var paging: LoadState { entry.flatMap { prefetches[$0.id]?.state } ?? .idle }
 
-    /// Asks for the next page when the ``Prefetch`` rule says so: the selection is within its
-    /// distance of the end of what is stored, the collection has a next page, and none is
-    /// loading or failed (a failed page waits for `R`). No page while a refresh runs.
+    /// Asks for the next page when the ``Prefetch`` rule says so (a failed page waits for `R`);
+    /// no page while a refresh runs.
     mutating func prefetchIfNear() -> Effect {
         guard let entry, options.canFetch, refresh != .loading else { return .none }
         var rule = prefetches[entry.id] ?? Prefetch(distance: options.prefetchDistance)
@@ -196,10 +195,6 @@ extension ReaderState {
     }
 
     private mutating func reloadQuietly() {
-        do {
-            try reload()
-        } catch {
-            message = "cannot read the database: \(ErrorDescription.line(error))"
-        }
+        do { try reload() } catch { message = "cannot read the database: \(ErrorDescription.line(error))" }
     }
 }

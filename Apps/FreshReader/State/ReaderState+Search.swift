@@ -19,11 +19,7 @@ extension ReaderState {
             searchInput = nil
             guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else { return .none }
             lastQuery = typed
-            do {
-                try search(typed, backward: false)
-            } catch {
-                message = "cannot search: \(ErrorDescription.line(error))"
-            }
+            do { try search(typed, backward: false) } catch { message = "cannot search: \(ErrorDescription.line(error))" }
         default: break
         }
         return .none

@@ -132,7 +132,7 @@ public struct ReaderState: Sendable {
         message = nil
         if searchInput != nil { return typeSearch(key) }
         if case .character(let character) = key, let digit = character.wholeNumberValue, character.isASCII, digit > 0 || count != nil {
-            count = min((count ?? 0) * 10 + digit, Self.largestCount)
+            count = min((count ?? 0) * 10 + digit, 99_999_999)
             message = String(count ?? 0)
             return .none
         }
@@ -149,9 +149,6 @@ public struct ReaderState: Sendable {
             return .none
         }
     }
-
-    /// The largest count a key takes.
-    static let largestCount = 99_999_999
 
     private mutating func perform(_ action: Keymap.Action, count: Int?) throws -> Effect {
         switch action {

@@ -16,8 +16,7 @@ public enum ItemDetailView {
         guard let document = try? JSONDocument(Data(json.utf8), recordedDepth: JSONDocument.maximumNesting) else {
             return lines + SafeText.lines(json, width: measure).flatMap { wrap($0, prefix: " ", width: width, measure: measure) }
         }
-        lines += value(document.root, level: 0, width: width, measure: measure)
-        return lines
+        return lines + value(document.root, level: 0, width: width, measure: measure)
     }
 
     private static func value(_ value: JSONValue, level: Int, width: Int, measure: DisplayWidth) -> [ScreenLine] {

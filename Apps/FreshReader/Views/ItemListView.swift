@@ -8,9 +8,6 @@ public enum ItemListView {
     /// What an empty list shows instead of rows.
     public static let emptyMessage = "nothing stored yet — run: fresh sync URL, or fresh-reader --url URL"
 
-    /// The width of the second column for a line of `width` cells: a third of it at most.
-    static func subtitleWidth(_ width: Int) -> Int { min(30, max(0, width / 3)) }
-
     /// The visible rows: `window` for the list navigation's range, the footer after the last item.
     public static func lines(window: ListWindow, navigation: ListNavigation, itemCount: Int, footer: String?,
                              newSince: Int?, seen: Set<Int64> = [], width: Int, measure: DisplayWidth) -> [ScreenLine] {
@@ -34,7 +31,7 @@ public enum ItemListView {
         guard let subtitle = row.subtitle.map({ SafeText.line($0, width: measure) }), !subtitle.isEmpty else {
             return mark + " " + SafeText.fitted(title, to: width - 2, measure: measure)
         }
-        let right = subtitleWidth(width)
+        let right = min(30, max(0, width / 3)) // the second column: a third of the line at most
         let left = max(0, width - 2 - right - 2)
         return mark + " " + SafeText.fitted(title, to: left, measure: measure) + "  " + SafeText.fitted(subtitle, to: right, measure: measure)
     }

@@ -32,6 +32,14 @@ public struct ListNavigation: Equatable, Sendable {
         clamp()
     }
 
+    /// Scrolls so that row `index` is the first visible one where it can, the selection kept
+    /// on screen (a reload keeps the selected item on the same screen row).
+    public mutating func scroll(toTop index: Int) {
+        let wanted = min(max(0, index), max(0, count - height))
+        guard selected >= wanted, selected < wanted + height else { return }
+        top = wanted
+    }
+
     // MARK: Changing shape
 
     /// Adopts a new row count and screen height, keeping the selection where it can.
@@ -46,15 +54,5 @@ public struct ListNavigation: Equatable, Sendable {
         if selected < top { top = selected }
         if selected >= top + height { top = selected - height + 1 }
         top = min(max(0, top), max(0, count - height))
-    }
-}
-
-extension ListNavigation {
-    /// Scrolls so that row `index` is the first visible one where it can, the selection kept
-    /// on screen (a reload keeps the selected item on the same screen row).
-    public mutating func scroll(toTop index: Int) {
-        let wanted = min(max(0, index), max(0, count - height))
-        guard selected >= wanted, selected < wanted + height else { return }
-        top = wanted
     }
 }

@@ -19,7 +19,6 @@ public enum ReaderFrame {
         }
         let bodyRows = max(0, size.rows - 1)
         body = Array(body.prefix(bodyRows)) + Array(repeating: ScreenLine(""), count: max(0, bodyRows - body.count))
-        // The last search's words stand out where it found them: in the list and in an open item.
         let query = [.list, .item].contains(state.mode) ? state.lastQuery : nil
         let fitted = body.map { line in
             let text = SafeText.fitted(line.text, to: size.columns, measure: measure)

@@ -7,14 +7,10 @@ import Synchronization
 /// after a quiet spell, it waits ``batchInterval`` for more before writing. So answering never
 /// waits for a slow terminal or pipe, and under load many lines cost one wake-up and one `write`
 /// (a wake-up per request would cost more than the request).
-///
-/// When the destination cannot keep up, at most ``capacity`` lines wait; beyond that lines are
-/// dropped and the next line written says how many.
 final class AccessLog: Sendable {
-    /// Most lines waiting to be written.
+    /// Most lines waiting to be written; beyond it lines are dropped, and the next line written says how many.
     static let capacity = 100_000
-    /// How long the writer lets lines gather after the first one: short enough to read as
-    /// immediate, long enough to batch thousands of requests a second.
+    /// How long the writer lets lines gather after the first one: immediate to a reader, yet a batch under load.
     static let batchInterval: TimeInterval = 0.05
 
     private struct Pending {

@@ -1,17 +1,13 @@
 import Foundation
 
-/// One answered request as the request log prints it, like an access log's line:
+/// One answered request as the request log prints it, like an access log's line (its fields are
+/// listed in docs/mock-server.md):
 ///
 /// ```
 /// 2025-11-07T08:49:37.120Z GET /posts?limit=2 304 0 If-None-Match:matched 0.21ms
 /// 2025-11-07T08:49:37.480Z PATCH /posts/3 412 84 If-Match:unmatched 0.30ms
 /// 2025-11-07T08:49:38.002Z GET /feed 503 98 - 0.05ms fault="status 503"
 /// ```
-///
-/// Fields, separated by one space: time (UTC, milliseconds), method, path and query (bytes
-/// outside printable ASCII percent-encoded, so a line is always one line), status, body bytes
-/// sent, the validator header that decided and whether it matched (`-` when none did), the time
-/// to answer, and the injected fault if any.
 struct AccessLogEntry: Sendable, Equatable {
     var time: Date
     var method: String

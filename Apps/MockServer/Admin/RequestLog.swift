@@ -48,7 +48,6 @@ final class RequestLog: Sendable {
         state.withLock { $0.statistics.inFlight -= 1 }
     }
 
-    /// The counts so far.
     var statistics: MockServerStatistics {
         state.withLock { $0.statistics }
     }

@@ -3,10 +3,7 @@ import Foundation
 
 extension FreshMockCommand {
     /// Parses the process arguments and runs the server; the whole of `fresh-mock`'s `main.swift`.
-    ///
-    /// Help and version print as usual. Every failure is one line on stderr, `fresh-mock: …`,
-    /// with the exit status `fresh-mock --help` documents: no usage dump for a failure at run
-    /// time, no framework error text.
+    /// Every failure is one line on stderr, `fresh-mock: …`, with the exit status `--help` documents.
     public static func launch(_ arguments: [String]? = nil) async -> Never {
         do {
             var command = try parseAsRoot(arguments)

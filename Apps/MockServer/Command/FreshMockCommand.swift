@@ -1,10 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `fresh-mock`: runs the mock API until SIGINT or SIGTERM.
-///
-/// The first line on stdout is the base URL (flushed at once), so scripts can start it with
-/// `--port 0` and read where it listens.
+/// `fresh-mock`: runs the mock API until SIGINT or SIGTERM (its `--help` says the rest).
 public struct FreshMockCommand: AsyncParsableCommand {
     /// The version `--version` prints and `/openapi.json` states.
     public static let version = "1.1.0"
@@ -51,6 +48,11 @@ public struct FreshMockCommand: AsyncParsableCommand {
         }.joined(separator: "\n")
     }
 
+    /// A flag's value parsed by `parse`, whose error becomes a usage error (exit status 64), after `flag: ` if given.
+    private static func parsed<Value>(_ spec: String, flag: String? = nil, _ parse: (String) throws -> Value) throws -> Value {
+        do { return try parse(spec) } catch { throw ValidationError((flag.map { "\($0): " } ?? "") + "\(error)") }
+    }
+
     // MARK: Listening
 
     @Option(help: "Interface to bind. Loopback unless you mean to expose it.")
@@ -94,9 +96,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
             "Add entries to the front of /news while it is listed, so its pages move.",
             discussion: "N/request (before each request to /news) or N/WINDOW (1/s, 5/2s), then optionally ,max=M.",
             valueName: "spec"),
-        transform: { spec in
-            do { return try NewsArrivals(spec: spec) } catch { throw ValidationError("--news-arrivals: \(error)") }
-        }
+        transform: { try FreshMockCommand.parsed($0, flag: "--news-arrivals", NewsArrivals.init(spec:)) }
     )
     var newsArrivals: NewsArrivals?
 
@@ -160,9 +160,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
             "Allow N API requests per sliding window, answer the rest 429 with Retry-After.",
             discussion: "N/WINDOW, WINDOW = [count]unit with unit ms, s, m (min), h: 10/min, 5/2s, 1000/1h.",
             valueName: "N/window"),
-        transform: { spec in
-            do { return try RateLimit(spec: spec) } catch { throw ValidationError("\(error)") }
-        }
+        transform: { try FreshMockCommand.parsed($0, RateLimit.init(spec:)) }
     )
     var rateLimit: RateLimit?
 
@@ -178,9 +176,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
             discussion: "x-ratelimit (X-RateLimit-Limit, -Remaining, -Reset), ietf (RateLimit-Policy, RateLimit), "
                 + "retry-after (on a refusal), or none. Default: x-ratelimit,retry-after.",
             valueName: "names"),
-        transform: { spec in
-            do { return try RateLimitFields(spec: spec) } catch { throw ValidationError("--rate-limit-fields: \(error)") }
-        }
+        transform: { try FreshMockCommand.parsed($0, flag: "--rate-limit-fields", RateLimitFields.init(spec:)) }
     )
     var rateLimitFields: RateLimitFields = .standard
 
@@ -190,9 +186,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
             "A limit no field states (as GitHub's secondary limits): more is refused with 403 and no Retry-After.",
             discussion: "N/WINDOW (as --rate-limit) or concurrent=N (requests in flight at once).",
             valueName: "spec"),
-        transform: { spec in
-            do { return try SecondaryLimit(spec: spec) } catch { throw ValidationError("--secondary-limit: \(error)") }
-        }
+        transform: { try FreshMockCommand.parsed($0, flag: "--secondary-limit", SecondaryLimit.init(spec:)) }
     )
     var secondaryLimit: SecondaryLimit?
 
@@ -215,9 +209,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
                 + "Example: --fault route=/posts,status=503,rate=0.3",
             valueName: "spec"
         ),
-        transform: { spec in
-            do { return try FaultRule(spec: spec) } catch { throw ValidationError("\(error)") }
-        }
+        transform: { try FreshMockCommand.parsed($0, FaultRule.init(spec:)) }
     )
     var faults: [FaultRule] = []
 

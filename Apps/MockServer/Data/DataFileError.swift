@@ -45,7 +45,6 @@ public enum DataFileError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// Whether the file could not be read at all (rather than read and found wrong).
     public var isUnreadable: Bool {
-        if case .unreadable = self { return true }
-        return false
+        if case .unreadable = self { true } else { false }
     }
 }

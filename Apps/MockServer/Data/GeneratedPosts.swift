@@ -5,11 +5,9 @@ import Synchronization
 /// The seeded posts 1…count, made when they are asked for, so `--posts 10000000` costs nothing
 /// until a client reads it.
 ///
-/// Post *n* is drawn from the seed's stream after posts 1…*n*-1, so making it means drawing
-/// those first. The stream's state is one number: it is kept every ``stride`` posts as the
-/// posts are made (8 bytes each, 625 KB at ten million), and a post is made from the nearest
-/// kept state before it. A page reads at most ``stride`` posts it does not return; the first
-/// read far into the collection draws every post before it once.
+/// Post *n* is drawn from the seed's stream after posts 1…*n*-1. The stream's state (one number)
+/// is kept every ``stride`` posts as they are made, and a post is made from the nearest kept
+/// state before it: a page reads at most ``stride`` posts it does not return.
 final class GeneratedPosts: Sendable {
     /// How many posts apart the kept states are.
     static let stride = 128

@@ -14,7 +14,6 @@ struct ItemCollection: Sendable {
     let name: String
     /// The member of each item that holds its key (`id` unless `--key` says otherwise).
     let keyField: String
-    /// The kind of every key in the collection.
     let keyKind: KeyKind
     /// The prefix of string keys the server makes up for created items (`usr_`).
     let generatedKeyPrefix: String
@@ -48,7 +47,6 @@ struct ItemCollection: Sendable {
 
     // MARK: Reading
 
-    /// The number of items.
     var count: Int { items.count }
 
     /// The collection with only the items `isIncluded` keeps (`since=`), in the same order.
@@ -71,23 +69,12 @@ struct ItemCollection: Sendable {
 
     /// The index of the first item whose key is greater than `key` (`count` when none is).
     func firstIndex(after key: ItemKey) -> Int {
-        partition { $0 <= key }
+        (0..<items.count).partitionPoint { items.key(at: $0) <= key }
     }
 
     /// The index of the first item whose key is `key` or greater (`count` when none is).
     func firstIndex(notBelow key: ItemKey) -> Int {
-        partition { $0 < key }
-    }
-
-    /// Binary search: the index of the first item for which `isBefore` is false.
-    private func partition(_ isBefore: (ItemKey) -> Bool) -> Int {
-        var low = 0
-        var high = items.count
-        while low < high {
-            let middle = (low + high) / 2
-            if isBefore(items.key(at: middle)) { low = middle + 1 } else { high = middle }
-        }
-        return low
+        (0..<items.count).partitionPoint { items.key(at: $0) < key }
     }
 
     // MARK: Writing

@@ -26,13 +26,7 @@ struct ItemList: Sendable {
         /// id of 1…count that was not removed.
         func id(at index: Int) -> Int {
             // removed[k] - k - 1 generated ids come before removed[k]; it grows with k.
-            var low = 0
-            var high = removed.count
-            while low < high {
-                let middle = (low + high) / 2
-                if removed[middle] - middle - 1 <= index { low = middle + 1 } else { high = middle }
-            }
-            return index + 1 + low
+            index + 1 + (0..<removed.count).partitionPoint { removed[$0] - $0 - 1 <= index }
         }
 
         /// The index of generated post `id`, if it is listed.
@@ -45,13 +39,7 @@ struct ItemList: Sendable {
 
         /// How many removed ids are below `id`.
         func removedCount(below id: Int) -> Int {
-            var low = 0
-            var high = removed.count
-            while low < high {
-                let middle = (low + high) / 2
-                if removed[middle] < id { low = middle + 1 } else { high = middle }
-            }
-            return low
+            (0..<removed.count).partitionPoint { removed[$0] < id }
         }
     }
 
@@ -89,8 +77,7 @@ struct ItemList: Sendable {
             if !generated.isEmpty {
                 let ids = generated.map(changes.id(at:))
                 let posts = changes.posts.posts(ids[0]...ids[ids.count - 1])
-                let first = ids[0]
-                result = ids.map { id in changes.replaced[id] ?? MockItem(post: posts[id - first]) }
+                result = ids.map { id in changes.replaced[id] ?? MockItem(post: posts[id - ids[0]]) }
             }
             let added = range.clamped(to: changes.generatedCount..<count)
             return result + added.map { changes.added[$0 - changes.generatedCount] }
@@ -156,12 +143,24 @@ struct ItemList: Sendable {
         }
     }
 
-    /// The largest integer key, if any.
     var largestInteger: Int? {
         switch storage {
         case .held(let items): items.compactMap { if case .integer(let value) = $0.key { value } else { nil } }.max()
         case .generated(let changes):
             (changes.added.compactMap { if case .integer(let value) = $0.key { value } else { nil } } + [changes.posts.count]).max()
         }
+    }
+}
+
+extension Range<Int> {
+    /// Binary search: the first index for which `isBefore` is false (it must hold for a prefix of the range only).
+    func partitionPoint(where isBefore: (Int) -> Bool) -> Int {
+        var low = lowerBound
+        var high = upperBound
+        while low < high {
+            let middle = (low + high) / 2
+            if isBefore(middle) { low = middle + 1 } else { high = middle }
+        }
+        return low
     }
 }

@@ -17,8 +17,7 @@ enum JSONTree: Sendable, Hashable {
 
     /// The members of an object, `nil` for any other value.
     var objectMembers: [String: JSONTree]? {
-        if case .object(let members) = self { return members }
-        return nil
+        if case .object(let members) = self { members } else { nil }
     }
 
     /// The key this value is, when it can be one: an integer or a string.

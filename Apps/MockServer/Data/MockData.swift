@@ -16,7 +16,6 @@ struct MockData: Sendable {
     /// The stream the entries added to `/news` are drawn from (restarts on reset).
     var newsRandom = SplitMix64(seed: 0)
 
-    /// The seeded data.
     init(seed: SeedData) {
         let epoch = SeedData.epoch
         collections = [

@@ -4,19 +4,20 @@ import Synchronization
 /// The server's state: the data, and the encoded representations of it.
 ///
 /// Representations are kept by key (route plus canonical query) with the generation of their
-/// dataset. A write bumps the generation, so a representation built from the changed dataset is
-/// built again on its next request; if its bytes came out the same, the kept one (with its
-/// validators, compressed body and `Last-Modified`) is used as it was. So every validator
-/// changes exactly when the bytes it describes change, and only the pages a write touched are
-/// encoded again.
+/// dataset. A write bumps the generation, so a representation of the changed dataset is built
+/// again on its next request, and the kept one (validators, `Last-Modified` and all) stays when
+/// the bytes came out the same: every validator changes exactly when its bytes do, and only the
+/// pages a write touched are encoded again.
 ///
-/// At most ``keptPerDataset`` representations of a dataset are kept, the least recently served
-/// going first: a client walking ten million posts would otherwise leave every page in memory.
+/// At most ``keptBytes`` of a dataset's representations are kept, the least recently
+/// served going first: a client walking ten million posts would otherwise leave every page in
+/// memory, while a walk of a hundred thousand (the benchmarks') is served from memory throughout.
 /// A page built again after it went has the same entity tag (it is its bytes' digest); only its
 /// `Last-Modified` may move up to the dataset's last write.
 final class MockStore: Sendable {
-    /// How many representations of one dataset are kept (a few hundred pages).
-    static let keptPerDataset = 512
+    /// How many bytes of one dataset's representations (bodies in every coding) are kept, unless
+    /// the store is told otherwise.
+    static let defaultKeptBytes = 128 * 1024 * 1024
 
     private struct Entry {
         var generation: Int
@@ -42,19 +43,23 @@ final class MockStore: Sendable {
         /// Every representation built, current or not: the previous state of a page is what a
         /// rebuilt one is compared with.
         var entries: [Dataset: [String: Entry]] = [:]
+        /// The bytes of each dataset's ``entries``.
+        var keptBytes: [Dataset: Int] = [:]
         /// Look-ups so far: the clock of ``Entry/lastServed``.
         var lookups = 0
 
-        /// Past ``MockStore/keptPerDataset``, forgets the least recently served half of the
-        /// dataset's representations (half at a time, so the sort is paid once per half).
-        mutating func forgetLeastServed(of dataset: Dataset) {
-            guard let kept = entries[dataset], kept.count > MockStore.keptPerDataset else { return }
+        /// Keeps `entry` under `key`, then, past `budget` bytes of the dataset, forgets the
+        /// least recently served half of the dataset's representations (half at a time, so the
+        /// sort is paid once per half).
+        mutating func keep(_ entry: Entry, as key: String, of dataset: Dataset, budget: Int) {
+            let replaced = entries[dataset, default: [:]].updateValue(entry, forKey: key)
+            keptBytes[dataset, default: 0] += entry.representation.byteCount - (replaced?.representation.byteCount ?? 0)
+            guard let kept = entries[dataset], keptBytes[dataset, default: 0] > budget else { return }
             let order = kept.sorted { $0.value.lastServed < $1.value.lastServed }
-            for (key, _) in order.prefix(kept.count / 2) { entries[dataset]?[key] = nil }
-        }
-
-        func generation(of dataset: Dataset) -> Int {
-            generations[dataset, default: 0]
+            for (key, forgotten) in order.prefix(kept.count / 2) {
+                entries[dataset]?[key] = nil
+                keptBytes[dataset, default: 0] -= forgotten.representation.byteCount
+            }
         }
 
         /// The later of the dataset's last write and the last reset, if there was either.
@@ -65,19 +70,20 @@ final class MockStore: Sendable {
 
     private let initial: MockData
     private let state: Mutex<State>
+    /// The bytes of one dataset's representations kept at most.
+    let keptBytes: Int
 
     /// A store that serves `data` and returns to it on ``reset()``.
-    init(data: MockData) {
+    init(data: MockData, keptBytes: Int = MockStore.defaultKeptBytes) {
         self.initial = data
         self.state = Mutex(State(data: data))
+        self.keptBytes = keptBytes
     }
 
     // MARK: Reading
 
-    /// The current representation for `key`: the kept one while `dataset` is unchanged, else a
-    /// new one built from a snapshot of the data (and the kept one again when its bytes match).
-    ///
-    /// `build` runs outside the lock; its result is kept only if the dataset did not change meanwhile.
+    /// The current representation for `key`, built again from a snapshot of the data when `dataset`
+    /// changed. `build` runs outside the lock; its result is kept only if the dataset did not change meanwhile.
     func representation<Failure: Error>(
         of dataset: Dataset, key: String, build: (MockData) throws(Failure) -> RepresentationContent
     ) throws(Failure) -> Representation {
@@ -85,7 +91,7 @@ final class MockStore: Sendable {
         let lookup = state.withLock { state -> Lookup in
             state.lookups += 1
             let kept = state.entries[dataset]?[key]
-            let generation = state.generation(of: dataset)
+            let generation = state.generations[dataset, default: 0]
             if let kept, kept.generation == generation {
                 state.entries[dataset]?[key]?.lastServed = state.lookups
                 return .current(kept.representation)
@@ -105,10 +111,9 @@ final class MockStore: Sendable {
             representation = Representation(content, lastModified: content.changed.date(lastWrite: lastChange))
         }
         state.withLock { state in
-            if state.generation(of: dataset) == generation {
-                state.entries[dataset, default: [:]][key] = Entry(generation: generation, representation: representation,
-                                                                  lastServed: state.lookups)
-                state.forgetLeastServed(of: dataset)
+            if state.generations[dataset, default: 0] == generation {
+                state.keep(Entry(generation: generation, representation: representation, lastServed: state.lookups),
+                           as: key, of: dataset, budget: keptBytes)
             }
         }
         return representation

@@ -51,7 +51,9 @@ struct TextGenerator {
         var title: String
         switch random.next(below: 3) {
         case 0: title = random.pick(Self.koreanPhrases)
-        case 1: title = random.pick(Self.englishPhrases).capitalizedFirst
+        case 1:
+            let phrase = random.pick(Self.englishPhrases)
+            title = phrase.prefix(1).uppercased() + phrase.dropFirst()
         default: title = random.pick(Self.koreanPhrases) + " — " + random.pick(Self.englishPhrases)
         }
         if random.next(below: 4) == 0 { title += " " + random.pick(Self.emoji) }
@@ -89,13 +91,5 @@ struct TextGenerator {
     /// One element of `elements`, drawn from the same sequence as the text.
     mutating func pick<Element>(_ elements: [Element]) -> Element {
         random.pick(elements)
-    }
-}
-
-extension String {
-    /// The string with its first character uppercased.
-    var capitalizedFirst: String {
-        guard let first else { return self }
-        return first.uppercased() + dropFirst()
     }
 }

@@ -26,7 +26,6 @@ enum TickSimulator {
         return summary
     }
 
-    /// One change: edit (60 %), create (25 %) or delete (15 %).
     private static func step(on posts: inout ItemCollection, text: TextGenerator, at date: Date, into summary: inout TickSummary) {
         var text = text
         let roll = text.number(below: 100)

@@ -1,12 +1,8 @@
 import HTTPFields
 
 extension FaultRule {
-    /// Parses the `--fault` syntax: comma-separated `key=value` pairs with the keys
-    /// `route`, `latency`, `jitter` (milliseconds), `failure` (`status`, `truncate`, `close`,
-    /// `invalid_json`), `status`, `rate`, `first`, `retry-after`. Giving `status` alone implies
-    /// `failure=status`.
-    ///
-    /// Example: `route=/posts,status=429,first=3,retry-after=2`.
+    /// Parses the `--fault` syntax, comma-separated `key=value` pairs such as
+    /// `route=/posts,status=429,first=3,retry-after=2`; `status` alone implies `failure=status`.
     public init(spec: String) throws(SpecError) {
         self.init()
         var failureGiven = false

@@ -2,9 +2,8 @@
 /// limited to a fraction of requests (`rate`) or to the first N (`first`) so a client can be
 /// seen to recover.
 ///
-/// The same rule comes from `--fault SPEC` on the command line and from `PUT /_admin/faults`
-/// as JSON, e.g. `route=/posts,status=503,rate=0.3,retry-after=2` or
-/// `{"route": "/posts", "failure": "status", "status": 503, "rate": 0.3, "retry_after": 2}`.
+/// The same rule comes from `--fault SPEC` on the command line and from `PUT /_admin/faults` as
+/// JSON (`{"route": "/posts", "failure": "status", "status": 503, "rate": 0.3, "retry_after": 2}`).
 /// Every property defaults to "no effect" except `rate` (always) and `status` (503), so the
 /// memberwise initialiser needs only what a rule changes: `FaultRule(route: "/feed", failure: .close)`.
 public struct FaultRule: Codable, Sendable, Hashable {

@@ -59,10 +59,8 @@ enum APIError: Error, Equatable, Sendable {
         }
     }
 
-    /// The status code sent.
     var status: HTTPResponse.Status { wire.status }
 
-    /// The JSON error body.
     var body: APIErrorBody { APIErrorBody(code: wire.code, message: wire.message) }
 
     /// Headers the status calls for (`Allow`, `Retry-After`).

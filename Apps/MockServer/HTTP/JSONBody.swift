@@ -24,11 +24,9 @@ enum JSONBody {
         }
     }
 
-    /// Rejects a text field with nothing but spaces, tabs and line breaks (or nothing at all).
-    ///
-    /// The rule is exactly ``textPattern``, which `/openapi.json` states, so that the document
-    /// and the server agree on every string, whatever a regular expression engine counts as
-    /// white space.
+    /// Rejects a text field with nothing but spaces, tabs and line breaks (or nothing at all):
+    /// exactly ``textPattern``, so `/openapi.json` and the server agree on every string whatever
+    /// a regular expression engine counts as white space.
     static func requireText(_ value: String, field: String) throws(APIError) {
         let blank: Set<UInt8> = [0x20, 0x09, 0x0D, 0x0A]
         if value.utf8.allSatisfy(blank.contains) {

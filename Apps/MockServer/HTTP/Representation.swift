@@ -59,6 +59,8 @@ struct Representation: Sendable {
 
     /// The validator of the resource's state: the identity encoding's tag.
     var entityTag: EntityTag { identity.entityTag }
+    /// The bytes it holds: its bodies in every coding.
+    var byteCount: Int { identity.body.readableBytes + (gzip?.body.readableBytes ?? 0) }
 
     /// The representation of `content`, compressed when worth it, with its validators.
     init(_ content: RepresentationContent, lastModified: Date) {
@@ -110,10 +112,7 @@ struct Representation: Sendable {
 
 /// The contract encoder applied to this server's own values.
 enum APIJSON {
-    /// The JSON bytes of `value`.
-    ///
-    /// Everything this server encodes is a plain struct of strings, integers, dates and arrays,
-    /// for which `JSONEncoder` cannot fail; a failure would be a programming error.
+    /// The JSON bytes of `value`; encoding this server's plain values cannot fail (a failure is a programming error).
     static func encode(_ value: some Encodable) -> Data {
         do {
             return try JSONEncoder.api().encode(value)

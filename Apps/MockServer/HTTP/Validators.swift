@@ -9,7 +9,6 @@ import Synchronization
 final class Validators: Sendable {
     /// `Cache-Control` of every representation, formatted once.
     private let cacheControl: HTTPField
-    /// `Vary` of every representation.
     private static let vary = HTTPField(name: .vary, value: "Accept-Encoding")
     private let weakETags: Bool
     private let unstableETag: Bool
@@ -37,12 +36,9 @@ final class Validators: Sendable {
         return tag
     }
 
-    /// The 200 with the representation, or a 304 when the request's validators still match.
-    ///
-    /// The body is gzip-compressed when the request's `Accept-Encoding` allows it and the
-    /// representation has a compressed form; the validators compared are those of the encoding
-    /// chosen. Starts from the headers the encoding prepared once, so the common reply only
-    /// appends `Cache-Control` and `Vary`.
+    /// The 200 with the representation, or a 304 when the request's validators still match, in
+    /// the encoding `Accept-Encoding` allows (gzip when the representation has one), whose
+    /// validators are the ones compared.
     func reply(to headers: HTTPFields, with representation: Representation) -> Reply {
         let encoded = representation.encoded(as: ContentCoding.preferred(acceptEncoding: headers[.acceptEncoding]))
         let condition = evaluate(headers, encoded: encoded, lastModified: representation.lastModified)

@@ -1,9 +1,7 @@
 import Foundation
 
 /// `--news-arrivals`: entries added to the front of `/news` while clients list it, so a listing
-/// with page numbers or offsets moves under them as a busy feed does. `N/request` adds N
-/// entries before each request to `/news` is answered; `N/WINDOW` (as `--rate-limit` writes a
-/// window: `1/s`, `5/2s`) adds N every window since the start; `,max=M` stops after M in all.
+/// with page numbers or offsets moves under them as a busy feed does.
 public struct NewsArrivals: Sendable, Equatable, CustomStringConvertible {
     /// When entries arrive.
     public enum Pace: Sendable, Equatable {
@@ -25,7 +23,7 @@ public struct NewsArrivals: Sendable, Equatable, CustomStringConvertible {
         self.maximum = maximum
     }
 
-    /// Parses `N/request`, `N/WINDOW`, either followed by `,max=M`.
+    /// Parses `N/request`, `N/WINDOW` (a window as `--rate-limit` writes it), either followed by `,max=M`.
     public init(spec: String) throws(SpecError) {
         let parts = spec.split(separator: ",", maxSplits: 1).map(String.init)
         var maximum: Int?

@@ -3,12 +3,9 @@ import HTTPTypes
 import Models
 import Synchronization
 
-/// `GET /news`: a newest-first listing that moves while it is read, as busy feeds do. Pages
-/// are a bare JSON array of posts, newest first, with a `Link` header (first, prev, next, last)
-/// and `X-Total-Count`; they are asked for by page number (`page`, `per_page`) or, when
-/// `offset` is given, by offset (`offset`, `limit`). `since` (an ISO 8601 time) keeps the
-/// entries updated at or after it. With ``NewsArrivals`` new entries join the front while
-/// clients page through it, so the entries of one page come back on the next.
+/// `GET /news`: a newest-first listing that moves while it is read, as busy feeds do: with
+/// ``NewsArrivals`` new entries join the front while clients page through it (by page number or
+/// offset), so the entries of one page come back on the next.
 final class NewsRoutes: Sendable {
     /// How many requests `/news` has answered, and since when: what ``NewsArrivals`` counts from.
     private struct Clock {

@@ -26,7 +26,6 @@ struct OpenAPIDocument {
         RepresentationContent(encoding: JSONObject(value: document), changed: .exactly(SeedData.epoch))
     }
 
-    /// The whole document.
     var document: [String: Any] {
         var paths: [String: Any] = [:]
         for route in routes.routes {

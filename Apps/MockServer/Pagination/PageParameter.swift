@@ -14,7 +14,6 @@ struct PageParameter: Sendable {
 
     /// The name in the query string.
     let name: String
-    /// What it takes.
     let kind: Kind
     /// One line for `/openapi.json`.
     let summary: String

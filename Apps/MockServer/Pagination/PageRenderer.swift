@@ -4,9 +4,7 @@ import HTTPTypes
 /// Builds one page of a collection in one style: the body, the `Link` header of the `link`
 /// style, and the page's change time.
 struct PageRenderer: Sendable {
-    /// The style of the page.
     let style: MockPaginationStyle
-    /// The collection paged.
     let collection: ItemCollection
     /// The path the page was requested at, which its links point back to (`/styles/link/posts`).
     let path: String

@@ -2,9 +2,7 @@
 struct PageWindow: Sendable {
     /// The page's items, in key order.
     let items: [MockItem]
-    /// Whether items follow the page.
     let hasNext: Bool
-    /// Whether items precede the page.
     let hasPrevious: Bool
 
     /// The window `query` selects in `collection`.

@@ -4,7 +4,6 @@ import Foundation
 /// `since`), so a client can ask for what changed since its last sync. The links of its pages
 /// carry it on.
 struct SinceParameter: Sendable, Equatable {
-    /// The parameter's name.
     static let name = "since"
 
     let date: Date

@@ -1,7 +1,6 @@
 /// The body of `GET /styles`: every pagination style, how to page it, how it ends, and its URL
 /// for each collection.
 struct StyleIndex: Encodable, Sendable {
-    /// One style.
     struct Entry: Encodable, Sendable {
         var name: String
         var shape: String

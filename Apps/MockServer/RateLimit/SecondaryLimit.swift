@@ -47,11 +47,8 @@ final class SecondaryLimiter: Sendable {
 
     init(limit: SecondaryLimit) {
         self.limit = limit
-        if case .rate(let rate) = limit {
-            state = Mutex(State(window: SlidingWindow(limit: rate)))
-        } else {
-            state = Mutex(State())
-        }
+        let window: SlidingWindow? = if case .rate(let rate) = limit { SlidingWindow(limit: rate) } else { nil }
+        state = Mutex(State(window: window))
     }
 
     /// The refusal of a request over the limit, or `nil` when it may go on (and then counts as

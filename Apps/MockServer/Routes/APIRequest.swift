@@ -20,7 +20,6 @@ struct APIRequest: Sendable {
 
     /// Takes the route `match` found (`nil`: none), checks the method, decodes the query and
     /// collects the body, in the order that gives the most useful error: 404, 405, 400, 413.
-    ///
     /// `localAuthority` is evaluated only for a request without `Host`.
     init(
         _ request: Request, route match: (route: Route, id: String?)?, maxBodyBytes: Int,

@@ -1,9 +1,7 @@
 import Foundation
 import HTTPTypes
 
-/// Every paged route: a collection in a pagination style at a path. `/posts` (cursor-zero),
-/// `/articles` (link, with `X-Total-Count`), `/feed` (offset-total), `/NAME` (the default style)
-/// and `/styles/STYLE/NAME`.
+/// Every paged route: a collection in a pagination style at a path (``Route/pagedCollection(defaultStyle:)``).
 struct PageRoutes: Sendable {
     let store: MockStore
     let validators: Validators

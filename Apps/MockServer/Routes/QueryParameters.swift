@@ -27,7 +27,6 @@ struct QueryParameters: Sendable {
     }
 
     /// `component` with `+` as space and percent-escapes decoded; `nil` when an escape is broken.
-    ///
     /// Most components (`limit=20`) have neither, and skip Foundation's decoding altogether.
     private static func decoded(_ component: Substring) -> String? {
         let needsDecoding = component.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }

@@ -12,7 +12,6 @@ struct RouteTable: Sendable {
     private let fixedPaths: [String: Route]
     /// Item routes by the collection segment in front of the `{id}`.
     private let itemRoutes: [String: Route]
-    /// The routes by template.
     private let byTemplate: [String: Route]
 
     /// The routes of the seeded data (`seeded`), or of the collections `collectionNames` of a `--data` file.

@@ -9,13 +9,9 @@ import NIOHTTPTypesHTTP1
 ///
 /// - §3.2: an HTTP/1.1 request carries exactly one `Host` field. Without one, or with two, it is
 ///   answered 400 (this server's JSON error) and the connection is closed.
-/// - §9.3: a connection is kept open after a response only when the request asked for it: an
-///   HTTP/1.0 request without `Connection: keep-alive`, or any request with
-///   `Connection: close`, gets its response with `Connection: close`, then the connection
-///   closes, so a client that reads until the end of the stream is not left waiting.
-///
-/// It sits between NIO's HTTP/1 codec and the conversion to HTTP types; ``Installer`` puts it
-/// there.
+/// - §9.3: an HTTP/1.0 request without `Connection: keep-alive`, or any with `Connection: close`,
+///   gets its response with `Connection: close`, then the connection closes, so a client that
+///   reads until the end of the stream is not left waiting.
 final class HTTP1Strictness: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -46,7 +42,7 @@ final class HTTP1Strictness: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
-        case .head(var head) where !head.status.isInformational:
+        case .head(var head) where !(100..<200).contains(head.status.code):  // not a 1xx before the final response
             if keepAlive.first == false { head.headers.replaceOrAdd(name: "connection", value: "close") }
             context.write(wrapOutboundOut(.head(head)), promise: promise)
         case .end(let trailers):
@@ -89,9 +85,4 @@ final class HTTP1Strictness: ChannelDuplexHandler, RemovableChannelHandler {
             pipeline.removeHandler(context: context, promise: nil)
         }
     }
-}
-
-extension HTTPResponseStatus {
-    /// A 1xx status: a response that comes before the final one.
-    fileprivate var isInformational: Bool { (100..<200).contains(code) }
 }

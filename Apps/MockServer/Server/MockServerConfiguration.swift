@@ -30,8 +30,7 @@ public struct MockServerConfiguration: Sendable {
     public var newsCount: Int = 60
     /// Entries added to `/news` while it is listed (`--news-arrivals`); `nil`: it stands still.
     public var newsArrivals: NewsArrivals?
-    /// Titles, error messages and a header field carry escape sequences, C1 controls and bidi
-    /// overrides (`--hostile-text`), as a hostile or broken server may send them.
+    /// Titles, error messages and a header field carry terminal controls (`--hostile-text`, ``HostileText``).
     public var hostileText: Bool = false
 
     // MARK: Your own data
@@ -101,7 +100,6 @@ public struct MockServerConfiguration: Sendable {
                     staleWhileRevalidate: staleWhileRevalidate, staleIfError: staleIfError)
     }
 
-    /// The seeded contents.
     var seedData: SeedData {
         SeedData(seed: seed, postCount: postCount, articleCount: articleCount, feedCount: feedCount, userCount: userCount,
                  exerciseCount: exerciseCount, newsCount: newsCount, hostileText: hostileText)
@@ -114,7 +112,6 @@ public struct MockServerConfiguration: Sendable {
         return MockData(collections: try DataFile.load(path: dataFile, keyField: keyField), seed: seed)
     }
 
-    /// Every default, for code outside this module (inside it, and in tests, the memberwise
-    /// initialiser sets any property: `MockServerConfiguration(postCount: 30)`).
+    /// Every default, for code outside this module (inside it, and in tests, the memberwise initialiser).
     public static let defaults = MockServerConfiguration()
 }

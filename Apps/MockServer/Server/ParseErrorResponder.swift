@@ -12,8 +12,7 @@ final class ParseErrorResponder: ChannelInboundHandler, RemovableChannelHandler 
     typealias InboundIn = HTTPRequestPart
     typealias OutboundOut = HTTPResponsePart
 
-    /// The largest header section accepted: the server's decoder is configured with it, and
-    /// the 431's message names it.
+    /// The largest header section accepted: the server's decoder limit, which the 431 names.
     static let headerLimit = 80 * 1024
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

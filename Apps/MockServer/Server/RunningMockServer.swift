@@ -121,21 +121,19 @@ public final class RunningMockServer: Sendable {
     public func stop() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = try? await runTask.value
-        accessLog?.close()
-        removeTemporaryDirectory()
+        cleanUp()
     }
 
     /// Waits until the server stops (after ``stop()`` or a shutdown signal), its request log written.
     /// - Throws: the error that brought the server down, if it did not stop cleanly.
     public func waitUntilStopped() async throws {
-        defer {
-            accessLog?.close()
-            removeTemporaryDirectory()
-        }
+        defer { cleanUp() }
         try await runTask.value
     }
 
-    private func removeTemporaryDirectory() {
+    /// Writes the rest of the request log and removes the temporary certificate directory.
+    private func cleanUp() {
+        accessLog?.close()
         if let temporaryDirectory { try? FileManager.default.removeItem(atPath: temporaryDirectory) }
     }
 

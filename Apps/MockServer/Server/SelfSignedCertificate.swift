@@ -1,10 +1,8 @@
 import Foundation
 
 /// `--tls`: a certificate made for this run, signed by itself, for `127.0.0.1`, `::1` and
-/// `localhost`. Its file is also the certificate authority a client trusts to reach the server
-/// (`fresh get --cacert FILE`, `curl --cacert FILE`); a client that does not trust it fails as
-/// it would against any private CA. Made by the `openssl` command (Debian's openssl package),
-/// so the server links nothing more than the TLS it serves with.
+/// `localhost`; its file is the CA a client trusts to reach the server (`curl --cacert FILE`).
+/// Made by the `openssl` command, so the server links nothing more than the TLS it serves with.
 struct SelfSignedCertificate: Sendable {
     /// The certificate (PEM): what a client passes as its CA file.
     let certificatePath: String

@@ -1,8 +1,7 @@
 import HTTPTypes
 import Pagination
 
-/// One mirrored collection: where it comes from, how its pages are read, and where its
-/// current pass stands.
+/// One mirrored collection: where it comes from, how its pages are read, where its pass stands.
 public struct CollectionRecord: Sendable, Equatable {
     public var id: Int64
     /// The name commands use (`fresh items NAME`, `fresh-reader --collection NAME`).
@@ -29,8 +28,7 @@ public struct CollectionRecord: Sendable, Equatable {
     /// The ``changeSequence`` a reader last showed the collection at: items changed by a later
     /// write are new to its user. `nil` until a reader has shown it.
     public var shownSequence: Int?
-    /// The request header fields its syncs send again (`-H` given with its URL); never a
-    /// secret, which is sent for one run only.
+    /// The header fields its syncs send again (`-H` given with its URL); a secret is sent for its run only.
     public var headerFields: HTTPFields
     /// `--since PARAM=MEMBER` as typed, when its syncs are incremental; `nil` for whole passes.
     public var since: String?

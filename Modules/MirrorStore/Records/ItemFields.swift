@@ -1,6 +1,5 @@
 import Foundation
 import JSON
-import MirrorStore
 
 /// Which members of a collection's items a list shows: a title (the first present of
 /// ``titleNames``, or the one the user named) and a second line (author, user, date). Chosen once

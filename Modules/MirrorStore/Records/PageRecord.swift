@@ -11,8 +11,7 @@ public struct PageRecord: Codable, Sendable, Equatable {
     /// The next page's URL; `nil` on the last page.
     public var nextURL: String?
     public var itemCount: Int
-    /// What identifies the content written for this page (its ETag, or a digest of the body),
-    /// so a 304 or a fresh hit for the same content writes nothing.
+    /// What identifies the content written for this page: its ETag, or a digest of the body.
     public var validator: String?
     /// The last pass that fetched the page.
     public var pass: Int
@@ -21,10 +20,8 @@ public struct PageRecord: Codable, Sendable, Equatable {
     public var fetchedAt: Double
     /// The collection size the page stated (items, else pages), for offset and page-number styles.
     public var statedTotal: Int?
-    /// How many items the mirror holds for the page now, when read with
-    /// ``MirrorStore/pages(of:)``. Fewer than ``itemCount`` when a later write moved some to
-    /// another page (a pass that stopped after the server shifted its items): the stored
-    /// content is then not the page's, whatever its validator says.
+    /// How many items the mirror holds for the page now (read with ``MirrorStore/pages(of:)``): fewer
+    /// than ``itemCount`` when a later write moved some away; the content is then not the page's, whatever its validator.
     public var presentCount: Int?
 
     public init(collectionID: Int64, pageIndex: Int, url: String, nextURL: String?, itemCount: Int, validator: String?, pass: Int,
@@ -55,8 +52,7 @@ public struct PageWrite: Sendable, Equatable {
     public var created = 0
     /// Items whose JSON changed.
     public var changed = 0
-    /// Items an earlier page of the pass listed already, left where they were: the listing
-    /// moved while it was read (``PageContent/repeatsAllowed``).
+    /// Items an earlier page of the pass listed already, left where they were (``PageContent/repeatsAllowed``).
     public var repeated = 0
 
     public init(created: Int = 0, changed: Int = 0, repeated: Int = 0) {
@@ -85,8 +81,7 @@ public struct DuplicateKey: Error, Sendable, Equatable {
     }
 }
 
-/// Where a sync starts: a new pass from the first page, or the unfinished pass from the page
-/// after the last one it wrote.
+/// Where a sync starts: a new pass's first page, or the page after an unfinished pass's last one.
 public struct PassPosition: Sendable, Equatable {
     public var pass: Int
     /// Whether this continues a pass an earlier sync did not finish.
@@ -109,10 +104,9 @@ public struct PassPosition: Sendable, Equatable {
 }
 
 extension PassPosition {
-    /// Where an unfinished pass stands, from the pages it wrote (`index`, `url`, `nextURL`, by
-    /// index): pages are fetched in order, so it stands after the run 0, 1, 2, … `nil` when
-    /// there is nothing to resume: no page written (resumed, such a pass would end at once and
-    /// remove every item), or a gap in the run.
+    /// Where an unfinished pass stands, from the pages it wrote: after the run 0, 1, 2, …, as pages
+    /// are fetched in order. `nil` when there is nothing to resume: no page written (resumed, such a
+    /// pass would end at once and remove every item), or a gap in the run.
     public static func resuming(_ pass: Int, written pages: [(index: Int, url: String, nextURL: String?)]) -> PassPosition? {
         guard !pages.isEmpty, pages.enumerated().allSatisfy({ $0.offset == $0.element.index }) else { return nil }
         return PassPosition(pass: pass, isResumed: true, nextPageIndex: pages.count, nextURL: pages.last?.nextURL,
@@ -133,8 +127,7 @@ public struct PageContent: Sendable {
     public var items: [(key: ItemKey, json: Data)]?
     /// The collection size the page states (see ``PageRecord/statedTotal``).
     public var statedTotal: Int?
-    /// Whether a key an earlier page of this pass listed means the listing moved (pages by
-    /// number or offset, where an item added at the front pushes the others onto later pages)
+    /// Whether a key an earlier page of this pass listed means the listing moved (`PositionalPages`)
     /// rather than a key that is not unique: the item stays where it was first listed, and the
     /// page keeps its other items (``PageWrite/repeated`` counts it).
     public var repeatsAllowed: Bool

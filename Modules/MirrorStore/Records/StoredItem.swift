@@ -1,7 +1,6 @@
 import JSON
 
-/// One stored item: its key, the JSON the server sent (without insignificant whitespace), and
-/// where it stands in the collection.
+/// One stored item: its key, the JSON the server sent (compacted), and where it stands.
 public struct StoredItem: Sendable, Equatable {
     public var key: ItemKey
     public var json: String

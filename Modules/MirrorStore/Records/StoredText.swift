@@ -11,8 +11,7 @@ public enum StoredText {
         String(decoding: (try? JSONEncoder().encode(plan)) ?? Data(), as: UTF8.self)
     }
 
-    /// The plan stored as `text`; `nil` when there is none, or it cannot be read (a plan
-    /// written by another version): the next sync then detects the plan again.
+    /// The plan stored as `text`; `nil` when there is none or it cannot be read (the next sync detects it).
     public static func plan(from text: String?) -> PaginationPlan? {
         text.flatMap { try? JSONDecoder().decode(PaginationPlan.self, from: Data($0.utf8)) }
     }

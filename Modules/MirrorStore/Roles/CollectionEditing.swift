@@ -2,12 +2,9 @@ import Foundation
 import HTTPTypes
 import Pagination
 
-/// What a sync or a command records about a collection, beside its pages: it is created,
-/// learns how its pages are read and which fields its syncs send, says how its last run ended,
-/// is renamed or removed.
+/// What a sync or a command records about a collection, beside its pages.
 public protocol CollectionEditing: AnyObject, Sendable {
-    /// Creates a collection called `name` (or, when that name is taken, `name-2`, `name-3`, …)
-    /// for the first page at `url`.
+    /// Creates a collection for the first page at `url`, called `name` (or `name-2`, … when taken).
     func createCollection(preferredName name: String, url: String, now: Date) async throws -> CollectionRecord
     /// Deletes a collection with its pages and items; returns how many items it held.
     @discardableResult
@@ -15,14 +12,12 @@ public protocol CollectionEditing: AnyObject, Sendable {
     /// Gives a collection another name (a source adopting it).
     /// - Throws: `StorageError` when another collection has the name.
     func renameCollection(_ id: Int64, to name: String) async throws
-    /// The URLs of a collection's pages that no other collection's pages share (what a removal
-    /// may forget from the HTTP cache).
+    /// The URLs of a collection's pages no other collection shares (what a removal may forget from the cache).
     func pageURLs(onlyIn id: Int64) async throws -> [String]
 
     /// Stores how the collection's pages are read and its first page's URL.
     func setPlan(_ plan: PaginationPlan, url: String, of id: Int64) async throws
-    /// Forgets a collection's plan and pages and starts a new pass; its items stay until that
-    /// pass ends.
+    /// Forgets a collection's plan and pages and starts a new pass; its items stay until that pass ends.
     func resetPlan(of id: Int64) async throws
     /// Keeps the header fields the collection's later syncs send (see ``CollectionRecord/headerFields``).
     func rememberHeaders(_ fields: HTTPFields, of id: Int64) async throws

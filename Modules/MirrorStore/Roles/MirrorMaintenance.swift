@@ -1,5 +1,4 @@
-/// The mirror as `fresh check` and a program's end see it: where it is, whether it is sound,
-/// and closing it.
+/// The mirror as `fresh check` and a program's end see it.
 public protocol MirrorMaintenance: AnyObject, Sendable {
     /// Where the store is, as messages show it (a file's path; a server address without a password).
     var location: String { get }

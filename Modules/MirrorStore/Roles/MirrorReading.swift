@@ -1,7 +1,6 @@
 import JSON
 
-/// The mirror as read-outs and readers read it: the collections, then each one's current items
-/// in the server's order, as whole items or as the rows of a screen.
+/// The mirror as read-outs and readers read it: current items in the server's order, whole or as rows.
 public protocol MirrorReading: AnyObject, Sendable {
     // MARK: Collections
 

@@ -1,40 +1,30 @@
 import Foundation
 import JSON
 
-/// The pass protocol a sync writes with. A pass reads the pages from the first to the last;
-/// each page is written whole, in one transaction with its record; only a complete pass
-/// deletes what no page listed. The rules both stores share are in `PassRules.swift`.
+/// The pass protocol a sync writes with, under the guarantees ``MirrorStore`` lists; the rules
+/// both stores share are in `PassRules.swift`.
 public protocol PassWriting: AnyObject, Sendable {
     /// Takes the collection's sync lock (its identity: see `CollectionIdentity`), waiting while
     /// another process holds it; `onWait` hears once, with the holder when known, if it must wait.
     func lock(collection identity: String, onWait: @escaping @Sendable (String?) -> Void) async throws -> any CollectionLock
-    /// Resumes the collection's unfinished pass, or starts a new one (`restart`, or the last
-    /// pass finished).
+    /// Resumes the collection's unfinished pass, or starts a new one (`restart`, or none unfinished).
     func startPass(of id: Int64, restart: Bool, now: Date) async throws -> PassPosition
-    /// Every stored page record of a collection, by index, each with the number of items the
-    /// mirror holds for it now (``PageRecord/presentCount``).
+    /// Every stored page record of a collection, by index, each with its ``PageRecord/presentCount``.
     func pages(of id: Int64) async throws -> [Int: PageRecord]
-    /// Writes pages of one pass, in order, each in full or not at all, and returns what each
-    /// changed. A page whose ``PageContent/items`` are `nil` is current: only its pass is
-    /// recorded. Otherwise its items are upserted by key (an unchanged item keeps its change
-    /// number), the items it no longer lists are set aside until the pass ends, and its record
-    /// is replaced.
+    /// Writes pages of one pass, in order, each in full or not at all (``PageWriteRule``), and returns
+    /// what each changed. A page whose ``PageContent/items`` are `nil` is current: only its pass is recorded.
     /// - Throws: ``DuplicateKey`` when a page lists a key another page of this pass already
     ///   listed; the pages before it are written, that page and the rest are not.
     func writePages(_ pages: [PageContent], of id: Int64, pass: Int, now: Date) async throws -> [PageWrite]
-    /// Starts a new pass over the pages of a pass that ended by resuming (they are read again,
-    /// from the first, before it may count as complete), without giving the last one up:
-    /// ``joinPass(_:of:pagesFrom:)`` adds the pages read since the resume once the pages before
-    /// them are read. Returns the new pass.
+    /// Starts (and returns) a new pass to read a resumed pass's pages again from the first, before it may
+    /// count as complete, without giving the last one up (``joinPass(_:of:pagesFrom:)`` adds the rest).
     func revisitPass(of id: Int64, now: Date) async throws -> Int
     /// Makes the pages from `index` on that the pass before `pass` read part of `pass` (the
     /// pages a resumed pass read after its stop, when its revisit came back to them).
     func joinPass(_ pass: Int, of id: Int64, pagesFrom index: Int) async throws
-    /// Writes the items a catch-up found at the front of a listing that moved during pass
-    /// `pass`: on the first page, before its items, at positions from `firstPosition` on (which
-    /// sort before any page's own), in order. An item a page of this pass lists already is left
-    /// where it is (counted as ``PageWrite/repeated``); an item the collection holds elsewhere
-    /// moves here. Nothing else changes: no page record, nothing set aside.
+    /// Writes the items a catch-up found at the front of a listing that moved during pass `pass`:
+    /// on the first page, in order, from `firstPosition` (``ItemPosition/caughtUpBase``). An item a page
+    /// of this pass lists already stays (a ``PageWrite/repeated``); one held elsewhere moves here.
     func writeCaughtUp(_ items: [(key: ItemKey, json: Data)], of id: Int64, pass: Int, firstPosition: Int, now: Date) async throws -> PageWrite
     /// Merges the items of an incremental run: an item the collection holds is updated where it
     /// stands, a new one is added after the last. Nothing is removed or set aside.
@@ -48,8 +38,7 @@ public protocol PassWriting: AnyObject, Sendable {
 }
 
 extension PassWriting {
-    /// Runs `body` holding the collection's sync lock (``lock(collection:onWait:)``), released
-    /// however `body` ends.
+    /// Runs `body` holding the collection's sync lock, released however `body` ends.
     public func withLock<Value>(
         collection identity: String, onWait: @escaping @Sendable (String?) -> Void, _ body: () async throws -> Value
     ) async throws -> Value {

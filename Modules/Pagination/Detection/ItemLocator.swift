@@ -21,8 +21,7 @@ public enum ItemLocator {
         return value
     }
 
-    /// Whether `document` is one object rather than a page of items: an object holding no
-    /// array that ``locate(in:)`` would take for the items.
+    /// Whether `document` is one object rather than a page of items (no array ``locate(in:)`` would take).
     public static func isSingleObject(_ document: JSONDocument) -> Bool {
         document.root.kind == .object && (try? locate(in: document)) == nil
     }
@@ -73,8 +72,7 @@ public enum ItemLocator {
         return .contentHash
     }
 
-    /// The key of every item, checking that each item is an object with a usable, unique key
-    /// (or, keyed by content, hashing each item).
+    /// The key of every item, checking each is an object with a usable, unique key (or hashing each item).
     static func keys(of items: JSONValue, key: JSONPath) throws(PageError) -> [ItemKey] {
         if key == .contentHash { return contentKeys(of: items) }
         do throws(ElementKeyProblem) {

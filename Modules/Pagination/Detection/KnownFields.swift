@@ -32,8 +32,7 @@ enum KnownFields {
     /// Members giving the collection's size.
     static let totalNames = ["total", "total_count", "totalCount", "total_results", "totalResults", "total_items", "totalItems", "count"]
 
-    /// The first `container.name` path (containers in order, then names in order) whose value
-    /// satisfies `accepts`.
+    /// The first `container.name` path (containers, then names, in order) whose value `accepts`.
     static func firstPath(named names: [String], in document: JSONDocument,
                           where accepts: (JSONValue) -> Bool) -> JSONPath? {
         for container in containers {

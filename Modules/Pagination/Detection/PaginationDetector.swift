@@ -62,9 +62,8 @@ public enum PaginationDetector {
         return first.value(at: JSONPath(["sort"]))?.kind == .array && first.value(at: JSONPath(["_id"])) != nil
     }
 
-    /// A bare array asked for with a page size and no other hint pages the way its size
-    /// parameter suggests: by page number for `per_page`, `page_size`, …; by offset for `limit`,
-    /// `take`, …. A page shorter than the size (or a 404, or an empty page) then ends it.
+    /// A bare array asked for with a page size and no other hint pages the way its size parameter
+    /// suggests (by page number or by offset); a short page, an empty one or a 404 then ends it.
     private static func sizedArrayStyle(_ page: PageResponse) -> PaginationStyle? {
         guard page.document.root.kind == .array, let size = PageSize.parameter(in: page.url) else { return nil }
         switch size {

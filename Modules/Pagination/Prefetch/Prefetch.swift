@@ -2,9 +2,8 @@
 /// ``distance`` rows of the end of what is loaded, so it arrives before it is needed, and never
 /// ask for a page while one is on its way.
 ///
-/// Keep one per list. ``startIfNear(selected:loaded:hasMore:)`` says whether to start a load
-/// and, when it does, marks it loading at once; a second call says no until the load is
-/// ``finished(failure:)``. A failed load waits for ``retry()``.
+/// Keep one per list: a load it starts blocks the next until ``finished(failure:)``; a failed
+/// one waits for ``retry()``.
 public struct Prefetch: Sendable, Equatable {
     /// How many rows before the end the next page is asked for.
     public let distance: Int
@@ -13,9 +12,8 @@ public struct Prefetch: Sendable, Equatable {
 
     public init(distance: Int = 10) { self.distance = max(0, distance) }
 
-    /// Whether to start loading the next page now, with row `selected` (from 0) of `loaded`
-    /// rows in view and `hasMore` pages to come: yes when no load is under way or failed and
-    /// the row is within ``distance`` of the end. A yes turns the state to `.loading`.
+    /// Whether to start loading the next page now, with row `selected` (from 0) of `loaded` rows in view
+    /// and `hasMore` pages to come: when idle and within ``distance`` of the end (the state turns `.loading`).
     public mutating func startIfNear(selected: Int, loaded: Int, hasMore: Bool) -> Bool {
         guard hasMore, state == .idle, loaded == 0 || selected >= loaded - 1 - distance else { return false }
         state = .loading

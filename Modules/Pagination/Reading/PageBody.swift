@@ -7,9 +7,8 @@ import JSON
 /// - a single object with no array in it (a settings document, one record): read as an array
 ///   holding that object, so it is mirrored as one item.
 public enum PageBody {
-    /// The document of `body`. `itemsAtRoot` says whether the items are (or, before the plan is
-    /// known, may be) the root: `false` when the plan or the user puts them in a member, and a
-    /// single object is then read as it is.
+    /// The document of `body`; `itemsAtRoot` is whether the items are (or, before the plan is known,
+    /// may be) the root: when `false`, a single object is read as it is.
     public static func document(_ body: Data, recordedDepth: Int, itemsAtRoot: Bool) throws(JSONSyntaxError) -> JSONDocument {
         let document: JSONDocument
         do {

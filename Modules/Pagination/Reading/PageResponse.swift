@@ -1,8 +1,7 @@
 import Foundation
 import JSON
 
-/// What pagination reads from one page's response: the URL that was requested, the fields
-/// that can carry pagination (`Link`, `X-Total-Count`) and the parsed body.
+/// What pagination reads of one page's response: its URL, `Link` and `X-Total-Count` fields, and body.
 public struct PageResponse: Sendable {
     public var url: URL
     public var linkFields: [String]

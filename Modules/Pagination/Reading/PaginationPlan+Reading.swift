@@ -3,18 +3,15 @@ import HTTPFields
 import JSON
 
 extension PaginationPlan {
-    /// Reads one page whole: what it holds, then where it points.
-    /// - Parameter typicalSize: the number of items a full page holds when the URL does not say
-    ///   (the first page's count), for the short-page end rule of offset and page styles.
+    /// Reads one page whole: what it holds, then where it points (`typicalSize`: ``PageWalk/typicalSize``).
     public func read(_ page: PageResponse, typicalSize: Int? = nil, absentIsNone: Bool = false) throws(PageError) -> PageReading {
         let items = try items(of: page, absentIsNone: absentIsNone)
         return PageReading(items: items, link: try link(of: page, items: items, typicalSize: typicalSize))
     }
 
-    /// What the page holds: its items, each an object with a usable key no other item of the
-    /// page has, and those keys. With `absentIsNone` (the user named the items' member with
-    /// `--items`), a page without that member holds no items instead of failing: the sync says
-    /// so as a partial mirror (see ``PartialMirror/absentItems(_:)``).
+    /// What the page holds: its items, each an object with a key no other item of the page has,
+    /// and those keys. With `absentIsNone` (`--items` named the member), a page without that member
+    /// holds no items instead of failing (a partial mirror: ``PartialMirror/absentItems(_:)``).
     public func items(of page: PageResponse, absentIsNone: Bool = false) throws(PageError) -> PageItems {
         if absentIsNone, !items.isRoot, page.document.value(at: items) == nil { return .none }
         let array = try ItemLocator.array(at: items, in: page.document)
@@ -31,8 +28,7 @@ extension PaginationPlan {
 
     // MARK: Ahead of the items
 
-    /// Whether a page's link can be read before its items (``linkAhead(of:)``): the styles whose
-    /// next page is named by a `Link` field, a URL or a cursor, not counted from the items.
+    /// Whether a page's link can be read before its items (``linkAhead(of:)``): not counted from them.
     public var linksAheadOfItems: Bool {
         switch style {
         case .link, .nextURL, .cursor: true
@@ -49,10 +45,9 @@ extension PaginationPlan {
         }
     }
 
-    /// Where the page points, read without its items, from a body read with
-    /// `JSONDocument(skimming:recordedDepth: linkDepth)`: the link that ``link(of:items:typicalSize:)``
-    /// gives, for the styles that allow it (``linksAheadOfItems``); `nil` for the others, and for a
-    /// link that cannot be read (the page's full reading then says why).
+    /// Where the page points, read without its items from a body skimmed to ``linkDepth``: what
+    /// ``link(of:items:typicalSize:)`` gives, for the styles that allow it (``linksAheadOfItems``);
+    /// `nil` for the others, and for a link that cannot be read (the full reading then says why).
     public func linkAhead(of page: PageResponse) -> PageLink? {
         guard linksAheadOfItems, let (next, reason) = try? nextPage(after: page, itemCount: 0, lastKey: nil, size: nil, typicalSize: nil) else {
             return nil
@@ -150,8 +145,7 @@ extension PaginationPlan {
     }
 }
 
-/// The next-url style's member: a URL (absolute or relative to the page), a link object with
-/// `href`, or the end.
+/// The next-url style's member: a URL (absolute or relative), a link object with `href`, or the end.
 enum NextURLReading {
     static func next(at path: JSONPath, in document: JSONDocument, relativeTo base: URL) throws(PageError) -> (URL?, String) {
         guard var value = document.value(at: path) else { return (nil, "'\(path)' is absent") }

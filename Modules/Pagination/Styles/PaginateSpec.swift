@@ -25,9 +25,7 @@ public struct PaginateSpec: Sendable, Equatable {
         guard parts.count == 2 else { return }
         for pair in parts[1].split(separator: ",") {
             let nameValue = pair.split(separator: "=", maxSplits: 1).map { String($0).trimmingCharacters(in: .whitespaces) }
-            guard nameValue.count == 2, !nameValue[1].isEmpty else {
-                throw PaginateSpecError("'\(pair)' is not NAME=VALUE")
-            }
+            guard nameValue.count == 2, !nameValue[1].isEmpty else { throw PaginateSpecError("'\(pair)' is not NAME=VALUE") }
             let name = nameValue[0].lowercased()
             guard allowed.contains(name) || name == "size" else {
                 let names = (allowed + ["size"]).joined(separator: ", ")

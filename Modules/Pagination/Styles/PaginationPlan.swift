@@ -1,10 +1,8 @@
 import Foundation
 import JSON
 
-/// Everything needed to read a collection's pages: the style, where the items are in a page,
-/// which member keys an item, and the page size parameter. Detected from the first page (see
-/// ``PaginationDetector``) or given by the user, then stored with the collection so every
-/// later sync reads the pages the same way.
+/// Everything needed to read a collection's pages, detected from the first page (``PaginationDetector``)
+/// or given by the user, then stored with the collection so every later sync reads the pages the same way.
 public struct PaginationPlan: Sendable, Equatable, Codable {
     public var style: PaginationStyle
     /// Where the array of items is: the root for a bare array, `data`, `results.items`, …
@@ -13,9 +11,8 @@ public struct PaginationPlan: Sendable, Equatable, Codable {
     public var key: JSONPath
     /// The query parameter that sets the page size (`limit`, `per_page`, …), when known.
     public var sizeParameter: String?
-    /// Where a page states the collection's size (`total_count`, `hits.total.value`), for the
-    /// styles whose end is not counted from it; `X-Total-Count` says it too. A complete pass
-    /// that stored fewer items says so (see ``PartialMirror``).
+    /// Where a page states the collection's size (`total_count`, `hits.total.value`; `X-Total-Count`
+    /// says it too), for the styles whose end is not counted from it, and for ``PartialMirror``.
     public var total: JSONPath?
 
     public init(style: PaginationStyle, items: JSONPath, key: JSONPath, sizeParameter: String?, total: JSONPath? = nil) {
@@ -26,8 +23,7 @@ public struct PaginationPlan: Sendable, Equatable, Codable {
         self.total = total
     }
 
-    /// How deep a page must be recorded to read the items' keys (the item array, the item, its
-    /// key) and the stated total.
+    /// How deep a page must be recorded to read the items' keys (array, item, key) and the stated total.
     public var recordedDepth: Int {
         var itemMember = key.components.count
         if case .after(_, let member?) = style { itemMember = max(itemMember, member.components.count) }
@@ -53,8 +49,7 @@ public enum PageSize {
         return parameterNames.first(where: names.contains)
     }
 
-    /// `url` asking for `size` items per page: the URL's own size parameter (or `parameter`, or
-    /// `limit`) set to `size`.
+    /// `url` asking for `size` items per page, by `parameter`, else the URL's own size parameter, else `limit`.
     public static func url(_ url: URL, size: Int?, parameter: String?) -> URL {
         guard let size else { return url }
         return QueryItems.setting(parameter ?? Self.parameter(in: url) ?? "limit", to: String(size), in: url)

@@ -1,14 +1,11 @@
 import JSON
 
-/// How the pages of a collection point to each other, and so how the end is found.
-///
-/// Every style turns a page into the URL of the next one (or the end); the first page is the
-/// URL the user gave. The names are those of `fresh sync --paginate`.
+/// How the pages of a collection point to each other (from the URL the user gave), and so how
+/// the end is found. The names are those of `fresh sync --paginate`.
 public enum PaginationStyle: Sendable, Equatable, Hashable, Codable {
     /// `Link: <…>; rel="next"` (RFC 8288); the end is a page without `rel="next"`.
     case link
-    /// A next-page URL in the body at `path` (absolute or relative); the end is `null`, an
-    /// empty string or no such member.
+    /// A next-page URL in the body at `path` (absolute or relative); the end is `null`, `""` or no member.
     case nextURL(path: JSONPath)
     /// A cursor in the body at `path`, sent back as the query parameter `parameter`; the end is
     /// `null`, absent, `""`, `"0"`, or `hasMore` (when the body has such a flag) being false.

@@ -7,10 +7,9 @@ import Foundation
 /// 1. ``follow(_:)``: where the page points (its ``PageLink``);
 /// 2. ``count(items:)``: how many items it holds.
 ///
-/// Between the two, ``next`` already names the following page: a caller that can read a page's
-/// link before its items (``PaginationPlan/linkAhead(of:)``) may send that request while it
-/// reads the items. A page that answers a status meaning "there is no such page" (a 404 past
-/// the last page of a page-number API) is told with ``pastTheEnd(status:)`` instead.
+/// Between the two, ``next`` already names the following page, so a caller that reads a page's
+/// link before its items (``PaginationPlan/linkAhead(of:)``) may send that request meanwhile. A
+/// page answering "no such page" (a 404 past the last page) is told with ``pastTheEnd(status:)``.
 ///
 /// The rules it keeps:
 /// - a URL this pass has asked for already is a loop: an error, never a second request;
@@ -21,10 +20,8 @@ import Foundation
 /// - a stated total that changes during the pass ends it unsettled (``End/unsettled``): the
 ///   pages shifted under the walk, and an item no page listed may still exist;
 /// - ``Limits/maximumPages`` pauses the walk (the next run resumes it);
-/// - a pass that ends by resuming is not a consistent copy yet: the pages read before the stop
-///   may have changed since. A second walk revisits them from the first page
-///   (``init(revisiting:rejoining:after:limits:)``) and ends where it rejoins the pages read
-///   after the resume, or at the real end when the chain of pages changed.
+/// - a pass that ends by resuming is not a consistent copy yet (the pages read before the stop
+///   may have changed): a second walk revisits them (``init(revisiting:rejoining:after:limits:)``).
 public struct PageWalk: Sendable {
     public enum Next: Sendable, Equatable {
         /// Fetch page `index` (0 for the first) at `url`.
@@ -39,8 +36,7 @@ public struct PageWalk: Sendable {
     public struct End: Sendable, Equatable {
         /// Why the last page is the last (`'next_cursor' is null`, `page 5 answered 404: …`).
         public var reason: String
-        /// Why the collection may have changed under the walk (its stated total moved), so the
-        /// items no page listed must not be taken as gone; `nil` when the pass is settled.
+        /// Why the items no page listed must not be taken as gone (its stated total moved); `nil`: settled.
         public var unsettled: String?
         /// The index of the pass's last page (-1 when it has none): a page stored beyond it is gone.
         public var lastPage: Int
@@ -92,7 +88,7 @@ public struct PageWalk: Sendable {
     /// What the walk asks for next.
     public private(set) var next: Next
     /// The collection's size as the pass's first page to state one said it.
-    public var statedTotal: Int? { passTotal }
+    public private(set) var statedTotal: Int?
     /// The number of items a full page holds when its URL does not say: the first page's count,
     /// for the short-page rule of offset and page-number styles.
     public private(set) var typicalSize: Int?
@@ -105,14 +101,12 @@ public struct PageWalk: Sendable {
     private var emptyRun = 0
     /// The last page followed stated a total that says the next page exists.
     private var totalSaysMore = false
-    /// The collection size the pass's pages state, and how it changed during the pass.
-    private var passTotal: Int?
+    /// How the collection size the pass's pages state changed during the pass.
     private var totalChange: String?
     private var pagesRead = 0
     /// Pages read already (revalidated before the walk), stepped over when reached at the same URL.
     private var readBefore: [Int: (url: URL, link: PageLink)] = [:]
-    /// For a walk revisiting a resumed pass: where it rejoins the pages read after the resume,
-    /// and how that pass ended.
+    /// Where a walk revisiting a resumed pass rejoins the pages read after the resume, and how it ended.
     private var rejoin: (index: Int, url: URL, end: End)?
 
     /// A new pass from the first page.
@@ -127,7 +121,7 @@ public struct PageWalk: Sendable {
         self.limits = limits
         seen = Set(point.readURLs)
         typicalSize = point.firstPageSize
-        passTotal = point.statedTotal
+        statedTotal = point.statedTotal
         totalSaysMore = point.totalSaysMore
         if let url = point.url {
             seen.insert(url.absoluteString)
@@ -144,7 +138,7 @@ public struct PageWalk: Sendable {
     public init(revisiting first: URL, rejoining: (index: Int, url: URL)?, after pass: PageWalk, limits: Limits = Limits()) {
         guard case .end(let end) = pass.next else { preconditionFailure("revisit a pass that has ended") }
         self.init(first: first, limits: limits)
-        passTotal = pass.passTotal
+        statedTotal = pass.statedTotal
         totalChange = pass.totalChange
         rejoin = rejoining.map { ($0.index, $0.url, end) }
     }
@@ -172,8 +166,7 @@ public struct PageWalk: Sendable {
         if emptyRun >= limits.maximumEmptyPages { throw .emptyPages(url: page.url, count: emptyRun) }
     }
 
-    /// Page `next` names answered `status`, which the style reads as "no such page": the end,
-    /// unless the page before promised it.
+    /// Page `next` names answered `status`, read as "no such page": the end, unless the page before promised it.
     public mutating func pastTheEnd(status: Int) throws(PageWalkError) {
         guard case .page(let index, let url) = next, uncounted == nil else {
             preconditionFailure("pastTheEnd(status:) needs a page to read, and the page before it counted")
@@ -194,10 +187,10 @@ public struct PageWalk: Sendable {
     private mutating func advance(past index: Int, by link: PageLink) throws(PageWalkError) {
         totalSaysMore = link.totalSaysMore
         if let total = link.statedTotal {
-            if let passTotal, passTotal != total, totalChange == nil {
-                totalChange = "the collection's stated total changed from \(passTotal) to \(total) while the pass read it"
+            if let statedTotal, statedTotal != total, totalChange == nil {
+                totalChange = "the collection's stated total changed from \(statedTotal) to \(total) while the pass read it"
             }
-            passTotal = passTotal ?? total
+            statedTotal = statedTotal ?? total
         }
         guard let following = link.next else {
             next = .end(End(reason: link.endReason ?? "no next page", unsettled: totalChange, lastPage: index))

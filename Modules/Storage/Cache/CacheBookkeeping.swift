@@ -4,7 +4,6 @@ import HTTPCache
 /// What a ``CacheDatabase`` batches in memory and writes later: use times, outcome counts and
 /// the new headers and times of entries a 304 renewed.
 struct CacheBookkeeping {
-    /// One stored variant: primary key and variant key.
     struct VariantID: Hashable {
         var key: String
         var variantKey: String
@@ -15,7 +14,6 @@ struct CacheBookkeeping {
     var counts: [CacheOutcome.Kind: Int] = [:]
     /// 304 refreshes: new headers and times over a stored row, its body kept.
     var refreshes: [VariantID: CacheEntryRecord] = [:]
-    /// When the oldest refresh was batched.
     var oldestRefresh: Date?
 
     var isEmpty: Bool { accesses.isEmpty && outcomes.isEmpty && refreshes.isEmpty }

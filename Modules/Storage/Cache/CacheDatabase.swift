@@ -24,11 +24,9 @@ public final class CacheDatabase: CacheStorage {
 
     /// GRDB's queue: open at once when the file needed setting up, else by ``grdbQueue()``.
     private let queue: Mutex<DatabaseQueue?>
-    /// Lookups and the batched bookkeeping.
     private let connection: CacheConnection
     private let pending = Mutex(CacheBookkeeping())
     private let now: @Sendable () -> Date
-    /// Whether lookups go through the connection (a speed-up), not GRDB.
     private let rawLookups: Bool
 
     /// Opens (creating if needed) the cache database at `path`.
@@ -141,15 +139,13 @@ public final class CacheDatabase: CacheStorage {
     /// The cache's own settings, after ``DatabaseFile``'s (docs/http-caching.md §9): freed pages not
     /// zeroed; zeroing (Debian's default) adds half again to a store's WAL traffic and checkpoints.
     private static let cachePragmas = ["PRAGMA secure_delete = FAST"]
-    /// The settings of both connections.
-    private static let pragmas = DatabaseFile.pragmas(.normal) + cachePragmas
+    private static let pragmas = DatabaseFile.pragmas + cachePragmas
 
     private static func openMigrated(_ path: String) throws -> DatabaseQueue {
-        try DatabaseFile.openQueue(at: path, durability: .normal, migrator: CacheSchema.migrator, probeTables: probeTables,
+        try DatabaseFile.openQueue(at: path, migrator: CacheSchema.migrator, probeTables: probeTables,
                                    extraPragmas: cachePragmas)
     }
 
-    /// GRDB's queue, opened now if this is its first use.
     private func grdbQueue() throws -> DatabaseQueue {
         try queue.withLock { queue in
             if let queue { return queue }
@@ -170,7 +166,8 @@ public final class CacheDatabase: CacheStorage {
         try? queue.withLock { queue in
             try queue?.writeWithoutTransaction { _ = fresh_sqlite3_keep_wal_on_close($0.sqliteConnection) }
         }
-        if Self.walSize(of: path) >= Self.keptWALBytes {
+        var wal = stat()
+        if stat(path + "-wal", &wal) == 0, Int(wal.st_size) >= Self.keptWALBytes {
             try? connection.emptyWAL(waitingAtMost: Self.closingCheckpointWait)
         }
     }
@@ -183,11 +180,6 @@ public final class CacheDatabase: CacheStorage {
     static let keptWALBytes = 512 * 1024
     /// How long a closing checkpoint waits for other connections' reads, in seconds.
     static let closingCheckpointWait = 0.05
-
-    private static func walSize(of path: String) -> Int {
-        var status = stat()
-        return stat(path + "-wal", &status) == 0 ? Int(status.st_size) : 0
-    }
 
     // MARK: CacheStorage
 
@@ -206,9 +198,8 @@ public final class CacheDatabase: CacheStorage {
 
     public func store(_ entry: StoredResponse) throws { try store(contentsOf: [entry]) }
 
-    /// Stores the entries in one transaction: what ``store(_:)`` does for each, for the price
-    /// of one commit. An entry larger than the capacity is not stored (its older variant is
-    /// removed) and is reported after the others are written.
+    /// Stores the entries as ``store(_:)`` does, in one transaction. An entry larger than the
+    /// capacity is not stored (its older variant is removed) and is reported after the others.
     public func store(contentsOf entries: [StoredResponse]) throws {
         let at = now()
         let records = entries.map { CacheEntryRecord($0, accessedAt: at) }
@@ -237,8 +228,7 @@ public final class CacheDatabase: CacheStorage {
     public func refresh(_ entry: StoredResponse) throws {
         let at = now()
         var record = CacheEntryRecord(entry, accessedAt: at)
-        // The body stays in its row: a sync revalidating a thousand pages within the delay must
-        // not hold a thousand bodies.
+        // The body stays in its row: a sync revalidating a thousand pages must not hold them all.
         record.body = Data()
         let due = pending.withLock { pending in
             pending.refreshes[CacheBookkeeping.VariantID(key: entry.key, variantKey: entry.variantKey)] = record
@@ -346,8 +336,7 @@ public final class CacheDatabase: CacheStorage {
         DamageMarker.clear(path)
     }
 
-    /// Evicts least-recently-used entries until at most `maximumBytes` remain; returns how
-    /// many were removed.
+    /// Evicts least-recently-used entries until at most `maximumBytes` remain; returns how many.
     public func prune(toFit maximumBytes: Int) throws -> Int {
         try flush()
         return try noticingDamage { try grdbQueue().write { db in try CacheEntryRecord.evict(db, toFit: maximumBytes) } }

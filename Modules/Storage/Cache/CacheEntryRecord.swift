@@ -11,7 +11,6 @@ struct CacheEntryRecord {
     var url: String
     var method: String
     var status: Int
-    /// Header fields as `Name: value` lines.
     var headers: String
     var body: Data
     var requestTime: Double
@@ -20,15 +19,12 @@ struct CacheEntryRecord {
     var size: Int
     /// Last use, for least-recently-used eviction.
     var lastAccess: Double
-    /// ``OmittedBody/length``, for an entry stored without its body.
+    /// ``OmittedBody``'s length and digest, for an entry stored without its body.
     var omittedLength: Int?
-    /// ``OmittedBody/digest``.
     var omittedDigest: String?
 }
 
 extension CacheEntryRecord {
-    /// The record of `entry`, last used at `accessedAt` (the memberwise initializer builds one
-    /// from a row).
     init(_ entry: StoredResponse, accessedAt: Date) {
         key = entry.key
         variantKey = entry.variantKey
@@ -139,7 +135,6 @@ extension CacheEntryRecord {
         return record
     }
 
-    /// The statement ``updateHeadersAndTimes(with:)`` runs.
     static let updateHeadersAndTimesSQL = """
         UPDATE cacheEntry SET headers = ?, requestTime = ?, responseTime = ?, size = ?, lastAccess = ?
         WHERE key = ? AND variantKey = ? AND responseTime <= ?

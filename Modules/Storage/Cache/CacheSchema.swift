@@ -4,16 +4,14 @@ import HTTPTypes
 /// The cache database's schema: its tables and their named migrations, append-only (a file of
 /// any earlier version migrates; the cache is disposable, so a damaged one is rebuilt instead).
 ///
-/// - `cacheEntry`: one row per stored response variant (primary key and `Vary` variant key),
-///   with its status, header lines, times and size, and what is kept of a body the storage
-///   left out (``OmittedBody``: a sync's pages);
+/// - `cacheEntry`: one row per stored response variant (primary key and `Vary` variant key), and
+///   what is kept of a body the storage left out (``OmittedBody``: a sync's pages);
 /// - `cacheBody`: the bodies, apart, so a lookup or a 304 refresh never steps over a body's pages;
 /// - `cacheMeta`: the total size, kept by triggers, for eviction;
 /// - `cacheStat`: what `fresh cache stats` counts.
 enum CacheSchema {
-    /// The identifiers ``migrator`` registers, in order: what a file this version has set up
-    /// lists in `grdb_migrations` (``CacheConnection/openReady(at:migrations:probeTables:pragmas:busyTimeout:)``
-    /// compares them without building the migrator).
+    /// The identifiers ``migrator`` registers, in order, as a file this version set up lists them in
+    /// `grdb_migrations` (what ``CacheConnection/openReady(at:migrations:probeTables:pragmas:busyTimeout:)`` compares).
     static let identifiers = ["v1-cache-entries", "v2-bodies-apart", "v3-omitted-bodies"]
 
     static var migrator: DatabaseMigrator {
@@ -54,11 +52,9 @@ enum CacheSchema {
                 );
                 """)
         }
-        // Bodies move to a table of their own (see CacheEntryRecord); the rows keep their
-        // bodies' old rowids as bodyID. AUTOINCREMENT: a body id is never handed out twice, so
-        // an entry whose body row went missing can never be joined to another entry's body. A
-        // trigger deletes a body with its entry. The pages the old column frees stay in the
-        // file and are reused by later stores.
+        // Bodies move to a table of their own (see CacheEntryRecord), under their old rowids.
+        // AUTOINCREMENT: a body id is never handed out twice, so an entry whose body row went
+        // missing can never be joined to another entry's body. The old column's pages are reused.
         migrator.registerMigration("v2-bodies-apart") { db in
             try db.execute(sql: """
                 CREATE TABLE cacheBody (id INTEGER PRIMARY KEY AUTOINCREMENT, body BLOB NOT NULL);
@@ -71,9 +67,8 @@ enum CacheSchema {
                 END;
                 """)
         }
-        // What a sync's page entries keep of their bodies gets columns of its own; the entries
-        // (under `sync ` keys) that kept it as two made-up header fields have them moved there,
-        // so they stay fresh as they were.
+        // What a sync's page entries keep of their bodies gets columns of its own; entries (`sync `
+        // keys) that kept it as two made-up header fields have it moved there, and stay fresh.
         migrator.registerMigration("v3-omitted-bodies") { db in
             try db.execute(sql: """
                 ALTER TABLE cacheEntry ADD COLUMN omittedLength INTEGER;

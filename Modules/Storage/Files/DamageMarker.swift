@@ -16,15 +16,13 @@ public enum DamageMarker {
         _ = FileManager.default.createFile(atPath: markerPath(for: path), contents: Data(text.utf8))
     }
 
-    /// Throws ``StorageError/corrupted(path:reason:)`` when the database at `path` was found
-    /// damaged before.
+    /// Throws ``StorageError/corrupted(path:reason:)`` when the database at `path` is marked.
     static func refuseIfMarked(_ path: String) throws {
         guard let data = FileManager.default.contents(atPath: markerPath(for: path)) else { return }
         let recorded = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         throw StorageError.corrupted(path: path, reason: "found damaged before: \(recorded)")
     }
 
-    /// Whether the database at `path` was found damaged before.
     static func isMarked(_ path: String) -> Bool { access(markerPath(for: path), F_OK) == 0 }
 
     /// Forgets the damage (after a clean check or a recovery).

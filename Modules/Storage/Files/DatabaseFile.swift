@@ -7,42 +7,27 @@ import StorageErrors
 /// the file created with mode 0600 before SQLite sees it, WAL, and a busy timeout so several
 /// `fresh` processes can share a file without "database is locked".
 enum DatabaseFile {
-    /// How long a connection waits for another one's lock before it gives up.
     static let defaultBusyTimeout: TimeInterval = 10
-    /// The page size of new database files.
     static let pageSize = 16 * 1024
-    /// How much WAL a connection lets grow before it checkpoints.
     static let walAutocheckpointBytes = 32 * 1024 * 1024
-    /// The page cache of a connection, in KiB.
     static let cacheKibibytes = 8 * 1024
-
-    /// How much a commit waits for the disk.
-    enum Durability {
-        /// `synchronous = FULL`: a committed transaction survives a power cut.
-        case full
-        /// `synchronous = NORMAL`: safe from corruption in WAL mode; the last commits may be lost on
-        /// a power cut. What both databases use (the mirror's reasons: ``SQLiteMirror``).
-        case normal
-    }
 
     /// Opens a pool (concurrent readers beside one writer), brings the schema up to date, and reads
     /// the first row of each of `probeTables` (what that finds: docs/http-caching.md §9). A row count
     /// would find more damage, but reads every leaf: tens of milliseconds per open of a full cache.
     ///
-    /// The first open of a new file (the switch to WAL and the migrations) is serialised across
-    /// processes with `flock` on a sidecar `.lock` file: GRDB's migrator checks and applies
-    /// migrations in separate steps, so two processes creating one database at once could both
-    /// try to create the tables. SQLite's own locks are POSIX record locks on the database file,
-    /// which the sidecar never touches.
+    /// The first open of a new file (WAL and migrations) holds a `flock` on a sidecar `.lock` file:
+    /// GRDB's migrator checks and applies migrations in separate steps, so two processes creating
+    /// one database could both create the tables. (SQLite's own POSIX record locks are on the
+    /// database file, which the sidecar never touches.)
     ///
-    /// With `readOnly`, nothing is created or migrated: the file must exist with the current
-    /// schema (a reader of a read-only directory).
+    /// With `readOnly`, nothing is created or migrated: the file must exist with the current schema.
     static func openPool(
-        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
+        at path: String, migrator: DatabaseMigrator, probeTables: [String],
         busyTimeout: TimeInterval = defaultBusyTimeout, readOnly: Bool = false
     ) throws -> DatabasePool {
         if readOnly { return try openReadOnly(at: path, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) }
-        return try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables,
+        return try openMigrated(at: path, migrator: migrator, probeTables: probeTables,
                                 extraPragmas: [], busyTimeout: busyTimeout) {
             try DatabasePool(path: path, configuration: $0)
         }
@@ -58,21 +43,20 @@ enum DatabaseFile {
     static func applyProcessSettings() { processSettings }
 
     /// The settings every connection to a file applies when it opens.
-    static func pragmas(_ durability: Durability) -> [String] {
-        [
-            // On a new file, before WAL mode: 16 KiB pages, so a page of JSON or a response body
-            // takes a few WAL frames (one write each) rather than a dozen. An existing file keeps its size.
-            "PRAGMA page_size = \(pageSize)",
-            "PRAGMA synchronous = \(durability == .full ? "FULL" : "NORMAL")",
-            // Checkpoint (copy the WAL back and wait for the disk twice) every 32 MiB of WAL, not
-            // every 4 MiB: a sync writes tens of megabytes, and each wait for the disk costs ~10 ms.
-            "PRAGMA wal_autocheckpoint = \(walAutocheckpointBytes / pageSize)",
-            // Room for a transaction of several pages of items without spilling to the log early.
-            "PRAGMA cache_size = -\(cacheKibibytes)",
-            // Statement journals and sorts in memory, not in files created and deleted in /var/tmp.
-            "PRAGMA temp_store = MEMORY",
-        ]
-    }
+    static let pragmas = [
+        // On a new file, before WAL mode: 16 KiB pages, so a page of JSON or a response body
+        // takes a few WAL frames (one write each) rather than a dozen. An existing file keeps its size.
+        "PRAGMA page_size = \(pageSize)",
+        // Safe from corruption in WAL mode; a power cut may lose the last commits (why: ``SQLiteMirror``).
+        "PRAGMA synchronous = NORMAL",
+        // Checkpoint (copy the WAL back and wait for the disk twice) every 32 MiB of WAL, not
+        // every 4 MiB: a sync writes tens of megabytes, and each wait for the disk costs ~10 ms.
+        "PRAGMA wal_autocheckpoint = \(walAutocheckpointBytes / pageSize)",
+        // Room for a transaction of several pages of items without spilling to the log early.
+        "PRAGMA cache_size = -\(cacheKibibytes)",
+        // Statement journals and sorts in memory, not in files created and deleted in /var/tmp.
+        "PRAGMA temp_store = MEMORY",
+    ]
 
     private static func openReadOnly(
         at path: String, migrator: DatabaseMigrator, probeTables: [String], busyTimeout: TimeInterval
@@ -113,17 +97,16 @@ enum DatabaseFile {
 
     /// Opens one WAL connection, for a database whose reads are single short statements: a
     /// lookup then skips the pool's reader checkout, which costs more than the read itself.
-    /// `extraPragmas` run after ``pragmas(_:)`` on the connection.
+    /// `extraPragmas` run after ``pragmas`` on the connection.
     static func openQueue(
-        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
+        at path: String, migrator: DatabaseMigrator, probeTables: [String],
         extraPragmas: [String] = [], busyTimeout: TimeInterval = defaultBusyTimeout
     ) throws -> DatabaseQueue {
-        try openMigrated(at: path, durability: durability, migrator: migrator, probeTables: probeTables,
+        try openMigrated(at: path, migrator: migrator, probeTables: probeTables,
                          extraPragmas: extraPragmas, busyTimeout: busyTimeout) {
             let queue = try DatabaseQueue(path: path, configuration: $0)
-            // WAL is a property of the file: set once, on a new file (under the open's lock), and a
-            // no-op afterwards. Not GRDB's `journalMode = .wal`, which writes a transaction on every
-            // open that finds no WAL file (docs/performance.md).
+            // WAL is set once, on a new file (under the open's lock). Not GRDB's `journalMode = .wal`,
+            // which writes a transaction on every open that finds no WAL file (docs/performance.md).
             try queue.writeWithoutTransaction { db in
                 guard try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") == "wal" else {
                     throw StorageError.cannotOpen(path: path, reason: "SQLite refused WAL mode")
@@ -134,7 +117,7 @@ enum DatabaseFile {
     }
 
     private static func openMigrated<Writer: DatabaseWriter>(
-        at path: String, durability: Durability, migrator: DatabaseMigrator, probeTables: [String],
+        at path: String, migrator: DatabaseMigrator, probeTables: [String],
         extraPragmas: [String], busyTimeout: TimeInterval, make: (Configuration) throws -> Writer
     ) throws -> Writer {
         processSettings
@@ -150,7 +133,7 @@ enum DatabaseFile {
         defer { flock(lock, LOCK_UN) }
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
-        let pragmas = pragmas(durability) + extraPragmas
+        let pragmas = Self.pragmas + extraPragmas
         configuration.prepareDatabase { db in
             for pragma in pragmas { try db.execute(sql: pragma) }
         }
@@ -193,13 +176,11 @@ enum DatabaseFile {
     static func classify(_ error: any Error, path: String) -> StorageError {
         if let error = error as? StorageError { return error }
         if isCorruption(error) { return .corrupted(path: path, reason: message(of: error)) }
-        if let error = error as? DatabaseError, error.resultCode == .SQLITE_CANTOPEN || error.resultCode == .SQLITE_READONLY || error.resultCode == .SQLITE_PERM {
-            return .cannotOpen(path: path, reason: message(of: error))
+        switch (error as? DatabaseError)?.resultCode {
+        case .SQLITE_CANTOPEN?, .SQLITE_READONLY?, .SQLITE_PERM?: return .cannotOpen(path: path, reason: message(of: error))
+        case .SQLITE_FULL?, .SQLITE_IOERR?: return .cannotWrite(path: path, reason: message(of: error))
+        default: return .failed(message(of: error))
         }
-        if let error = error as? DatabaseError, error.resultCode == .SQLITE_FULL || error.resultCode == .SQLITE_IOERR {
-            return .cannotWrite(path: path, reason: message(of: error))
-        }
-        return .failed(message(of: error))
     }
 
     static func message(of error: any Error) -> String {

@@ -1,6 +1,5 @@
 /// Path arithmetic for the programs' own files, without `NSString.deletingLastPathComponent`,
-/// which crashes on a path of one character in the Foundation of Swift 6.3 on Linux (`-o a`,
-/// or a `--db-dir x/y` whose `x` does not exist).
+/// which crashes on a one-character path (`-o a`) in the Foundation of Swift 6.3 on Linux.
 public enum PathComponents {
     /// The directory `path` names an entry of: `.` for a bare name, `/` for an entry of the
     /// root; trailing slashes are not a component.

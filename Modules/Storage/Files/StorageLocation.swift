@@ -1,13 +1,8 @@
 import Foundation
 
-/// Where the two databases live (ARCHITECTURE.md, "two databases, two lifetimes").
-///
-/// - the HTTP cache, disposable: `$XDG_CACHE_HOME/fresh/cache.sqlite`
-///   (default `~/.cache/fresh/cache.sqlite`);
-/// - the synced items, the source of truth: `$XDG_DATA_HOME/fresh/data.sqlite`
-///   (default `~/.local/share/fresh/data.sqlite`).
-///
-/// An explicit directory (`--db-dir`) or `FRESH_HOME` puts both files in one directory.
+/// Where the two databases live (docs/architecture.md, "Two stores, two lifetimes"): the HTTP
+/// cache, disposable, under `$XDG_CACHE_HOME`, and the synced items, the source of truth, under
+/// `$XDG_DATA_HOME`; an explicit directory (`--db-dir`) or `FRESH_HOME` puts both in one.
 public struct StorageLocation: Sendable, Equatable {
     public var cacheDatabasePath: String
     public var itemDatabasePath: String

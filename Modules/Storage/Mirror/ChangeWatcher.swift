@@ -3,8 +3,7 @@ import MirrorStore
 import Synchronization
 
 /// Tells whether another connection (another process, or this one's writer) changed the item
-/// database since the last look, for a screen that shows a window of it: SQLite's
-/// `PRAGMA data_version` on a connection of its own, a check that reads no table.
+/// database since the last look: `PRAGMA data_version` on a connection of its own, reading no table.
 final class ChangeWatcher: ChangeWatch {
     private let connection: DatabaseQueue
     private let lastVersion: Mutex<Int>

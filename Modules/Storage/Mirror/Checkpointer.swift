@@ -6,12 +6,10 @@ import Synchronization
 /// Copies the item database's write-ahead log back into the file on a connection and thread
 /// of its own, while a sync goes on writing.
 ///
-/// A checkpoint waits for the disk twice (milliseconds each). Left to the writing connection,
-/// it would stall the sync every few megabytes; in the background it overlaps with the
-/// network. A passive checkpoint never blocks the writer or a reader. Its thread runs only
-/// when a core would otherwise idle: copying megabytes, it would otherwise delay the thread
-/// that receives the next page (on a machine with few cores), and a checkpoint that waits
-/// costs nothing but a longer log, which the last connection's close copies back anyway.
+/// A checkpoint waits for the disk twice. Left to the writing connection, it would stall the sync
+/// every few megabytes; in the background (passive: it never blocks the writer or a reader) it
+/// overlaps with the network. Its thread runs at `SCHED_IDLE` (why: `DedicatedThreads.swift`): a
+/// checkpoint that waits costs only a longer log, which the last connection's close copies back.
 final class Checkpointer: Sendable {
     /// Log bytes written between two background checkpoints.
     static let interval = 4 * 1024 * 1024

@@ -12,29 +12,21 @@ import Synchronization
 /// the other wrote; with the lock, a second sync waits, then finds every page fresh or a 304.
 final class FileCollectionLock: CollectionLock {
     private let descriptor: Int32
+    private let held = Atomic(true)
 
     private init(descriptor: Int32) { self.descriptor = descriptor }
 
-    private let held = Mutex(true)
-
     deinit { unlock() }
-
     func release() async { unlock() }
 
     private func unlock() {
-        let wasHeld = held.withLock { held in
-            defer { held = false }
-            return held
-        }
-        guard wasHeld else { return }
+        guard held.exchange(false, ordering: .acquiringAndReleasing) else { return }
         flock(descriptor, LOCK_UN)
         close(descriptor)
     }
 
     /// Takes the lock of the collection `identity` of the mirror at `databasePath`, waiting while
-    /// another process holds it.
-    /// - Parameter onWait: called once, with the holder (`process 1234`) when known, if the lock
-    ///   is busy.
+    /// another process holds it; `onWait` is called once if it does, with the holder (`process 1234`).
     static func acquire(identity: String, beside databasePath: String, onWait: (String?) -> Void) async throws -> FileCollectionLock {
         let directory = databasePath + ".locks"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,

@@ -1,6 +1,5 @@
 import Foundation
 import GRDB
-import MirrorStore
 import StorageErrors
 
 /// Checks an item database for damage and saves what can still be read into a new file.
@@ -17,9 +16,8 @@ public enum MirrorCheck {
         return try findProblems(at: path, check: "integrity_check(100)")
     }
 
-    /// What SQLite's `check` pragma (`integrity_check(N)`, or the faster `quick_check(N)`)
-    /// finds in the file at `path`: `["ok"]` for a sound file. What it finds keeps every later
-    /// writer away (``DamageMarker``), as damage any other command finds.
+    /// What SQLite's `check` pragma (`integrity_check(N)` or `quick_check(N)`) finds in the file at
+    /// `path`: `["ok"]` when sound; damage found marks the file (``DamageMarker``), as elsewhere.
     static func findProblems(at path: String, check: String) throws -> [String] {
         var configuration = Configuration()
         configuration.readonly = true
@@ -71,8 +69,7 @@ public enum MirrorCheck {
                     recovery.collections = try copyRows(of: "collection", from: from, into: db, lost: &recovery.lostRows)
                     recovery.items = try copyRows(of: "item", from: from, into: db, lost: &recovery.lostRows)
                 }
-                // Pages are not copied: the next sync of each collection reads every page again
-                // and rewrites its items.
+                // Pages are not copied: the next sync of each collection reads them all again.
                 try db.execute(sql: "UPDATE collection SET passComplete = 1")
             }
         } catch {
@@ -80,20 +77,18 @@ public enum MirrorCheck {
         }
         let stamp = ISO8601DateFormatter().string(from: now).replacingOccurrences(of: ":", with: "")
         recovery.damagedCopy = "\(path).damaged-\(stamp)"
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: path + suffix) {
-            try FileManager.default.moveItem(atPath: path + suffix, toPath: recovery.damagedCopy + suffix)
-        }
-        for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: target + suffix) {
-            try FileManager.default.moveItem(atPath: target + suffix, toPath: path + suffix)
+        for (from, to) in [(path, recovery.damagedCopy), (target, path)] {
+            for suffix in ["", "-wal", "-shm"] where FileManager.default.fileExists(atPath: from + suffix) {
+                try FileManager.default.moveItem(atPath: from + suffix, toPath: to + suffix)
+            }
         }
         try? FileManager.default.removeItem(atPath: target + ".lock")
         DamageMarker.clear(path)
         return recovery
     }
 
-    /// Copies the rows of `table` in rowid order, a batch at a time; where a batch cannot be
-    /// read, row by row up to the last rowid, counting the rows that cannot be read. Returns the
-    /// rows copied.
+    /// Copies the rows of `table` in rowid order, a batch at a time, or row by row where a batch
+    /// cannot be read (counting into `lost` the rows that cannot be). Returns the rows copied.
     private static func copyRows(of table: String, from source: Database, into destination: Database, lost: inout Int) throws -> Int {
         let columns = try destination.columns(in: table).map(\.name)
         let list = columns.joined(separator: ", ")

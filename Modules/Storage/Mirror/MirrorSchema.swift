@@ -40,8 +40,7 @@ enum MirrorSchema {
         migrator.registerMigration("v4-collection-shown") { db in
             try db.execute(sql: "ALTER TABLE collection ADD COLUMN shownSequence INTEGER")
         }
-        // An earlier release named this migration "v5-page-total-says-more" and also added a
-        // `totalSaysMore` column (now derived, unused): its databases have `statedTotal` already.
+        // A database that ran this migration under its earlier name has `statedTotal` already.
         migrator.registerMigration("v5-page-stated-total", merging: ["v5-page-total-says-more"]) { db, applied in
             guard !applied.contains("v5-page-total-says-more") else { return }
             try db.execute(sql: "ALTER TABLE page ADD COLUMN statedTotal INTEGER")

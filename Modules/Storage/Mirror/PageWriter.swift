@@ -4,19 +4,15 @@ import GRDBSQLite
 import JSON
 import MirrorStore
 
-/// The SQLite side of ``PageWriteRule``: its statements under this file's column names, run
-/// inside ``SQLiteMirror/writePages(_:of:pass:now:)``'s transaction, with the items bound one
-/// at a time; also the items a catch-up puts before the first page's own, and an incremental
-/// run's merge.
+/// The SQLite side of ``PageWriteRule``: its statements under this file's column names, run inside
+/// the transaction of ``SQLiteMirror/writePages(_:of:pass:now:)`` (or of a catch-up or a merge),
+/// with the items bound one at a time.
 enum PageWriter {
-    /// Upserts the page's items one prepared statement at a time (SQLite does no JSON work:
-    /// the sync already split and checked the page, and hands each item over as bytes, stored
-    /// as text), sets aside what the page no longer lists, and records the page.
+    /// Writes a changed page by the rule. SQLite does no JSON work: the sync already split and
+    /// checked the page, and hands each item over as bytes, stored as text.
     ///
-    /// A step that writes no row is a repeat (an item another page of this pass listed), and
-    /// costs nothing when there is none. A page whose listing may move
-    /// (``PageContent/repeatsAllowed``) leaves such an item where it is and goes on; its record
-    /// then keeps no validator, and the next sync reads the page again.
+    /// A page whose listing may move (``PageContent/repeatsAllowed``) leaves a repeat where it is
+    /// and goes on; its record then keeps no validator, and the next sync reads the page again.
     /// - Throws: ``DuplicateKey`` for a repeat otherwise; the caller rolls the transaction back.
     static func write(
         _ page: PageContent, items: [(key: ItemKey, json: Data)], of collectionID: Int64, pass: Int, now: Date, db: Database
@@ -34,18 +30,14 @@ enum PageWriter {
         return result
     }
 
-    /// The items a catch-up found at the front of the listing, on the first page at positions
-    /// from `firstPosition`: an item any page of this pass lists (the first page's own included)
-    /// is left where it is.
+    /// The items a catch-up found at the front of the listing (``PassWriting/writeCaughtUp(_:of:pass:firstPosition:now:)``).
     static func writeCaughtUp(
         _ items: [(key: ItemKey, json: Data)], of collectionID: Int64, pass: Int, firstPosition: Int, db: Database
     ) throws -> PageWrite {
         try upsert(items, moving: .caughtUp, onPage: 0, from: firstPosition, of: collectionID, pass: pass, goingOn: true, db: db).write
     }
 
-    /// The items of an incremental run (``SQLiteMirror/mergeItems(_:of:now:)``): one the
-    /// collection holds has its JSON replaced where it stands; a new one goes after the last item.
-    /// Nothing is set aside or removed, and no page record changes.
+    /// The items of an incremental run (``PassWriting/mergeItems(_:of:now:)``).
     static func merge(_ items: [(key: ItemKey, json: Data)], of collectionID: Int64, db: Database) throws -> PageWrite {
         let pass = try Int.fetchOne(db, sql: "SELECT pass FROM collection WHERE id = ?", arguments: [collectionID]) ?? 0
         let last = try Row.fetchOne(db, sql: """
@@ -105,9 +97,8 @@ enum PageWriter {
                                                  moving: moving, contentColumns: ["json"])))
     })
 
-    /// A statement of ``PageWriteRule`` under this file's column names: `page_index` is
-    /// `pageIndex`, `next_url` is `nextURL`. The parameters keep their `:name`, which SQLite
-    /// takes as it is.
+    /// A statement of ``PageWriteRule`` under this file's column names (`next_url` is `nextURL`);
+    /// the parameters keep their `:name`, which SQLite takes as it is.
     private static func sqlite(_ statement: String) -> String {
         // Simple word boundaries: under Unicode's, `excluded.page_index` would be one word.
         statement.replacing(/:?\b[a-z]+(?:_[a-z]+)+\b/.wordBoundaryKind(.simple)) { match in

@@ -51,15 +51,11 @@ extension SQLiteMirror {
     }
 
     public func setPlan(_ plan: PaginationPlan, url: String, of collectionID: Int64) throws {
-        try write { db in
-            try db.execute(sql: "UPDATE collection SET plan = ?, url = ? WHERE id = ?", arguments: [StoredText.text(of: plan), url, collectionID])
-        }
+        try execute("UPDATE collection SET plan = ?, url = ? WHERE id = ?", [StoredText.text(of: plan), url, collectionID])
     }
 
     public func rememberHeaders(_ fields: HTTPFields, of collectionID: Int64) throws {
-        try write { db in
-            try db.execute(sql: "UPDATE collection SET headers = ? WHERE id = ?", arguments: [StoredText.text(of: fields), collectionID])
-        }
+        try execute("UPDATE collection SET headers = ? WHERE id = ?", [StoredText.text(of: fields), collectionID])
     }
 
     public func resetPlan(of collectionID: Int64) throws {
@@ -70,9 +66,7 @@ extension SQLiteMirror {
     }
 
     public func markShown(_ collectionID: Int64, upTo sequence: Int) throws {
-        try write { db in
-            try db.execute(sql: "UPDATE collection SET shownSequence = ? WHERE id = ?", arguments: [sequence, collectionID])
-        }
+        try execute("UPDATE collection SET shownSequence = ? WHERE id = ?", [sequence, collectionID])
     }
 
     @discardableResult
@@ -88,18 +82,16 @@ extension SQLiteMirror {
     }
 
     public func recordSyncEnd(of collectionID: Int64, error: String?, at date: Date = Date()) throws {
-        try write { db in
-            try db.execute(sql: "UPDATE collection SET lastSyncAt = ?, lastError = ? WHERE id = ?",
-                           arguments: [date.timeIntervalSince1970, error, collectionID])
-        }
+        try execute("UPDATE collection SET lastSyncAt = ?, lastError = ? WHERE id = ?",
+                    [date.timeIntervalSince1970, error, collectionID])
     }
 
     public func rememberSince(_ since: String?, of collectionID: Int64) throws {
-        try write { db in try db.execute(sql: "UPDATE collection SET since = ? WHERE id = ?", arguments: [since, collectionID]) }
+        try execute("UPDATE collection SET since = ? WHERE id = ?", [since, collectionID])
     }
 
     public func recordPassKind(_ kind: PassKind, of collectionID: Int64) throws {
-        try write { db in try db.execute(sql: "UPDATE collection SET lastPassKind = ? WHERE id = ?", arguments: [kind.rawValue, collectionID]) }
+        try execute("UPDATE collection SET lastPassKind = ? WHERE id = ?", [kind.rawValue, collectionID])
     }
 
     public func renameCollection(_ collectionID: Int64, to name: String) throws {

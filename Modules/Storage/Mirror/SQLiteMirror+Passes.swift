@@ -52,10 +52,9 @@ extension SQLiteMirror {
         do {
             let written = try write { db in
                 try pages.map { page in
-                    // A batch holds its core for milliseconds. On a machine with few cores, the
-                    // thread that sends the next request (or a local server answering it) would
-                    // wait that long: the scheduler does not preempt the writer for it at once.
-                    // Costs nothing when no thread waits.
+                    // A batch holds its core for milliseconds, and the scheduler does not preempt it
+                    // at once for the thread that sends the next request (or a local server answering
+                    // it): yield between pages, free when no thread waits.
                     defer { sched_yield() }
                     return try write(page, of: collectionID, pass: pass, now: now, db: db)
                 }
@@ -97,14 +96,12 @@ extension SQLiteMirror {
     }
 
     public func joinPass(_ pass: Int, of collectionID: Int64, pagesFrom index: Int) throws {
-        try write { db in
-            try db.execute(sql: "UPDATE page SET pass = ? WHERE collectionID = ? AND pageIndex >= ? AND pass = ?",
-                           arguments: [pass, collectionID, index, pass - 1])
-        }
+        try execute("UPDATE page SET pass = ? WHERE collectionID = ? AND pageIndex >= ? AND pass = ?",
+                    [pass, collectionID, index, pass - 1])
     }
 
     public func abandonPass(of collectionID: Int64) throws {
-        try write { db in try db.execute(sql: "UPDATE collection SET passComplete = 1 WHERE id = ?", arguments: [collectionID]) }
+        try execute("UPDATE collection SET passComplete = 1 WHERE id = ?", [collectionID])
     }
 
     public func finishPass(_ pass: Int, of collectionID: Int64, lastPage: Int, removingUnlisted: Bool = true, now: Date = Date()) throws -> Int {

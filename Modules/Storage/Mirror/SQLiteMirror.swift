@@ -15,9 +15,8 @@ import Synchronization
 /// is never moved, rebuilt or written to: see ``MirrorCheck``.
 ///
 /// Speed, skippable on a first reading: pages are written on a thread of their own below the
-/// process's priority (``onWriterThread(_:)``, see `DedicatedThreads`), their items upserted
-/// through SQLite's own API (`RawSQLite/ItemUpsert.swift`), and the write-ahead log is copied
-/// back in the background (``Checkpointer``).
+/// process's priority (``onWriterThread(_:)``), their items upserted through SQLite's own API
+/// (`ItemUpsert.swift`), and the write-ahead log copied back in the background (``Checkpointer``).
 public final class SQLiteMirror: MirrorStore {
     public let path: String
     /// Whether the file was opened without write access (a reader of a read-only directory).
@@ -30,9 +29,8 @@ public final class SQLiteMirror: MirrorStore {
     /// How much lower than the process the page writer runs (Linux thread niceness).
     static let writerNiceness: Int32 = 5
 
-    /// Opens (creating if needed) the mirror at `path`, migrating an older schema.
-    /// - Parameter readOnly: open without writing anything (no migration, no new file), for a
-    ///   reader of a read-only directory.
+    /// Opens (creating if needed) the mirror at `path`, migrating an older schema; `readOnly`
+    /// writes nothing (no migration, no new file), for a reader of a read-only directory.
     public init(path: String, readOnly: Bool = false) throws {
         self.path = path
         isReadOnly = readOnly
@@ -41,7 +39,7 @@ public final class SQLiteMirror: MirrorStore {
             try VerifiedState.checkBeforeWriting(path)
         }
         checkpointer = Checkpointer(path: path)
-        pool = try DatabaseFile.openPool(at: path, durability: .normal, migrator: MirrorSchema.migrator,
+        pool = try DatabaseFile.openPool(at: path, migrator: MirrorSchema.migrator,
                                          probeTables: ["collection", "page", "item"], readOnly: readOnly)
     }
 
@@ -113,6 +111,11 @@ public final class SQLiteMirror: MirrorStore {
     /// Runs a read, turning its errors into ``StorageError``s.
     func read<T>(_ value: (Database) throws -> T) throws -> T {
         do { return try pool.read(value) } catch { throw failure(error) }
+    }
+
+    /// Runs one statement as a ``write(_:)`` of its own.
+    func execute(_ sql: String, _ arguments: StatementArguments) throws {
+        try write { try $0.execute(sql: sql, arguments: arguments) }
     }
 
     private func failure(_ error: any Error) -> StorageError {

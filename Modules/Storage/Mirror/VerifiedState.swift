@@ -1,18 +1,15 @@
 import Foundation
-import MirrorStore
 import StorageErrors
 
-/// How the mirror's file looked when a writer of this program last closed it sound: the size
-/// and modification time of `data.sqlite` and of its WAL, kept in `data.sqlite.verified`.
+/// How the mirror's file looked when a writer of this program last closed it sound (the
+/// ``stamp(_:)`` of `data.sqlite` and of its WAL), kept in `data.sqlite.verified`.
 ///
 /// A writer opening the file compares it with that record. When they differ (another program
 /// wrote to the file, a disk or a crash damaged it, or a writer of ours was killed before it
 /// closed), `PRAGMA quick_check` reads the whole file once before anything is written: SQLite
 /// itself finds damage only on the pages a statement happens to read, so a sync could otherwise
-/// write into a file whose other pages are scribbled over. When they match, nothing is read: the
-/// common case, a run after a run that closed cleanly, pays nothing.
+/// write into a file whose other pages are scribbled over. After a clean close, nothing is read.
 enum VerifiedState {
-    /// The record's path for the database at `path`.
     static func recordPath(for path: String) -> String { path + ".verified" }
 
     /// Checks the file at `path` before a writer opens it, unless it is as the last clean close
@@ -25,10 +22,7 @@ enum VerifiedState {
     }
 
     /// Whether the file at `path` exists and is not as the last clean close left it.
-    static func needsCheck(_ path: String) -> Bool {
-        guard let now = current(path) else { return false }
-        return now != recorded(path)
-    }
+    static func needsCheck(_ path: String) -> Bool { current(path).map { $0 != recorded(path) } ?? false }
 
     /// Records the file at `path` as sound as it is now (after the last connection closed).
     static func record(_ path: String) {

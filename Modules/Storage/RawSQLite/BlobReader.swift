@@ -1,8 +1,7 @@
 import Foundation
 import GRDBSQLite
 
-/// Reads a large BLOB straight from SQLite's pages into a buffer of its own (incremental blob
-/// I/O, `sqlite3_blob_read`).
+/// Reads a large BLOB straight from SQLite's pages into a buffer of its own (`sqlite3_blob_read`).
 ///
 /// Selecting the column instead makes SQLite assemble the value in a temporary buffer, which is
 /// then copied into `Data`: two allocations and two copies of the whole body on every hit, and

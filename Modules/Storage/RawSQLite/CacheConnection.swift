@@ -38,8 +38,7 @@ final class CacheConnection: Sendable {
         FROM cacheEntry e JOIN cacheBody b ON b.id = e.bodyID WHERE e.key = ?
         """
 
-    /// Opens a connection to the database at `path`, which exists with the current schema,
-    /// and applies `pragmas` (the settings every connection to the file uses).
+    /// Opens a connection to the database at `path`, which exists with the current schema.
     init(path: String, pragmas: [String], busyTimeout: TimeInterval) throws {
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
@@ -128,11 +127,8 @@ final class CacheConnection: Sendable {
 
     /// Runs `work` in one write transaction (`BEGIN IMMEDIATE`, so it never fails halfway on a
     /// file changed under a read), committed when `work` returns and rolled back when it throws.
-    ///
-    /// While another connection writes, the transaction waits up to the busy timeout, but not
-    /// in SQLite's busy handler, which would hold the connection (and every lookup behind it)
-    /// for the whole wait: each attempt gives up at once, and the attempts are spaced out with
-    /// the connection free for lookups in between.
+    /// While another connection writes, it retries up to the busy timeout, the connection free for
+    /// lookups between attempts: SQLite's busy handler would hold it (and every lookup) throughout.
     func write(_ work: (OpaquePointer) throws -> Void) throws {
         let deadline = Date(timeIntervalSinceNow: busyTimeout)
         var pause: useconds_t = 1000
@@ -159,8 +155,7 @@ final class CacheConnection: Sendable {
         }
     }
 
-    /// Copies the WAL into the file and empties it (`wal_checkpoint(TRUNCATE)`), waiting at
-    /// most `wait` seconds for other connections' reads.
+    /// Copies the WAL into the file and empties it, waiting at most `wait` seconds for readers.
     func emptyWAL(waitingAtMost wait: TimeInterval) throws {
         try connection.withLock { connection in
             sqlite3_busy_timeout(connection.handle, Int32(wait * 1000))

@@ -42,7 +42,6 @@ public enum CollectionIdentity {
         return name.isEmpty ? "collection" : String(name)
     }
 
-    /// `segment` without a data file's extension (`.json`, `.ndjson`, `.jsonl`, `.php`…).
     private static func withoutExtension(_ segment: String) -> String {
         let extensions = [".json", ".ndjson", ".jsonl", ".geojson", ".php", ".asp", ".aspx", ".cgi"]
         guard let found = extensions.first(where: { segment.lowercased().hasSuffix($0) && segment.count > $0.count }) else { return segment }

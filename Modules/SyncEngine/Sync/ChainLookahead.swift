@@ -17,19 +17,15 @@ final class ChainLookahead: PageSource {
     }
 
     private let fetcher: PageFetcher
-    /// The pages of the last pass, by index.
     private let chain: [Int: PageRecord]
     private let depth: Int
-    /// Where guesses run: the pass's transfer loop, when it has one.
+    /// Where guesses run (they are not the pass's children): the pass's transfer loop, when it has one.
     private let executor: (any TaskExecutor)?
     /// Pages revalidated before the walk, never requested again.
     private let skipped: Set<Int>
     private let guesses = Mutex<[Int: Guess]>([:])
 
-    /// - Parameters:
-    ///   - depth: how many pages may be in flight at once (1: no guessing).
-    ///   - executor: where the guesses' tasks run (they are not the pass's children).
-    ///   - skipped: pages the walk steps over without fetching them.
+    /// - Parameter depth: how many pages may be in flight at once (1: no guessing).
     init(fetcher: PageFetcher, chain: [Int: PageRecord], depth: Int, executor: (any TaskExecutor)?, skipping skipped: Set<Int>) {
         self.fetcher = fetcher
         self.chain = chain
@@ -38,11 +34,8 @@ final class ChainLookahead: PageSource {
         self.skipped = skipped
     }
 
-    /// Page `index` at `url`: the guess in flight for it when it guessed right (and succeeded),
-    /// else a fetch now. Before waiting, the pages the stored chain says follow it are requested
-    /// (when `guessing`).
-    /// - Parameter policy: the cache policy of this request and of the guesses it starts (`nil`:
-    ///   the sync's own).
+    /// Page `index` at `url`: the guess in flight for it when right (and successful), else a fetch now;
+    /// with `guessing`, the pages the stored chain says follow it are requested first, under the same `policy`.
     func take(_ index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?, guessing: Bool) async throws -> FetchedPage {
         let guess = guesses.withLock { $0.removeValue(forKey: index) }
         if let guess, guess.url != url || guess.policy != policy { discard([guess]) }
@@ -51,7 +44,6 @@ final class ChainLookahead: PageSource {
         return try await fetcher.fetch(url, index: index, plan: plan, policy: policy)
     }
 
-    /// Cancels every guess.
     func cancelAll() {
         discard(guesses.withLock { all in defer { all = [:] }; return Array(all.values) })
     }

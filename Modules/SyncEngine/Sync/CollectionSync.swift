@@ -11,10 +11,7 @@ public struct CollectionSync: Sendable {
     private let store: any SyncStore
     private let random: @Sendable () -> Double
 
-    /// - Parameters:
-    ///   - network: each pass's page chain, the origin gate and its clock, the page cache's
-    ///     validators (``SyncNetwork``).
-    ///   - random: the jitter source of backoffs, in 0..<1.
+    /// Syncs through `network` into `store`; `random` is the jitter source of backoffs, in 0..<1.
     public init(network: any SyncNetwork, store: any SyncStore, random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
         self.network = network
         self.store = store
@@ -34,9 +31,7 @@ public struct CollectionSync: Sendable {
         let started = Date()
         let tally = SyncTally()
         let (collection, isNew) = try await CollectionResolver.resolve(url: options.url, name: options.name, in: store)
-        if let remembered = options.rememberedHeaders {
-            try await store.rememberHeaders(remembered, of: collection.id)
-        }
+        if let remembered = options.rememberedHeaders { try await store.rememberHeaders(remembered, of: collection.id) }
         if let since = options.since?.description, since != collection.since { try await store.rememberSince(since, of: collection.id) }
         tally.update { $0.collection = collection.name }
         defer { network.pageValidators.drain() }
@@ -58,8 +53,7 @@ public struct CollectionSync: Sendable {
         return await summary(tally, of: collection, since: started)
     }
 
-    /// Runs `pass` with a page chain of its own, on the chain's thread when it has one (see
-    /// ``PageChain``).
+    /// Runs `pass` with a page chain of its own, on the chain's thread when it has one (``PageChain``).
     private func onPageChain(_ pass: @escaping @Sendable (PageChain) async throws -> Void) async throws {
         let chain = network.openPageChain(named: "fresh.pages")
         let task = Task(executorPreference: chain.executor) {
@@ -98,8 +92,7 @@ public struct CollectionSync: Sendable {
 }
 
 extension SyncOptions {
-    /// The options with a user name and password in the URL moved to an `Authorization` field,
-    /// so no URL that is requested, stored or shown carries them.
+    /// The options with the URL's user name and password moved to `Authorization`, out of every URL.
     var withCredentialsAsField: SyncOptions {
         var options = self
         if let authorization = CollectionIdentity.basicAuthorization(in: url), options.headerFields[.authorization] == nil {

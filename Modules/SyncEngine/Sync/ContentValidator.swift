@@ -3,11 +3,10 @@ import HTTPCache
 import HTTPFields
 import HTTPTypes
 
-/// What identifies the content of a page response, stored with the page's items: its ETag,
-/// else the digest of its body (the one the cache kept, ``OmittedBody``, when the body came
-/// from the cache). A later 304 or fresh hit that carries the same validator means the stored items
-/// are the page's current content, and nothing is written; anything else is written (a killed
-/// sync that stored the response in the HTTP cache but not its items is caught this way).
+/// What identifies the content of a page response, stored with the page's items: its ETag, else
+/// the digest of its body (the cache's ``OmittedBody`` one when it came from there). A later 304 or
+/// fresh hit with the same validator means the stored items are current and nothing is written
+/// (a killed sync that stored the response in the HTTP cache but not its items is caught this way).
 ///
 /// A weak tag counts as its opaque tag, as `If-None-Match` compares them: servers that compress
 /// (Django's GZipMiddleware) weaken the tag of the compressed 200 and send the strong one on the

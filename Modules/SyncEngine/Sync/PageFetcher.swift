@@ -13,8 +13,7 @@ struct FetchedPage: Sendable {
     var response: CachedResponse
     var endsCollection: Bool
 
-    /// Whether the cache answered (fresh, revalidated or stale): the page cache keeps no body,
-    /// only its length and digest (``CachedResponse/omittedBody``).
+    /// Whether the cache answered (fresh, revalidated or stale): then no body, only its ``CachedResponse/omittedBody``.
     var isFromStorage: Bool {
         switch response.decision.outcome {
         case .freshHit, .revalidated, .staleServed: true
@@ -26,11 +25,9 @@ struct FetchedPage: Sendable {
     var storedLength: Int? { response.omittedBody?.length }
 }
 
-/// Fetches pages through the HTTP cache, retrying what the ``RetryPolicy`` allows and saying
-/// each wait. Every request passes the ``OriginGate`` (below, in the transport): a rate limit's
-/// wait is the gate's, said once whichever request meets it; a backoff is this loop's own.
-/// Requests that failed are counted here; the page that came back is counted by the caller,
-/// once it knows it keeps it.
+/// Fetches pages through the HTTP cache, retrying what the ``RetryPolicy`` allows and saying each
+/// wait (see ``RetryLoop``). Requests that failed are counted here; the page that came back is
+/// counted by the caller, once it knows it keeps it.
 struct PageFetcher: Sendable {
     let client: CachingClient
     let options: SyncOptions
@@ -39,19 +36,15 @@ struct PageFetcher: Sendable {
     let tally: SyncTally
     let events: @Sendable (SyncEvent) -> Void
     let clock: PacingClock
-    /// Where every request of the process waits its turn (see ``OriginGate``).
     let gate: OriginGate
     let random: @Sendable () -> Double
-    /// Set once a server answered 406 to the JSON `Accept`: every later page asks with `*/*`.
     let acceptsAnything = AcceptFallback()
 
-    /// What a sync accepts: JSON, and the JSON-based types (`application/vnd.api+json` of
-    /// JSON:API, `application/hal+json`, …).
+    /// JSON, and the JSON-based types (`application/vnd.api+json` of JSON:API, `application/hal+json`, …).
     static let accept = "application/json, application/*+json"
 
-    /// Fetches page `index` at `url`; `plan` (when known) decides whether an error status
-    /// ends the collection instead.
-    /// - Parameter retrying: `false` for a single attempt (a guess; see ``ChainLookahead``).
+    /// Fetches page `index` at `url`; `plan` (when known) decides whether an error status ends the
+    /// collection instead. `retrying`: `false` for a single attempt (a guess; see ``ChainLookahead``).
     func fetch(_ url: URL, index: Int, plan: PaginationPlan?, policy: CachePolicy? = nil, retrying: Bool = true) async throws -> FetchedPage {
         let retry = retrying ? options.retry : RetryPolicy(retries: 0, retriesUnreachable: false)
         return try await RetryLoop(policy: retry, clock: clock, random: random).run { _ in
@@ -103,7 +96,6 @@ struct PageFetcher: Sendable {
             if decision.originUnreachable, let error = decision.networkFailure {
                 // A reply that is not HTTP is the server's answer, not a network that failed: no retry.
                 if case .invalidResponse(let reason) = error { throw SyncError.badReply(url: url.absoluteString, reason: reason) }
-                // The retry loop's one set of transient failures, as for an error thrown above.
                 guard let failure = RetryLoop.failure(of: error) else { throw error }
                 return .failed(failure)
             } else if code == 406, options.headerFields[.accept] == nil, acceptsAnything.fallBack() {

@@ -3,9 +3,8 @@ import HTTPTypes
 import JSON
 import Pagination
 
-/// Reads the pages a sync fetched with the collection's plan: what each holds (its items, as the
-/// JSON bytes the server sent, keyed) and where it points. The plan is the stored one, or
-/// detected from the first page read (``detectPlan(from:overrides:)``).
+/// Reads the pages a sync fetched with the collection's plan (stored, or detected from the first
+/// page): what each holds (its items, as the JSON bytes the server sent, keyed) and where it points.
 struct PageReader: Sendable {
     /// How the collection's pages are read; `nil` until the first page is.
     var plan: PaginationPlan?
@@ -39,18 +38,15 @@ struct PageReader: Sendable {
 
     // MARK: The link before the items
 
-    /// Where a page just downloaded points, read from a quick pass over its body before its
-    /// items are: for the styles whose next page does not depend on the items (a `Link` field, a
-    /// URL or a cursor in the body); `nil` for the others, or when the quick pass cannot tell
-    /// (the page's full reading then says why).
+    /// Where a page just downloaded points, from a quick pass over its body before its items are
+    /// read (``PaginationPlan/linkAhead(of:)``); `nil` when its style or the quick pass cannot tell.
     func linkAhead(of fetched: FetchedPage) -> PageLink? {
         guard let plan, plan.linksAheadOfItems, !fetched.isFromStorage,
               let document = try? JSONDocument(skimming: fetched.response.body, recordedDepth: plan.linkDepth) else { return nil }
         return plan.linkAhead(of: response(fetched, document))
     }
 
-    /// What a page holds, read in full (its link was read ahead), and whether its items'
-    /// member was absent (see ``itemsGiven``).
+    /// What a page whose link was read ahead holds, and whether its items' member was absent.
     func items(of fetched: FetchedPage) throws -> (items: Items, absent: Bool) {
         let plan = try knownPlan()
         let page = try parse(fetched, depth: plan.recordedDepth)

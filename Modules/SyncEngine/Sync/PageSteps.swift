@@ -10,12 +10,9 @@ struct ReadPage: Sendable {
     var itemCount: Int
 }
 
-/// Where a pass's pages come from, the first step of ``SyncPass``'s walk: each asked for when
-/// the walk reaches it (``OnePageAtATime``, the plain path), or with the pages the last pass's
-/// chain says come next asked for ahead (``ChainLookahead``, a speed-up).
+/// Where a pass's pages come from, the first step of ``SyncPass``'s walk: ``OnePageAtATime`` or ``ChainLookahead``.
 protocol PageSource: Sendable {
-    /// Page `index` at `url`. `guessing`: whether requests may go out for pages after it.
-    /// - Parameter policy: the cache policy of the request (`nil`: the sync's own).
+    /// Page `index` at `url`, asked with `policy` (`nil`: the sync's); `guessing`: whether pages after it may be asked.
     func take(_ index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?, guessing: Bool) async throws -> FetchedPage
     /// Cancels whatever was asked for ahead.
     func cancelAll()
@@ -32,11 +29,9 @@ struct OnePageAtATime: PageSource {
     func cancelAll() {}
 }
 
-/// Where a pass's read pages go, the last step of the walk: written at once (``WriteAtOnce``,
-/// the plain path), or by a task of their own (``WriteBehind``, a speed-up).
+/// Where a pass's read pages go, the last step of the walk: ``WriteAtOnce`` or ``WriteBehind``.
 protocol PageSink: Sendable {
-    /// Hands `page` over to be written.
-    /// - Throws: what stopped the writing.
+    /// Hands `page` over to be written; throws what stopped the writing.
     func put(_ page: ReadPage) async throws
 }
 

@@ -1,11 +1,8 @@
 import Foundation
 
-/// The speed-ups a sync may use, each a named step a reader can skip: without any, a sync is
-/// the plain path, one request at a time, each page read, then written at once, and the HTTP
-/// cache looked up through GRDB. docs/architecture.md's speed table gives each one's figure.
-///
-/// One switch sets them: `FRESH_SPEEDUPS` (``configured(_:)``). The tests show both paths give
-/// identical mirrors.
+/// The speed-ups a sync may use, each a named step a reader can skip: without any, a sync is the plain
+/// path, one request at a time, each page read, then written at once, and the HTTP cache looked up through
+/// GRDB. docs/architecture.md's speed table gives each one's figure; tests show both give identical mirrors.
 public struct SpeedUps: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -29,10 +26,9 @@ public struct SpeedUps: OptionSet, Sendable, Hashable {
         ("transfer-loop", .transferLoop), ("raw-cache-lookups", .rawCacheLookups),
     ]
 
-    /// The speed-ups `text` (the `FRESH_SPEEDUPS` variable) names: unset, empty or `all` for
-    /// every one; `none` for the plain path; else names separated by commas, each turning one
-    /// on, or off with a leading `-` (`-write-behind`: all but that one). `nil` for a name it
-    /// does not know.
+    /// The speed-ups `text` (`FRESH_SPEEDUPS`) names (`nil`: an unknown name): unset, empty or `all`
+    /// for every one; `none` for the plain path; else names separated by commas, each turning one
+    /// on, or off with a leading `-` (`-write-behind`: all but that one).
     public static func configured(_ text: String?) -> SpeedUps? {
         guard let text, !text.isEmpty, text != "all" else { return .all }
         if text == "none" { return [] }

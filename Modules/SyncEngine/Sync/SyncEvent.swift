@@ -16,8 +16,7 @@ public enum SyncEvent: Sendable {
     case page(PageEvent)
     /// A failed request is retried after a wait.
     case retrying(url: URL, after: Duration, reason: String, attempt: Int, of: Int)
-    /// Requests to an origin wait at its gate: a `Retry-After`, a spent rate limit, a limit that
-    /// stated no wait (said once per wait, by the first request that meets it).
+    /// Requests to an origin wait at its gate (an `OriginGate.HoldReason`), said once per wait.
     case waitingAtGate(url: URL, for: Duration, reason: String)
     /// Headers are not sent to a page on another origin.
     case droppedHeaders(url: URL)
@@ -25,8 +24,7 @@ public enum SyncEvent: Sendable {
     case notice(String)
     /// The listing moved while the pass read it, and what the catch-up found (said once, at the end).
     case listingMoved(String)
-    /// The run stopped before the end of its pass (an error, an interruption): what it did, for
-    /// a summary that says how far it got even when it wrote no page.
+    /// The run stopped before the end of its pass (an error, an interruption): how far it got.
     case stopped(SyncSummary)
 }
 

@@ -2,9 +2,7 @@ import Foundation
 import HTTPCache
 import Pacing
 
-/// What a sync needs of the network, given by the composition root (`FreshServices`): the
-/// origin gate and its clock, a chain for each pass's page requests, and the seam to the page
-/// cache's validators.
+/// What a sync needs of the network, given by the composition root (`FreshServices`).
 public protocol SyncNetwork: Sendable {
     /// Where every request waits its turn per origin.
     var gate: OriginGate { get }
@@ -18,8 +16,7 @@ public protocol SyncNetwork: Sendable {
     var speedUps: SpeedUps { get }
 }
 
-/// The seam between a sync and the page cache (`PageValidatorStorage`, in Composition, tells it
-/// whole): the mirror's validators go in, and a run waits for the cache's writes before it ends.
+/// The seam between a sync and the page cache (`PageValidatorStorage`, in Composition, tells it whole).
 public protocol PageValidators: Sendable {
     /// Lets the page client ask conditionally for these pages, with the ETags the mirror keeps.
     func remember(_ tags: [PageETag])

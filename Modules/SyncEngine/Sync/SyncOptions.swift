@@ -11,8 +11,7 @@ public struct SyncOptions: Sendable {
     public var url: URL
     /// The collection's name (default: from the URL, see ``CollectionIdentity/defaultName(for:)``).
     public var name: String?
-    /// What the user fixed: `--paginate`, `--items`, `--key`. One that changes how the pages
-    /// are read starts a new pass.
+    /// What the user fixed (`--paginate`, `--items`, `--key`); one that changes the plan starts a new pass.
     public var overrides = PaginationDetector.Overrides()
     /// The page size to ask for (`--limit`), set on the plan's size parameter.
     public var limit: Int?
@@ -24,36 +23,30 @@ public struct SyncOptions: Sendable {
     public var policy: CachePolicy = .useProtocolCachePolicy
     /// Per-request time limit.
     public var timeout: Duration?
-    /// Which certificates the pages' requests trust (`--cacert`, `--capath`, `-k`, a source's
-    /// `cacert` and `insecure`).
+    /// Which certificates the requests trust (`--cacert`, `--capath`, `-k`, a source's `cacert`, `insecure`).
     public var trust = TLSTrust()
     public var retry = RetryPolicy()
-    /// Requests in flight at once to the collection's origin (`--parallel`, a source's
-    /// `parallel`); `nil` for the gate's default. An origin that states a limit gets one.
+    /// Requests in flight at once to the collection's origin (`--parallel`); `nil`: the gate's default.
     public var parallel: Int?
     /// The largest page body accepted.
     public var maximumPageSize = 64 * 1024 * 1024
     /// Start a new pass even if the last one did not finish (`--restart`).
     public var restart = false
-    /// Incremental syncs (`--since PARAM=MEMBER`): what changed since the largest stored value
-    /// is merged, nothing removed; `nil` for whole passes.
+    /// Incremental syncs (`--since PARAM=MEMBER`, see ``SinceSpec``); `nil` for whole passes.
     public var since: SinceSpec?
     /// A whole pass that removes what is gone, even with ``since`` (`--full`).
     public var full = false
     /// How many empty pages in a row may still point onward before the sync stops.
     public var maximumEmptyPages = 5
-    /// Stop after this many pages, leaving the pass to be resumed (a reader loading the next
-    /// page as its user scrolls); `nil` for the whole collection.
+    /// Stop after this many pages, to resume the pass later (a reader's scroll); `nil`: the whole collection.
     public var maximumPages: Int?
-    /// Stored pages to revalidate before the walk from the first page (the pages a reader has
-    /// on screen when its user refreshes), by index. Each is requested with the URL it was
-    /// stored with and written only if its content changed; the walk then finds it current.
+    /// Stored pages, by index, revalidated at their stored URL before the walk (what a reader's
+    /// refresh has on screen): written only if changed, and then found current by the walk.
     public var firstPages: [Int] = []
 
     public init(url: URL) { self.url = url }
 
-    /// A sync of a collection synced before, by its name: its URL, and the header fields it
-    /// keeps; `nil` when its stored URL is not one.
+    /// A sync of a collection synced before, by name, with the header fields it keeps; `nil`: its URL is invalid.
     public init?(resyncing collection: CollectionRecord) {
         guard let url = URL(string: collection.url) else { return nil }
         self.init(url: url)

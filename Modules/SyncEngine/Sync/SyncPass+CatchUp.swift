@@ -9,12 +9,9 @@ extension SyncPass {
     /// The most pages a catch-up reads; a listing still moving then is caught up by the next sync.
     static let maximumCatchUpPages = 10
 
-    /// A pass over pages by number or offset found keys again on later pages: items were added
-    /// at the front of the listing while it was read, and pushed the others back. What was added
-    /// is read from the first page again, page after page, until a page brings nothing this pass
-    /// has not listed (at most ``maximumCatchUpPages``), and written before the first page's own
-    /// items, in the order found. Each request is conditional: an unchanged first page is a 304
-    /// and the end of it.
+    /// After a pass over pages by number or offset found keys again on later pages (items added at
+    /// the front pushed the others back): reads what was added from the first page on, until a page
+    /// brings nothing new (at most ``maximumCatchUpPages``), and writes it before the first page's items.
     func catchUp(pass: Int, plan: PaginationPlan, reader: PageReader) async throws {
         var next: URL? = firstURL
         var seen: Set<String> = []

@@ -6,9 +6,8 @@ import Pagination
 // MARK: Incremental syncs
 
 extension SyncPass {
-    /// The value an incremental run starts from: with `--since` (not `--full`), once a whole pass
-    /// has completed and none is unfinished, the largest stored value of the member; `nil` for a
-    /// whole pass.
+    /// The value an incremental run starts from: the largest stored value of `--since`'s member,
+    /// once a whole pass has completed and none is unfinished (and not `--full`); `nil` for a whole pass.
     func incrementalStart() async throws -> (spec: SinceSpec, value: String)? {
         guard let since = options.since, !options.full, collection.plan != nil, collection.passComplete,
               collection.lastCompleteAt != nil,

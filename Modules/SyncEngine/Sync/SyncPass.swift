@@ -3,13 +3,10 @@ import HTTPCache
 import MirrorStore
 import Pagination
 
-/// One run over one collection's pages, from where the pass stands to its last page (or the
-/// run's page limit): **fetch** (from a ``PageSource``), **read**, **write** (into a ``PageSink``),
-/// page after page as ``PageWalk`` says (docs/architecture.md, "The same hops as files", step 3).
-///
-/// The plain path (no ``SpeedUps``) asks for one page at a time and writes each at once; the
-/// read-ahead (``readAhead(_:link:walk:reader:source:into:policy:)``), the ``ChainLookahead``
-/// (a source) and the ``WriteBehind`` (a sink) ride on the loop, each skippable on a first reading.
+/// One run over one collection's pages, from where the pass stands to its last page (or the run's
+/// page limit): **fetch** (a ``PageSource``), **read**, **write** (a ``PageSink``), as ``PageWalk``
+/// says (docs/architecture.md, "The same hops as files", step 3). Without ``SpeedUps``: one page at
+/// a time, each written at once; the read-ahead, ``ChainLookahead`` and ``WriteBehind`` ride on it.
 struct SyncPass: Sendable {
     let collection: CollectionRecord
     /// Whether the collection was created for this run (it is announced once its first page reads).
@@ -22,7 +19,6 @@ struct SyncPass: Sendable {
     /// The thread the pages are fetched and read on, when the transport has one (see `TransferLoop`).
     let loop: (any TaskExecutor)?
     let speedUps: SpeedUps
-    /// Where the mirror's page validators go (``PageValidators``).
     let pageValidators: any PageValidators
 
     /// How many read pages may wait for the writer.
@@ -31,14 +27,11 @@ struct SyncPass: Sendable {
     static let writeBatchSize = 8
     /// The longest a page waits for others to share its transaction.
     static let writeBatchDelay = Duration.milliseconds(100)
-    /// How many page requests may be in flight when the last pass's chain says where the next are,
-    /// at most: the origin gate's capacity for the origin bounds it too (``lookaheadDepth``).
-    /// A warm sync of 1,000 pages from fresh-mock: 0.256 s with 4, 0.204 s with 8, no better with
-    /// 16 (2026-11-26); 8 connections to one origin stays near what browsers open (6).
+    /// The most page requests in flight when the last pass's chain says where the next are (see
+    /// ``lookaheadDepth``): 16 measured no faster than 8, which stays near what browsers open (6).
     static let maximumLookahead = 8
 
-    /// The lookahead of this pass: no deeper than the origin may be asked at once, nor than the
-    /// run's page limit (no guess past it: a page read on demand asks for that page only).
+    /// No deeper than the origin may be asked at once, nor than the run's page limit (no guess past it).
     private var lookaheadDepth: Int {
         min(Self.maximumLookahead, fetcher.gate.capacity(of: fetcher.origin), options.maximumPages ?? .max)
     }
@@ -101,8 +94,7 @@ struct SyncPass: Sendable {
         PageWriter(store: store, collectionID: collection.id, pass: pass, tally: tally, events: events)
     }
 
-    /// Runs `walk` with its pages going into pass `pass`: written behind it (``WriteBehind``, a
-    /// speed-up), or each at once; returns once every page it read is written.
+    /// Runs `walk` with its pages going into pass `pass`, written behind it or each at once; returns once all are.
     private func writing(pass: Int, _ walk: (any PageSink) async throws -> Void) async throws {
         let writer = writer(pass: pass)
         guard speedUps.contains(.writeBehind) else { return try await walk(WriteAtOnce(writer: writer)) }
@@ -121,8 +113,7 @@ struct SyncPass: Sendable {
         }
     }
 
-    /// Fetch, read, write: page after page, until the walk ends or pauses. `policy` overrides
-    /// the sync's cache policy.
+    /// Fetch, read, write: page after page, until the walk ends or pauses (`policy`: over the sync's).
     private func walkPages(
         _ walk: inout PageWalk, reader: inout PageReader, chain: [Int: PageRecord], source: any PageSource,
         into sink: any PageSink, policy: CachePolicy? = nil
@@ -157,8 +148,7 @@ struct SyncPass: Sendable {
         }
     }
 
-    /// Read-ahead: the next page's request goes out before this page's items are read (see
-    /// ``PageWalk``), so the server prepares that answer meanwhile. Returns the next page, fetched.
+    /// Read-ahead: the next page's request goes out before this page's items are read, so the server prepares it meanwhile.
     private func readAhead(
         _ page: FetchedPage, link: PageLink, walk: inout PageWalk, reader: PageReader, source: any PageSource,
         into sink: any PageSink, policy: CachePolicy?
@@ -186,9 +176,8 @@ struct SyncPass: Sendable {
         return try await next
     }
 
-    /// Revisits a pass that ended by resuming (docs/cli.md, "A resumed pass is a consistent copy"):
-    /// from the first page, in a pass of its own, each page asked conditionally, until the walk
-    /// rejoins the pages read since the resume. Returns the walk, at its end, and its pass.
+    /// Revisits a pass that ended by resuming (docs/cli.md, "A resumed pass is a consistent copy"): from
+    /// the first page, in a pass of its own, each asked conditionally, until it rejoins the pages read since.
     private func revisit(
         after first: PageWalk, from position: PassPosition, reader: inout PageReader, chain: [Int: PageRecord]
     ) async throws -> (PageWalk, pass: Int) {
@@ -205,21 +194,18 @@ struct SyncPass: Sendable {
             try await walkPages(&walk, reader: &reader, chain: chain, source: source, into: sink, policy: .reloadRevalidatingCacheData)
         }
         tally.update { $0.revisitedPages = $0.pages - before }
-        // When the chain of pages changed, the walk has read every page again; otherwise the
-        // pages read since the resume, current, complete the pass.
+        // A changed chain of pages was read again whole; else the pages read since the resume complete it.
         if case .end = walk.next { try await store.joinPass(pass, of: collection.id, pagesFrom: position.nextPageIndex) }
         return (walk, pass)
     }
 
     // MARK: Fetching
 
-    /// No guessing once the server has asked to slow down, or its origin states a limit: a guess
-    /// that turns out wrong would spend the budget for nothing.
+    /// No guessing once the server has asked to slow down or states a limit: a wrong guess would spend the budget.
     private var isGuessing: Bool { tally.update { $0.retries == 0 } && !fetcher.gate.isLimited(fetcher.origin) }
 
-    /// The page to read: `fetched`, or fetched again in full when the cache answered for content
-    /// the mirror does not hold (the page cache keeps no bodies, and a sync stopped between storing
-    /// the entry and the items would never get them back). It counts in the summary from here on.
+    /// The page to read: `fetched`, or fetched again in full when the cache answered for content the mirror
+    /// lacks (the page cache keeps no bodies; a sync stopped between storing the entry and its items never gets them).
     private func kept(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) async throws -> FetchedPage {
         var page = fetched
         if fetched.isFromStorage, !isCurrent(fetched, stored: stored, plan: plan) {
@@ -230,8 +216,7 @@ struct SyncPass: Sendable {
         return page
     }
 
-    /// Whether the items stored for the page are the content of `fetched`: same URL, same
-    /// validator, and every item written for the page still on it.
+    /// Whether the items stored for the page are `fetched`'s content (same URL and validator, none moved).
     private func isCurrent(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) -> Bool {
         guard let stored, plan != nil, stored.url == fetched.url.absoluteString, stored.isIntact else { return false }
         return stored.validator == ContentValidator.of(fetched.response)
@@ -268,8 +253,7 @@ struct SyncPass: Sendable {
         if plan.key == .contentHash { tally.update { $0.keyedByContent = true } }
     }
 
-    /// The page as the mirror takes it; in a listing whose pages may move (page numbers,
-    /// offsets), a key an earlier page listed is the listing moving, not a key that repeats.
+    /// The page as the mirror takes it; where pages may move, a key listed earlier is the listing moving.
     private func content(_ page: FetchedPage, link: PageLink?, items: PageReader.Items?, plan: PaginationPlan?) -> PageContent {
         PageContent(index: page.index, url: page.url.absoluteString, nextURL: link?.next?.absoluteString,
                     validator: ContentValidator.of(page.response),
@@ -292,9 +276,8 @@ struct SyncPass: Sendable {
             limits: limits)
     }
 
-    /// Revalidates the given stored pages and writes those that changed, before the walk (a
-    /// reader's refresh: the pages on screen first); returns where each points, so the walk
-    /// steps over them.
+    /// Revalidates `pages` and writes those that changed, before the walk (a reader's refresh: the
+    /// pages on screen first); returns where each points, for the walk to step over.
     private func revalidateFirst(_ pages: [PageRecord], reader: PageReader, pass: Int) async throws -> [Int: (url: URL, link: PageLink)] {
         var revalidated: [Int: (url: URL, link: PageLink)] = [:]
         for record in pages {
@@ -311,9 +294,8 @@ struct SyncPass: Sendable {
 
     // MARK: A partial mirror
 
-    /// The first page's signs that the mirror may be partial (see ``PartialMirror``): a page
-    /// size the server ignored; a member `--paginate` names that the page lacks (read when the
-    /// page's body came, not from a 304).
+    /// The first page's signs of a partial mirror (``PartialMirror``): a page size the server ignored;
+    /// a member `--paginate` names that the page lacks (read when its body came, not from a 304).
     private func checkFirstPage(_ page: FetchedPage, itemCount: Int, link: PageLink, reader: PageReader) throws {
         let ignoredSize = PartialMirror.ignoredPageSize(asked: options.limit, parameter: reader.plan?.sizeParameter,
                                                         itemCount: itemCount, pointsOnward: link.next != nil)
@@ -328,9 +310,8 @@ struct SyncPass: Sendable {
         }
     }
 
-    /// Ends a pass that reached its last page: what no page listed is removed, unless the
-    /// collection changed under the walk. A stated total larger than what is stored then is
-    /// said (see ``PartialMirror``).
+    /// Ends a pass that reached its last page: what no page listed is removed, unless the collection
+    /// changed under the walk; a stated total above what is stored is said (``PartialMirror``).
     private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?) async throws {
         let removed = try await store.finishPass(pass, of: collection.id, lastPage: end.lastPage, removingUnlisted: end.unsettled == nil,
                                                  now: Date())
@@ -341,9 +322,8 @@ struct SyncPass: Sendable {
             $0.complete = true
             $0.endReason = [end.reason, end.unsettled.map { "\($0), so nothing was removed" }].compactMap { $0 }.joined(separator: "; ")
         }
-        if let missing = PartialMirror.missingItems(statedTotal: statedTotal, stored: try await store.itemCount(in: collection.id)) {
-            notePartial(missing)
-        }
+        let stored = try await store.itemCount(in: collection.id)
+        if let missing = PartialMirror.missingItems(statedTotal: statedTotal, stored: stored) { notePartial(missing) }
     }
 
     /// Runs a step of the walk, its errors said as the sync says them.

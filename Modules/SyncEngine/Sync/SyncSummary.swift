@@ -38,11 +38,9 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     /// at the gate for a rate limit (`Retry-After`, `rate limit`, `unstated rate limit`).
     public var secondsWaited = 0.0
     public var secondsWaitedFor: [String: Double] = [:]
-    /// Whether this run continued a pass an earlier one had not finished, and from which page
-    /// (numbered from 1, as every message numbers pages).
+    /// The page (from 1, as messages number them) at which this run resumed an unfinished pass.
     public var resumedAtPage: Int?
-    /// Pages of a resumed pass read again at its end, since they were read before the stop
-    /// (conditional requests: a 304 where nothing changed).
+    /// Pages a resumed pass read before its stop, read again (conditionally) at its end.
     public var revisitedPages = 0
     /// Whether the pass reached the last page (it did unless the run was stopped).
     public var complete = false
@@ -50,18 +48,15 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var endReason: String?
     /// Whether the items, having no key member, are keyed by a hash of their content.
     public var keyedByContent = false
-    /// Items a later page of the pass listed again: the listing (by page number or offset)
-    /// moved while it was read. Each is kept once.
+    /// Items a later page of the pass listed again, the listing having moved while it was read (kept once).
     public var repeatedItems = 0
     /// The pages read again from the first after such a pass, and the items they brought that
     /// the pass had not listed (added at the front while it was read).
     public var caughtUpPages = 0
     public var caughtUpItems = 0
-    /// `PARAM=VALUE` of an incremental run (`--since`): what changed since VALUE was merged, and
-    /// nothing removed; `nil` for a whole pass.
+    /// `PARAM=VALUE` of an incremental run (`--since`): what changed since VALUE merged, nothing removed.
     public var incremental: String?
-    /// Why the mirror may hold less than the server has although the pass ended (see
-    /// `PartialMirror`); empty when nothing says so.
+    /// Why the mirror may hold less than the server has although the pass ended (`PartialMirror`).
     public var partial: [String] = []
     public var seconds = 0.0
     /// The collection's current item count when the run ended.
@@ -81,8 +76,7 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         secondsWaitedFor[reason, default: 0] += seconds
     }
 
-    /// Counts one page's response; `storedLength` is the length of the body a response from
-    /// the cache stood for (the sync's cache keeps validators, not bodies).
+    /// Counts one page's response; `storedLength`: the body a response from the cache stands for.
     mutating func count(_ response: CachedResponse, storedLength: Int?) {
         let decision = response.decision
         pages += 1
@@ -100,7 +94,6 @@ public struct SyncSummary: Sendable, Equatable, Codable {
 
     /// The line `fresh sync` prints:
     /// `synced posts: 5 pages, 100 items (3 new, 1 changed, 2 removed); 5 requests: 1 × 200, 4 × 304, 0 fresh hits; 1702 bytes received (10512 decoded), 42048 bytes saved`
-    /// (the decoded count only when the server compressed).
     public var line: String {
         let how = incremental.map { " incrementally (\($0))" } ?? ""
         var text = "synced \(collection)\(how): \(Plural.count(pages, "page")), \(Plural.count(totalItems, "item")) "

@@ -1,7 +1,6 @@
 import Synchronization
 
-/// The run's ``SyncSummary``, shared by the loop that writes pages and the task fetching the
-/// next one.
+/// The run's ``SyncSummary``, shared by the loop that writes pages and the task fetching the next.
 final class SyncTally: Sendable {
     private let summary = Mutex(SyncSummary())
 

@@ -3,10 +3,8 @@
 /// waiting for the disk; pages that come faster than they are written share a transaction (a
 /// commit costs about as much as writing a page of a hundred items).
 ///
-/// At most ``capacity`` pages wait, so memory stays flat: ``put(_:)`` waits for room. A batch is
-/// ``batchSize`` pages, or fewer once the oldest has waited ``maximumDelay`` or the walk is done:
-/// a fast server's pages share their commits, a slow server's pages are still written as they
-/// come. Pages are written in the order they were put.
+/// At most ``capacity`` pages wait, so memory stays flat. A batch is ``batchSize`` pages, or fewer once
+/// the oldest has waited ``maximumDelay`` (a slow server's pages still go as they come) or the walk is done.
 actor WriteBehind<Page: Sendable> {
     let capacity: Int
     let batchSize: Int
@@ -35,8 +33,7 @@ actor WriteBehind<Page: Sendable> {
         self.write = write
     }
 
-    /// Hands a page over to be written, waiting while ``capacity`` pages wait.
-    /// - Throws: what stopped the writing, when an earlier batch failed.
+    /// Hands a page over to be written (in order), waiting while ``capacity`` pages wait; throws a failed batch's error.
     func put(_ page: Page) async throws {
         while waiting.count >= capacity && failure == nil {
             await withCheckedContinuation { putters.append($0) }
@@ -47,8 +44,7 @@ actor WriteBehind<Page: Sendable> {
         wakeWriter()
     }
 
-    /// Returns once every page put has been written (no more may be put).
-    /// - Throws: what stopped the writing, when a batch failed.
+    /// Returns once every page put has been written (no more may be put); throws a failed batch's error.
     func finish() async throws {
         isFinished = true
         wakeWriter()

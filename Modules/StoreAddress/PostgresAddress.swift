@@ -65,19 +65,15 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
             path = String(rest[rest.index(after: slash)...])
             rest = String(rest[..<slash])
         }
-        var userInfo: String?
+        var uriUser: String?
+        var uriPassword: String?
         if let at = rest.lastIndex(of: "@") {
-            userInfo = String(rest[..<at])
+            let parts = rest[..<at].split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            uriUser = parts[0].isEmpty ? nil : parts[0].removingPercentEncoding
+            uriPassword = parts.count > 1 ? parts[1].removingPercentEncoding : nil
             rest = String(rest[rest.index(after: at)...])
         }
         let (uriHost, uriPort) = try Self.hostAndPort(rest)
-        var uriUser: String?
-        var uriPassword: String?
-        if let userInfo {
-            let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            uriUser = parts[0].isEmpty ? nil : parts[0].removingPercentEncoding
-            uriPassword = parts.count > 1 ? parts[1].removingPercentEncoding : nil
-        }
         let known: Set = ["host", "port", "user", "password", "dbname", "sslmode", "connect_timeout", "application_name"]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw AddressError("the PostgreSQL URI's parameter '\(unknown)' is not one Fresh reads (it reads \(known.sorted().joined(separator: ", ")))")
@@ -101,9 +97,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
         guard let timeout = Int(timeoutText), timeout >= 0 else { throw AddressError("connect_timeout '\(timeoutText)' is not a number of seconds") }
         connectTimeout = timeout == 0 ? 10 : max(2, timeout)
         password = setting(uriPassword, "password", "PGPASSWORD")
-        if password == nil {
-            password = PasswordFile.password(for: self, environment: environment)
-        }
+        if password == nil { password = PasswordFile.password(for: self, environment: environment) }
     }
 
     /// The address as messages show it: a URI without the password (`***` where one was given).
