@@ -898,6 +898,15 @@ pg_interrupted_all() { # sync --all over sources in two mirrors: Ctrl-C during t
     [ "$status" -eq 130 ] && [ "$started" = 0 ]
 }
 check "sync --all over two mirrors: Ctrl-C during the first mirror's syncs exits 130 and starts no other's" pg_interrupted_all
+pg_source_rm() { # handed to fresh-postgresql before the source is removed, so the source is still there to remove
+    local config="$WORK/two-mirrors"
+    FRESH_CONFIG_DIR="$config" "$BIN/fresh" source add to-remove "$BASE_URL/posts?limit=10" --store "$STORE" >/dev/null || return 1
+    FRESH_CONFIG_DIR="$config" "$BIN/fresh" source rm to-remove --store "$STORE" --db-dir "$WORK/machine-e" >"$WORK/rm.out" 2>&1
+    local status=$?; echo "      exit $status: $(head -1 "$WORK/rm.out")"
+    [ "$status" -eq 0 ] && grep -q "^removed source 'to-remove'" "$WORK/rm.out" &&
+        ! FRESH_CONFIG_DIR="$config" "$BIN/fresh" source list | grep -q to-remove
+}
+check "fresh source rm with a PostgreSQL store: removed once, exit 0" pg_source_rm
 pg_source_read_outs() { # items and rm given a source's name look in the source's own store
     local config="$WORK/two-mirrors"
     FRESH_CONFIG_DIR="$config" "$BIN/fresh" sync shared-next --db-dir "$WORK/machine-e" -q || return 1

@@ -210,8 +210,10 @@ struct SourceRemoveCommand: FreshSubcommand {
     @OptionGroup var storage: StorageOptions
 
     func execute() async throws {
-        try SourcesFile.located().remove(named: name)
+        // The mirror first: a PostgreSQL one hands the whole line to fresh-postgresql, which must
+        // still find the source.
         let collection = try? await storage.withMirror(forReading: true) { try await $0.collection(named: name) }
+        try SourcesFile.located().remove(named: name)
         StandardOutput.line("removed source '\(name)'" + (collection != nil ? " (its collection stays: 'fresh rm \(name)' removes it)" : ""))
     }
 }
