@@ -45,7 +45,7 @@ setup: ## Install the system packages (apt-get) and the Python test peers (pip);
 	then echo "python test peers present"; \
 	else echo "installing:" $(PYTHON_PEERS); python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PEERS); fi
 
-build: setup ## Build the three programs (CONFIGURATION=release links the Swift runtime statically)
+build: setup ## Build the programs (fresh, fresh-postgresql, fresh-reader, fresh-mock) (CONFIGURATION=release links the Swift runtime statically)
 	$(if $(filter release,$(CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT) build -c $(CONFIGURATION))
 
 unit: setup ## Run the unit and integration tests (swift test)

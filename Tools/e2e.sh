@@ -941,9 +941,11 @@ fresh_alone() { # fresh without fresh-postgresql beside it: says which program i
     mkdir -p "$WORK/alone" && cp "$BIN/fresh" "$WORK/alone/fresh" &&
         expect_failure 6 "$WORK/alone/fresh" collections --store "$STORE" --db-dir "$WORK/machine-a" &&
         grep -q "opened by fresh-postgresql, and $WORK/alone/fresh-postgresql cannot be run" "$WORK/error.txt" &&
-        [ "$(nm "$BIN/fresh" | grep -c PostgresNIO)" -eq 0 ] && [ "$(nm "$BIN/fresh-postgresql" | grep -c PostgresNIO)" -gt 0 ]
+        expect_failure 6 env FRESH_CONFIG_DIR="$WORK/two-mirrors" "$WORK/alone/fresh" sync --all --db-dir "$WORK/alone/db" &&
+        [ ! -e "$WORK/alone/db" ] &&
+        [ "$(nm "$BIN/fresh" | grep -c 'PostgresNIO\|NIOCore\|NIOSSL')" -eq 0 ] && [ "$(nm "$BIN/fresh-postgresql" | grep -c PostgresNIO)" -gt 0 ]
 }
-check "fresh hands a PostgreSQL store to fresh-postgresql: without it, one line naming it, exit 6" fresh_alone
+check "fresh hands a PostgreSQL store to fresh-postgresql: without it, one line naming it, exit 6, before sync --all does anything" fresh_alone
 stop_pg_cluster
 check "the server stopped: a sync says so in one line, exit 6" \
     expect_failure 6 "$BIN/fresh" sync "$DEAD_URL/posts" --store "$STORE" --db-dir "$WORK/machine-a"

@@ -31,14 +31,27 @@ public enum PostgresClient: Sendable {
         return try await open(address)
     }
 
+    /// Set in the environment of the program handed to: one that hands off again is not the
+    /// program with the client (a copy of `fresh` under its name), and would loop.
+    static let handedOffVariable = "FRESH_HANDED_OFF"
+
     /// Replaces this process with the program that has the client, when it is another one.
     static func handOffIfElsewhere(_ address: PostgresAddress) throws {
         guard case .inProgram(let name)? = current else { return }
-        let this = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        guard getenv(handedOffVariable) == nil else { throw unavailable(address, "\(name) was run, but it has no PostgreSQL client") }
+        guard let this = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
+            throw unavailable(address, "PostgreSQL mirrors are opened by \(name), and this program's directory is unknown")
+        }
         let program = URL(fileURLWithPath: this).deletingLastPathComponent().appendingPathComponent(name).path
         var arguments = ([program] + CommandLine.arguments.dropFirst()).map { strdup($0) } + [nil]
+        setenv(handedOffVariable, "1", 1)
+        // This runs on a thread of the pool, which blocks most signals; the mask would outlive exec.
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
         fflush(nil)
         execv(program, &arguments)
+        unsetenv(handedOffVariable)
         let reason = String(cString: strerror(errno)).lowercased()
         arguments.forEach { free($0) }
         throw unavailable(address, "PostgreSQL mirrors are opened by \(name), and \(program) cannot be run (\(reason))")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The password file `libpq` reads (`PGPASSFILE`, else `~/.pgpass`): lines of
 /// `host:port:database:user:password`, `*` matching anything, `\:` and `\\` escaping, `#` a
@@ -6,13 +7,18 @@ import Foundation
 /// ignored (with a warning on stderr), and a Unix-socket connection matches `localhost` as well
 /// as its socket directory.
 enum PasswordFile {
+    /// Whether the warning was given: an address is read more than once a run.
+    private static let warned = Atomic(false)
+
     static func password(for address: PostgresAddress, environment: [String: String]) -> String? {
         let path = environment["PGPASSFILE"].flatMap { $0.isEmpty ? nil : $0 }
             ?? environment["HOME"].map { "\($0)/.pgpass" }
         guard let path, let contents = FileManager.default.contents(atPath: path) else { return nil }
         var status = stat()
         if stat(path, &status) == 0, status.st_mode & 0o077 != 0 {
-            FileHandle.standardError.write(Data("fresh: warning: password file \(path) has group or world access; it is ignored (chmod 0600 it)\n".utf8))
+            if !warned.exchange(true, ordering: .relaxed) {
+                FileHandle.standardError.write(Data("fresh: warning: password file \(path) has group or world access; it is ignored (chmod 0600 it)\n".utf8))
+            }
             return nil
         }
         let (hosts, port): ([String], Int) = switch address.endpoint {

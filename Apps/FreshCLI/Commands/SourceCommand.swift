@@ -212,7 +212,9 @@ struct SourceRemoveCommand: FreshSubcommand {
     func execute() async throws {
         // The mirror first: a PostgreSQL one hands the whole line to fresh-postgresql, which must
         // still find the source.
-        let collection = try? await storage.withMirror(forReading: true) { try await $0.collection(named: name) }
+        let store = try SourcesFile.located().store(ofSourceNamed: name)
+        try storage.handOffIfElsewhere([store])
+        let collection = try? await storage.withMirror(forReading: true, given: store) { try await $0.collection(named: name) }
         try SourcesFile.located().remove(named: name)
         StandardOutput.line("removed source '\(name)'" + (collection != nil ? " (its collection stays: 'fresh rm \(name)' removes it)" : ""))
     }

@@ -40,13 +40,16 @@ struct StorageOptions: ParsableArguments {
     /// The mirror `--store`, else `given` (a source's `store`), else `FRESH_STORE` names.
     func mirrorChoice(given: String? = nil) throws -> MirrorChoice { try MirrorChoice.resolve(store ?? given) }
 
-    /// Hands the command line to the program with the PostgreSQL client before anything runs,
-    /// when one of the mirrors named (as `given` is) needs it (see ``PostgresClient``).
+    /// Hands the command line to the program with the PostgreSQL client when one of the mirrors
+    /// named (as `given` is) needs it (see ``PostgresClient``); a command that opens several, or
+    /// does something before it opens one, calls this first.
     func handOffIfElsewhere(_ given: [String?]) throws {
         for store in given { try mirrorChoice(given: store).handOffIfElsewhere() }
     }
 
-    /// Runs `body` with the mirror open, and closes it however `body` ends.
+    /// Runs `body` with the mirror open, and closes it however `body` ends. A PostgreSQL mirror in
+    /// `fresh` never returns here (the line is handed to fresh-postgresql): nothing the command
+    /// does before it may be seen or kept.
     /// - Parameters:
     ///   - forReading: for commands that only read it: a damaged SQLite mirror, or one in a
     ///     directory that cannot be written, is opened read-only.

@@ -219,7 +219,18 @@ struct SyncCommand: FreshSubcommand {
         for header in headers { _ = try HeaderArgument.parse(header) }
     }
 
+    /// The stores this line opens, as sources and `--store` name them: those of every source for
+    /// `--all` (and a watch of them all), else that of the source named.
+    private func mirrorsOpened() throws -> [String?] {
+        guard !(target ?? "").contains("://") else { return [nil] }
+        let sources = try SourcesFile.located().load()
+        if all || target == nil { return MirrorGroups.of(sources, storeFlag: storage.store).map(\.given) }
+        return [sources.first { $0.name == target }?.store]
+    }
+
     func execute() async throws {
+        // Before anything is done or said here: a PostgreSQL mirror is opened by fresh-postgresql.
+        try storage.handOffIfElsewhere(mirrorsOpened())
         CurlTransport.preload()
         defer { CurlTransport.finishPreload() }
         let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity, transport: network.transport)

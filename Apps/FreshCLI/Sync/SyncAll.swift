@@ -19,7 +19,6 @@ struct SyncAll {
         let sources = try SourcesFile.located().load()
         let outcome = Outcome()
         let groups = MirrorGroups.of(sources, storeFlag: storage.store)
-        try storage.handOffIfElsewhere(groups.map(\.given))
         try await services.finishing {
             if !output.quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
             // One Ctrl-C stops the whole run: the syncs under way, and no other mirror is opened.

@@ -25,7 +25,6 @@ struct SyncWatch {
         // name (see ``MirrorGroups``), side by side.
         let stores = target == nil ? MirrorGroups.of(sources, storeFlag: storage.store).map(\.given)
             : [sources.first { $0.name == target }?.store]
-        try storage.handOffIfElsewhere(stores)
         try await services.finishing {
             if !output.quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
             try await Interruption.cancellingOnSignal {
