@@ -58,7 +58,7 @@ struct GeneratedPostsTests {
 
     @Test func theStoreKeepsABoundedNumberOfBytes() {
         // Bodies of 1,000 bytes (too small to compress, so kept as they are): 16 fill the budget.
-        let store = MockStore(data: MockData(collections: [], seed: 1), keptBytes: 16_000)
+        let store = MockStore(data: MockData(collections: [], seed: 1), byteBudget: 16_000)
         var builds: [String: Int] = [:]
         func serve(_ key: String) {
             _ = store.representation(of: .documentation, key: key) { _ in

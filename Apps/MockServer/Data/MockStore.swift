@@ -9,7 +9,7 @@ import Synchronization
 /// the bytes came out the same: every validator changes exactly when its bytes do, and only the
 /// pages a write touched are encoded again.
 ///
-/// At most ``keptBytes`` of a dataset's representations are kept, the least recently
+/// At most ``byteBudget`` bytes of a dataset's representations are kept, the least recently
 /// served going first: a client walking ten million posts would otherwise leave every page in
 /// memory, while a walk of a hundred thousand (the benchmarks') is served from memory throughout.
 /// A page built again after it went has the same entity tag (it is its bytes' digest); only its
@@ -17,7 +17,7 @@ import Synchronization
 final class MockStore: Sendable {
     /// How many bytes of one dataset's representations (bodies in every coding) are kept, unless
     /// the store is told otherwise.
-    static let defaultKeptBytes = 128 * 1024 * 1024
+    static let defaultByteBudget = 128 * 1024 * 1024
 
     private struct Entry {
         var generation: Int
@@ -71,13 +71,13 @@ final class MockStore: Sendable {
     private let initial: MockData
     private let state: Mutex<State>
     /// The bytes of one dataset's representations kept at most.
-    let keptBytes: Int
+    let byteBudget: Int
 
     /// A store that serves `data` and returns to it on ``reset()``.
-    init(data: MockData, keptBytes: Int = MockStore.defaultKeptBytes) {
+    init(data: MockData, byteBudget: Int = MockStore.defaultByteBudget) {
         self.initial = data
         self.state = Mutex(State(data: data))
-        self.keptBytes = keptBytes
+        self.byteBudget = byteBudget
     }
 
     // MARK: Reading
@@ -113,7 +113,7 @@ final class MockStore: Sendable {
         state.withLock { state in
             if state.generations[dataset, default: 0] == generation {
                 state.keep(Entry(generation: generation, representation: representation, lastServed: state.lookups),
-                           as: key, of: dataset, budget: keptBytes)
+                           as: key, of: dataset, budget: byteBudget)
             }
         }
         return representation
