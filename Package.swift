@@ -168,7 +168,7 @@ let package = Package(
         .target(
             name: "MockServer",
             dependencies: [
-                "Models", "HTTPFields", "JSON",
+                "Models", "HTTPFields", "JSON", "MirrorStore", "Pagination",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -186,7 +186,7 @@ let package = Package(
             ],
             path: "Apps/MockServer"
         ),
-        .executableTarget(name: "fresh-mock", dependencies: ["MockServer"], path: "Apps/fresh-mock"),
+        .executableTarget(name: "fresh-mock", dependencies: ["Composition", "MockServer", "PostgresStore", "Storage", "StorageErrors"], path: "Apps/fresh-mock"),
 
         // MARK: Tests (one target per module and app)
         .testTarget(name: "ModelsTests", dependencies: ["Models"], path: "Tests/ModelsTests"),
@@ -235,7 +235,7 @@ let package = Package(
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "HTTPFields", "JSON", "MockServer", "Models", "fresh-mock", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
+                "HTTPFields", "JSON", "MirrorStore", "MockServer", "Models", "Pagination", "Storage", "fresh-mock", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/MockServerTests"

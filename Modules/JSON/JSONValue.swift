@@ -34,6 +34,9 @@ public struct JSONValue: Sendable {
         return String(decoding: document.bytes[document.bytes.startIndex + node.start ..< document.bytes.startIndex + node.end], as: UTF8.self)
     }
 
+    /// Where the value's text is in the document's ``JSONDocument/bytes``, as offsets from their start.
+    public var byteRange: Range<Int> { node.start ..< node.end }
+
     /// A string's value, escapes resolved; `nil` for other kinds.
     public var string: String? { document.withNodeView { $0.string(of: index) } }
 

@@ -60,7 +60,10 @@ extension PostgresMirror {
         do {
             return try await connection.transaction { transaction in
                 let rows = try await transaction.query(writeStatement(pages, of: id, pass: pass, now: now))
-                return try zip(rows, pages).map { row, page in try outcome(of: row, page: page) }
+                let written = try zip(rows, pages).map { row, page in try outcome(of: row, page: page) }
+                let rewritten = pages.filter { $0.items != nil }
+                if !rewritten.isEmpty { try await transaction.query(envelopeStatement(rewritten, of: id)) }
+                return written
             }
         } catch let refused as DuplicateKey {
             let before = refused.pages(before: pages)
@@ -80,6 +83,20 @@ extension PostgresMirror {
                 \(NullableArray(pages.map { $0.items?.count })), \(pages.map(\.repeatsAllowed)), \(items.map(\.key.tagged)),
                 \(documents.map(\.document)), \(documents.map(\.exactText)))
             """
+    }
+
+    /// Keeps the envelopes of the rewritten `pages` beside their records, and forgets the older
+    /// envelope of one that has none.
+    private func envelopeStatement(_ pages: [PageContent], of id: Int64) -> PostgresQuery {
+        """
+        WITH given AS (SELECT * FROM unnest(\(pages.map(\.index)), \(NullableArray(pages.map { $0.envelope?.storedText })))
+                AS g(page_index, envelope)),
+            forgotten AS (DELETE FROM page_envelope e USING given g
+                WHERE e.collection_id = \(id) AND e.page_index = g.page_index AND g.envelope IS NULL)
+        INSERT INTO page_envelope (collection_id, page_index, envelope)
+        SELECT \(id), page_index, envelope FROM given WHERE envelope IS NOT NULL
+        ON CONFLICT (collection_id, page_index) DO UPDATE SET envelope = excluded.envelope
+        """
     }
 
     /// What `write_pages` said of one page: the items it created and changed, or the key another

@@ -19,6 +19,22 @@ enum PostgresSchema {
         ("v3-item-search", itemSearch),
         ("v4-moving-listings-and-incremental-syncs", movingListingsAndIncrementalSyncs),
         ("v5-page-write-rule", writingFunctions),
+        ("v6-page-envelopes", pageEnvelopes),
+    ]
+
+    /// What a replay serves around a page's items (`PageEnvelope`), and pages found by URL, as
+    /// the SQLite side's `v8-page-envelopes`.
+    private static let pageEnvelopes = [
+        """
+        CREATE TABLE page_envelope (
+            collection_id bigint NOT NULL,
+            page_index bigint NOT NULL,
+            envelope text NOT NULL,
+            PRIMARY KEY (collection_id, page_index),
+            FOREIGN KEY (collection_id, page_index) REFERENCES page(collection_id, page_index) ON DELETE CASCADE
+        )
+        """,
+        "CREATE INDEX page_by_url ON page (url)",
     ]
 
     /// Collections of any JSON API, each with its pages and items, as in the SQLite mirror:

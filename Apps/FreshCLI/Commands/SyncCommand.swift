@@ -83,6 +83,8 @@ struct SyncCommand: FreshSubcommand {
                   --paginate offset:param=skip,size=take
               fresh sync github          (a source: see 'fresh source --help')
               fresh sync --all --watch   (every source and collection, until Ctrl-C)
+              curl -s $MOCK/_admin/misses | fresh sync --input-file -
+                                         (what a 'fresh-mock --mirror' could not answer)
             """
     )
 
@@ -93,6 +95,10 @@ struct SyncCommand: FreshSubcommand {
 
     @Flag(help: "Sync every source, then every other collection synced before, three at a time.")
     var all = false
+    @Option(name: .customLong("input-file"), help: ArgumentHelp(
+        "Sync each URL listed in FILE, one a line ('-': standard input; blank lines and # comments skipped), one after another, stopping at the first that fails: what 'fresh-mock --mirror' lists at /_admin/misses.",
+        valueName: "file"))
+    var inputFile: String?
     @Flag(help: "Sync again and again until Ctrl-C (every INTERVAL given after the name, else when the first page goes stale; a page still fresh costs no request), printing a line only when something changed.")
     var watch = false
 
@@ -175,7 +181,7 @@ struct SyncCommand: FreshSubcommand {
     @OptionGroup var network: NetworkOptions
     @OptionGroup var storage: StorageOptions
 
-    var target: String? { all ? nil : words.first }
+    var target: String? { all || inputFile != nil ? nil : words.first }
 
     /// `--watch`'s interval, when one is given after the URL or name (or alone, with --all).
     var watchInterval: Duration? {
@@ -187,6 +193,11 @@ struct SyncCommand: FreshSubcommand {
     }
 
     func validate() throws {
+        if inputFile != nil {
+            guard words.isEmpty, !all, !watch, name == nil else {
+                throw ValidationError("--input-file names the URLs: give no URL or name, --all, --watch or --name with it")
+            }
+        }
         let most = (all ? 0 : 1) + (watch ? 1 : 0)
         guard words.count <= most else {
             throw ValidationError(all ? "--all takes no URL or name" + (watch ? ", only an interval" : "")
@@ -200,7 +211,7 @@ struct SyncCommand: FreshSubcommand {
             guard name == nil, paginate == nil, items == nil, key == nil, limit == nil, headers.isEmpty, !verbose else {
                 throw ValidationError("--all syncs each source and collection with its own options: --name, --paginate, --items, --key, --limit, -H and -v do not apply")
             }
-        } else {
+        } else if inputFile == nil {
             guard let target else { throw ValidationError("give the URL of a collection's first page, a name ('fresh source ls', 'fresh collections'), or --all") }
             if target.contains("://") { _ = try ParsedURL.parse(target) }
         }
@@ -242,10 +253,32 @@ struct SyncCommand: FreshSubcommand {
                                        interval: try watchInterval).run()
         }
         if all { return try await SyncAll(overrides: overrides, output: output, storage: storage, services: services).run() }
+        guard let inputFile else { return try await sync(target ?? "", services: services, overrides: overrides, output: output) }
+        for url in try Self.urls(listedIn: inputFile) {
+            try await sync(url, services: services, overrides: overrides, output: output)
+        }
+    }
+
+    /// The URLs `--input-file` lists.
+    static func urls(listedIn file: String) throws -> [String] {
+        let text: String
+        do {
+            text = file == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+                : try String(contentsOfFile: file, encoding: .utf8)
+        } catch {
+            throw ValidationError("--input-file \(file): cannot be read (\(error.localizedDescription))")
+        }
+        let urls = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
+        for url in urls { _ = try ParsedURL.parse(url) }
+        return urls
+    }
+
+    /// Syncs the collection `word` names (a URL, a source or a collection), printing its summary.
+    private func sync(_ word: String, services: FreshServices, overrides: SyncOverrides, output: SyncOutput) async throws {
         let reporter = SyncReporter(mode: quiet ? .quiet : verbose ? .verbose : .progress)
         var resolved: SyncTarget?
         do {
-            let word = target ?? ""
             let sources = word.contains("://") ? [] : try SourcesFile.located().load()
             let summary = try await services.finishing {
                 try await storage.withMirror(given: sources.first { $0.name == word }?.store) { store in

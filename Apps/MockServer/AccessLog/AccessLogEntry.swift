@@ -17,6 +17,8 @@ struct AccessLogEntry: Sendable, Equatable {
     var condition: ConditionalOutcome?
     var duration: Duration
     var fault: String?
+    /// A mirror recorded no page for the request: the line ends with `miss`.
+    var miss = false
 
     /// The line, without a line break.
     var line: String {
@@ -52,6 +54,7 @@ struct AccessLogEntry: Sendable, Equatable {
         Self.appendDigits(hundredths % 100, width: 2, to: &bytes)
         bytes.append(contentsOf: "ms".utf8)
         if let fault { bytes.append(contentsOf: " fault=\"\(fault)\"".utf8) }
+        if miss { bytes.append(contentsOf: " miss".utf8) }
     }
 
     // MARK: Formatting

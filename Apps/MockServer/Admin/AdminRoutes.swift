@@ -1,5 +1,6 @@
 import Foundation
 import HTTPTypes
+import NIOCore
 
 /// `/_admin/…`: look at the server (stats, journal, faults) and steer it (faults, reset, tick).
 /// Answers are `Cache-Control: no-store` and never faulted.
@@ -16,6 +17,8 @@ struct AdminRoutes: Sendable {
     let initialFaults: FaultInjector.Settings
     /// The routes a fault rule may name.
     let routes: RouteTable
+    /// `--mirror`: what its pages could not answer.
+    let misses: MissLog?
     /// Whatever else `/_admin/reset` restores (the rate limiter's window).
     let reset: @Sendable () -> Void
 
@@ -42,8 +45,13 @@ struct AdminRoutes: Sendable {
             reply = Reply(json: faults.settings)
         case (.faults, _):
             reply = Reply(json: faults.settings)
+        case (.misses, _):
+            // One URL a line, as `fresh sync --input-file` reads them.
+            let text = (misses?.urls ?? []).map { $0 + "\n" }.joined()
+            reply = Reply(status: .ok, headers: [.contentType: "text/plain; charset=utf-8"], body: ByteBuffer(string: text))
         case (.reset, _):
             store.reset()
+            misses?.clear()
             faults.replace(with: initialFaults)
             log.clear()
             reset()

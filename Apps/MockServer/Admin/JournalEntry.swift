@@ -14,9 +14,11 @@ public struct JournalEntry: Codable, Sendable, Equatable {
     public var bodyBytes: Int
     /// The injected fault that shaped the answer, if any (e.g. `latency 120ms`, `status 503`).
     public var fault: String?
+    /// `true` when a mirror recorded no page for the request (`--mirror`); absent otherwise.
+    public var miss: Bool?
 
     enum CodingKeys: String, CodingKey {
-        case sequence, method, url, status, fault
+        case sequence, method, url, status, fault, miss
         case conditionalHeaders = "conditional_headers"
         case bodyBytes = "body_bytes"
     }

@@ -4,7 +4,9 @@ import Foundation
 extension FreshMockCommand {
     /// Parses the process arguments and runs the server; the whole of `fresh-mock`'s `main.swift`.
     /// Every failure is one line on stderr, `fresh-mock: …`, with the exit status `--help` documents.
-    public static func launch(_ arguments: [String]? = nil) async -> Never {
+    /// `mirrorOpener` opens the store `--mirror` serves.
+    public static func launch(_ arguments: [String]? = nil, mirrorOpener: MirrorOpener? = nil) async -> Never {
+        self.mirrorOpener = mirrorOpener
         do {
             var command = try parseAsRoot(arguments)
             if let server = command as? FreshMockCommand {
@@ -34,7 +36,8 @@ extension FreshMockCommand {
     /// The documented exit status of a server that could not start.
     static func exitStatus(for error: MockServerError) -> Int32 {
         switch error {
-        case .unknownFaultRoute: 64
+        case .unknownFaultRoute, .noSuchCollection: 64
+        case .cannotOpenMirror: 66
         case .stoppedBeforeListening: 1
         case .cannotMakeCertificate: 70
         case .unknownHost, .hostNotLocal: 68

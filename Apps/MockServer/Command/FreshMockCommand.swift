@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MirrorStore
 
 /// `fresh-mock`: runs the mock API until SIGINT or SIGTERM (its `--help` says the rest).
 public struct FreshMockCommand: AsyncParsableCommand {
@@ -32,7 +33,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
               1   unexpected failure
               64  invalid arguments (a bad flag value, --fault, --rate-limit)
               65  the --data file is not an object of arrays of objects with distinct keys
-              66  the --data file cannot be read
+              66  the --data file or the --mirror store cannot be read
               68  --host is not a name or address of this machine
               69  cannot listen: the port is in use or needs privileges
               70  --tls: the certificate could not be made (openssl is missing or failed)
@@ -111,8 +112,25 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The member of each --data item that holds its key (integers or strings).", valueName: "field"))
     var key = "id"
 
-    @Option(help: ArgumentHelp("Pagination style of GET /NAME (/posts, /articles and /feed keep theirs).", valueName: "style"))
-    var style: MockPaginationStyle = .link
+    @Option(help: ArgumentHelp("Pagination style of GET /NAME (/posts, /articles and /feed keep theirs; default link); with --mirror, serve the stored items in it.", valueName: "style"))
+    var style: MockPaginationStyle?
+
+    // MARK: A mirror
+
+    @Flag(help: "Serve what 'fresh sync' stored (the collections named after the flags, else all): each page at the URL it was fetched from, as the origin sent it, with its validators.")
+    var mirror = false
+
+    @Argument(help: ArgumentHelp("With --mirror: the collections to serve (default: all).", valueName: "name"))
+    var collections: [String] = []
+
+    @Option(name: .customLong("db-dir"), help: ArgumentHelp("With --mirror: the data directory holding data.sqlite (default: FRESH_HOME, else the XDG directory).", valueName: "dir"))
+    var dataDirectory: String?
+
+    @Option(help: ArgumentHelp("With --mirror: a PostgreSQL mirror, postgresql://… (default: FRESH_STORE, else the data directory's SQLite file).", valueName: "uri"))
+    var store: String?
+
+    @Option(help: ArgumentHelp("With --mirror --style: the page size of a request that names none (1…\(PageParameter.maxPageSize); default \(PageParameter.defaultPageSize)).", valueName: "n"))
+    var limit: Int?
 
     // MARK: Caching headers
 
@@ -228,12 +246,24 @@ public struct FreshMockCommand: AsyncParsableCommand {
         guard maxAge >= 0 else { throw ValidationError("--max-age must not be negative") }
         guard maxBody > 0, journalSize > 0 else { throw ValidationError("--max-body and --journal-size must be positive") }
         guard !key.isEmpty else { throw ValidationError("--key must not be empty") }
+        if mirror {
+            guard dataFile == nil else { throw ValidationError("--mirror and --data cannot be combined: serve one or the other") }
+        } else {
+            guard collections.isEmpty else { throw ValidationError("unexpected argument '\(collections[0])' (collection names go with --mirror)") }
+            guard dataDirectory == nil, store == nil else { throw ValidationError("--db-dir and --store go with --mirror") }
+        }
+        if let limit {
+            guard mirror, style != nil else { throw ValidationError("--limit goes with --mirror --style") }
+            guard (1...PageParameter.maxPageSize).contains(limit) else { throw ValidationError("--limit must be 1…\(PageParameter.maxPageSize)") }
+        }
     }
 
     /// Starts the server, prints its base URL as the first stdout line, serves until SIGINT or SIGTERM.
     public func run() async throws {
         // A closed stderr or stdout must not end the server.
         signal(SIGPIPE, SIG_IGN)
+        var configuration = configuration
+        if mirror { configuration.mirror = try await mirrorSource() }
         let server = try await RunningMockServer.start(configuration, shutdownSignals: [.sigint, .sigterm])
         // Unbuffered, so a script reading the first line gets it at once.
         FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))
@@ -243,12 +273,25 @@ public struct FreshMockCommand: AsyncParsableCommand {
         try await server.waitUntilStopped()
     }
 
+    /// What `--mirror` serves, from the store the program opens (``mirrorOpener``).
+    private func mirrorSource() async throws -> MirrorSource {
+        guard let open = Self.mirrorOpener else { throw MockServerError.cannotOpenMirror("this program cannot open a mirror") }
+        let opened: any MirrorReading
+        do { opened = try await open(dataDirectory, store) } catch { throw MockServerError.cannotOpenMirror("\(error)") }
+        return MirrorSource(store: opened, names: collections, repaging: style.map { ($0, limit) })
+    }
+
+    /// How `--mirror` opens the store (a data directory or `nil`, a `--store` or `nil`): given by the
+    /// program, which links the stores; this library sees only ``MirrorReading``.
+    public typealias MirrorOpener = @Sendable (_ dataDirectory: String?, _ store: String?) async throws -> any MirrorReading
+    nonisolated(unsafe) static var mirrorOpener: MirrorOpener?
+
     /// The server configuration the flags describe.
     var configuration: MockServerConfiguration {
         MockServerConfiguration(
             host: host, port: port, tlsDirectory: tlsDirectory ?? (tls ? "" : nil), seed: seed, postCount: posts, articleCount: articles,
             feedCount: feedItems, userCount: users, exerciseCount: exercises, newsCount: news, newsArrivals: newsArrivals,
-            hostileText: hostileText, dataFile: dataFile, keyField: key, defaultStyle: style,
+            hostileText: hostileText, dataFile: dataFile, keyField: key, defaultStyle: style ?? .link,
             maxAge: maxAge, noCache: noCache, noStore: noStore, isPrivate: isPrivate,
             staleWhileRevalidate: staleWhileRevalidate, staleIfError: staleIfError, weakETags: weakETags,
             unstableETag: unstableETag, ignoreConditionals: ignoreConditionals, requireIfMatch: requireIfMatch,

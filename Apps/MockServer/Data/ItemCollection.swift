@@ -19,8 +19,11 @@ struct ItemCollection: Sendable {
     let generatedKeyPrefix: String
     /// The `Last-Modified` of a page with no items: when the collection's data came to be.
     let baseline: Date
-    /// Every item, ascending by key.
+    /// Every item, ascending by key (or in a mirror's order: ``listedPositions``).
     private(set) var items: ItemList
+    /// A mirror's collection re-paged (`fresh-mock --mirror --style`): the items in the order the
+    /// mirror lists them, each key's index here; such a collection is never written.
+    private var listedPositions: [ItemKey: Int]?
     /// The integer key the next created item gets: never one that was already used.
     private var nextInteger: Int
 
@@ -28,6 +31,12 @@ struct ItemCollection: Sendable {
     init(name: String, keyField: String, keyKind: KeyKind, items: [MockItem], baseline: Date, generatedKeyPrefix: String = "") {
         self.init(name: name, keyField: keyField, keyKind: keyKind, list: ItemList(sorted: items.sorted { $0.key < $1.key }),
                   baseline: baseline, generatedKeyPrefix: generatedKeyPrefix)
+    }
+
+    /// A mirror's collection in the order it lists `items` (keys distinct), which pages follow.
+    init(name: String, keyKind: KeyKind, listed items: [MockItem], baseline: Date) {
+        self.init(name: name, keyField: "id", keyKind: keyKind, list: ItemList(sorted: items), baseline: baseline)
+        listedPositions = Dictionary(items.enumerated().map { ($1.key, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The seeded posts of `posts`, made when they are asked for.
@@ -69,12 +78,14 @@ struct ItemCollection: Sendable {
 
     /// The index of the first item whose key is greater than `key` (`count` when none is).
     func firstIndex(after key: ItemKey) -> Int {
-        (0..<items.count).partitionPoint { items.key(at: $0) <= key }
+        if let listedPositions { return listedPositions[key].map { $0 + 1 } ?? items.count }
+        return (0..<items.count).partitionPoint { items.key(at: $0) <= key }
     }
 
     /// The index of the first item whose key is `key` or greater (`count` when none is).
     func firstIndex(notBelow key: ItemKey) -> Int {
-        (0..<items.count).partitionPoint { items.key(at: $0) < key }
+        if let listedPositions { return listedPositions[key] ?? items.count }
+        return (0..<items.count).partitionPoint { items.key(at: $0) < key }
     }
 
     // MARK: Writing

@@ -19,6 +19,13 @@ struct MockItem: Sendable, Equatable {
         self.updatedAt = updatedAt
     }
 
+    /// An item whose JSON text is given as it is sent (a mirror's).
+    init(key: ItemKey, json: Data, updatedAt: Date) {
+        self.key = key
+        self.json = json
+        self.updatedAt = updatedAt
+    }
+
     /// The item's JSON object decoded for a change (PATCH merges into it).
     var members: [String: JSONTree] {
         // The bytes are this server's own encoding of an object: decoding them cannot fail.

@@ -33,6 +33,11 @@ enum APIError: Error, Equatable, Sendable {
     case malformedRequest(String)
     /// The request's header section is larger than the parser accepts.
     case headersTooLarge(limit: Int)
+    /// `--mirror`: no recorded page answers the request; `nearest` is the recorded URL closest to
+    /// it, `differences` what differs.
+    case notRecorded(message: String, nearest: String?, differences: [String])
+    /// `--mirror`: the mirror could not be read.
+    case mirrorUnavailable(String)
 
     // MARK: Wire form
 
@@ -47,6 +52,8 @@ enum APIError: Error, Equatable, Sendable {
             (HTTPResponse.Status(code: 431, reasonPhrase: "Request Header Fields Too Large"), "headers_too_large",
              "request headers exceed \(limit) bytes")
         case .notFound(let message): (.notFound, "not_found", message)
+        case .notRecorded(let message, _, _): (.notFound, "not_recorded", message)
+        case .mirrorUnavailable(let reason): (.serviceUnavailable, "mirror_unavailable", "the mirror cannot be read: \(reason)")
         case .methodNotAllowed(let allowed):
             (.methodNotAllowed, "method_not_allowed", "allowed methods: \(allowed.map(\.rawValue).joined(separator: ", "))")
         case .preconditionFailed(_, let message): (.preconditionFailed, "precondition_failed", message)
@@ -61,7 +68,10 @@ enum APIError: Error, Equatable, Sendable {
 
     var status: HTTPResponse.Status { wire.status }
 
-    var body: APIErrorBody { APIErrorBody(code: wire.code, message: wire.message) }
+    var body: APIErrorBody {
+        guard case .notRecorded(_, let nearest, let differences) = self else { return APIErrorBody(code: wire.code, message: wire.message) }
+        return APIErrorBody(code: wire.code, message: wire.message, nearest: nearest, differences: differences)
+    }
 
     /// Headers the status calls for (`Allow`, `Retry-After`).
     var headers: HTTPFields {

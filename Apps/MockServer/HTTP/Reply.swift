@@ -14,6 +14,8 @@ struct Reply: Sendable {
     var bytesSaved = 0
     /// The validator header that decided the answer, if one did.
     var condition: ConditionalOutcome?
+    /// Whether a mirror recorded no page for the request (``APIError/notRecorded(message:nearest:differences:)``).
+    var isMiss = false
 
     /// The media type of every body this server sends.
     static let jsonContentType = "application/json; charset=utf-8"
@@ -33,6 +35,7 @@ extension Reply {
         if case .preconditionFailed(let header, _) = error {
             self.condition = ConditionalOutcome(header: header, result: .unmatched)
         }
+        if case .notRecorded = error { isMiss = true }
     }
 }
 

@@ -29,7 +29,7 @@ struct Representation: Sendable {
         /// The same for a 304, which carries no body headers.
         let notModifiedHeaders: HTTPFields
 
-        init(body: ByteBuffer, entityTag: EntityTag, contentEncoding: String?, extraHeaders: HTTPFields, lastModifiedHeader: String) {
+        init(body: ByteBuffer, entityTag: EntityTag, contentEncoding: String?, extraHeaders: HTTPFields, lastModifiedHeader: String?) {
             self.body = body
             self.entityTag = entityTag
             self.entityTagHeader = entityTag.description
@@ -52,10 +52,11 @@ struct Representation: Sendable {
     /// Its entity tag is the identity tag with `-gzip` appended: a different content coding is
     /// a different representation and must not share a strong validator (RFC 9110 §8.8.3).
     let gzip: Encoded?
-    /// The newest modification time of anything in the representation (whole seconds).
-    let lastModified: Date
+    /// The newest modification time of anything in the representation (whole seconds); `nil` for
+    /// a mirror's page whose origin sent no `Last-Modified`.
+    let lastModified: Date?
     /// The `Last-Modified` header value, formatted once.
-    let lastModifiedHeader: String
+    let lastModifiedHeader: String?
 
     /// The validator of the resource's state: the identity encoding's tag.
     var entityTag: EntityTag { identity.entityTag }
@@ -64,16 +65,24 @@ struct Representation: Sendable {
 
     /// The representation of `content`, compressed when worth it, with its validators.
     init(_ content: RepresentationContent, lastModified: Date) {
+        self.init(content, entityTag: Self.entityTag(of: content), lastModified: lastModified.inWholeSeconds)
+    }
+
+    /// The representation of `content` with validators given: a mirror's page keeps those its
+    /// origin sent (``lastModified`` `nil` when it sent none; the gzip tag, else the identity
+    /// tag with `-gzip` after it).
+    init(_ content: RepresentationContent, entityTag identityTag: EntityTag, gzipEntityTag: EntityTag? = nil, lastModified: Date?) {
         let data = content.body
-        self.lastModified = lastModified.inWholeSeconds
-        self.lastModifiedHeader = HTTPDate.format(self.lastModified)
-        let identityTag = Self.entityTag(of: content)
+        self.lastModified = lastModified
+        self.lastModifiedHeader = lastModified.map(HTTPDate.format)
         var body = ByteBuffer(bytes: data)
         self.identity = Encoded(body: body, entityTag: identityTag, contentEncoding: nil,
                                 extraHeaders: content.headers, lastModifiedHeader: lastModifiedHeader)
         if data.count >= Self.minimumCompressedSize, let compressed = try? body.compress(with: .gzip()),
            compressed.readableBytes < data.count {
-            self.gzip = Encoded(body: compressed, entityTag: EntityTag(opaqueTag: identityTag.opaqueTag + "-gzip"),
+            var gzipTag = gzipEntityTag ?? identityTag
+            if gzipEntityTag == nil { gzipTag.opaqueTag += "-gzip" }
+            self.gzip = Encoded(body: compressed, entityTag: gzipTag,
                                 contentEncoding: "gzip", extraHeaders: content.headers, lastModifiedHeader: lastModifiedHeader)
         } else {
             self.gzip = nil

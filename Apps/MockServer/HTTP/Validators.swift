@@ -56,7 +56,7 @@ final class Validators: Sendable {
 
     /// If-None-Match (weak comparison) wins; If-Modified-Since counts only without it. `nil`
     /// when the request has neither (or an unparseable date).
-    private func evaluate(_ headers: HTTPFields, encoded: Representation.Encoded, lastModified: Date) -> ConditionalOutcome? {
+    private func evaluate(_ headers: HTTPFields, encoded: Representation.Encoded, lastModified: Date?) -> ConditionalOutcome? {
         let header: HTTPField.Name
         let matched: Bool
         if let ifNoneMatch = headers[.ifNoneMatch] {
@@ -64,7 +64,7 @@ final class Validators: Sendable {
             // The usual revalidation echoes the one tag it was sent: no parsing needed.
             matched = ifNoneMatch == encoded.entityTagHeader
                 || EntityTagList(fieldValue: ifNoneMatch)?.weaklyMatches(encoded.entityTag) == true
-        } else if let ifModifiedSince = headers[.ifModifiedSince], let date = HTTPDate.parse(ifModifiedSince) {
+        } else if let ifModifiedSince = headers[.ifModifiedSince], let date = HTTPDate.parse(ifModifiedSince), let lastModified {
             header = .ifModifiedSince
             matched = lastModified <= date
         } else {
@@ -91,7 +91,7 @@ final class Validators: Sendable {
             return ConditionalOutcome(header: .ifMatch, result: .matched)
         }
         if let ifUnmodifiedSince = headers[.ifUnmodifiedSince], let date = HTTPDate.parse(ifUnmodifiedSince) {
-            guard let current, current.lastModified <= date else {
+            guard let current, let lastModified = current.lastModified, lastModified <= date else {
                 throw .preconditionFailed(header: .ifUnmodifiedSince, message: "the resource changed after If-Unmodified-Since")
             }
             return ConditionalOutcome(header: .ifUnmodifiedSince, result: .matched)

@@ -18,7 +18,7 @@ struct OpenAPIDocument {
         self.routes = routes
         self.collections = data.collections.mapValues { ($0.keyField, $0.keyKind) }
         self.defaultStyle = configuration.defaultStyle
-        self.isSeeded = configuration.dataFile == nil
+        self.isSeeded = configuration.dataFile == nil && configuration.mirror == nil
     }
 
     /// The document as representation content (it never changes while the server runs).

@@ -109,6 +109,17 @@ struct OpenAPIOperation {
             success = ["200": ["description": "OpenAPI 3.1 document", "content": ["application/json": ["schema": ["type": "object"]]]]]
             errors = ["304"] + Self.limits
 
+        // MARK: A mirror
+        case (.mirrored(let path), _):
+            summary = "The pages of the mirrored collection at \(path), as fresh sync recorded them, with their query parameters "
+                + "(any order) and the origin's validators; a request no page answers is a miss: 404 not_recorded, naming the "
+                + "nearest recorded URL and what differs"
+            success = ["200": ["description": "The recorded page", "content": ["application/json": ["schema": [:] as [String: Any]]]]]
+            errors = ["304", "404"] + Self.limits
+        case (.misses, _):
+            summary = "The URLs the mirror could not answer, on their origin, one a line (what fresh sync --input-file reads)"
+            success = ["200": ["description": "OK", "content": ["text/plain": ["schema": ["type": "string"]]]]]
+
         // MARK: Admin
         case (.stats, _):
             summary = "Request statistics"

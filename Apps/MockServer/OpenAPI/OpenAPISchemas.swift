@@ -50,7 +50,8 @@ enum OpenAPISchemas {
                                required: ["id", "name", "muscle", "equipment", "instructions"]),
             "ExerciseDatabase": object(["version": integer, "exercises": ["type": "array", "items": ref("Exercise")]],
                                        required: ["version", "exercises"]),
-            "Error": object(["error": object(["code": string, "message": string], required: ["code", "message"])],
+            "Error": object(["error": object(["code": string, "message": string, "nearest": string,
+                                              "differences": ["type": "array", "items": string]], required: ["code", "message"])],
                             required: ["error"]),
             "Statistics": object([
                 "total_requests": count, "by_status": counts(), "conditional_requests": count, "not_modified": count,
@@ -61,7 +62,7 @@ enum OpenAPISchemas {
                           "body_bytes_sent", "bytes_saved_by_304", "in_flight", "max_in_flight"]),
             "JournalEntry": object([
                 "sequence": count, "method": string, "url": string, "status": integer, "body_bytes": count,
-                "conditional_headers": ["type": "object", "additionalProperties": string], "fault": string,
+                "conditional_headers": ["type": "object", "additionalProperties": string], "fault": string, "miss": ["type": "boolean"],
             ], required: ["sequence", "method", "url", "status", "body_bytes", "conditional_headers"]),
             "FaultSettings": object(["seed": seedSchema, "rules": ["type": "array", "items": ["type": "object"]]],
                                     required: ["seed", "rules"]),

@@ -9,20 +9,21 @@ enum PageQuery: Equatable, Sendable {
     case startingAfter(ItemKey?, limit: Int)
 
     /// Parses the parameters of `paging` for a collection with `keyKind` keys.
-    init(_ paging: MockPaginationStyle.Paging, query: QueryParameters, keyKind: ItemCollection.KeyKind) throws(APIError) {
+    /// `pageSize`, when given, is the page size of a request that names none.
+    init(_ paging: MockPaginationStyle.Paging, query: QueryParameters, keyKind: ItemCollection.KeyKind, pageSize: Int? = nil) throws(APIError) {
         switch paging {
         case .pageNumber:
-            self = .pageNumber(page: try query.integer(.page), perPage: try query.integer(.perPage))
+            self = .pageNumber(page: try query.integer(.page), perPage: try query.integer(.perPage, default: pageSize))
         case .offset:
-            self = .offset(offset: try query.integer(.offset), limit: try query.integer(.limit))
+            self = .offset(offset: try query.integer(.offset), limit: try query.integer(.limit, default: pageSize))
         case .cursor:
-            let limit = try query.integer(.limit)
+            let limit = try query.integer(.limit, default: pageSize)
             let cursor = try query.text(PageParameter.cursor.name, emptyMeansAbsent: true).map { (raw) throws(APIError) in
                 try KeysetCursor(encoded: raw, keyKind: keyKind)
             }
             self = .cursor(cursor, limit: limit)
         case .startingAfter:
-            let limit = try query.integer(.limit)
+            let limit = try query.integer(.limit, default: pageSize)
             let name = PageParameter.startingAfter.name
             let key = try query.text(name).map { (raw) throws(APIError) -> ItemKey in
                 switch keyKind {

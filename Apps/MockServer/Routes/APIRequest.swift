@@ -11,6 +11,9 @@ struct APIRequest: Sendable {
     /// The `{id}` segment of an item route, percent-decoded.
     var pathID: String?
     var query: QueryParameters
+    /// The path and the query as sent (still percent-encoded; `nil`: no `?`), which a mirror looks up.
+    var path: String
+    var rawQuery: String?
     var headers: HTTPFields
     /// The `Host` the client used, or the address it connected to when it sent none.
     var authority: String?
@@ -35,6 +38,8 @@ struct APIRequest: Sendable {
         self.route = route
         self.pathID = pathID
         self.query = try QueryParameters(query: request.uri.query)
+        self.path = request.uri.path
+        self.rawQuery = request.uri.query
         self.headers = request.headers
         self.authority = request.head.authority ?? localAuthority()
         if let declared = request.headers[.contentLength].flatMap({ Int($0) }), declared > maxBodyBytes {

@@ -61,11 +61,12 @@ struct QueryParameters: Sendable {
         return value
     }
 
-    /// The integer value of a page parameter of kind `.integer`.
-    func integer(_ parameter: PageParameter) throws(APIError) -> Int {
+    /// The integer value of a page parameter of kind `.integer`; `defaultValue`, when given, in
+    /// place of the parameter's own default.
+    func integer(_ parameter: PageParameter, default given: Int? = nil) throws(APIError) -> Int {
         guard case .integer(let range, let defaultValue) = parameter.kind else {
             preconditionFailure("\(parameter.name) is not an integer parameter")
         }
-        return try integer(parameter.name, default: defaultValue, in: range)
+        return try integer(parameter.name, default: given ?? defaultValue, in: range)
     }
 }

@@ -25,6 +25,11 @@ enum Route: Hashable, Sendable {
     /// `/styles/STYLE/NAME`: the collection in one pagination style.
     case styled(MockPaginationStyle, String)
 
+    // MARK: A mirror (`--mirror`)
+    /// A page of a mirrored collection, at the path `fresh sync` requested it at (its template:
+    /// the collection's first page's path, else the path itself).
+    case mirrored(String)
+
     // MARK: Documents
     /// `/styles`: every style, its end condition and its URLs.
     case styleIndex
@@ -33,6 +38,8 @@ enum Route: Hashable, Sendable {
 
     // MARK: Admin
     case stats, journal, faults, reset, tick
+    /// `/_admin/misses`: the URLs a mirror could not answer (`--mirror`).
+    case misses
 
     /// The path template: `/posts/{id}`, `/users`, `/styles/has-more/users`.
     var template: String {
@@ -46,6 +53,7 @@ enum Route: Hashable, Sendable {
         case .collection(let name): "/\(name)"
         case .item(let name): "/\(name)/{id}"
         case .styled(let style, let name): "/styles/\(style.rawValue)/\(name)"
+        case .mirrored(let path): path
         case .styleIndex: "/styles"
         case .openAPI: "/openapi.json"
         case .stats: "/_admin/stats"
@@ -53,6 +61,7 @@ enum Route: Hashable, Sendable {
         case .faults: "/_admin/faults"
         case .reset: "/_admin/reset"
         case .tick: "/_admin/tick"
+        case .misses: "/_admin/misses"
         }
     }
 
@@ -61,7 +70,7 @@ enum Route: Hashable, Sendable {
         switch self {
         case .posts, .collection: [.get, .head, .post]
         case .post, .item: [.get, .head, .put, .patch, .delete]
-        case .articles, .feed, .exercises, .news, .styled, .styleIndex, .openAPI, .stats, .journal: [.get, .head]
+        case .articles, .feed, .exercises, .news, .styled, .mirrored, .styleIndex, .openAPI, .stats, .journal, .misses: [.get, .head]
         case .faults: [.get, .head, .put, .delete]
         case .reset, .tick: [.post]
         }
@@ -69,7 +78,7 @@ enum Route: Hashable, Sendable {
 
     /// Whether the route steers the server rather than serving API data (never faulted or rate limited).
     var isAdmin: Bool {
-        [.stats, .journal, .faults, .reset, .tick].contains(self)
+        [.stats, .journal, .faults, .reset, .tick, .misses].contains(self)
     }
 
     /// The collection a paged route serves, and the style it serves it in (`defaultStyle` for `/NAME`).

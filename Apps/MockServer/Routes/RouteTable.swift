@@ -14,6 +14,17 @@ struct RouteTable: Sendable {
     private let itemRoutes: [String: Route]
     private let byTemplate: [String: Route]
 
+    /// Whether a path no route names is a mirrored page (or a miss) rather than a 404 (`--mirror`).
+    private var mirrorsAnyPath = false
+
+    /// The routes of a mirror: its collections' paths (`mirroredPaths`, any other path being a page
+    /// or a miss too), `/openapi.json` and the admin routes.
+    init(mirroredPaths: [String]) {
+        self.init(routes: Set(mirroredPaths).sorted().map(Route.mirrored) + [.openAPI, .stats, .journal, .faults, .reset, .misses],
+                  styled: [])
+        mirrorsAnyPath = true
+    }
+
     /// The routes of the seeded data (`seeded`), or of the collections `collectionNames` of a `--data` file.
     init(seeded: Bool, collectionNames: [String]) {
         var routes: [Route] = []
@@ -31,6 +42,10 @@ struct RouteTable: Sendable {
         routes.append(.openAPI)
         routes += [.stats, .journal, .faults, .reset]
         if seeded { routes.append(.tick) }
+        self.init(routes: routes, styled: styled)
+    }
+
+    private init(routes: [Route], styled: [String]) {
         self.routes = routes
         self.styledCollections = styled
         var fixedPaths: [String: Route] = [:]
@@ -56,6 +71,7 @@ struct RouteTable: Sendable {
         if let route = fixedPaths[trimmed] {
             return (route, nil)
         }
+        if mirrorsAnyPath { return trimmed.hasPrefix("/_admin/") ? nil : (.mirrored(trimmed), nil) }
         let segments = trimmed.split(separator: "/", omittingEmptySubsequences: false)
         guard segments.count == 3, segments[0].isEmpty, !segments[2].isEmpty,
               let route = itemRoutes[String(segments[1])] else { return nil }

@@ -15,6 +15,8 @@ struct MockResponder: HTTPResponder {
     let collections: CollectionRoutes
     let documents: DocumentRoutes
     let admin: AdminRoutes
+    /// `--mirror`: the mirror's pages.
+    let replay: MirrorReplay?
     let faults: FaultInjector
     let rateLimiter: RateLimiter?
     let secondaryLimiter: SecondaryLimiter?
@@ -27,10 +29,10 @@ struct MockResponder: HTTPResponder {
     let accessLog: AccessLog?
     let maxBodyBytes: Int
 
-    /// Builds every component from the configuration, serving `data`.
-    init(configuration: MockServerConfiguration, data: MockData, routes: RouteTable, accessLog: AccessLog?) {
+    /// Builds every component from the configuration, serving `data` (or a mirror's pages through `replay`).
+    init(configuration: MockServerConfiguration, data: MockData, routes: RouteTable, replay: MirrorReplay? = nil,
+         validators: Validators, accessLog: AccessLog?) {
         let store = MockStore(data: data)
-        let validators = Validators(configuration: configuration)
         let initialFaults = FaultInjector.Settings(seed: configuration.seed, rules: configuration.faults)
         let items = ItemResponder(store: store, validators: validators, requireIfMatch: configuration.requireIfMatch)
         let rateLimiter = configuration.rateLimit.map {
@@ -58,8 +60,9 @@ struct MockResponder: HTTPResponder {
             store: store, validators: validators,
             openAPI: OpenAPIDocument(routes: routes, data: data, configuration: configuration).content,
             styledCollections: routes.styledCollections, defaultStyle: configuration.defaultStyle)
+        self.replay = replay
         self.admin = AdminRoutes(
-            store: store, log: log, faults: faults, initialFaults: initialFaults, routes: routes,
+            store: store, log: log, faults: faults, initialFaults: initialFaults, routes: routes, misses: replay?.misses,
             reset: {
                 rateLimiter?.clear()
                 secondaryLimiter?.clear()
@@ -102,13 +105,13 @@ struct MockResponder: HTTPResponder {
         let entry = JournalEntry(
             sequence: 0, method: request.method.rawValue, url: request.uri.string,
             conditionalHeaders: Self.conditionalHeaders(of: request.headers),
-            status: reply.status.code, bodyBytes: bodyBytes, fault: decision?.summary)
+            status: reply.status.code, bodyBytes: bodyBytes, fault: decision?.summary, miss: reply.isMiss ? true : nil)
         log.record(entry, route: "\(request.method.rawValue) \(route?.template ?? "(unmatched)")",
                    isConditional: !entry.conditionalHeaders.isEmpty, bytesSaved: reply.bytesSaved)
         if let accessLog, let started {
             accessLog.record(AccessLogEntry(
                 time: Date(), method: entry.method, target: entry.url, status: entry.status, bodyBytes: bodyBytes,
-                condition: reply.condition, duration: ContinuousClock.now - started, fault: entry.fault))
+                condition: reply.condition, duration: ContinuousClock.now - started, fault: entry.fault, miss: entry.miss == true))
         }
         return response
     }
@@ -127,9 +130,12 @@ struct MockResponder: HTTPResponder {
                 return try pages.respond(to: request)
             case (.news, _):
                 return try news.respond(to: request)
+            case (.mirrored, _):
+                guard let replay else { throw .notFound("no route for \(request.path)") }
+                return try await replay.respond(to: request)
             case (.exercises, _), (.openAPI, _), (.styleIndex, _):
                 return try documents.respond(to: request)
-            case (.stats, _), (.journal, _), (.faults, _), (.reset, _), (.tick, _):
+            case (.stats, _), (.journal, _), (.faults, _), (.reset, _), (.tick, _), (.misses, _):
                 return try admin.respond(to: request)
             }
         } catch {

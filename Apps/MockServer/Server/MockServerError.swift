@@ -19,6 +19,10 @@ public enum MockServerError: Error, Equatable, CustomStringConvertible, Sendable
     case stoppedBeforeListening
     /// `--tls`: the certificate could not be made or loaded.
     case cannotMakeCertificate(String)
+    /// `--mirror NAME`: the mirror holds no such collection.
+    case noSuchCollection(String)
+    /// `--mirror`: the store could not be opened or read.
+    case cannotOpenMirror(String)
 
     /// One sentence for a log or the command line.
     public var description: String {
@@ -31,6 +35,8 @@ public enum MockServerError: Error, Equatable, CustomStringConvertible, Sendable
         case .unknownFaultRoute(let problem): "--fault: \(problem)"
         case .stoppedBeforeListening: "the server stopped before it was listening"
         case .cannotMakeCertificate(let reason): "--tls: \(reason)"
+        case .noSuchCollection(let problem): "--mirror: \(problem)"
+        case .cannotOpenMirror(let reason): "--mirror: \(reason)"
         }
     }
 

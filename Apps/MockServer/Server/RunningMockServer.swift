@@ -48,21 +48,27 @@ public final class RunningMockServer: Sendable {
     /// Starts a server and returns once it accepts connections; it also shuts down gracefully on
     /// `shutdownSignals` (the command uses SIGINT, SIGTERM).
     /// - Throws: ``DataFileError`` when the `--data` file cannot be served, ``MockServerError``
-    ///   when a fault names an unknown route or the address cannot be bound.
+    ///   when a fault names an unknown route, `--mirror` an unknown collection, or the address
+    ///   cannot be bound; the store's error when the mirror cannot be read.
     public static func start(
         _ configuration: MockServerConfiguration, shutdownSignals: [UnixSignal] = []
     ) async throws -> RunningMockServer {
         var logger = Logger(label: "fresh-mock")
         logger.logLevel = .critical  // failures reach the caller as errors; the request log says the rest
-        let data = try configuration.loadData()
-        let routes = RouteTable(seeded: configuration.dataFile == nil, collectionNames: Array(data.collections.keys))
+        let validators = Validators(configuration: configuration)
+        var replay: MirrorReplay?
+        if let mirror = configuration.mirror { replay = try await MirrorReplay(source: mirror, validators: validators) }
+        let data = replay == nil ? try configuration.loadData() : MockData(collections: [], seed: configuration.seed)
+        let routes = replay.map { RouteTable(mirroredPaths: $0.collectionPaths) }
+            ?? RouteTable(seeded: configuration.dataFile == nil, collectionNames: Array(data.collections.keys))
         for rule in configuration.faults {
             if let problem = routes.problem(withFaultRoute: rule.route) { throw MockServerError.unknownFaultRoute(problem) }
         }
         let temporaryDirectory = configuration.tlsDirectory?.isEmpty == true ? SelfSignedCertificate.temporaryDirectory() : nil
         let certificate = try configuration.tlsDirectory.map { try SelfSignedCertificate.make(in: temporaryDirectory ?? $0) }
         let accessLog = AccessLog(configuration.accessLog)
-        let responder = MockResponder(configuration: configuration, data: data, routes: routes, accessLog: accessLog)
+        let responder = MockResponder(configuration: configuration, data: data, routes: routes, replay: replay, validators: validators,
+                                      accessLog: accessLog)
         let (boundPorts, portContinuation) = AsyncStream<Int>.makeStream()
         var server = HTTPServerBuilder.http1(configuration: HTTP1Channel.Configuration(
             additionalChannelHandlers: [ParseErrorResponder(), HTTP1Strictness.Installer()],

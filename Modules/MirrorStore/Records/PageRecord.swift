@@ -131,9 +131,12 @@ public struct PageContent: Sendable {
     /// rather than a key that is not unique: the item stays where it was first listed, and the
     /// page keeps its other items (``PageWrite/repeated`` counts it).
     public var repeatsAllowed: Bool
+    /// The page without its items, kept with them for a replay; `nil` when its body was not one
+    /// JSON document holding them (or when ``items`` is `nil`: the stored envelope is current).
+    public var envelope: PageEnvelope?
 
     public init(index: Int, url: String, nextURL: String?, validator: String?, items: [(key: ItemKey, json: Data)]?,
-                statedTotal: Int? = nil, repeatsAllowed: Bool = false) {
+                statedTotal: Int? = nil, repeatsAllowed: Bool = false, envelope: PageEnvelope? = nil) {
         self.index = index
         self.url = url
         self.nextURL = nextURL
@@ -141,5 +144,6 @@ public struct PageContent: Sendable {
         self.items = items
         self.statedTotal = statedTotal
         self.repeatsAllowed = repeatsAllowed
+        self.envelope = envelope
     }
 }

@@ -43,6 +43,15 @@ public protocol MirrorReading: AnyObject, Sendable {
     /// every word of `query` (the last one as a prefix), wrapping around at the end.
     func firstMatch(of query: String, in id: Int64, after position: ItemPosition?, backward: Bool, fields: RowFields) async throws -> ItemRow?
 
+    // MARK: Pages, as a replay serves them
+
+    /// The stored pages whose URL is exactly `url`, in any collection, each with its envelope.
+    func recordedPages(at url: String) async throws -> [RecordedPage]
+    /// The URLs of a collection's stored pages, by page index.
+    func pageURLs(of id: Int64) async throws -> [String]
+    /// The JSON text of the current items of page `index` of a collection, in the server's order.
+    func itemJSON(onPage index: Int, of id: Int64) async throws -> [String]
+
     /// Tells a screen when anyone (another process included) has written to the store.
     func watchChanges() async throws -> any ChangeWatch
 }

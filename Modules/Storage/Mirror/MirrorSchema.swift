@@ -54,6 +54,19 @@ enum MirrorSchema {
                 ALTER TABLE collection ADD COLUMN lastPassKind TEXT;
                 """)
         }
+        // What a replay serves around a page's items (`PageEnvelope`), and its pages found by URL.
+        migrator.registerMigration("v8-page-envelopes") { db in
+            try db.execute(sql: """
+                CREATE TABLE pageEnvelope (
+                    collectionID INTEGER NOT NULL,
+                    pageIndex INTEGER NOT NULL,
+                    envelope TEXT NOT NULL,
+                    PRIMARY KEY (collectionID, pageIndex),
+                    FOREIGN KEY (collectionID, pageIndex) REFERENCES page(collectionID, pageIndex) ON DELETE CASCADE
+                ) WITHOUT ROWID;
+                CREATE INDEX pageByURL ON page(url);
+                """)
+        }
         return migrator
     }
 

@@ -73,7 +73,9 @@ extension SQLiteMirror {
                 .execute(arguments: [pass, now.timeIntervalSince1970, collectionID, page.index])
             return PageWrite()
         }
-        return try PageWriter.write(page, items: items, of: collectionID, pass: pass, now: now, db: db)
+        let written = try PageWriter.write(page, items: items, of: collectionID, pass: pass, now: now, db: db)
+        try Self.keepEnvelope(of: page, of: collectionID, db: db)
+        return written
     }
 
     public func writeCaughtUp(_ items: [(key: ItemKey, json: Data)], of collectionID: Int64, pass: Int, firstPosition: Int,

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import JSON
+import MirrorStore
 import Pagination
 
 /// Reads the pages a sync fetched with the collection's plan (stored, or detected from the first
@@ -25,14 +26,15 @@ struct PageReader: Sendable {
         return detected
     }
 
-    /// What the page holds and where it points, and whether its items' member was absent
-    /// (see ``itemsGiven``). The plan must be known.
-    func read(_ fetched: FetchedPage, typicalSize: Int?) throws -> (items: Items, link: PageLink, absent: Bool) {
+    /// What the page holds and where it points, whether its items' member was absent (see
+    /// ``itemsGiven``), and the page without its items (``PageEnvelope``). The plan must be known.
+    func read(_ fetched: FetchedPage, typicalSize: Int?) throws -> (items: Items, link: PageLink, absent: Bool, envelope: PageEnvelope?) {
         let plan = try knownPlan()
         let page = try parse(fetched, depth: plan.recordedDepth)
         return try pageError(at: fetched) { () throws(PageError) in
             let items = try plan.items(of: page, absentIsNone: itemsGiven)
-            return (Self.stored(items), try plan.link(of: page, items: items, typicalSize: typicalSize), items.isAbsent)
+            return (Self.stored(items), try plan.link(of: page, items: items, typicalSize: typicalSize), items.isAbsent,
+                    Self.envelope(of: fetched, page: page, items: items))
         }
     }
 
@@ -46,12 +48,12 @@ struct PageReader: Sendable {
         return plan.linkAhead(of: response(fetched, document))
     }
 
-    /// What a page whose link was read ahead holds, and whether its items' member was absent.
-    func items(of fetched: FetchedPage) throws -> (items: Items, absent: Bool) {
+    /// What a page whose link was read ahead holds, whether its items' member was absent, and its envelope.
+    func items(of fetched: FetchedPage) throws -> (items: Items, absent: Bool, envelope: PageEnvelope?) {
         let plan = try knownPlan()
         let page = try parse(fetched, depth: plan.recordedDepth)
         let items = try pageError(at: fetched) { () throws(PageError) in try plan.items(of: page, absentIsNone: itemsGiven) }
-        return (Self.stored(items), items.isAbsent)
+        return (Self.stored(items), items.isAbsent, Self.envelope(of: fetched, page: page, items: items))
     }
 
     /// A member `spec` names that the first page `fetched` lacks (see ``PartialMirror``).
@@ -88,6 +90,14 @@ struct PageReader: Sendable {
         } catch {
             throw SyncError.invalidPage(url: fetched.url.absoluteString, detail: error.description)
         }
+    }
+
+    /// The page without its items, for a replay; `nil` when the document read is not the body
+    /// as sent (NDJSON, a single object read as an array) or has no items' array.
+    private static func envelope(of fetched: FetchedPage, page: PageResponse, items: PageItems) -> PageEnvelope? {
+        guard !items.isAbsent, page.document.bytes == fetched.response.body else { return nil }
+        let fields = fetched.response.headerFields.map { PageEnvelope.Field(name: $0.name.rawName, value: $0.value) }
+        return PageEnvelope(body: fetched.response.body, itemsRange: items.array.byteRange, fields: fields)
     }
 
     /// Each item's key with its JSON text, without insignificant whitespace.

@@ -26,7 +26,7 @@ extension SyncPass {
                 $0.caughtUpPages += 1
             }
             guard !fetched.endsCollection, !fetched.isFromStorage else { break }
-            let (items, link, _) = try reader.read(fetched, typicalSize: nil)
+            let (items, link, _, _) = try reader.read(fetched, typicalSize: nil)
             let write = try await store.writeCaughtUp(items, of: collection.id, pass: pass, firstPosition: position, now: Date())
             position += items.count
             tally.update { summary in

@@ -32,7 +32,7 @@ extension SyncPass {
                 try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code) }
                 continue
             }
-            let (items, link, absent) = try reader.read(fetched, typicalSize: walk.typicalSize)
+            let (items, link, absent, _) = try reader.read(fetched, typicalSize: walk.typicalSize)
             if absent { notePartial(PartialMirror.absentItems(plan.items)) }
             try walkError { () throws(PageWalkError) in
                 try walk.follow(link)

@@ -163,11 +163,12 @@ struct SyncPass: Sendable {
         // On the transfer loop the request above goes out when this task first suspends: now.
         await Task.yield()
         do {
-            let (items, absent) = try reader.items(of: page)
+            let (items, absent, envelope) = try reader.items(of: page)
             if absent, let path = reader.plan?.items { notePartial(PartialMirror.absentItems(path)) }
             if page.index == 0 { try checkFirstPage(page, itemCount: items.count, link: link, reader: reader) }
             try walkError { () throws(PageWalkError) in try walk.count(items: items.count) }
-            try await sink.put(ReadPage(fetched: page, content: content(page, link: link, items: items, plan: reader.plan), itemCount: items.count))
+            try await sink.put(ReadPage(fetched: page, content: content(page, link: link, items: items, envelope: envelope, plan: reader.plan),
+                                          itemCount: items.count))
         } catch {
             // The next page's answer is dropped with this page; its request still counts.
             if let dropped = try? await next { tally.update { $0.requests += dropped.response.decision.requestsSent } }
@@ -228,12 +229,13 @@ struct SyncPass: Sendable {
     /// stored is not read: the stored record says where it points, and nothing is rewritten.
     private func read(_ page: FetchedPage, stored: PageRecord?, reader: PageReader, typicalSize: Int?) throws -> (ReadPage, PageLink) {
         if let stored, isCurrent(page, stored: stored, plan: reader.plan) {
-            return (ReadPage(fetched: page, content: content(page, link: stored.link, items: nil, plan: reader.plan), itemCount: stored.itemCount),
-                    stored.link)
+            return (ReadPage(fetched: page, content: content(page, link: stored.link, items: nil, envelope: nil, plan: reader.plan),
+                             itemCount: stored.itemCount), stored.link)
         }
-        let (items, link, absent) = try reader.read(page, typicalSize: typicalSize)
+        let (items, link, absent, envelope) = try reader.read(page, typicalSize: typicalSize)
         if absent, let path = reader.plan?.items { notePartial(PartialMirror.absentItems(path)) }
-        return (ReadPage(fetched: page, content: content(page, link: link, items: items, plan: reader.plan), itemCount: items.count), link)
+        return (ReadPage(fetched: page, content: content(page, link: link, items: items, envelope: envelope, plan: reader.plan),
+                         itemCount: items.count), link)
     }
 
     private func detectPlan(from page: FetchedPage, reader: inout PageReader) async throws {
@@ -254,10 +256,11 @@ struct SyncPass: Sendable {
     }
 
     /// The page as the mirror takes it; where pages may move, a key listed earlier is the listing moving.
-    private func content(_ page: FetchedPage, link: PageLink?, items: PageReader.Items?, plan: PaginationPlan?) -> PageContent {
+    private func content(_ page: FetchedPage, link: PageLink?, items: PageReader.Items?, envelope: PageEnvelope?,
+                         plan: PaginationPlan?) -> PageContent {
         PageContent(index: page.index, url: page.url.absoluteString, nextURL: link?.next?.absoluteString,
-                    validator: ContentValidator.of(page.response),
-                    items: items, statedTotal: link?.statedTotal, repeatsAllowed: plan?.mayMove(at: page.url) ?? false)
+                    validator: ContentValidator.of(page.response), items: items, statedTotal: link?.statedTotal,
+                    repeatsAllowed: plan?.mayMove(at: page.url) ?? false, envelope: envelope)
     }
 
     // MARK: Starting and ending
