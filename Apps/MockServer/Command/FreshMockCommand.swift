@@ -22,10 +22,19 @@ public struct FreshMockCommand: AsyncParsableCommand {
             (newest first by page or offset, moving with --news-arrivals), /exercises. Every paged route \
             takes since=ISO-TIME: only items updated at or after it.
             With --data FILE.json (a json-server db.json: {"NAME": [{"id": …}, …], …}) each NAME is \
-            served instead: GET|POST /NAME, GET|PUT|PATCH|DELETE /NAME/{id}.
+            served instead: GET|POST /NAME, GET|PUT|PATCH|DELETE /NAME/{id}, GET /db; GET /NAME takes \
+            json-server's MEMBER=VALUE, q, _sort, _order, _page with _limit or _per_page, and refuses a \
+            parameter it does not understand (400, naming it); --watch reads the file again when it changes.
+            With --mirror [NAME…] what 'fresh sync' stored (--db-dir, FRESH_HOME, --store, FRESH_STORE) is \
+            served: each page at the URL it was fetched from, its body and Link around the stored items, \
+            links moved to this server, the origin's ETag and Last-Modified (else a strong tag of what is \
+            stored), 304s; any other request is a miss: 404 naming the nearest recorded URL, listed at \
+            /_admin/misses for 'fresh sync --input-file'. Mirrors made before pages kept their envelope \
+            (before this release) are served with one made from the collection's plan. With --style (and \
+            --limit) the stored items are served in that style instead, in their stored order.
             Every collection (posts, users, or yours) in every pagination style: /styles/STYLE/NAME
             \(FreshMockCommand.styleTable)
-            Also: /styles (the styles and their URLs), /openapi.json, /_admin/{stats,journal,faults,reset,tick}. \
+            Also: /styles (the styles and their URLs), /openapi.json, /_admin/{stats,journal,faults,reset,tick,misses}. \
             See docs/mock-server.md.
 
             Exit status:
@@ -108,6 +117,9 @@ public struct FreshMockCommand: AsyncParsableCommand {
         name: .customLong("data"),
         help: ArgumentHelp("Serve the collections of a json-server style db.json instead of the seeded data.", valueName: "file"))
     var dataFile: String?
+
+    @Flag(help: "With --data: read the file again when it changes (looked at on each request), as json-server --watch.")
+    var watch = false
 
     @Option(help: ArgumentHelp("The member of each --data item that holds its key (integers or strings).", valueName: "field"))
     var key = "id"
@@ -246,6 +258,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
         guard maxAge >= 0 else { throw ValidationError("--max-age must not be negative") }
         guard maxBody > 0, journalSize > 0 else { throw ValidationError("--max-body and --journal-size must be positive") }
         guard !key.isEmpty else { throw ValidationError("--key must not be empty") }
+        if watch, dataFile == nil { throw ValidationError("--watch goes with --data") }
         if mirror {
             guard dataFile == nil else { throw ValidationError("--mirror and --data cannot be combined: serve one or the other") }
         } else {
@@ -291,7 +304,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
         MockServerConfiguration(
             host: host, port: port, tlsDirectory: tlsDirectory ?? (tls ? "" : nil), seed: seed, postCount: posts, articleCount: articles,
             feedCount: feedItems, userCount: users, exerciseCount: exercises, newsCount: news, newsArrivals: newsArrivals,
-            hostileText: hostileText, dataFile: dataFile, keyField: key, defaultStyle: style ?? .link,
+            hostileText: hostileText, dataFile: dataFile, keyField: key, defaultStyle: style ?? .link, watchesDataFile: watch,
             maxAge: maxAge, noCache: noCache, noStore: noStore, isPrivate: isPrivate,
             staleWhileRevalidate: staleWhileRevalidate, staleIfError: staleIfError, weakETags: weakETags,
             unstableETag: unstableETag, ignoreConditionals: ignoreConditionals, requireIfMatch: requireIfMatch,

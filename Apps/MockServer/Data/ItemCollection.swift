@@ -65,6 +65,11 @@ struct ItemCollection: Sendable {
         return kept
     }
 
+    /// The top-level member names of the items (what json-server's filters may name).
+    var memberPaths: Set<String> {
+        Set(items.all.flatMap { $0.members.keys })
+    }
+
     /// The item with `key`, if there is one.
     func item(_ key: ItemKey) -> MockItem? {
         index(of: key).map { items.items(in: $0..<$0 + 1)[0] }

@@ -35,6 +35,8 @@ final class MockStore: Sendable {
     }
 
     private struct State {
+        /// What a reset returns to: the data the server started with, or last read (`--watch`).
+        var initial: MockData
         var data: MockData
         var generations: [Dataset: Int] = [:]
         /// When each dataset was last written (a reset counts as a write to all of them).
@@ -68,15 +70,13 @@ final class MockStore: Sendable {
         }
     }
 
-    private let initial: MockData
     private let state: Mutex<State>
     /// The bytes of one dataset's representations kept at most.
     let byteBudget: Int
 
     /// A store that serves `data` and returns to it on ``reset()``.
     init(data: MockData, byteBudget: Int = MockStore.defaultByteBudget) {
-        self.initial = data
-        self.state = Mutex(State(data: data))
+        self.state = Mutex(State(initial: data, data: data))
         self.byteBudget = byteBudget
     }
 
@@ -119,6 +119,9 @@ final class MockStore: Sendable {
         return representation
     }
 
+    /// The data as it is now.
+    var snapshot: MockData { state.withLock { $0.data } }
+
     // MARK: Writing
 
     /// Runs `change` on the data under the lock, stamped `date`, and marks the representations of
@@ -135,10 +138,22 @@ final class MockStore: Sendable {
         }
     }
 
+    /// Serves `data` from now on, and returns to it on a reset (`--watch`, after the file changed).
+    func replace(with data: MockData, at date: Date = Date().inWholeSeconds) {
+        state.withLock { state in
+            state.initial = data
+            state.data = data
+            for dataset in Set(state.entries.keys).union(state.generations.keys) {
+                state.generations[dataset, default: 0] += 1
+                state.lastWrite[dataset] = date
+            }
+        }
+    }
+
     /// Back to the data the server started with.
     func reset(at date: Date = Date().inWholeSeconds) {
         state.withLock { state in
-            state.data = initial
+            state.data = state.initial
             for dataset in Set(state.entries.keys).union(state.generations.keys) {
                 state.generations[dataset, default: 0] += 1
             }

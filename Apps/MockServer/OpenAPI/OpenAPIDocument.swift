@@ -13,12 +13,15 @@ struct OpenAPIDocument {
     let defaultStyle: MockPaginationStyle
     /// Whether the server serves its seeded data (posts, articles and feed have schemas of their own).
     let isSeeded: Bool
+    /// The member names of each `--data` collection's items: json-server's filters on `GET /NAME`.
+    let filterMembers: [String: [String]]
 
     init(routes: RouteTable, data: MockData, configuration: MockServerConfiguration) {
         self.routes = routes
         self.collections = data.collections.mapValues { ($0.keyField, $0.keyKind) }
         self.defaultStyle = configuration.defaultStyle
         self.isSeeded = configuration.dataFile == nil && configuration.mirror == nil
+        self.filterMembers = configuration.dataFile == nil ? [:] : data.collections.mapValues { $0.memberPaths.sorted() }
     }
 
     /// The document as representation content (it never changes while the server runs).

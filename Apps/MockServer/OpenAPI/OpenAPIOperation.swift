@@ -30,6 +30,10 @@ struct OpenAPIOperation {
             summary = Self.pageSummary(route, style: style, collection: name)
             parameters = PageParameter.parameters(of: style.paging).map { Self.parameter($0, keyKind: document.collections[name]?.keyKind) }
                 + [Self.sinceParameter]
+            if case .collection = route, let members = document.filterMembers[name] {
+                parameters += Self.jsonServerParameters(members: members)
+                summary += "; or json-server's conventions (_page with _limit or _per_page, _sort, _order, q, MEMBER=VALUE), without the style's parameters"
+            }
             success = ["200": OpenAPISchemas.pageResponse(style, items: OpenAPISchemas.ref(document.itemSchemaName(name)),
                                                           totalCount: route == .articles)]
             errors = readErrors + (style == .page404 ? ["404"] : [])
@@ -104,6 +108,11 @@ struct OpenAPIOperation {
             summary = "Every pagination style: its page shape, how to ask for the next page, its end condition and its URLs"
             success = ["200": OpenAPISchemas.json("StyleIndex")]
             errors = ["304"] + Self.limits
+        case (.database, _):
+            summary = "Every collection in one object, as the --data file holds them (json-server's GET /db)"
+            success = ["200": ["description": "OK", "content": ["application/json": ["schema": ["type": "object", "additionalProperties": [
+                "type": "array", "items": ["type": "object"]]]]]]]
+            errors = ["304"] + Self.limits
         case (.openAPI, _):
             summary = "This document"
             success = ["200": ["description": "OpenAPI 3.1 document", "content": ["application/json": ["schema": ["type": "object"]]]]]
@@ -157,6 +166,22 @@ struct OpenAPIOperation {
         case .articles: return base + "; X-Total-Count"
         case .collection: return base + " (--style)"
         default: return base
+        }
+    }
+
+    /// json-server's parameters on a `--data` collection, and a filter for each member of its items.
+    private static func jsonServerParameters(members: [String]) -> [[String: Any]] {
+        let text: [String: Any] = ["type": "string", "minLength": 1]
+        return [
+            integerParameter("_page", 1...PageParameter.maxPosition, 1, "json-server: page number from 1"),
+            integerParameter("_limit", 1...PageParameter.maxPosition, JSONServerQuery.defaultLimit, "json-server 0.17: page size with _page (a bare array, Link, X-Total-Count), or the first N"),
+            integerParameter("_per_page", 1...PageParameter.maxPosition, 10, "json-server 1.0: page size with _page (an object with first, prev, next, last, pages, items, data)"),
+            ["name": "_sort", "in": "query", "required": false, "description": "json-server: members to sort by, comma-separated, - before one for descending", "schema": text],
+            ["name": "_order", "in": "query", "required": false, "description": "json-server 0.17: asc or desc for each _sort member",
+             "schema": ["type": "string", "pattern": "^(asc|desc)(,(asc|desc))*$"]],
+            ["name": "q", "in": "query", "required": false, "description": "json-server: items with this text in any string value, ignoring case", "schema": text],
+        ] + members.filter { !JSONServerQuery.names.contains($0) }.map { member in
+            ["name": member, "in": "query", "required": false, "description": "json-server: items whose \(member) is this value (as text)", "schema": ["type": "string"]]
         }
     }
 

@@ -2,7 +2,7 @@ import Foundation
 import HTTPTypes
 
 /// The read-only documents: `/exercises` (one large document), `/styles` (the pagination styles
-/// and their URLs) and `/openapi.json`.
+/// and their URLs), `/db` (a `--data` file's collections, as json-server) and `/openapi.json`.
 struct DocumentRoutes: Sendable {
     let store: MockStore
     let validators: Validators
@@ -29,6 +29,13 @@ struct DocumentRoutes: Sendable {
                     encoding: StyleIndex(origin: origin, collections: styledCollections, defaultStyle: defaultStyle),
                     changed: .exactly(SeedData.epoch))
             }
+        case .database:
+            // Every collection, as a db.json holds them: built on each request, as any write changes it.
+            let data = store.snapshot
+            var object = JSONObjectBuilder()
+            for name in data.collections.keys.sorted() { object.add(name, raw: JSONObjectBuilder.array(of: data.collections[name]?.items.all ?? [])) }
+            let newest = data.collections.values.flatMap { $0.items.all.map(\.updatedAt) + [$0.baseline] }.max() ?? SeedData.epoch
+            representation = Representation(RepresentationContent(body: object.data, changed: .exactly(newest)), lastModified: newest)
         default:
             representation = store.representation(of: .documentation, key: "/openapi.json") { _ in openAPI }
         }

@@ -10,11 +10,23 @@ struct PageRoutes: Sendable {
     /// The key kind of each collection (fixed for a collection's life), to parse cursors and
     /// `starting_after` before looking for a kept page.
     let keyKinds: [String: ItemCollection.KeyKind]
+    /// Whether `GET /NAME` takes json-server's conventions and refuses a parameter it does not
+    /// understand (the collections of a `--data` file).
+    var jsonServerConventions = false
 
     /// Dispatches a GET or HEAD already matched to a paged route.
     func respond(to request: APIRequest) throws(APIError) -> Reply {
         guard let (style, name) = request.route.pagedCollection(defaultStyle: defaultStyle), let keyKind = keyKinds[name] else {
             throw .notFound("no collection at \(request.route.template)")
+        }
+        if jsonServerConventions, case .collection = request.route,
+           let conventions = try JSONServerQuery(request.query, filterNames: try filterNames(request.query, style: style, collection: name)) {
+            let origin = request.origin
+            let representation = try store.representation(of: .collection(name), key: "\(origin)/\(name)?\(conventions.canonical)") { data throws(APIError) in
+                guard let collection = data.collections[name] else { throw .notFound("no collection \(name)") }
+                return conventions.render(collection, path: request.route.template, origin: origin)
+            }
+            return validators.reply(to: request.headers, with: representation)
         }
         let query = try PageQuery(style.paging, query: request.query, keyKind: keyKind)
         let since = try SinceParameter(request.query)
@@ -30,5 +42,26 @@ struct PageRoutes: Sendable {
             return try renderer.render(query)
         }
         return validators.reply(to: request.headers, with: representation)
+    }
+
+    /// The parameters of `query` that name members of the collection's items (json-server's
+    /// filters), once the style's, `since` and json-server's own are set aside.
+    /// - Throws: 400 naming a parameter that is none of these (no item has such a member), or
+    ///   the style's paging mixed with json-server's.
+    private func filterNames(_ query: QueryParameters, style: MockPaginationStyle, collection name: String) throws(APIError) -> [String] {
+        let paging = Set(PageParameter.parameters(of: style.paging).map(\.name))
+        let given = query.names
+        let others = given.filter { !paging.contains($0) && $0 != SinceParameter.name && !JSONServerQuery.names.contains($0) }
+        if let mixed = given.first(where: paging.contains), given.contains(where: JSONServerQuery.names.contains) || !others.isEmpty {
+            throw .invalidQuery(name: mixed, message: "pages in the \(style.rawValue) style; json-server's parameters (_page, _limit, _sort, q, filters) go without it")
+        }
+        guard !others.isEmpty else { return [] }
+        let members = store.snapshot.collections[name]?.memberPaths ?? []
+        if let unknown = others.sorted().first(where: { !members.contains(String($0.split(separator: ".").first ?? "")) }) {
+            throw .invalidQuery(name: unknown, message: "not understood: no item of \(name) has such a member, and it is not a parameter of "
+                                + "the \(style.rawValue) style (\(paging.sorted().joined(separator: ", "))), since, or json-server's "
+                                + "(\(JSONServerQuery.names.sorted().joined(separator: ", ")))")
+        }
+        return others
     }
 }

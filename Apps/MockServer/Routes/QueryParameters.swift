@@ -26,6 +26,9 @@ struct QueryParameters: Sendable {
         }
     }
 
+    /// The names given, each once.
+    var names: [String] { Array(values.keys) }
+
     /// `component` with `+` as space and percent-escapes decoded; `nil` when an escape is broken.
     /// Most components (`limit=20`) have neither, and skip Foundation's decoding altogether.
     private static func decoded(_ component: Substring) -> String? {

@@ -35,6 +35,8 @@ enum Route: Hashable, Sendable {
     case styleIndex
     /// `/openapi.json`.
     case openAPI
+    /// `/db`: every collection of a `--data` file in one object, as json-server serves it.
+    case database
 
     // MARK: Admin
     case stats, journal, faults, reset, tick
@@ -56,6 +58,7 @@ enum Route: Hashable, Sendable {
         case .mirrored(let path): path
         case .styleIndex: "/styles"
         case .openAPI: "/openapi.json"
+        case .database: "/db"
         case .stats: "/_admin/stats"
         case .journal: "/_admin/journal"
         case .faults: "/_admin/faults"
@@ -70,7 +73,7 @@ enum Route: Hashable, Sendable {
         switch self {
         case .posts, .collection: [.get, .head, .post]
         case .post, .item: [.get, .head, .put, .patch, .delete]
-        case .articles, .feed, .exercises, .news, .styled, .mirrored, .styleIndex, .openAPI, .stats, .journal, .misses: [.get, .head]
+        case .articles, .feed, .exercises, .news, .styled, .mirrored, .styleIndex, .openAPI, .database, .stats, .journal, .misses: [.get, .head]
         case .faults: [.get, .head, .put, .delete]
         case .reset, .tick: [.post]
         }

@@ -35,6 +35,7 @@ struct RouteTable: Sendable {
         } else {
             let names = collectionNames.sorted()
             routes += names.flatMap { [Route.collection($0), .item($0)] }
+            if !names.contains("db") { routes.append(.database) }
             styled = names
         }
         routes.append(.styleIndex)

@@ -17,6 +17,11 @@ struct MockResponder: HTTPResponder {
     let admin: AdminRoutes
     /// `--mirror`: the mirror's pages.
     let replay: MirrorReplay?
+    /// The data every route serves.
+    let store: MockStore
+    /// `--watch`: the `--data` file, read again when it changed.
+    let dataWatch: DataFileWatch?
+    let seed: UInt64
     let faults: FaultInjector
     let rateLimiter: RateLimiter?
     let secondaryLimiter: SecondaryLimiter?
@@ -33,6 +38,9 @@ struct MockResponder: HTTPResponder {
     init(configuration: MockServerConfiguration, data: MockData, routes: RouteTable, replay: MirrorReplay? = nil,
          validators: Validators, accessLog: AccessLog?) {
         let store = MockStore(data: data)
+        self.store = store
+        self.seed = configuration.seed
+        self.dataWatch = configuration.watchesDataFile ? configuration.dataFile.map { DataFileWatch(path: $0, keyField: configuration.keyField) } : nil
         let initialFaults = FaultInjector.Settings(seed: configuration.seed, rules: configuration.faults)
         let items = ItemResponder(store: store, validators: validators, requireIfMatch: configuration.requireIfMatch)
         let rateLimiter = configuration.rateLimit.map {
@@ -53,7 +61,7 @@ struct MockResponder: HTTPResponder {
         self.accessLog = accessLog
         self.pages = PageRoutes(
             store: store, validators: validators, defaultStyle: configuration.defaultStyle,
-            keyKinds: data.collections.mapValues(\.keyKind))
+            keyKinds: data.collections.mapValues(\.keyKind), jsonServerConventions: configuration.dataFile != nil)
         self.posts = PostsRoutes(items: items)
         self.collections = CollectionRoutes(items: items)
         self.documents = DocumentRoutes(
@@ -78,6 +86,7 @@ struct MockResponder: HTTPResponder {
         let match = routes.match(request.uri.path)
         let route = match?.route
         let isAPI = route?.isAdmin != true
+        if let dataWatch, let collections = dataWatch.reloaded() { store.replace(with: MockData(collections: collections, seed: seed)) }
         if isAPI { log.began() }
         defer { if isAPI { log.ended() } }
         let (limitHeaders, primaryRefusal) = isAPI ? rateLimiter?.admit() ?? ([:], nil) : ([:], nil)
@@ -133,7 +142,7 @@ struct MockResponder: HTTPResponder {
             case (.mirrored, _):
                 guard let replay else { throw .notFound("no route for \(request.path)") }
                 return try await replay.respond(to: request)
-            case (.exercises, _), (.openAPI, _), (.styleIndex, _):
+            case (.exercises, _), (.openAPI, _), (.styleIndex, _), (.database, _):
                 return try documents.respond(to: request)
             case (.stats, _), (.journal, _), (.faults, _), (.reset, _), (.tick, _), (.misses, _):
                 return try admin.respond(to: request)

@@ -41,6 +41,8 @@ public struct MockServerConfiguration: Sendable {
     public var keyField: String = "id"
     /// The pagination style of `GET /NAME` (`--style`); `/posts`, `/articles` and `/feed` keep theirs.
     public var defaultStyle: MockPaginationStyle = .link
+    /// `--watch`: read the `--data` file again when it changes.
+    public var watchesDataFile = false
     /// `--mirror`: serve a mirror's pages instead of seeded or `--data` collections.
     public var mirror: MirrorSource?
 

@@ -1,0 +1,38 @@
+import Foundation
+import Synchronization
+
+/// `--watch`: the `--data` file read again when it changed, as json-server's `--watch` does. The
+/// file is looked at when a request comes (one `stat`), so the answer after a save is always the
+/// file's, with no thread and no timer. A file that cannot be served leaves the data as it was,
+/// and says why on stderr.
+final class DataFileWatch: Sendable {
+    let path: String
+    let keyField: String
+    /// What changes when the file is written or replaced: inode, size, modification time.
+    private let seen: Mutex<[Int]>
+
+    init(path: String, keyField: String) {
+        self.path = path
+        self.keyField = keyField
+        self.seen = Mutex(Self.signature(of: path))
+    }
+
+    private static func signature(of path: String) -> [Int] {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return [] }
+        return [Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
+    }
+
+    /// The file's collections when it changed since the last look; `nil` when it did not, or
+    /// when it cannot be served now (said once per change).
+    func reloaded() -> [ItemCollection]? {
+        let now = Self.signature(of: path)
+        guard seen.withLock({ seen in defer { seen = now }; return seen != now }) else { return nil }
+        do {
+            return try DataFile.load(path: path, keyField: keyField)
+        } catch {
+            FileHandle.standardError.write(Data("fresh-mock: --watch: \(error); still serving what it held before\n".utf8))
+            return nil
+        }
+    }
+}
