@@ -26,7 +26,8 @@ RELEASE_BUILD := mkdir -p $(STATIC_LIBS) \
 		-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config curl man-db postgresql openssl
 # Servers from outside the project that the tests sync against (Tools/peers).
-PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-jsonapi==8.1.0
+# dlt's rest_api source is the client the project did not write that walks fresh-mock --mirror's replay.
+PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-jsonapi==8.1.0 dlt[duckdb]==1.31.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help setup build test unit e2e docs-check check-imports demo api-check install uninstall clean
@@ -41,7 +42,7 @@ setup: ## Install the system packages (apt-get) and the Python test peers (pip);
 		echo "installing:" $$missing; \
 		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	else echo "system packages present"; fi
-	@if python3 -c 'import sys; from importlib.metadata import version; sys.exit(any(version(n) != v for n, v in (p.split("==") for p in sys.argv[1:])))' $(PYTHON_PEERS) 2>/dev/null; \
+	@if python3 -c 'import sys; from importlib.metadata import version; sys.exit(any(version(n.split("[")[0]) != v for n, v in (p.split("==") for p in sys.argv[1:])))' $(PYTHON_PEERS) 2>/dev/null; \
 	then echo "python test peers present"; \
 	else echo "installing:" $(PYTHON_PEERS); python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PEERS); fi
 

@@ -8,13 +8,16 @@ BIN=$(cd "${1:-.build/debug}" && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fresh-e2e.XXXXXX")
 TMUX_SESSION="fresh-e2e-$$"
 SERVER_PID=""
+REPLAY_PID=""
 PASSED=0
 FAILED=0
 
 source "$(dirname "$0")/lib/mock-server.sh"
 source "$(dirname "$0")/lib/pg-cluster.sh"
 
+stop_replay() { [ -n "$REPLAY_PID" ] && kill "$REPLAY_PID" 2>/dev/null && wait "$REPLAY_PID" 2>/dev/null; REPLAY_PID=""; }
 cleanup() {
+    stop_replay
     stop_server
     stop_pg_cluster
     tmux kill-session -t "$TMUX_SESSION" 2>/dev/null
@@ -1063,6 +1066,87 @@ watch_lines_as_they_happen() { # --watch into a file: the first line is there wh
     [ "$seen" -eq 0 ]
 }
 check "--watch lines reach a file as they happen, not when fresh exits" watch_lines_as_they_happen
+stop_server
+
+# --- 10. record once, develop offline: fresh-mock --mirror replays what fresh sync stored ---------
+start_server --posts 120 --users 30 --quiet
+ORIGIN=$BASE_URL
+for first in "posts?limit=20" "articles?per_page=10" "styles/has-more/users?limit=7"; do
+    "$BIN/fresh" sync "$ORIGIN/$first" --db-dir "$WORK/recorded-db" -q 2>>"$WORK/fresh.err"
+done
+start_replay() { # start_replay [fresh-mock flags...]: fresh-mock --mirror of recorded-db beside the origin; sets REPLAY_URL
+    stop_replay
+    rm -f "$WORK/replay.fifo"; mkfifo "$WORK/replay.fifo"
+    "$BIN/fresh-mock" --mirror --db-dir "$WORK/recorded-db" --port 0 "$@" >"$WORK/replay.fifo" 2>>"$WORK/replay.log" &
+    REPLAY_PID=$!
+    exec 4<"$WORK/replay.fifo"
+    read -r -t 30 -u 4 REPLAY_URL || { echo "fresh-mock --mirror did not start:" >&2; cat "$WORK/replay.log" >&2; exit 1; }
+}
+start_replay --max-age 0
+shape() { # shape DB_DIR: each collection's name, items, pages and detected style
+    "$BIN/fresh" collections --json --db-dir "$1" | python3 -c 'import json, sys
+for c in json.load(sys.stdin): print(c["name"], c["items"], c["pages"], c["style"], c["itemsPath"])'
+}
+replayed_as_recorded() { # a sync from the replay: the same items byte for byte, the same pages and style
+    for first in "posts?limit=20" "articles?per_page=10" "styles/has-more/users?limit=7"; do
+        "$BIN/fresh" sync "$REPLAY_URL/$first" --db-dir "$WORK/replayed-db" -q 2>>"$WORK/fresh.err" || return 1
+    done
+    echo "      $(shape "$WORK/replayed-db" | tr '\n' ';')"
+    [ "$(shape "$WORK/recorded-db")" = "$(shape "$WORK/replayed-db")" ] || return 1
+    for name in posts articles users; do
+        cmp -s <("$BIN/fresh" items "$name" --format jsonl --db-dir "$WORK/recorded-db") \
+               <("$BIN/fresh" items "$name" --format jsonl --db-dir "$WORK/replayed-db") || { echo "      $name differs"; return 1; }
+    done
+}
+check "replay: a sync from fresh-mock --mirror gives the recorded items byte for byte, with the same pages and styles" replayed_as_recorded
+replay_revalidated() { # again: every page answers 304 (the origin's ETags, or the replay's own), no body byte
+    sync_json "$WORK/replayed-db" "$REPLAY_URL/posts?limit=20" >/dev/null
+    echo "      $PAGES pages: $NOT_MODIFIED × 304, $OK × 200, $RECEIVED bytes received"
+    [ "$NOT_MODIFIED" -eq "$PAGES" ] && [ "$OK" -eq 0 ] && [ "$RECEIVED" -eq 0 ]
+}
+check "… a second sync against the replay is all 304s" replay_revalidated
+reader_in_tmux --db-dir "'$WORK/replayed-db'" --collection posts
+check "… fresh-reader reads the replayed collection" wait_for_screen "1/120 · ? help"
+tmux send-keys -t "$TMUX_SESSION" q
+miss_filled() { # a request the recording lacks: 404 naming the nearest URL, listed, then fetched by one sync
+    curl -s "$REPLAY_URL/feed?limit=25" >"$WORK/miss.json"
+    echo "      $(head -c 160 "$WORK/miss.json")"
+    grep -q '"not_recorded"' "$WORK/miss.json" && grep -q '"nearest"' "$WORK/miss.json" || return 1
+    curl -s "$REPLAY_URL/_admin/misses" >"$WORK/misses.txt"
+    [ "$(cat "$WORK/misses.txt")" = "$ORIGIN/feed?limit=25" ] || { echo "      misses: $(cat "$WORK/misses.txt")"; return 1; }
+    "$BIN/fresh" sync --input-file "$WORK/misses.txt" --db-dir "$WORK/recorded-db" -q 2>>"$WORK/fresh.err" || return 1
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$REPLAY_URL/feed?limit=25")" = 200 ]
+}
+check "… a miss is a 404 naming the nearest recorded URL, listed at /_admin/misses; fresh sync --input-file fills it" miss_filled
+stop_replay
+check "… the request log marked the miss" grep -q 'GET /feed?limit=25 404 .* miss$' "$WORK/replay.log"
+check "fresh-mock --mirror NAME the mirror lacks: one line, exit 64" expect_failure 64 "$BIN/fresh-mock" --mirror nosuch --db-dir "$WORK/recorded-db" --port 0
+check "fresh-mock --mirror of a directory without a mirror: one line, exit 66" expect_failure 66 "$BIN/fresh-mock" --mirror --db-dir "$WORK/no-mirror" --port 0
+dlt_rows() { # dlt_rows BASE: the articles dlt's rest_api source loads from BASE, following Link, as JSON lines
+    local directory="$WORK/dlt-$RANDOM"
+    DLT_TELEMETRY_DISABLED=1 RUNTIME__LOG_LEVEL=WARNING RUNTIME__DLTHUB_TELEMETRY=false python3 - "$1" "$directory" <<'PY'
+import json, sys, dlt, duckdb
+from dlt.sources.rest_api import rest_api_source
+base, directory = sys.argv[1], sys.argv[2]
+source = rest_api_source({"client": {"base_url": base + "/"}, "resources": [{"name": "articles", "endpoint": {
+    "path": "articles", "params": {"per_page": 10}, "paginator": "header_link"}, "primary_key": "id"}]})
+pipeline = dlt.pipeline(pipeline_name="replay", destination=dlt.destinations.duckdb(directory + "/replay.duckdb"),
+                        pipelines_dir=directory + "/pipelines", dataset_name="mock")
+pipeline.run(source)
+with duckdb.connect(directory + "/replay.duckdb") as db:
+    for row in db.execute("SELECT id, title, summary FROM mock.articles ORDER BY id").fetchall():
+        print(json.dumps(row, ensure_ascii=False))
+PY
+}
+dlt_same_rows() { # dlt walking the Link-style replay loads what it loads from the origin
+    start_replay
+    dlt_rows "$ORIGIN" >"$WORK/dlt-origin.jsonl" 2>>"$WORK/dlt.err" && dlt_rows "$REPLAY_URL" >"$WORK/dlt-replay.jsonl" 2>>"$WORK/dlt.err" ||
+        { tail -3 "$WORK/dlt.err"; return 1; }
+    echo "      $(wc -l <"$WORK/dlt-origin.jsonl") rows from the origin, $(wc -l <"$WORK/dlt-replay.jsonl") from the replay"
+    [ -s "$WORK/dlt-origin.jsonl" ] && cmp -s "$WORK/dlt-origin.jsonl" "$WORK/dlt-replay.jsonl"
+}
+check "dlt's rest_api source walking the Link-style replay loads the same rows as from the origin" dlt_same_rows
+stop_replay
 stop_server
 
 start_server --posts 10000000 --quiet
