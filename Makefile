@@ -31,7 +31,7 @@ PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-j
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: help setup build test unit e2e docs-check check-imports demo api-check install uninstall clean
-.PHONY: bench bench-mock bench-cache bench-sync bench-get bench-reader bench-scale
+.PHONY: bench bench-mock bench-cache bench-sync bench-get bench-reader bench-scale bench-replay
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -91,6 +91,10 @@ bench-reader: setup ## fresh-reader first frame, memory, scroll and refresh vs f
 bench-scale: setup ## fresh at 1,000,000 and 10,000,000 items: sync cold/warm/edit, items, collections, check (release; BENCH_SIZES; writes docs/performance.md; minutes)
 	$(RELEASE_BUILD)
 	python3 Tools/bench/scale_bench.py --bin .build/release --sizes $${BENCH_SIZES:-1000000,10000000} --write docs/performance.md
+
+bench-replay: setup ## fresh-mock --mirror vs nginx under wrk, its memory, its first page at 1,000,000 items (release; writes docs/performance.md)
+	$(RELEASE_BUILD)
+	python3 Tools/bench/replay_bench.py --bin .build/release --rounds $${BENCH_ROUNDS:-3} --write docs/performance.md
 
 bench-cache: setup ## HTTP cache vs URLSession/URLCache vs hishel (release; BENCH_ROUNDS=3; writes docs/performance.md)
 	Tools/bench-cache.sh

@@ -16,6 +16,18 @@ source "$(dirname "$0")/lib/mock-server.sh"
 source "$(dirname "$0")/lib/pg-cluster.sh"
 
 stop_replay() { [ -n "$REPLAY_PID" ] && kill "$REPLAY_PID" 2>/dev/null && wait "$REPLAY_PID" 2>/dev/null; REPLAY_PID=""; }
+start_replay() { # start_replay FLAGS...: fresh-mock --mirror FLAGS beside the origin; sets REPLAY_URL and REPLAY_PID
+    stop_replay
+    rm -f "$WORK/replay.fifo"; mkfifo "$WORK/replay.fifo"
+    "$BIN/fresh-mock" --mirror --port 0 "$@" >"$WORK/replay.fifo" 2>>"$WORK/replay.log" &
+    REPLAY_PID=$!
+    exec 4<"$WORK/replay.fifo"
+    read -r -t 30 -u 4 REPLAY_URL || { echo "fresh-mock --mirror did not start:" >&2; cat "$WORK/replay.log" >&2; exit 1; }
+}
+shape() { # shape DB_DIR: each collection's name, items, pages and detected style
+    "$BIN/fresh" collections --json --db-dir "$1" | python3 -c 'import json, sys
+for c in json.load(sys.stdin): print(c["name"], c["items"], c["pages"], c["style"], c["itemsPath"])'
+}
 cleanup() {
     stop_replay
     stop_server
@@ -850,6 +862,15 @@ check "… the read-outs read the shared mirror: collections, items --where, che
     '$BIN/fresh' collections --db-dir '$WORK/machine-b' | grep -q '^posts *96 ' &&
     [ \$('$BIN/fresh' items posts --where 'title=From machine A' --db-dir '$WORK/machine-b' | wc -l) -eq 1 ] &&
     '$BIN/fresh' check --db-dir '$WORK/machine-b' | grep -q 'no damage found'"
+pg_replay() { # fresh-mock --mirror --store: the shared mirror served back, synced into a SQLite directory
+    start_replay posts --store "$STORE" --max-age 0 || return 1
+    "$BIN/fresh" sync "$REPLAY_URL/posts?limit=20" --db-dir "$WORK/from-pg-replay" -q 2>>"$WORK/fresh.err" || return 1
+    stop_replay
+    cmp -s <(FRESH_STORE="$STORE" "$BIN/fresh" items posts --format jsonl --db-dir "$WORK/machine-b") \
+           <("$BIN/fresh" items posts --format jsonl --db-dir "$WORK/from-pg-replay") &&
+        [ "$(shape "$WORK/from-pg-replay")" = "posts 96 5 cursor data" ]
+}
+check "fresh-mock --mirror --store postgresql://…: its pages synced into SQLite give the same 96 items in 5 pages" pg_replay
 pg_kill_and_resume() { # kill -9 mid-sync: the server keeps whole pages, the next sync resumes and completes
     stop_server
     start_server --max-age 0 --posts 95 --quiet --fault route=/posts,latency=300
@@ -1071,34 +1092,22 @@ stop_server
 # --- 10. record once, develop offline: fresh-mock --mirror replays what fresh sync stored ---------
 start_server --posts 120 --users 30 --quiet
 ORIGIN=$BASE_URL
-for first in "posts?limit=20" "articles?per_page=10" "styles/has-more/users?limit=7"; do
+for first in "posts?limit=20" "articles?per_page=10" "styles/has-more/users?limit=7" "feed?limit=40"; do
     "$BIN/fresh" sync "$ORIGIN/$first" --db-dir "$WORK/recorded-db" -q 2>>"$WORK/fresh.err"
 done
-start_replay() { # start_replay [fresh-mock flags...]: fresh-mock --mirror of recorded-db beside the origin; sets REPLAY_URL
-    stop_replay
-    rm -f "$WORK/replay.fifo"; mkfifo "$WORK/replay.fifo"
-    "$BIN/fresh-mock" --mirror --db-dir "$WORK/recorded-db" --port 0 "$@" >"$WORK/replay.fifo" 2>>"$WORK/replay.log" &
-    REPLAY_PID=$!
-    exec 4<"$WORK/replay.fifo"
-    read -r -t 30 -u 4 REPLAY_URL || { echo "fresh-mock --mirror did not start:" >&2; cat "$WORK/replay.log" >&2; exit 1; }
-}
-start_replay --max-age 0
-shape() { # shape DB_DIR: each collection's name, items, pages and detected style
-    "$BIN/fresh" collections --json --db-dir "$1" | python3 -c 'import json, sys
-for c in json.load(sys.stdin): print(c["name"], c["items"], c["pages"], c["style"], c["itemsPath"])'
-}
+start_replay --db-dir "$WORK/recorded-db" --max-age 0
 replayed_as_recorded() { # a sync from the replay: the same items byte for byte, the same pages and style
-    for first in "posts?limit=20" "articles?per_page=10" "styles/has-more/users?limit=7"; do
+    for first in "posts?limit=20" "articles?per_page=10" "styles/has-more/users?limit=7" "feed?limit=40"; do
         "$BIN/fresh" sync "$REPLAY_URL/$first" --db-dir "$WORK/replayed-db" -q 2>>"$WORK/fresh.err" || return 1
     done
     echo "      $(shape "$WORK/replayed-db" | tr '\n' ';')"
     [ "$(shape "$WORK/recorded-db")" = "$(shape "$WORK/replayed-db")" ] || return 1
-    for name in posts articles users; do
+    for name in posts articles users feed; do
         cmp -s <("$BIN/fresh" items "$name" --format jsonl --db-dir "$WORK/recorded-db") \
                <("$BIN/fresh" items "$name" --format jsonl --db-dir "$WORK/replayed-db") || { echo "      $name differs"; return 1; }
     done
 }
-check "replay: a sync from fresh-mock --mirror gives the recorded items byte for byte, with the same pages and styles" replayed_as_recorded
+check "replay: a sync from fresh-mock --mirror gives the recorded items byte for byte, with the same pages and styles (cursor, link, has-more, offset)" replayed_as_recorded
 replay_revalidated() { # again: every page answers 304 (the origin's ETags, or the replay's own), no body byte
     sync_json "$WORK/replayed-db" "$REPLAY_URL/posts?limit=20" >/dev/null
     echo "      $PAGES pages: $NOT_MODIFIED × 304, $OK × 200, $RECEIVED bytes received"
@@ -1109,17 +1118,17 @@ reader_in_tmux --db-dir "'$WORK/replayed-db'" --collection posts
 check "… fresh-reader reads the replayed collection" wait_for_screen "1/120 · ? help"
 tmux send-keys -t "$TMUX_SESSION" q
 miss_filled() { # a request the recording lacks: 404 naming the nearest URL, listed, then fetched by one sync
-    curl -s "$REPLAY_URL/feed?limit=25" >"$WORK/miss.json"
+    curl -s "$REPLAY_URL/styles/page-404/users?per_page=9" >"$WORK/miss.json"
     echo "      $(head -c 160 "$WORK/miss.json")"
     grep -q '"not_recorded"' "$WORK/miss.json" && grep -q '"nearest"' "$WORK/miss.json" || return 1
     curl -s "$REPLAY_URL/_admin/misses" >"$WORK/misses.txt"
-    [ "$(cat "$WORK/misses.txt")" = "$ORIGIN/feed?limit=25" ] || { echo "      misses: $(cat "$WORK/misses.txt")"; return 1; }
+    [ "$(cat "$WORK/misses.txt")" = "$ORIGIN/styles/page-404/users?per_page=9" ] || { echo "      misses: $(cat "$WORK/misses.txt")"; return 1; }
     "$BIN/fresh" sync --input-file "$WORK/misses.txt" --db-dir "$WORK/recorded-db" -q 2>>"$WORK/fresh.err" || return 1
-    [ "$(curl -s -o /dev/null -w '%{http_code}' "$REPLAY_URL/feed?limit=25")" = 200 ]
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$REPLAY_URL/styles/page-404/users?per_page=9")" = 200 ]
 }
 check "… a miss is a 404 naming the nearest recorded URL, listed at /_admin/misses; fresh sync --input-file fills it" miss_filled
 stop_replay
-check "… the request log marked the miss" grep -q 'GET /feed?limit=25 404 .* miss$' "$WORK/replay.log"
+check "… the request log marked the miss" grep -q 'GET /styles/page-404/users?per_page=9 404 .* miss$' "$WORK/replay.log"
 check "fresh-mock --mirror NAME the mirror lacks: one line, exit 64" expect_failure 64 "$BIN/fresh-mock" --mirror nosuch --db-dir "$WORK/recorded-db" --port 0
 check "fresh-mock --mirror of a directory without a mirror: one line, exit 66" expect_failure 66 "$BIN/fresh-mock" --mirror --db-dir "$WORK/no-mirror" --port 0
 dlt_rows() { # dlt_rows BASE: the articles dlt's rest_api source loads from BASE, following Link, as JSON lines
@@ -1139,7 +1148,7 @@ with duckdb.connect(directory + "/replay.duckdb") as db:
 PY
 }
 dlt_same_rows() { # dlt walking the Link-style replay loads what it loads from the origin
-    start_replay
+    start_replay --db-dir "$WORK/recorded-db"
     dlt_rows "$ORIGIN" >"$WORK/dlt-origin.jsonl" 2>>"$WORK/dlt.err" && dlt_rows "$REPLAY_URL" >"$WORK/dlt-replay.jsonl" 2>>"$WORK/dlt.err" ||
         { tail -3 "$WORK/dlt.err"; return 1; }
     echo "      $(wc -l <"$WORK/dlt-origin.jsonl") rows from the origin, $(wc -l <"$WORK/dlt-replay.jsonl") from the replay"

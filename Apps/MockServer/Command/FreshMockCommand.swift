@@ -276,27 +276,36 @@ public struct FreshMockCommand: AsyncParsableCommand {
         // A closed stderr or stdout must not end the server.
         signal(SIGPIPE, SIG_IGN)
         var configuration = configuration
-        if mirror { configuration.mirror = try await mirrorSource() }
-        let server = try await RunningMockServer.start(configuration, shutdownSignals: [.sigint, .sigterm])
+        let opened = mirror ? try await openMirror() : nil
+        if let opened { configuration.mirror = MirrorSource(store: opened, names: collections, repaging: style.map { ($0, limit) }) }
+        // Closed however the server ends: the next writer of the file then finds it as it was left
+        // (unchecked; a mirror left open is read whole by `PRAGMA quick_check` first).
+        let server: RunningMockServer
+        do { server = try await RunningMockServer.start(configuration, shutdownSignals: [.sigint, .sigterm]) } catch {
+            await opened?.close()
+            throw error
+        }
         // Unbuffered, so a script reading the first line gets it at once.
         FileHandle.standardOutput.write(Data((server.baseURL + "\n").utf8))
         if let certificate = server.certificatePath {
             FileHandle.standardError.write(Data("fresh-mock: TLS with a self-signed certificate; clients trust it with --cacert \(certificate)\n".utf8))
         }
-        try await server.waitUntilStopped()
+        let stopped: Result<Void, any Error>
+        do { try await server.waitUntilStopped(); stopped = .success(()) } catch { stopped = .failure(error) }
+        await opened?.close()
+        try stopped.get()
     }
 
-    /// What `--mirror` serves, from the store the program opens (``mirrorOpener``).
-    private func mirrorSource() async throws -> MirrorSource {
+    /// The store `--mirror` serves, opened by the program (``mirrorOpener``).
+    private func openMirror() async throws -> any MirrorReading & MirrorMaintenance {
         guard let open = Self.mirrorOpener else { throw MockServerError.cannotOpenMirror("this program cannot open a mirror") }
-        let opened: any MirrorReading
-        do { opened = try await open(dataDirectory, store) } catch { throw MockServerError.cannotOpenMirror("\(error)") }
-        return MirrorSource(store: opened, names: collections, repaging: style.map { ($0, limit) })
+        do { return try await open(dataDirectory, store) } catch { throw MockServerError.cannotOpenMirror("\(error)") }
     }
 
     /// How `--mirror` opens the store (a data directory or `nil`, a `--store` or `nil`): given by the
-    /// program, which links the stores; this library sees only ``MirrorReading``.
-    public typealias MirrorOpener = @Sendable (_ dataDirectory: String?, _ store: String?) async throws -> any MirrorReading
+    /// program, which links the stores; the server reads it only through ``MirrorReading``, and
+    /// closes it when it stops.
+    public typealias MirrorOpener = @Sendable (_ dataDirectory: String?, _ store: String?) async throws -> any MirrorReading & MirrorMaintenance
     nonisolated(unsafe) static var mirrorOpener: MirrorOpener?
 
     /// The server configuration the flags describe.

@@ -32,6 +32,7 @@ struct OpenAPIOperation {
                 + [Self.sinceParameter]
             if case .collection = route, let members = document.filterMembers[name] {
                 parameters += Self.jsonServerParameters(members: members)
+                success = ["200": OpenAPISchemas.jsonServerPageResponse(style, items: OpenAPISchemas.ref(document.itemSchemaName(name)))]
                 summary += "; or json-server's conventions (_page with _limit or _per_page, _sort, _order, q, MEMBER=VALUE), without the style's parameters"
             }
             success = ["200": OpenAPISchemas.pageResponse(style, items: OpenAPISchemas.ref(document.itemSchemaName(name)),

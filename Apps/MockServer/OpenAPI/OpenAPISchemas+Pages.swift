@@ -19,6 +19,26 @@ extension OpenAPISchemas {
         return response
     }
 
+    /// The 200 response of `GET /NAME` of a `--data` collection: a page in `style`, or what
+    /// json-server's conventions answer (a bare array, or json-server 1.0's page object).
+    static func jsonServerPageResponse(_ style: MockPaginationStyle, items: [String: Any]) -> [String: Any] {
+        let array: [String: Any] = ["type": "array", "items": items]
+        let page: [String: Any] = ["type": ["integer", "null"], "minimum": 1]
+        let counted: [String: Any] = ["type": "integer", "minimum": 0]
+        let newShape = object(["first": counted, "prev": page, "next": page, "last": counted, "pages": counted, "items": counted, "data": array],
+                              required: ["first", "prev", "next", "last", "pages", "items", "data"])
+        return [
+            "description": "A page (\(style.rawValue)), or with json-server's parameters the items they choose",
+            // `oneOf` allows no two alternatives one value matches: the link style's page is json-server's array.
+            "content": ["application/json": ["schema": ["oneOf": [style == .link || style == .page404 ? nil : pageBody(style, items: items), array, newShape]
+                .compactMap { $0 }]]],
+            "headers": [
+                "Link": ["description": #"the link style, or _page with _limit: rel="first", "prev", "next", "last""#, "schema": ["type": "string"]],
+                "X-Total-Count": ["description": "with json-server's parameters: the items they choose", "schema": ["type": "string"]],
+            ],
+        ]
+    }
+
     private static func pageBody(_ style: MockPaginationStyle, items: [String: Any]) -> [String: Any] {
         let array: [String: Any] = ["type": "array", "items": items]
         let url: [String: Any] = ["type": "string", "format": "uri"]
@@ -49,3 +69,4 @@ extension OpenAPISchemas {
         }
     }
 }
+
