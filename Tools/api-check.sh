@@ -72,7 +72,12 @@ check() { # check NAME OPERATIONS [fresh-mock flags...]   (OPERATIONS: --include
 }
 
 check seeded "--exclude-operation-id put__admin_faults"
-check data "--exclude-operation-id put__admin_faults" --data "$ROOT/docs/examples/db.json"
+check data "--exclude-operation-id put__admin_faults --exclude-operation-id get_books --exclude-operation-id get_tags" --data "$ROOT/docs/examples/db.json"
+# GET /NAME of a --data collection takes its style's parameters or json-server's, not both at once,
+# which OpenAPI cannot state: a request with both is refused (400, naming one), so every check
+# runs there but the one that wants each schema-valid request accepted.
+check data-collections "--include-operation-id get_books --include-operation-id get_tags --exclude-checks positive_data_acceptance" \
+    --data "$ROOT/docs/examples/db.json"
 check faults "--include-operation-id put__admin_faults"
 
 if [ "$FAILED" = 0 ]; then echo "api-check: passed (document valid; schemathesis found nothing)"; else echo "api-check: FAILED" >&2; fi

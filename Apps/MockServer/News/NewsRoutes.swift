@@ -78,11 +78,10 @@ struct NewsQuery: Sendable, Equatable {
     var since: SinceParameter?
 
     init(_ query: QueryParameters) throws(APIError) {
-        if try query.text(PageParameter.offset.name) != nil {
-            paging = .offset(try query.integer(.offset), limit: try query.integer(.limit))
-        } else {
-            paging = .page(number: try query.integer(.page), perPage: try query.integer(.perPage))
-        }
+        // Each read, used or not, so that a bad or repeated one is refused, never ignored.
+        let (offset, limit) = (try query.integer(.offset), try query.integer(.limit))
+        let (page, perPage) = (try query.integer(.page), try query.integer(.perPage))
+        paging = try query.text(PageParameter.offset.name) != nil ? .offset(offset, limit: limit) : .page(number: page, perPage: perPage)
         since = try SinceParameter(query)
     }
 

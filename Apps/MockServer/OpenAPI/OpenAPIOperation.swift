@@ -30,14 +30,14 @@ struct OpenAPIOperation {
             summary = Self.pageSummary(route, style: style, collection: name)
             parameters = PageParameter.parameters(of: style.paging).map { Self.parameter($0, keyKind: document.collections[name]?.keyKind) }
                 + [Self.sinceParameter]
+            success = ["200": OpenAPISchemas.pageResponse(style, items: OpenAPISchemas.ref(document.itemSchemaName(name)),
+                                                          totalCount: route == .articles)]
+            errors = readErrors + (style == .page404 ? ["404"] : [])
             if case .collection = route, let members = document.filterMembers[name] {
                 parameters += Self.jsonServerParameters(members: members)
                 success = ["200": OpenAPISchemas.jsonServerPageResponse(style, items: OpenAPISchemas.ref(document.itemSchemaName(name)))]
                 summary += "; or json-server's conventions (_page with _limit or _per_page, _sort, _order, q, MEMBER=VALUE), without the style's parameters"
             }
-            success = ["200": OpenAPISchemas.pageResponse(style, items: OpenAPISchemas.ref(document.itemSchemaName(name)),
-                                                          totalCount: route == .articles)]
-            errors = readErrors + (style == .page404 ? ["404"] : [])
         case (.news, _):
             summary = "news, newest first: a JSON array with Link and X-Total-Count; by page and per_page, or by offset and limit "
                 + "when offset is given; new entries join the front while it is listed (--news-arrivals)"

@@ -33,6 +33,8 @@ struct JSONServerQuery: Sendable, Equatable {
     var page: Int?
     var limit: Int?
     var perPage: Int?
+    /// `since=`, which narrows the items as it does a page of the style's.
+    var since: SinceParameter?
 
     /// The conventions `query` uses, `nil` when none; `filterNames` are the parameters that name
     /// members (every name but json-server's, the style's and `since`).
@@ -43,6 +45,7 @@ struct JSONServerQuery: Sendable, Equatable {
             filters.append(Filter(path: name.split(separator: ".").map(String.init), value: try query.text(name, emptyMeansAbsent: false) ?? ""))
         }
         search = try query.text("q")
+        since = try SinceParameter(query)
         page = given.contains("_page") ? try query.integer("_page", default: 1, in: 1...PageParameter.maxPosition) : nil
         limit = given.contains("_limit") ? try query.integer("_limit", default: Self.defaultLimit, in: 1...PageParameter.maxPosition) : nil
         perPage = given.contains("_per_page") ? try query.integer("_per_page", default: 10, in: 1...PageParameter.maxPosition) : nil
@@ -65,7 +68,8 @@ struct JSONServerQuery: Sendable, Equatable {
     var canonical: String {
         let parts = filters.map { "\($0.path.joined(separator: "."))=\($0.value)" }
             + [search.map { "q=\($0)" }, sort.isEmpty ? nil : "_sort=" + sort.map { ($0.descending ? "-" : "") + $0.path.joined(separator: ".") }.joined(separator: ","),
-               page.map { "_page=\($0)" }, limit.map { "_limit=\($0)" }, perPage.map { "_per_page=\($0)" }].compactMap { $0 }
+               page.map { "_page=\($0)" }, limit.map { "_limit=\($0)" }, perPage.map { "_per_page=\($0)" },
+               since.map { String($0.queryPart.dropFirst()) }].compactMap { $0 }
         return "json-server?" + parts.joined(separator: "&")
     }
 
@@ -101,6 +105,7 @@ struct JSONServerQuery: Sendable, Equatable {
 
     /// The items the filters and the search keep, sorted.
     func selected(_ items: [MockItem]) -> [MockItem] {
+        let items = since.map { since in items.filter(since.includes) } ?? items
         guard !filters.isEmpty || search != nil || !sort.isEmpty else { return items }
         let decoded = items.map { (item: $0, members: JSONTree.object($0.members)) }
         var kept = decoded.filter { entry in
