@@ -170,6 +170,17 @@ struct MirrorReplayTests {
         }
     }
 
+    @Test func theDocumentListsEachCollectionsPathAndTheMisses() async throws {
+        try await Self.withMirror { mirror, _ in
+            try await Self.serving(mirror) { _, client async throws in
+                let paths = try OpenAPIDocumentTests.document(try await client.get("/openapi.json"))["paths"] as? [String: Any]
+                #expect(paths?.keys.sorted() == ["/_admin/faults", "/_admin/journal", "/_admin/misses", "/_admin/reset", "/_admin/stats",
+                                                 "/articles", "/openapi.json", "/posts", "/users"])
+                #expect(try await client.get("/styles").status == .notFound)
+            }
+        }
+    }
+
     @Test func rePagingServesTheStoredItemsInTheirOrderInAnyStyle() async throws {
         try await Self.withMirror { mirror, _ in
             try await Self.serving(mirror, configure: { $0.mirror?.repaging = (.cursorNull, 1) }) { _, client async throws in
