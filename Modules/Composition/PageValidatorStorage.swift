@@ -44,6 +44,11 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
         mirrorTags.withLock { $0.merge(byKey) { _, new in new } }
     }
 
+    public func forget(_ urls: [URL]) {
+        let keys = urls.map { CacheKey.primary(method: .get, url: $0) }
+        mirrorTags.withLock { tags in for key in keys { tags[key] = nil } }
+    }
+
     /// An entry that holds only a validator the mirror keeps: stale at once (no freshness), so
     /// the cache revalidates it with `If-None-Match`.
     private func mirrorEntry(forKey key: String) -> StoredResponse? {

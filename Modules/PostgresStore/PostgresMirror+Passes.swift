@@ -32,11 +32,11 @@ extension PostgresMirror {
         }
     }
 
-    public func pages(of id: Int64) async throws -> [Int: PageRecord] {
+    public func pages(of id: Int64, in range: Range<Int>) async throws -> [Int: PageRecord] {
         let rows = try await connection.query("""
             SELECT p.page_index, p.url, p.next_url, p.item_count, p.validator, p.pass, p.content_pass, p.fetched_at, p.stated_total,
                 (SELECT count(*) FROM item i WHERE i.collection_id = p.collection_id AND i.page_index = p.page_index)
-            FROM page p WHERE p.collection_id = \(id)
+            FROM page p WHERE p.collection_id = \(id) AND p.page_index >= \(range.lowerBound) AND p.page_index < \(range.upperBound)
             """)
         var pages: [Int: PageRecord] = [:]
         for row in rows {

@@ -22,7 +22,7 @@ struct PlainPathTests {
     static func mirror(_ fixture: SyncFixture, origin: String) throws -> Mirror {
         let collection = try #require(try fixture.store.collections().first)
         let items = try fixture.items(collection.name).map { "\($0.key) \($0.json)" }
-        let pages = try fixture.store.pages(of: collection.id).sorted { $0.key < $1.key }.map { _, page in
+        let pages = try fixture.store.pages(of: collection.id, in: 0..<Int.max).sorted { $0.key < $1.key }.map { _, page in
             "\(page.pageIndex) \(page.url) → \(page.nextURL ?? "end"): \(page.itemCount) items, \(page.validator ?? "-"), total \(page.statedTotal.map(String.init) ?? "-")"
         }
         let anywhere = { (text: String) in text.replacingOccurrences(of: origin, with: "ORIGIN") }

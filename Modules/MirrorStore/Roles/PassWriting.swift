@@ -9,8 +9,9 @@ public protocol PassWriting: AnyObject, Sendable {
     func lock(collection identity: String, onWait: @escaping @Sendable (String?) -> Void) async throws -> any CollectionLock
     /// Resumes the collection's unfinished pass, or starts a new one (`restart`, or none unfinished).
     func startPass(of id: Int64, restart: Bool, now: Date) async throws -> PassPosition
-    /// Every stored page record of a collection, by index, each with its ``PageRecord/presentCount``.
-    func pages(of id: Int64) async throws -> [Int: PageRecord]
+    /// The stored page records of a collection whose indexes are in `range`, by index, each with
+    /// its ``PageRecord/presentCount``.
+    func pages(of id: Int64, in range: Range<Int>) async throws -> [Int: PageRecord]
     /// Writes pages of one pass, in order, each in full or not at all (``PageWriteRule``), and returns
     /// what each changed. A page whose ``PageContent/items`` are `nil` is current: only its pass is recorded.
     /// - Throws: ``DuplicateKey`` when a page lists a key another page of this pass already
@@ -38,6 +39,11 @@ public protocol PassWriting: AnyObject, Sendable {
 }
 
 extension PassWriting {
+    /// Every stored page record of a collection, by index.
+    public func pages(of id: Int64) async throws -> [Int: PageRecord] {
+        try await pages(of: id, in: 0..<Int.max)
+    }
+
     /// Runs `body` holding the collection's sync lock, released however `body` ends.
     public func withLock<Value>(
         collection identity: String, onWait: @escaping @Sendable (String?) -> Void, _ body: () async throws -> Value

@@ -17,7 +17,9 @@ final class ChainLookahead: PageSource {
     }
 
     private let fetcher: PageFetcher
-    private let chain: [Int: PageRecord]
+    private let chain: StoredChain
+    /// The pages whose records may be followed: below this index (all when `nil`).
+    private let below: Int?
     private let depth: Int
     /// Where guesses run (they are not the pass's children): the pass's transfer loop, when it has one.
     private let executor: (any TaskExecutor)?
@@ -26,9 +28,10 @@ final class ChainLookahead: PageSource {
     private let guesses = Mutex<[Int: Guess]>([:])
 
     /// - Parameter depth: how many pages may be in flight at once (1: no guessing).
-    init(fetcher: PageFetcher, chain: [Int: PageRecord], depth: Int, executor: (any TaskExecutor)?, skipping skipped: Set<Int>) {
+    init(fetcher: PageFetcher, chain: StoredChain, below: Int? = nil, depth: Int, executor: (any TaskExecutor)?, skipping skipped: Set<Int>) {
         self.fetcher = fetcher
         self.chain = chain
+        self.below = below
         self.depth = max(1, depth)
         self.executor = executor
         self.skipped = skipped
@@ -49,13 +52,14 @@ final class ChainLookahead: PageSource {
     }
 
     private func guessAhead(after index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?) {
-        var previous = chain[index]
+        let record = { (index: Int) in index < (self.below ?? .max) ? self.chain[index] : nil }
+        var previous = record(index)
         var expected = url
         for candidate in (index + 1)..<(index + depth) {
-            guard let record = previous, record.url == expected.absoluteString,
-                  let next = record.nextURL.flatMap(URL.init(string:)) else { return }
+            guard let stored = previous, stored.url == expected.absoluteString,
+                  let next = stored.nextURL.flatMap(URL.init(string:)) else { return }
             if !skipped.contains(candidate) { guess(candidate, at: next, plan: plan, policy: policy) }
-            previous = chain[candidate]
+            previous = record(candidate)
             expected = next
         }
     }

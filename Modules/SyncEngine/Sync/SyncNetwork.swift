@@ -20,6 +20,8 @@ public protocol SyncNetwork: Sendable {
 public protocol PageValidators: Sendable {
     /// Lets the page client ask conditionally for these pages, with the ETags the mirror keeps.
     func remember(_ tags: [PageETag])
+    /// Forgets what ``remember(_:)`` was told of these pages (a pass has gone past them).
+    func forget(_ urls: [URL])
     /// Waits until the page client's cache writes so far are written.
     func drain()
 }

@@ -51,17 +51,14 @@ struct SyncPass: Sendable {
         if !replan, let since = try await incrementalStart() { return try await runIncremental(since) }
         if replan && collection.plan != nil { try await store.resetPlan(of: collection.id) }
         let position = try await store.startPass(of: collection.id, restart: options.restart || replan, now: Date())
-        let chain = try await store.pages(of: collection.id)
-        pageValidators.remember(chain.values.compactMap { page in
-            guard let tag = page.validator?.eTagValue, let url = URL(string: page.url) else { return nil }
-            return PageETag(url: url, tag: tag)
-        })
+        let chain = StoredChain(store: store, collectionID: collection.id, validators: pageValidators)
+        defer { chain.close() }
         var reader = PageReader(plan: replan ? nil : collection.plan, itemsGiven: options.overrides.items != nil)
         if let plan = reader.plan { announce(plan) }
-        var walk = startWalk(at: position, chain: chain)
+        var walk = try await startWalk(at: position, chain: chain)
         var readBefore: [Int: (url: URL, link: PageLink)] = [:]
         if reader.plan != nil, !position.isResumed {
-            readBefore = try await revalidateFirst(options.firstPages.compactMap { chain[$0] }, reader: reader, pass: position.pass)
+            readBefore = try await revalidateFirst(try await chain.records(at: options.firstPages), reader: reader, pass: position.pass)
             try walkError { () throws(PageWalkError) in try walk.stepOver(readBefore) }
         }
         let source = pageSource(chain: chain, skipping: Set(readBefore.keys))
@@ -85,9 +82,10 @@ struct SyncPass: Sendable {
     }
 
     /// The pass's source of pages: the chain lookahead (a speed-up), or one page at a time.
-    private func pageSource(chain: [Int: PageRecord], skipping skipped: Set<Int>) -> any PageSource {
+    /// `below`: the pages whose records may be followed (all without it).
+    private func pageSource(chain: StoredChain, below: Int? = nil, skipping skipped: Set<Int>) -> any PageSource {
         guard speedUps.contains(.chainLookahead) else { return OnePageAtATime(fetcher: fetcher) }
-        return ChainLookahead(fetcher: fetcher, chain: chain, depth: lookaheadDepth, executor: loop, skipping: skipped)
+        return ChainLookahead(fetcher: fetcher, chain: chain, below: below, depth: lookaheadDepth, executor: loop, skipping: skipped)
     }
 
     private func writer(pass: Int) -> PageWriter {
@@ -115,12 +113,13 @@ struct SyncPass: Sendable {
 
     /// Fetch, read, write: page after page, until the walk ends or pauses (`policy`: over the sync's).
     private func walkPages(
-        _ walk: inout PageWalk, reader: inout PageReader, chain: [Int: PageRecord], source: any PageSource,
+        _ walk: inout PageWalk, reader: inout PageReader, chain: StoredChain, source: any PageSource,
         into sink: any PageSink, policy: CachePolicy? = nil
     ) async throws {
         var ahead: FetchedPage?
         while case .page(let index, let url) = walk.next {
             try Task.checkCancellation()
+            try await chain.prepare(from: index)
             // 1. Fetch (unless its request went out while the page before was read).
             let fetched = if let ahead { ahead } else {
                 try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: reader.plan != nil && isGuessing)
@@ -180,7 +179,7 @@ struct SyncPass: Sendable {
     /// Revisits a pass that ended by resuming (docs/cli.md, "A resumed pass is a consistent copy"): from
     /// the first page, in a pass of its own, each asked conditionally, until it rejoins the pages read since.
     private func revisit(
-        after first: PageWalk, from position: PassPosition, reader: inout PageReader, chain: [Int: PageRecord]
+        after first: PageWalk, from position: PassPosition, reader: inout PageReader, chain: StoredChain
     ) async throws -> (PageWalk, pass: Int) {
         let rejoining = position.nextURL.flatMap(URL.init(string:)).map { (index: position.nextPageIndex, url: $0) }
         // No page limit here: a pass is complete once, whole, or not at all.
@@ -188,7 +187,7 @@ struct SyncPass: Sendable {
                             limits: PageWalk.Limits(maximumEmptyPages: options.maximumEmptyPages))
         let pass = try await store.revisitPass(of: collection.id, now: Date())
         // Guesses go no further than the rejoining page: the pages from there on are current.
-        let source = pageSource(chain: chain.filter { $0.key + 1 < position.nextPageIndex }, skipping: [])
+        let source = pageSource(chain: chain, below: position.nextPageIndex - 1, skipping: [])
         defer { source.cancelAll() }
         let before = tally.update { $0.pages }
         try await writing(pass: pass) { sink in
@@ -266,16 +265,17 @@ struct SyncPass: Sendable {
     // MARK: Starting and ending
 
     /// A new walk from the first page, or the rest of the unfinished pass.
-    private func startWalk(at position: PassPosition, chain: [Int: PageRecord]) -> PageWalk {
+    private func startWalk(at position: PassPosition, chain: StoredChain) async throws -> PageWalk {
         let limits = PageWalk.Limits(maximumEmptyPages: options.maximumEmptyPages, maximumPages: options.maximumPages)
         guard position.isResumed else { return PageWalk(first: firstURL, limits: limits) }
         tally.update { $0.resumedAtPage = position.nextPageIndex + 1 }
         events(.resumed(pageIndex: position.nextPageIndex))
         // The page the pass stopped after may have promised this one (a 404 here is then no end).
-        let before = chain[position.nextPageIndex - 1]
+        let records = try await chain.records(at: [0, position.nextPageIndex - 1])
+        let (first, before) = (records.first { $0.pageIndex == 0 }, records.first { $0.pageIndex == position.nextPageIndex - 1 })
         return PageWalk(resuming: PageWalk.ResumePoint(
             index: position.nextPageIndex, url: position.nextURL.flatMap(URL.init(string:)), readURLs: position.fetchedURLs,
-            firstPageSize: chain[0]?.itemCount, statedTotal: before?.statedTotal, totalSaysMore: before?.totalSaysMore ?? false),
+            firstPageSize: first?.itemCount, statedTotal: before?.statedTotal, totalSaysMore: before?.totalSaysMore ?? false),
             limits: limits)
     }
 
