@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 
 /// One pass over a paginated collection, as a value: which page to ask for next, and when the
 /// pass has ended and why. It fetches nothing: its user fetches the page ``next`` names, reads
@@ -94,8 +95,10 @@ public struct PageWalk: Sendable {
     public private(set) var typicalSize: Int?
 
     private let limits: Limits
-    /// Every page URL of this pass so far: one seen again would loop.
-    private var seen: Set<String>
+    /// Every page URL of this pass so far, as its 64-bit digest (8 bytes a page, where the URLs
+    /// of 100,000 pages took 15 MB): one seen again would loop. Two URLs of a pass sharing a
+    /// digest, which would end it as a loop, is a chance of about 3 in 10^10 at 100,000 pages.
+    private var seen: Set<UInt64>
     /// The page followed and not yet counted: its index, URL and whether it pointed onward.
     private var uncounted: (index: Int, url: URL, pointsOnward: Bool)?
     private var emptyRun = 0
@@ -112,19 +115,19 @@ public struct PageWalk: Sendable {
     /// A new pass from the first page.
     public init(first url: URL, limits: Limits = Limits()) {
         next = .page(index: 0, url: url)
-        seen = [url.absoluteString]
+        seen = [Self.digest(url)]
         self.limits = limits
     }
 
     /// The rest of an unfinished pass.
     public init(resuming point: ResumePoint, limits: Limits = Limits()) {
         self.limits = limits
-        seen = Set(point.readURLs)
+        seen = Set(point.readURLs.map { FNV1a64.hash(Array($0.utf8)) })
         typicalSize = point.firstPageSize
         statedTotal = point.statedTotal
         totalSaysMore = point.totalSaysMore
         if let url = point.url {
-            seen.insert(url.absoluteString)
+            seen.insert(Self.digest(url))
             next = .page(index: point.index, url: url)
         } else {
             next = .end(End(reason: "the pass had reached the last page", unsettled: nil, lastPage: point.index - 1))
@@ -196,7 +199,7 @@ public struct PageWalk: Sendable {
             next = .end(End(reason: link.endReason ?? "no next page", unsettled: totalChange, lastPage: index))
             return
         }
-        guard seen.insert(following.absoluteString).inserted else { throw .loop(url: following, afterPage: index) }
+        guard seen.insert(Self.digest(following)).inserted else { throw .loop(url: following, afterPage: index) }
         next = .page(index: index + 1, url: following)
         if let rejoin, rejoin.index == index + 1, rejoin.url == following {
             next = .end(End(reason: rejoin.end.reason, unsettled: totalChange, lastPage: rejoin.end.lastPage))
@@ -218,4 +221,9 @@ public enum PageWalkError: Error, Sendable, Equatable {
     case emptyPages(url: URL, count: Int)
     /// The page at `url` answered `status`, but the page before it states a total that says it exists.
     case missingPage(url: URL, status: Int)
+}
+
+extension PageWalk {
+    /// What ``seen`` keeps of a page's URL.
+    private static func digest(_ url: URL) -> UInt64 { FNV1a64.hash(Array(url.absoluteString.utf8)) }
 }
