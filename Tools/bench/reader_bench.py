@@ -47,6 +47,8 @@ parser.add_argument("--rounds", type=int, default=3)
 parser.add_argument("--items", type=int, default=100_000, help="items of the large collection (the refreshed one has a tenth)")
 parser.add_argument("--write", help="markdown file whose reader section is replaced")
 parser.add_argument("--skip-postgresql", action="store_true", help="no first frame on a PostgreSQL mirror")
+parser.add_argument("--sizes", default="1000000,10000000",
+                    help="larger collections: first frame, memory, G, / and a screen's scroll at each (comma-separated; '' for none)")
 args = parser.parse_args()
 
 BIN = os.path.abspath(args.bin)
@@ -189,8 +191,53 @@ def first_frame(directory, count, store=None):
     return reader, seconds, memory
 
 
+SCROLLED_SCREENS = 300
+
+
+def at_size(directory, count):
+    """One round at a larger size: the first frame and its memory, `G` to the end, `/` to the first
+    match of the middle item's title, then SCROLLED_SCREENS screens down from the top; the peak memory at exit."""
+    reader, frame, memory = first_frame(directory, count)
+    mark, started = len(reader.text), time.perf_counter()
+    reader.send("G")
+    reader.wait_for(f"end of posts", after=mark)
+    to_end = time.perf_counter() - started
+    reader.send("g")
+    reader.wait_for(f"1/{grouped(count)}", after=mark)
+    with sqlite3.connect(f"file:{directory}/data.sqlite?mode=ro", uri=True) as connection:
+        title = connection.execute("SELECT json_extract(json, '$.title') FROM item ORDER BY pageIndex, position LIMIT 1 OFFSET ?",
+                                   (count // 2,)).fetchone()[0]
+    word = max(re.findall(r"\w{4,}", title), key=len)
+    # The reader says nothing of a match found; the unknown key after the search says when it was
+    # handled (keys are handled in order).
+    mark, started = len(reader.text), time.perf_counter()
+    reader.send("/" + word + "\r" + "x")
+    reader.wait_for("unknown key x", after=mark)
+    search = time.perf_counter() - started
+    reader.send("g")
+    reader.wait_for(f"1/{grouped(count)}", after=len(reader.text))
+    started = time.perf_counter()
+    reader.send(" " * SCROLLED_SCREENS + "q")
+    seconds, peak = reader.wait_exit()
+    scroll = (seconds - (started - reader.started)) / SCROLLED_SCREENS
+    return {"frame": frame, "memory": memory, "end": to_end, "search": search, "screen": scroll, "peak": peak, "word": word}
+
+
 def main():
     small, large, refreshed = 1_000, args.items, args.items // 10
+    sizes = [int(size) for size in args.sizes.split(",") if size]
+    scaled = {}
+    for count in sizes:
+        server, base = start_mock(count)
+        directory = os.path.join(WORK, f"db-{count}")
+        log(f"syncing {count} posts …")
+        sync(f"{base}/posts?limit={PAGE_SIZE}", directory)
+        stop(server)
+        scaled[count] = []
+        for round_number in range(args.rounds):
+            scaled[count].append(at_size(directory, count))
+            log(f"{count:,}: {scaled[count][-1]}")
+        shutil.rmtree(directory, ignore_errors=True)
     directories = {}
     store = None
     if not args.skip_postgresql:
@@ -250,10 +297,10 @@ def main():
         if summary["notModified"] != -(-refreshed // PAGE_SIZE):
             raise SystemExit(f"fresh sync did not revalidate every page with a 304: {summary}")
         syncs.append(seconds)
-    report(results, scroll, scroll_memory, pages, refreshes, syncs, small, large, refreshed)
+    report(results, scroll, scroll_memory, pages, refreshes, syncs, small, large, refreshed, scaled)
 
 
-def report(results, scroll, scroll_memory, pages, refreshes, syncs, small, large, refreshed):
+def report(results, scroll, scroll_memory, pages, refreshes, syncs, small, large, refreshed, scaled):
     median = statistics.median
     ms = lambda seconds: f"{seconds * 1000:.1f} ms"
     rounds = lambda values, unit: " ".join(unit(v) for v in values)
@@ -280,6 +327,25 @@ def report(results, scroll, scroll_memory, pages, refreshes, syncs, small, large
                 f"({median(scroll) / pages * 1e6:.0f} µs a screen) | — | — | {rounds(scroll, ms)} |")
     rows.append(f"| peak memory after that scroll | {mib(median(scroll_memory))} | ≤ 64 MiB | "
                 f"{judged(median(scroll_memory) <= 64)} | {rounds(scroll_memory, mib)} |")
+    for count, runs in scaled.items():
+        figure = lambda key: median(run[key] for run in runs)
+        every = lambda key, unit: rounds([run[key] for run in runs], unit)
+        us = lambda seconds: f"{seconds * 1e6:.0f} µs"
+        rows.append(f"| first frame, {grouped(count)} items stored | {ms(figure('frame'))} | ≤ 50 ms | {judged(figure('frame') <= 0.05)} | "
+                    f"{every('frame', ms)} |")
+        rows.append(f"| peak memory at the first frame, {grouped(count)} items | {mib(figure('memory'))} | ≤ 64 MiB | "
+                    f"{judged(figure('memory') <= 64)} | {every('memory', mib)} |")
+        if count <= 1_000_000:
+            rows.append(f"| `G` to the end of {grouped(count)} | {ms(figure('end'))} | ≤ 100 ms | {judged(figure('end') <= 0.1)} | {every('end', ms)} |")
+            rows.append(f"| `/` to the first match ({runs[0]['word']!r}, the middle item's title) in {grouped(count)} | {ms(figure('search'))} | "
+                        f"≤ 100 ms | {judged(figure('search') <= 0.1)} | {every('search', ms)} |")
+        else:
+            rows.append(f"| `G` to the end of {grouped(count)} | {ms(figure('end'))} | — | — | {every('end', ms)} |")
+            rows.append(f"| `/` to the first match in {grouped(count)} | {ms(figure('search'))} | — | — | {every('search', ms)} |")
+        rows.append(f"| a screen of scrolling in {grouped(count)} ({SCROLLED_SCREENS} × Space from the top) | {us(figure('screen'))} | ≤ 2 ms | "
+                    f"{judged(figure('screen') <= 0.002)} | {every('screen', us)} |")
+        rows.append(f"| peak memory after all that, {grouped(count)} items | {mib(figure('peak'))} | ≤ 64 MiB | {judged(figure('peak') <= 64)} | "
+                    f"{every('peak', mib)} |")
     ratios = [r / s for r, s in zip(refreshes, syncs)]
     page_count = -(-refreshed // PAGE_SIZE)
     rows.append(f"| `r` on {grouped(refreshed)} unchanged items ({page_count:,} pages, all 304): key to `lastSyncAt` | "
@@ -288,7 +354,7 @@ def report(results, scroll, scroll_memory, pages, refreshes, syncs, small, large
     rows.append(f"| `fresh sync` of the same {page_count:,} pages: spawn to `lastSyncAt` | {ms(median(syncs))} | — | — | "
                 f"{rounds(syncs, ms)} |")
     frame_ratio = median(results["large"]["frame"]) / median(results["small"]["frame"])
-    items = "" if args.items == 100_000 else f" --items {args.items}"
+    items = ("" if args.items == 100_000 else f" --items {args.items}") + ("" if args.sizes == "1000000,10000000" else f" --sizes '{args.sizes}'")
     section = f"""{SECTION}
 
 Run on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}. Machine: {os.cpu_count()} cores, Linux {platform.release()}. Release builds,

@@ -11,6 +11,9 @@ enum DatabaseFile {
     static let pageSize = 16 * 1024
     static let walAutocheckpointBytes = 32 * 1024 * 1024
     static let cacheKibibytes = 8 * 1024
+    /// The page cache of each of a pool's readers (up to five): they read windows of rows and
+    /// single pages, and five at 8 MiB held a reader that scrolled a million items at 80 MiB.
+    static let readerCacheKibibytes = 2 * 1024
 
     /// Opens a pool (concurrent readers beside one writer), brings the schema up to date, and reads
     /// the first row of each of `probeTables` (what that finds: docs/http-caching.md §9). A row count
@@ -136,6 +139,7 @@ enum DatabaseFile {
         let pragmas = Self.pragmas + extraPragmas
         configuration.prepareDatabase { db in
             for pragma in pragmas { try db.execute(sql: pragma) }
+            if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(readerCacheKibibytes)") }
         }
         do {
             let writer = try make(configuration)
