@@ -6,33 +6,50 @@ import MirrorStore
 extension SQLiteMirror {
     /// Brings the collection's full-text index up to date (docs/reader.md): the items written since
     /// are indexed (their string values, split into words), the items gone since dropped. Costs
-    /// nothing when nothing changed; the first time, one pass inside SQLite. Returns whether it did.
+    /// nothing when nothing changed. Returns whether it did anything.
+    ///
+    /// The items are indexed ``searchIndexBatch`` row ids at a time, each batch a transaction of its
+    /// own: the first search of a million items, one transaction, held 620 MiB (69 MiB in batches of
+    /// 10,000, and 24 s instead of 19 s: smaller batches cost more merging). A sync writing
+    /// meanwhile is safe: what it changed carries a later change number, indexed next time.
     @discardableResult
     public func updateSearchIndex(of collectionID: Int64) throws -> Bool {
-        try write { db in
+        let (indexed, indexedCount, sequence, count, lastID): (Int, Int?, Int, Int, Int64) = try read { db in
             let state = try Row.fetchOne(db, sql: "SELECT sequence, itemCount FROM itemTextState WHERE collectionID = ?",
                                          arguments: [collectionID])
-            let indexed: Int = state?["sequence"] ?? -1
             let sequence = try Int.fetchOne(db, sql: "SELECT changeSequence FROM collection WHERE id = ?", arguments: [collectionID]) ?? 0
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex >= 0", arguments: [collectionID]) ?? 0
-            guard indexed != sequence || state?["itemCount"] != count else { return false }
+            let lastID = try Int64.fetchOne(db, sql: "SELECT max(id) FROM item") ?? 0
+            return (state?["sequence"] ?? -1, state?["itemCount"], sequence, count, lastID)
+        }
+        guard indexed != sequence || indexedCount != count else { return false }
+        try write { db in
             try db.execute(sql: """
-                DELETE FROM itemText WHERE collectionID = ?1
-                    AND rowid NOT IN (SELECT id FROM item WHERE collectionID = ?1 AND pageIndex >= 0 AND changedSequence <= ?2)
+                DELETE FROM itemText WHERE collectionID = ?1 AND NOT EXISTS (
+                    SELECT 1 FROM item WHERE item.id = itemText.rowid AND pageIndex >= 0 AND changedSequence <= ?2)
                 """, arguments: [collectionID, indexed])
-            try db.execute(sql: """
-                INSERT INTO itemText (rowid, text, collectionID)
-                SELECT id, (SELECT group_concat(value, ' ') FROM json_tree(item.json) WHERE type = 'text'), collectionID
-                FROM item WHERE collectionID = ?1 AND pageIndex >= 0
-                    AND (changedSequence > ?2 OR id NOT IN (SELECT rowid FROM itemText WHERE collectionID = ?1))
-                """, arguments: [collectionID, indexed])
+        }
+        for start in stride(from: Int64(0), through: lastID, by: Self.searchIndexBatch) {
+            try write { db in
+                try db.execute(sql: """
+                    INSERT INTO itemText (rowid, text, collectionID)
+                    SELECT id, (SELECT group_concat(value, ' ') FROM json_tree(item.json) WHERE type = 'text'), collectionID
+                    FROM item WHERE id > ?3 AND id <= ?4 AND collectionID = ?1 AND pageIndex >= 0
+                        AND (changedSequence > ?2 OR NOT EXISTS (SELECT 1 FROM itemText WHERE itemText.rowid = item.id))
+                    """, arguments: [collectionID, indexed, start, start + Int64(Self.searchIndexBatch)])
+            }
+        }
+        try write { db in
             try db.execute(sql: """
                 INSERT INTO itemTextState (collectionID, sequence, itemCount) VALUES (?, ?, ?)
                 ON CONFLICT (collectionID) DO UPDATE SET sequence = excluded.sequence, itemCount = excluded.itemCount
                 """, arguments: [collectionID, sequence, count])
-            return true
         }
+        return true
     }
+
+    /// Row ids indexed in one transaction by ``updateSearchIndex(of:)``.
+    static let searchIndexBatch = 10_000
 
     public func firstMatch(
         of query: String, in collectionID: Int64, after position: ItemPosition?, backward: Bool = false, fields: RowFields
