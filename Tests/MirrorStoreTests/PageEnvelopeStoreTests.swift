@@ -16,6 +16,13 @@ struct PageEnvelopeStoreTests {
                     items: items.map { (key: ItemKey.integer($0), json: Data(#"{"id":\#($0)}"#.utf8)) }, envelope: envelope)
     }
 
+    @Test func theStoredTextReadsBackWhateverTheBodyHolds() {
+        let envelope = PageEnvelope(fields: [.init(name: "ETag", value: #"W/"a\b""#)],
+                                    before: "{\"data\":\t\n\u{1}\u{1F}é한🚀\\", after: "}\r")
+        #expect(PageEnvelope(storedText: envelope.storedText) == envelope)
+        #expect(envelope.storedText == PageEnvelope(storedText: envelope.storedText)?.storedText)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func envelopesAreKeptWithTheirPagesAndGoWithThem(_ kind: StoreKind) async throws {
         let mirror = try await StoreUnderTest(kind)

@@ -58,11 +58,29 @@ public struct PageEnvelope: Codable, Sendable, Equatable {
     }
 
     /// The envelope as stored: compact JSON text, its members in a fixed order (the same
-    /// envelope is the same text, which a replay's entity tags are made from).
+    /// envelope is the same text, which a replay's entity tags are made from). Written by hand,
+    /// without a `JSONEncoder` for each page a sync stores.
     public var storedText: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys
-        return String(decoding: (try? encoder.encode(self)) ?? Data(), as: UTF8.self)
+        let fields = self.fields.map { #"{"name":"# + Self.quoted($0.name) + #","value":"# + Self.quoted($0.value) + "}" }
+        return #"{"after":"# + Self.quoted(after) + #","before":"# + Self.quoted(before) + #","fields":["#
+            + fields.joined(separator: ",") + "]}"
+    }
+
+    /// `text` as a JSON string.
+    private static func quoted(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\t": quoted += "\\t"
+            case _ where scalar.value < 0x20: quoted += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
     }
 
     /// The envelope `text` stored; `nil` when it cannot be read.
