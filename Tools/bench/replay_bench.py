@@ -234,9 +234,14 @@ Per round, requests/s: replay {', '.join(f'{r:,.0f}' for r in results['replay'])
 try:
     status = main()
 finally:
+    # SIGTERM first: a SIGKILLed nginx master leaves its workers running.
     for process in processes:
         if process.poll() is None:
-            process.kill()
-            process.wait()
+            process.terminate()
+            try:
+                process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
     shutil.rmtree(WORK, ignore_errors=True)
 sys.exit(status)
