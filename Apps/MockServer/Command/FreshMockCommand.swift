@@ -13,7 +13,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
         discussion: """
             Prints the base URL (e.g. http://127.0.0.1:43127) as the first line on stdout, then serves \
             until SIGINT or SIGTERM. Each request is logged as one line on stderr (--quiet turns it off):
-              TIME METHOD PATH?QUERY STATUS BYTES CONDITION DURATION [fault="…"]
+              TIME METHOD PATH?QUERY STATUS BYTES CONDITION DURATION [fault="…"] [miss]
             where CONDITION is the validator header that decided and whether it matched \
             (If-None-Match:matched) or -.
 
