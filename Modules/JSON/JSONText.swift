@@ -28,4 +28,21 @@ public enum JSONText {
 
     /// ``compact(_:)`` of a string.
     public static func compact(_ text: String) -> String { String(decoding: compact(Array(text.utf8)), as: UTF8.self) }
+
+    /// `text` as a JSON string: quoted, with `"`, `\` and the control characters escaped.
+    public static func quoted(_ text: String) -> String {
+        var quoted = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": quoted += "\\\""
+            case "\\": quoted += "\\\\"
+            case "\n": quoted += "\\n"
+            case "\r": quoted += "\\r"
+            case "\t": quoted += "\\t"
+            case _ where scalar.value < 0x20: quoted += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+            default: quoted.unicodeScalars.append(scalar)
+            }
+        }
+        return quoted + "\""
+    }
 }

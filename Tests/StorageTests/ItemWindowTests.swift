@@ -51,6 +51,24 @@ struct ItemWindowTests {
         #expect(try matchingKeys("nothing-like-it", in: id, of: store).isEmpty)
     }
 
+    /// The index is built a batch of row ids at a time over the collection's own ids: items
+    /// written after another collection's, and more than a batch of them, are all found.
+    @Test func theIndexIsBuiltInBatchesOverTheCollectionsOwnItems() throws {
+        let mirror = try mirror(30)
+        let other = try mirror.database.createCollection(preferredName: "later", url: "http://o.test/later", now: Date())
+        let count = SQLiteMirror.searchIndexBatch + 5
+        let items = (1...count).map { n in (key: ItemKey.integer(n), json: Data(#"{"id":\#(n),"title":"Later \#(n) zebra"}"#.utf8)) }
+        _ = try mirror.database.writePagesNow([PageContent(index: 0, url: "later", nextURL: nil, validator: nil, items: items)],
+                                              of: other.id, pass: 1, now: Date())
+        #expect(try mirror.database.updateSearchIndex(of: other.id))
+        let found = try mirror.database.read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM itemText WHERE collectionID = ? AND itemText MATCH 'zebra'", arguments: [other.id])
+        }
+        #expect(found == count)
+        #expect(try mirror.database.firstMatch(of: "zebra", in: mirror.collection.id, after: nil, fields: fields) == nil)
+        #expect(try mirror.database.firstMatch(of: "Later \(count)", in: other.id, after: nil, fields: fields)?.key == .integer(count))
+    }
+
     @Test func theSearchIndexFollowsChangesAndIgnoresQueryOperators() throws {
         let mirror = try mirror(10)
         let id = mirror.collection.id

@@ -8,12 +8,15 @@ import Synchronization
 final class DataFileWatch: Sendable {
     let path: String
     let keyField: String
+    /// The seed the data's random streams start from (``MockData/init(collections:seed:)``).
+    let seed: UInt64
     /// What changes when the file is written or replaced: inode, size, modification time.
     private let seen: Mutex<[Int]>
 
-    init(path: String, keyField: String) {
+    init(path: String, keyField: String, seed: UInt64) {
         self.path = path
         self.keyField = keyField
+        self.seed = seed
         self.seen = Mutex(Self.signature(of: path))
     }
 
@@ -23,13 +26,13 @@ final class DataFileWatch: Sendable {
         return [Int(status.st_ino), Int(status.st_size), status.st_mtim.tv_sec, status.st_mtim.tv_nsec]
     }
 
-    /// The file's collections when it changed since the last look; `nil` when it did not, or
-    /// when it cannot be served now (said once per change).
-    func reloaded() -> [ItemCollection]? {
+    /// The file's data when it changed since the last look; `nil` when it did not, or when it
+    /// cannot be served now (said once per change).
+    func reloaded() -> MockData? {
         let now = Self.signature(of: path)
         guard seen.withLock({ seen in defer { seen = now }; return seen != now }) else { return nil }
         do {
-            return try DataFile.load(path: path, keyField: keyField)
+            return MockData(collections: try DataFile.load(path: path, keyField: keyField), seed: seed)
         } catch {
             FileHandle.standardError.write(Data("fresh-mock: --watch: \(error); still serving what it held before\n".utf8))
             return nil

@@ -66,7 +66,7 @@ struct ItemCollection: Sendable {
     }
 
     /// The top-level member names of the items (what json-server's filters may name).
-    var memberPaths: Set<String> {
+    var memberNames: Set<String> {
         Set(items.all.flatMap { $0.members.keys })
     }
 

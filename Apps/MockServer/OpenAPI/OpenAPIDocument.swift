@@ -21,7 +21,7 @@ struct OpenAPIDocument {
         self.collections = data.collections.mapValues { ($0.keyField, $0.keyKind) }
         self.defaultStyle = configuration.defaultStyle
         self.isSeeded = configuration.dataFile == nil && configuration.mirror == nil
-        self.filterMembers = configuration.dataFile == nil ? [:] : data.collections.mapValues { $0.memberPaths.sorted() }
+        self.filterMembers = configuration.dataFile == nil ? [:] : data.collections.mapValues { $0.memberNames.sorted() }
     }
 
     /// The document as representation content (it never changes while the server runs).

@@ -82,10 +82,14 @@ final class MirrorReplay: Sendable {
         let representation: Representation
         do {
             representation = try await build(request)
-        } catch .notRecorded {
+        } catch .notRecorded(let message, let nearest, let differences) {
             // A sync may have written since the last look: what it added may answer the request.
-            await forgetIfChanged(now: true)
-            representation = try await missing(request)
+            guard await forgetIfChanged(now: true) else { throw missed(request, message, nearest, differences) }
+            do {
+                representation = try await build(request)
+            } catch .notRecorded(let message, let nearest, let differences) {
+                throw missed(request, message, nearest, differences)
+            }
         }
         state.withLock { state in
             if state.keptBytes + representation.byteCount > MockStore.defaultByteBudget { (state.kept, state.keptBytes) = ([:], 0) }
@@ -94,16 +98,11 @@ final class MirrorReplay: Sendable {
         return validators.reply(to: request.headers, with: representation)
     }
 
-    /// The representation of `request` when it may be a miss: a miss is kept, then thrown.
-    private func missing(_ request: APIRequest) async throws(APIError) -> Representation {
-        do {
-            return try await build(request)
-        } catch .notRecorded(let message, let nearest, let differences) {
-            let served = state.withLock { $0.served }
-            let origin = ReplayedPage.origin(of: nearest ?? served.first?.url ?? "")
-            misses.record(origin + request.path + (request.rawQuery.map { "?" + $0 } ?? ""))
-            throw .notRecorded(message: message, nearest: nearest, differences: differences)
-        }
+    /// Keeps a miss of `request` (as the URL on the origin of its nearest recorded page) and returns it as the error.
+    private func missed(_ request: APIRequest, _ message: String, _ nearest: String?, _ differences: [String]) -> APIError {
+        let origin = ReplayedPage.origin(of: nearest ?? state.withLock { $0.served.first?.url } ?? "")
+        misses.record(origin + request.path + (request.rawQuery.map { "?" + $0 } ?? ""))
+        return .notRecorded(message: message, nearest: nearest, differences: differences)
     }
 
     private func build(_ request: APIRequest) async throws(APIError) -> Representation {

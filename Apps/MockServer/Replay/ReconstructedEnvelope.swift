@@ -51,8 +51,7 @@ extension PageEnvelope {
 
     /// `text` as a JSON string, or `null`.
     private static func json(_ text: String?) -> String {
-        guard let text else { return "null" }
-        return String(decoding: (try? JSONEncoder().encode(text)) ?? Data("null".utf8), as: UTF8.self)
+        text.map(JSONText.quoted) ?? "null"
     }
 
     /// An object being built: members in the order given, each a raw JSON value or an object.
@@ -76,7 +75,7 @@ extension PageEnvelope {
         var text: String {
             switch self {
             case .value(let json): json
-            case .object(let members): "{" + members.map { PageEnvelope.json($0.name) + ":" + $0.node.text }.joined(separator: ",") + "}"
+            case .object(let members): "{" + members.map { JSONText.quoted($0.name) + ":" + $0.node.text }.joined(separator: ",") + "}"
             }
         }
     }

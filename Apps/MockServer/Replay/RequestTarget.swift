@@ -19,12 +19,10 @@ struct RequestTarget: Equatable, Sendable {
     /// The target of a request: its path and its query as sent (`nil`: none).
     init(path: String, query: String?) {
         self.path = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        // A broken escape is compared as it was sent.
+        let decoded = { (text: Substring) in QueryParameters.decoded(text) ?? String(text) }
         parameters = (query ?? "").split(separator: "&").map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            func decoded(_ text: Substring) -> String {
-                let spaced = text.replacingOccurrences(of: "+", with: " ")
-                return spaced.removingPercentEncoding ?? spaced
-            }
             return Parameter(name: decoded(parts[0]), value: parts.count > 1 ? decoded(parts[1]) : "")
         }.sorted()
     }

@@ -64,13 +64,26 @@ struct JSONServerQuery: Sendable, Equatable {
         }
     }
 
+    /// The parameters that choose and order the items (all but the paging ones), decoded, in a
+    /// fixed order: what a page's links carry on.
+    private var choosing: [(name: String, value: String)] {
+        filters.map { ($0.path.joined(separator: "."), $0.value) }
+            + [search.map { ("q", $0) }, since.map { (SinceParameter.name, $0.text) },
+               sort.isEmpty ? nil : ("_sort", sort.map { ($0.descending ? "-" : "") + $0.path.joined(separator: ".") }.joined(separator: ","))]
+                .compactMap { $0 }
+    }
+
     /// What identifies the answer, to key its kept representation.
     var canonical: String {
-        let parts = filters.map { "\($0.path.joined(separator: "."))=\($0.value)" }
-            + [search.map { "q=\($0)" }, sort.isEmpty ? nil : "_sort=" + sort.map { ($0.descending ? "-" : "") + $0.path.joined(separator: ".") }.joined(separator: ","),
-               page.map { "_page=\($0)" }, limit.map { "_limit=\($0)" }, perPage.map { "_per_page=\($0)" },
-               since.map { String($0.queryPart.dropFirst()) }].compactMap { $0 }
-        return "json-server?" + parts.joined(separator: "&")
+        let paging = [page.map { ("_page", String($0)) }, limit.map { ("_limit", String($0)) }, perPage.map { ("_per_page", String($0)) }]
+        return "json-server?" + Self.query(choosing + paging.compactMap { $0 })
+    }
+
+    /// `name=value&…`, each part percent-encoded.
+    private static func query(_ parameters: [(name: String, value: String)]) -> String {
+        let safe = CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~,"))
+        let encoded = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: safe) ?? text }
+        return parameters.map { encoded($0.name) + "=" + encoded($0.value) }.joined(separator: "&")
     }
 
     // MARK: Answering
@@ -134,10 +147,8 @@ struct JSONServerQuery: Sendable, Equatable {
     /// json-server 0.17's `Link`: first, prev, next and last, each with the query's other parameters.
     private func link(page: Int, size: Int, count: Int, path: String, origin: String) -> String {
         let last = max(1, (count + size - 1) / size)
-        let carried = canonical.dropFirst("json-server?".count).split(separator: "&").filter { !$0.hasPrefix("_page=") && !$0.hasPrefix("_limit=") }
-            .map { String($0).addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? String($0) }
         func url(_ number: Int, _ relation: String) -> String {
-            "<\(origin)\(path)?" + (carried + ["_page=\(number)", "_limit=\(size)"]).joined(separator: "&") + ">; rel=\"\(relation)\""
+            "<\(origin)\(path)?" + Self.query(choosing + [("_page", String(number)), ("_limit", String(size))]) + ">; rel=\"\(relation)\""
         }
         var links = [url(1, "first")]
         if page > 1 { links.append(url(min(page - 1, last), "prev")) }

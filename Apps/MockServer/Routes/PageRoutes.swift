@@ -56,7 +56,7 @@ struct PageRoutes: Sendable {
             throw .invalidQuery(name: mixed, message: "pages in the \(style.rawValue) style; json-server's parameters (_page, _limit, _sort, q, filters) go without it")
         }
         guard !others.isEmpty else { return [] }
-        let members = store.snapshot.collections[name]?.memberPaths ?? []
+        let members = store.snapshot.collections[name]?.memberNames ?? []
         if let unknown = others.sorted().first(where: { !members.contains(String($0.split(separator: ".").first ?? "")) }) {
             throw .invalidQuery(name: unknown, message: "not understood: no item of \(name) has such a member, and it is not a parameter of "
                                 + "the \(style.rawValue) style (\(paging.sorted().joined(separator: ", "))), since, or json-server's "

@@ -31,7 +31,7 @@ struct QueryParameters: Sendable {
 
     /// `component` with `+` as space and percent-escapes decoded; `nil` when an escape is broken.
     /// Most components (`limit=20`) have neither, and skip Foundation's decoding altogether.
-    private static func decoded(_ component: Substring) -> String? {
+    static func decoded(_ component: Substring) -> String? {
         let needsDecoding = component.utf8.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
         guard needsDecoding else { return String(component) }
         return plusAsSpace(component).removingPercentEncoding

@@ -21,7 +21,6 @@ struct MockResponder: HTTPResponder {
     let store: MockStore
     /// `--watch`: the `--data` file, read again when it changed.
     let dataWatch: DataFileWatch?
-    let seed: UInt64
     let faults: FaultInjector
     let rateLimiter: RateLimiter?
     let secondaryLimiter: SecondaryLimiter?
@@ -39,8 +38,8 @@ struct MockResponder: HTTPResponder {
          validators: Validators, accessLog: AccessLog?) {
         let store = MockStore(data: data)
         self.store = store
-        self.seed = configuration.seed
-        self.dataWatch = configuration.watchesDataFile ? configuration.dataFile.map { DataFileWatch(path: $0, keyField: configuration.keyField) } : nil
+        self.dataWatch = configuration.watchesDataFile
+            ? configuration.dataFile.map { DataFileWatch(path: $0, keyField: configuration.keyField, seed: configuration.seed) } : nil
         let initialFaults = FaultInjector.Settings(seed: configuration.seed, rules: configuration.faults)
         let items = ItemResponder(store: store, validators: validators, requireIfMatch: configuration.requireIfMatch)
         let rateLimiter = configuration.rateLimit.map {
@@ -86,7 +85,7 @@ struct MockResponder: HTTPResponder {
         let match = routes.match(request.uri.path)
         let route = match?.route
         let isAPI = route?.isAdmin != true
-        if let dataWatch, let collections = dataWatch.reloaded() { store.replace(with: MockData(collections: collections, seed: seed)) }
+        if let dataWatch, let data = dataWatch.reloaded() { store.replace(with: data) }
         if isAPI { log.began() }
         defer { if isAPI { log.ended() } }
         let (limitHeaders, primaryRefusal) = isAPI ? rateLimiter?.admit() ?? ([:], nil) : ([:], nil)

@@ -1,4 +1,5 @@
 import Foundation
+import JSON
 
 /// A page as the server sent it, without its items: the header fields a client reads and the
 /// body's text around the items' array. What `fresh-mock --mirror` serves around the stored
@@ -61,26 +62,9 @@ public struct PageEnvelope: Codable, Sendable, Equatable {
     /// envelope is the same text, which a replay's entity tags are made from). Written by hand,
     /// without a `JSONEncoder` for each page a sync stores.
     public var storedText: String {
-        let fields = self.fields.map { #"{"name":"# + Self.quoted($0.name) + #","value":"# + Self.quoted($0.value) + "}" }
-        return #"{"after":"# + Self.quoted(after) + #","before":"# + Self.quoted(before) + #","fields":["#
+        let fields = self.fields.map { #"{"name":"# + JSONText.quoted($0.name) + #","value":"# + JSONText.quoted($0.value) + "}" }
+        return #"{"after":"# + JSONText.quoted(after) + #","before":"# + JSONText.quoted(before) + #","fields":["#
             + fields.joined(separator: ",") + "]}"
-    }
-
-    /// `text` as a JSON string.
-    private static func quoted(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\r": quoted += "\\r"
-            case "\t": quoted += "\\t"
-            case _ where scalar.value < 0x20: quoted += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: quoted.unicodeScalars.append(scalar)
-            }
-        }
-        return quoted + "\""
     }
 
     /// The envelope `text` stored; `nil` when it cannot be read.

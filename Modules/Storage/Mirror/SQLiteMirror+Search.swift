@@ -8,19 +8,21 @@ extension SQLiteMirror {
     /// are indexed (their string values, split into words), the items gone since dropped. Costs
     /// nothing when nothing changed. Returns whether it did anything.
     ///
-    /// The items are indexed ``searchIndexBatch`` row ids at a time, each batch a transaction of its
-    /// own: the first search of a million items, one transaction, held 620 MiB (69 MiB in batches of
-    /// 10,000, and 24 s instead of 19 s: smaller batches cost more merging). A sync writing
-    /// meanwhile is safe: what it changed carries a later change number, indexed next time.
+    /// The collection's items are indexed ``searchIndexBatch`` row ids at a time, each batch a
+    /// transaction of its own: the first search of a million items, one transaction, held 620 MiB
+    /// (69 MiB in batches of 10,000, and 24 s instead of 19 s: smaller batches cost more merging).
+    /// A sync writing meanwhile is safe: what it changed carries a later change number, indexed next time.
     @discardableResult
     public func updateSearchIndex(of collectionID: Int64) throws -> Bool {
-        let (indexed, indexedCount, sequence, count, lastID): (Int, Int?, Int, Int, Int64) = try read { db in
+        let (indexed, indexedCount, sequence, count, ids): (Int, Int?, Int, Int, (first: Int64, last: Int64)) = try read { db in
             let state = try Row.fetchOne(db, sql: "SELECT sequence, itemCount FROM itemTextState WHERE collectionID = ?",
                                          arguments: [collectionID])
             let sequence = try Int.fetchOne(db, sql: "SELECT changeSequence FROM collection WHERE id = ?", arguments: [collectionID]) ?? 0
             let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex >= 0", arguments: [collectionID]) ?? 0
-            let lastID = try Int64.fetchOne(db, sql: "SELECT max(id) FROM item") ?? 0
-            return (state?["sequence"] ?? -1, state?["itemCount"], sequence, count, lastID)
+            let range = try Row.fetchOne(db, sql: "SELECT min(id) AS first, max(id) AS last FROM item WHERE collectionID = ?",
+                                         arguments: [collectionID])
+            let ids = (first: (range?["first"] as Int64?) ?? 0, last: (range?["last"] as Int64?) ?? 0)
+            return (state?["sequence"] ?? -1, state?["itemCount"], sequence, count, ids)
         }
         guard indexed != sequence || indexedCount != count else { return false }
         try write { db in
@@ -29,7 +31,7 @@ extension SQLiteMirror {
                     SELECT 1 FROM item WHERE item.id = itemText.rowid AND pageIndex >= 0 AND changedSequence <= ?2)
                 """, arguments: [collectionID, indexed])
         }
-        for start in stride(from: Int64(0), through: lastID, by: Self.searchIndexBatch) {
+        for start in stride(from: ids.first - 1, through: ids.last, by: Self.searchIndexBatch) {
             try write { db in
                 try db.execute(sql: """
                     INSERT INTO itemText (rowid, text, collectionID)
