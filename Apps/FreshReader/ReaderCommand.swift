@@ -142,8 +142,10 @@ public struct ReaderCommand: AsyncParsableCommand {
         var options = ReaderState.Options()
         options.canFetch = !readOnly
         options.prefetchDistance = prefetch
-        let library = StoredLibrary(store: store, title: title.flatMap(JSONPath.init(parsing:)))
-        let session = ReaderSession(services: services, store: store, library: library, collectionID: collectionID, options: options)
+        let work = BackgroundWork()
+        let library = StoredLibrary(store: store, title: title.flatMap(JSONPath.init(parsing:)), work: work)
+        let session = ReaderSession(services: services, store: store, library: library, collectionID: collectionID,
+                                    options: options, work: work)
         let ran: Result<Void, any Error>
         do { ran = .success(try await services.finishing { try await session.run() }) } catch { ran = .failure(error) }
         await store.close()

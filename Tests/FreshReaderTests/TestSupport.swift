@@ -131,7 +131,7 @@ struct MemoryCollection: CollectionReading {
         library.stored(self.id).json[id]
     }
 
-    func markShown(upTo sequence: Int) throws {
+    func markShown(upTo sequence: Int) {
         library.change { collections in
             for index in collections.indices where collections[index].entry.id == id {
                 collections[index].entry.shownSequence = sequence

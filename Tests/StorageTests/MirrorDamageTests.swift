@@ -84,8 +84,11 @@ struct MirrorDamageTests {
         let directory = try TemporaryDirectory()
         let path = try await scribbledDatabase(scribble, in: directory)
         let before = FileManager.default.contents(atPath: path)
+        // Opening reads nothing whole (a reader's first frame does not wait for the check): the
+        // first write checks the file first.
+        let database = try SQLiteMirror(path: path)
         #expect {
-            try SQLiteMirror(path: path)
+            try database.createCollection(preferredName: "new", url: "http://o.test/new")
         } throws: { error in
             // What the check found, on one line (SQLite reports it over several).
             guard case StorageError.corrupted(_, let reason) = error else { return false }

@@ -72,6 +72,6 @@ public protocol CollectionReading: Sendable {
     /// `query`, wrapping around; `nil` when none does.
     func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow?
     /// Records that the collection was shown as it was after page write `sequence`, so the
-    /// next run marks only what changed after it.
-    func markShown(upTo sequence: Int) throws
+    /// next run marks only what changed after it (best effort: nothing is lost without it).
+    func markShown(upTo sequence: Int)
 }

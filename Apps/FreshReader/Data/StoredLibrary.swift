@@ -6,11 +6,13 @@ import SyncEngine
 
 /// The reader's view of the mirror: collections and windows of rows, through the window reads
 /// of its ``MirrorStore`` (an index range and `LIMIT`, never a whole table), each waited for on
-/// the UI thread (``BlockingCall``).
+/// the UI thread (``BlockingCall``). Its one write, the shown mark, runs behind the screen.
 public struct StoredLibrary: ReaderLibrary {
     let store: any MirrorReading & ShownMarks
     /// The member rows are titled with (`--title`), or `nil` to choose from the items.
     let title: JSONPath?
+    /// Where the shown marks are written, so the session waits for them before the store closes.
+    let work: BackgroundWork
 
     public func collections() throws -> [CollectionEntry] {
         try BlockingCall.wait {
@@ -25,7 +27,7 @@ public struct StoredLibrary: ReaderLibrary {
 
     public func open(_ collectionID: Int64) throws -> any CollectionReading {
         let sample = try BlockingCall.wait { try await store.firstItemJSON(in: collectionID) }
-        return StoredCollection(store: store, collectionID: collectionID, fields: ItemFields.choose(for: sample, title: title))
+        return StoredCollection(store: store, collectionID: collectionID, fields: ItemFields.choose(for: sample, title: title), work: work)
     }
 }
 
@@ -34,6 +36,7 @@ struct StoredCollection: CollectionReading {
     let store: any MirrorReading & ShownMarks
     let collectionID: Int64
     let fields: RowFields
+    let work: BackgroundWork
 
     func entry() throws -> CollectionEntry {
         try BlockingCall.wait {
@@ -65,8 +68,10 @@ struct StoredCollection: CollectionReading {
         try BlockingCall.wait { try await store.item(id: id)?.json }
     }
 
-    func markShown(upTo sequence: Int) throws {
-        try BlockingCall.wait { try await store.markShown(collectionID, upTo: sequence) }
+    /// Written in the background: a write may wait for another process's (a sync's) to end,
+    /// and the first frame must not. A mark that cannot be written is left as it was.
+    func markShown(upTo sequence: Int) {
+        work.track(Task { [store, collectionID] in try? await store.markShown(collectionID, upTo: sequence) })
     }
 
     func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow? {

@@ -13,6 +13,8 @@ struct ReaderSession {
     /// The collection to open on, if the user named one.
     let collectionID: Int64?
     let options: ReaderState.Options
+    /// The background tasks: page loads, refreshes, and the library's shown marks.
+    let work: BackgroundWork
 
     func run() async throws {
         let inbox = Mailbox<ReaderEvent>()
@@ -20,7 +22,6 @@ struct ReaderSession {
         defer { signals.cancel() }
         // No watcher for a database opened immutable (a read-only directory): nobody writes there.
         let watcher = options.canFetch ? try await store.watchChanges() : nil
-        let work = BackgroundWork()
         let pages = PageLoader(services: services, store: store, work: work) { inbox.post(.pageLoaded(collectionID: $0, failure: $1)) }
         let refresher = CollectionRefresher(services: services, store: store, work: work) {
             inbox.post(.refresh(collectionID: $0, status: $1, summary: $2))

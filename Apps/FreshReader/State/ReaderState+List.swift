@@ -24,11 +24,12 @@ extension ReaderState {
         try loadWindow()
     }
 
-    /// Records the collection as shown now, so the next run marks only later changes. A
-    /// database that cannot be written (a read-only directory) keeps its marks: nothing is lost.
+    /// Records the collection as shown now, so the next run marks only later changes (a write
+    /// only when there were changes). A database that cannot be written (a read-only directory)
+    /// keeps its marks: nothing is lost.
     private func noteShown() {
-        guard let source, let entry else { return }
-        try? source.markShown(upTo: entry.changeSequence)
+        guard let source, let entry, entry.shownSequence != entry.changeSequence else { return }
+        source.markShown(upTo: entry.changeSequence)
     }
 
     mutating func closeCollection() {

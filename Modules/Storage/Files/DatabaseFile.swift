@@ -64,25 +64,55 @@ enum DatabaseFile {
     private static func openReadOnly(
         at path: String, migrator: DatabaseMigrator, probeTables: [String], busyTimeout: TimeInterval
     ) throws -> DatabasePool {
-        processSettings
         guard FileManager.default.fileExists(atPath: path) else {
             throw StorageError.cannotOpen(path: path, reason: "no such file (nothing has been synced there yet)")
         }
-        var configuration = Configuration()
+        guard let pool = try openReaders(at: readOnlyLocation(of: path), migrator: migrator, probeTables: probeTables,
+                                         busyTimeout: busyTimeout, reportingAs: path) else {
+            throw StorageError.cannotOpen(path: path, reason: "it was written by an older fresh; open it once with write access to upgrade it")
+        }
+        return pool
+    }
+
+    /// Opens a pool of read-only connections to an existing file whose schema is current; `nil`
+    /// when the file is missing or its schema is not current (a writer must create or migrate it).
+    ///
+    /// Opening it takes no lock: a pool that may write sets up WAL mode with a transaction of its
+    /// own when the log is empty (GRDB's `DatabasePool`), which waits for any other process's
+    /// write, and then the first frame of a reader would wait for another process's sync.
+    static func openReaders(
+        at location: String, migrator: DatabaseMigrator, probeTables: [String],
+        busyTimeout: TimeInterval = defaultBusyTimeout, reportingAs path: String
+    ) throws -> DatabasePool? {
+        processSettings
+        guard FileManager.default.fileExists(atPath: path) else { return nil }
+        var configuration = configuration(busyTimeout: busyTimeout, extraPragmas: [])
         configuration.readonly = true
-        configuration.busyMode = .timeout(busyTimeout)
         do {
-            let pool = try DatabasePool(path: readOnlyLocation(of: path), configuration: configuration)
-            try pool.read { db in
-                guard try migrator.hasCompletedMigrations(db) else {
-                    throw StorageError.cannotOpen(path: path, reason: "it was written by an older fresh; open it once with write access to upgrade it")
-                }
+            let pool = try DatabasePool(path: location, configuration: configuration)
+            let current = try pool.read { db in
+                guard try migrator.hasCompletedMigrations(db) else { return false }
                 for table in probeTables { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM \(table) LIMIT 1") }
+                return true
             }
-            return pool
+            if !current { try pool.close() }
+            return current ? pool : nil
         } catch {
             throw classify(error, path: path)
         }
+    }
+
+    /// How every connection to a file opens: a busy timeout and ``pragmas`` (then `extraPragmas`),
+    /// a read-only connection with the smaller cache of ``readerCacheKibibytes``.
+    private static func configuration(busyTimeout: TimeInterval, extraPragmas: [String]) -> Configuration {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(busyTimeout)
+        let pragmas = Self.pragmas + extraPragmas
+        configuration.prepareDatabase { db in
+            for pragma in pragmas { try db.execute(sql: pragma) }
+            if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(readerCacheKibibytes)") }
+        }
+        return configuration
     }
 
     /// Where SQLite opens `path` read-only. A WAL database needs its `-shm` file, which SQLite
@@ -134,15 +164,8 @@ enum DatabaseFile {
         defer { close(lock) }
         flock(lock, LOCK_EX)
         defer { flock(lock, LOCK_UN) }
-        var configuration = Configuration()
-        configuration.busyMode = .timeout(busyTimeout)
-        let pragmas = Self.pragmas + extraPragmas
-        configuration.prepareDatabase { db in
-            for pragma in pragmas { try db.execute(sql: pragma) }
-            if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(readerCacheKibibytes)") }
-        }
         do {
-            let writer = try make(configuration)
+            let writer = try make(configuration(busyTimeout: busyTimeout, extraPragmas: extraPragmas))
             try migrator.migrate(writer)
             try writer.read { db in
                 for table in probeTables { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM \(table) LIMIT 1") }

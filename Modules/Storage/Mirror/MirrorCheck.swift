@@ -63,7 +63,7 @@ public enum MirrorCheck {
             configuration.readonly = true
             let source = try DatabaseQueue(path: path, configuration: configuration)
             let destination = try SQLiteMirror(path: target)
-            try destination.pool.write { db in
+            try destination.writerPool().write { db in
                 // No transaction around the reads: a damaged page makes its commit fail too.
                 try source.inDatabase { from in
                     recovery.collections = try copyRows(of: "collection", from: from, into: db, lost: &recovery.lostRows)

@@ -21,7 +21,14 @@ public final class SQLiteMirror: MirrorStore {
     public let path: String
     /// Whether the file was opened without write access (a reader of a read-only directory).
     public let isReadOnly: Bool
-    let pool: DatabasePool
+    /// The connections reads go through, read-only: opening them waits for no other process.
+    let readers: DatabasePool
+    /// The pool writes go through, opened by the first write (``writerPool()``): a reader shows its
+    /// first frame without waiting for the check or the lock a writer's open may need.
+    private let writer: Mutex<DatabasePool?>
+    /// Whether the file must be checked before its first write (see ``VerifiedState``), as it
+    /// was when the mirror opened.
+    private let checkBeforeWriting: Bool
     let checkpointer: Checkpointer
     /// The thread page writes run on, made by the first and stopped with the mirror.
     private let writerThread = Mutex<BackgroundThread?>(nil)
@@ -29,18 +36,52 @@ public final class SQLiteMirror: MirrorStore {
     /// How much lower than the process the page writer runs (Linux thread niceness).
     static let writerNiceness: Int32 = 5
 
+    /// The tables whose first rows an open reads (see ``DatabaseFile/openPool(at:migrator:probeTables:busyTimeout:readOnly:)``).
+    private static let probeTables = ["collection", "page", "item"]
+
     /// Opens (creating if needed) the mirror at `path`, migrating an older schema; `readOnly`
     /// writes nothing (no migration, no new file), for a reader of a read-only directory.
+    ///
+    /// A file with the current schema is opened for reading only, which takes no lock; the first
+    /// write opens the writer (checking the file first when a writer left it unclosed). A new
+    /// file, or one of an older schema, is created or migrated at once.
     public init(path: String, readOnly: Bool = false) throws {
         self.path = path
         isReadOnly = readOnly
-        if !readOnly {
-            try DamageMarker.refuseIfMarked(path)
-            try VerifiedState.checkBeforeWriting(path)
-        }
         checkpointer = Checkpointer(path: path)
-        pool = try DatabaseFile.openPool(at: path, migrator: MirrorSchema.migrator,
-                                         probeTables: ["collection", "page", "item"], readOnly: readOnly)
+        if readOnly {
+            readers = try DatabaseFile.openPool(at: path, migrator: MirrorSchema.migrator, probeTables: Self.probeTables, readOnly: true)
+            writer = Mutex(nil)
+            checkBeforeWriting = false
+            return
+        }
+        try DamageMarker.refuseIfMarked(path)
+        checkBeforeWriting = VerifiedState.needsCheck(path)
+        if let current = try DatabaseFile.openReaders(at: path, migrator: MirrorSchema.migrator, probeTables: Self.probeTables,
+                                                      reportingAs: path) {
+            readers = current
+            writer = Mutex(nil)
+        } else {
+            writer = Mutex(try Self.openWriter(at: path, checkFirst: checkBeforeWriting))
+            readers = try DatabaseFile.openPool(at: path, migrator: MirrorSchema.migrator, probeTables: Self.probeTables, readOnly: true)
+        }
+    }
+
+    /// The pool writes go through, opened (checked, migrated, in WAL mode) by the first call. A
+    /// read-only mirror's writes go to its readers, and fail as a read-only file's do.
+    func writerPool() throws -> DatabasePool {
+        if isReadOnly { return readers }
+        return try writer.withLock { writer in
+            if let writer { return writer }
+            let opened = try Self.openWriter(at: path, checkFirst: checkBeforeWriting)
+            writer = opened
+            return opened
+        }
+    }
+
+    private static func openWriter(at path: String, checkFirst: Bool) throws -> DatabasePool {
+        if checkFirst { try VerifiedState.check(path) }
+        return try DatabaseFile.openPool(at: path, migrator: MirrorSchema.migrator, probeTables: probeTables)
     }
 
     /// The mirror at `path` for commands that only read it: opened read-only when it was found
@@ -79,11 +120,16 @@ public final class SQLiteMirror: MirrorStore {
     public func close() async {
         checkpointer.close()
         do {
-            // The pool closes its writer before its readers, so no close of its own would
-            // copy the log back: a read-only connection cannot.
-            if !isReadOnly { _ = try await pool.writeWithoutTransaction { try $0.checkpoint(.truncate) } }
-            try pool.close()
-            if !isReadOnly { VerifiedState.record(path) }
+            let opened = writer.withLock { $0 }
+            // A pool closes its writer before its readers, so no close of its own would copy the
+            // log back: a read-only connection cannot.
+            if let opened {
+                _ = try await opened.writeWithoutTransaction { try $0.checkpoint(.truncate) }
+                try opened.close()
+            }
+            try readers.close()
+            // Unless the file was left unchecked: nothing wrote, so nothing checked it.
+            if !isReadOnly && (opened != nil || !checkBeforeWriting) { VerifiedState.record(path) }
         } catch {
             // The log is busy, or a connection still in use: the file stays as it is until the
             // process ends, and the next writer checks it once.
@@ -100,7 +146,7 @@ public final class SQLiteMirror: MirrorStore {
     /// found by ``PageWriter`` passes through as it is.
     func write<T>(_ updates: (Database) throws -> T) throws -> T {
         do {
-            return try pool.write(updates)
+            return try writerPool().write(updates)
         } catch let found as DuplicateKey {
             throw found
         } catch {
@@ -110,7 +156,7 @@ public final class SQLiteMirror: MirrorStore {
 
     /// Runs a read, turning its errors into ``StorageError``s.
     func read<T>(_ value: (Database) throws -> T) throws -> T {
-        do { return try pool.read(value) } catch { throw failure(error) }
+        do { return try readers.read(value) } catch { throw failure(error) }
     }
 
     /// Runs one statement as a ``write(_:)`` of its own.

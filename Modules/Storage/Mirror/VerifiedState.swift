@@ -12,11 +12,9 @@ import StorageErrors
 enum VerifiedState {
     static func recordPath(for path: String) -> String { path + ".verified" }
 
-    /// Checks the file at `path` before a writer opens it, unless it is as the last clean close
-    /// left it; a damaged file is marked (``DamageMarker``) and refused.
+    /// Checks the file at `path` before a writer opens it (when ``needsCheck(_:)`` said so).
     /// - Throws: ``StorageError/corrupted(path:reason:)`` when the check finds damage.
-    static func checkBeforeWriting(_ path: String) throws {
-        guard needsCheck(path) else { return }
+    static func check(_ path: String) throws {
         let problems = try MirrorCheck.findProblems(at: path, check: "quick_check(10)")
         guard problems == ["ok"] else { throw StorageError.corrupted(path: path, reason: MirrorCheck.oneLine(problems)) }
     }
