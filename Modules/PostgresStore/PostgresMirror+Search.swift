@@ -28,21 +28,21 @@ extension PostgresMirror {
         return try await rows(fields, match + ordered, binds).first
     }
 
-    /// Brings the collection's search words up to date as the SQLite mirror does its index, one
-    /// searcher at a time per collection (one read when nothing changed); returns whether it did.
+    /// Brings the collection's search words up to date as the SQLite mirror does its index (by the
+    /// change number alone), one searcher at a time per collection (one read when nothing changed);
+    /// returns whether it did.
     @discardableResult
     public func updateSearchIndex(of id: Int64) async throws -> Bool {
         // No notification: the items did not change.
         try await connection.transaction { transaction in
             try await transaction.query("SELECT pg_advisory_xact_lock(\(Self.searchLock), \(Int32(truncatingIfNeeded: id)))")
             let state = try await transaction.query("""
-                SELECT c.change_sequence, (SELECT count(*) FROM item WHERE collection_id = c.id AND page_index >= 0),
-                    s.sequence, s.item_count
+                SELECT c.change_sequence, s.sequence
                 FROM collection c LEFT JOIN item_words_state s ON s.collection_id = c.id WHERE c.id = \(id)
-                """).first.map { try $0.decode((Int, Int, Int?, Int?).self) }
-            guard let (sequence, count, indexedSequence, indexedCount) = state else { return false }
+                """).first.map { try $0.decode((Int, Int?).self) }
+            guard let (sequence, indexedSequence) = state else { return false }
             let indexed = indexedSequence ?? -1
-            guard indexed != sequence || indexedCount != count else { return false }
+            guard indexed != sequence else { return false }
             try await transaction.query("""
                 DELETE FROM item_words w WHERE w.collection_id = \(id) AND NOT EXISTS (
                     SELECT 1 FROM item i WHERE i.id = w.item_id AND i.page_index >= 0 AND i.changed_sequence <= \(indexed))
@@ -55,8 +55,8 @@ extension PostgresMirror {
                 ON CONFLICT (item_id) DO UPDATE SET words = excluded.words
                 """)
             try await transaction.query("""
-                INSERT INTO item_words_state (collection_id, sequence, item_count) VALUES (\(id), \(sequence), \(count))
-                ON CONFLICT (collection_id) DO UPDATE SET sequence = excluded.sequence, item_count = excluded.item_count
+                INSERT INTO item_words_state (collection_id, sequence) VALUES (\(id), \(sequence))
+                ON CONFLICT (collection_id) DO UPDATE SET sequence = excluded.sequence
                 """)
             return true
         }

@@ -20,6 +20,8 @@ enum PostgresSchema {
         ("v4-moving-listings-and-incremental-syncs", movingListingsAndIncrementalSyncs),
         ("v5-page-write-rule", writingFunctions),
         ("v6-page-envelopes", pageEnvelopes),
+        // As the SQLite side's `v9-search-state-by-sequence`: no count of the items before a search.
+        ("v7-search-state-by-sequence", ["ALTER TABLE item_words_state DROP COLUMN item_count"]),
     ]
 
     /// What a replay serves around a page's items (`PageEnvelope`), and pages found by URL, as

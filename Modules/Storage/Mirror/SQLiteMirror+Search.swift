@@ -5,8 +5,9 @@ import MirrorStore
 // MirrorStore, search: what each call does is said on the protocol.
 extension SQLiteMirror {
     /// Brings the collection's full-text index up to date (docs/reader.md): the items written since
-    /// are indexed (their string values, split into words), the items gone since dropped. Costs
-    /// nothing when nothing changed. Returns whether it did anything.
+    /// are indexed (their string values, split into words), the items gone or changed since dropped.
+    /// Costs two row reads when no page was written since. Returns whether it did anything. An item
+    /// removed since (no page write) keeps its entry until the next write: it matches no item row.
     ///
     /// The collection's items are indexed ``searchIndexBatch`` row ids at a time, each batch a
     /// transaction of its own: the first search of a million items, one transaction, held 620 MiB
@@ -14,17 +15,17 @@ extension SQLiteMirror {
     /// A sync writing meanwhile is safe: what it changed carries a later change number, indexed next time.
     @discardableResult
     public func updateSearchIndex(of collectionID: Int64) throws -> Bool {
-        let (indexed, indexedCount, sequence, count, ids): (Int, Int?, Int, Int, (first: Int64, last: Int64)) = try read { db in
-            let state = try Row.fetchOne(db, sql: "SELECT sequence, itemCount FROM itemTextState WHERE collectionID = ?",
-                                         arguments: [collectionID])
-            let sequence = try Int.fetchOne(db, sql: "SELECT changeSequence FROM collection WHERE id = ?", arguments: [collectionID]) ?? 0
-            let count = try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex >= 0", arguments: [collectionID]) ?? 0
+        let (indexed, sequence): (Int, Int) = try read { db in
+            let indexed = try Int.fetchOne(db, sql: "SELECT sequence FROM itemTextState WHERE collectionID = ?", arguments: [collectionID])
+            let sequence = try Int.fetchOne(db, sql: "SELECT changeSequence FROM collection WHERE id = ?", arguments: [collectionID])
+            return (indexed ?? -1, sequence ?? 0)
+        }
+        guard indexed != sequence else { return false }
+        let ids: (first: Int64, last: Int64) = try read { db in
             let range = try Row.fetchOne(db, sql: "SELECT min(id) AS first, max(id) AS last FROM item WHERE collectionID = ?",
                                          arguments: [collectionID])
-            let ids = (first: (range?["first"] as Int64?) ?? 0, last: (range?["last"] as Int64?) ?? 0)
-            return (state?["sequence"] ?? -1, state?["itemCount"], sequence, count, ids)
+            return ((range?["first"] as Int64?) ?? 0, (range?["last"] as Int64?) ?? 0)
         }
-        guard indexed != sequence || indexedCount != count else { return false }
         try write { db in
             try db.execute(sql: """
                 DELETE FROM itemText WHERE collectionID = ?1 AND NOT EXISTS (
@@ -43,9 +44,9 @@ extension SQLiteMirror {
         }
         try write { db in
             try db.execute(sql: """
-                INSERT INTO itemTextState (collectionID, sequence, itemCount) VALUES (?, ?, ?)
-                ON CONFLICT (collectionID) DO UPDATE SET sequence = excluded.sequence, itemCount = excluded.itemCount
-                """, arguments: [collectionID, sequence, count])
+                INSERT INTO itemTextState (collectionID, sequence) VALUES (?, ?)
+                ON CONFLICT (collectionID) DO UPDATE SET sequence = excluded.sequence
+                """, arguments: [collectionID, sequence])
         }
         return true
     }
@@ -62,7 +63,9 @@ extension SQLiteMirror {
         let from = position ?? ItemPosition(pageIndex: backward ? Int.max : -1, position: 0)
         let (comparison, order) = backward ? ("<", "DESC") : (">", "ASC")
         return try read { db in
-            let select = rowSelect(fields) + " WHERE collectionID = ?1 AND pageIndex >= 0 AND \(condition.sql)"
+            // `+pageIndex`: a filter, not the index range, so the range is the row value's and a
+            // search from the middle of a million items starts there, not at the first.
+            let select = rowSelect(fields) + " WHERE collectionID = ?1 AND +pageIndex >= 0 AND \(condition.sql)"
             let ordered = " ORDER BY pageIndex \(order), position \(order) LIMIT 1"
             let arguments: [any DatabaseValueConvertible] = [collectionID, condition.argument]
             if let row = try Row.fetchOne(db, sql: select + " AND (pageIndex, position) \(comparison) (?3, ?4)" + ordered,
