@@ -236,7 +236,9 @@ let package = Package(
             name: "MockServerTests",
             dependencies: [
                 "HTTPFields", "JSON", "MirrorStore", "MockServer", "Models", "Pagination", "Storage", "fresh-mock", .product(name: "CompressNIO", package: "compress-nio"), .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HummingbirdTesting", package: "hummingbird"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"), .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             path: "Tests/MockServerTests"
         ),

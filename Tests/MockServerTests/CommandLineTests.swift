@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import Testing
 
 @testable import MockServer

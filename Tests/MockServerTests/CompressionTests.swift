@@ -2,7 +2,6 @@ import CompressNIO
 import Foundation
 import HTTPFields
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPFields
 import HTTPTypes
-import HummingbirdTesting
 import Models
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import NIOCore
 import Testing
 @testable import MockServer

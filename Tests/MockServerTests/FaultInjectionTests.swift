@@ -1,5 +1,4 @@
 import HTTPTypes
-import HummingbirdTesting
 import Models
 import NIOCore
 import Testing

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Models
 import NIOCore
 import Testing
@@ -35,33 +34,32 @@ func withClient<Value: Sendable>(
 
 /// Runs `body` with a fresh keep-alive connection to a server on loopback port `port`.
 func withClient<Value: Sendable>(port: Int, _ body: @Sendable (MockClient) async throws -> Value) async throws -> Value {
-    let client = MockClient(port: port)
+    let client = try await MockClient(port: port)
     do {
         let value = try await body(client)
-        try await client.shutdown()
+        await client.shutdown()
         return value
     } catch {
-        try? await client.shutdown()
+        await client.shutdown()
         throw error
     }
 }
 
 // MARK: - Requests
 
-/// HummingbirdTesting's client on one keep-alive connection, sending the `Host` field that
-/// HTTP/1.1 requires (RFC 9112 §3.2; the server refuses a request without it), which the
-/// testing client leaves out unless told the authority.
+/// A client on one keep-alive connection (``LoopbackClient``), sending the `Host` field that
+/// HTTP/1.1 requires (RFC 9112 §3.2; the server refuses a request without it) unless a request
+/// names another authority.
 struct MockClient: Sendable {
-    typealias Request = TestClient.Request
-    typealias Response = TestClient.Response
+    typealias Request = LoopbackClient.Request
+    typealias Response = LoopbackClient.Response
 
-    private let client: TestClient
+    private let client: LoopbackClient
     private let authority: String
 
-    init(port: Int) {
-        client = TestClient(host: "127.0.0.1", port: port)
+    init(port: Int) async throws {
+        client = try await LoopbackClient(port: port)
         authority = "127.0.0.1:\(port)"
-        client.connect()
     }
 
     func execute(_ request: Request) async throws -> Response {
@@ -90,8 +88,8 @@ struct MockClient: Sendable {
         try await execute(Request(path, method: method, headers: headers))
     }
 
-    func shutdown() async throws {
-        try await client.shutdown()
+    func shutdown() async {
+        await client.shutdown()
     }
 
     /// Every post, following `next_cursor` until "0"; returns the posts and the pages' ETags.
@@ -111,7 +109,7 @@ struct MockClient: Sendable {
     }
 }
 
-extension TestClient.Response {
+extension LoopbackClient.Response {
     /// The body as UTF-8 text ("" when there is none).
     var text: String {
         body.map { String(buffer: $0) } ?? ""

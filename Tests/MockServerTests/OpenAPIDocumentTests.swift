@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import HummingbirdTesting
 import Testing
 
 @testable import MockServer
@@ -43,7 +42,7 @@ struct OpenAPIDocumentTests {
                 let schema = (content?["application/json"] as? [String: Any])?["schema"] as? [String: Any]
                 let schemaName = template == "/_admin/faults" ? "FaultSettings"
                     : (schema?["$ref"] as? String).map { String($0.split(separator: "/").last ?? "") } ?? (schema?["type"] as? String)
-                let response: TestClient.Response
+                let response: MockClient.Response
                 if let schemaName {
                     let body = try #require(bodies[schemaName], "no sample body for \(schemaName)")
                     response = try await client.send(httpMethod, path, json: body)
@@ -60,7 +59,7 @@ struct OpenAPIDocumentTests {
         }
     }
 
-    static func document(_ response: TestClient.Response) throws -> [String: Any] {
+    static func document(_ response: MockClient.Response) throws -> [String: Any] {
         try #require(try JSONSerialization.jsonObject(with: Data(response.text.utf8)) as? [String: Any])
     }
 }

@@ -1,6 +1,5 @@
 import JSON
 import HTTPTypes
-import HummingbirdTesting
 import Models
 import Testing
 

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPFields
 import HTTPTypes
-import HummingbirdTesting
 import Testing
 
 @testable import MockServer

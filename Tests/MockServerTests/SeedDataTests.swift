@@ -1,4 +1,3 @@
-import HummingbirdTesting
 import Models
 import Testing
 

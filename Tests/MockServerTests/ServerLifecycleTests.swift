@@ -1,5 +1,4 @@
 import Foundation
-import HummingbirdTesting
 import Testing
 
 @testable import MockServer
@@ -17,10 +16,10 @@ struct ServerLifecycleTests {
 
     @Test func stopReturnsWhileAClientStillHoldsAKeepAliveConnection() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration())
-        let client = MockClient(port: server.port)
+        let client = try await MockClient(port: server.port)
         #expect(try await client.get("/feed").status == .ok)
         await server.stop()
-        try? await client.shutdown()
+        await client.shutdown()
     }
 
     @Test func startFailsWhenThePortIsTaken() async throws {
