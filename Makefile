@@ -30,7 +30,7 @@ APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tm
 PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-jsonapi==8.1.0 dlt[duckdb]==1.31.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: help setup build test unit e2e docs-check check-imports demo api-check install uninstall clean
+.PHONY: help setup build build-tests test unit e2e docs-check check-imports demo api-check install uninstall clean
 .PHONY: bench bench-mock bench-cache bench-sync bench-get bench-reader bench-scale bench-replay
 
 help: ## List the targets
@@ -49,18 +49,30 @@ setup: ## Install the system packages (apt-get) and the Python test peers (pip);
 build: setup ## Build the programs (fresh, fresh-postgresql, fresh-reader, fresh-mock) (CONFIGURATION=release links the Swift runtime statically)
 	$(if $(filter release,$(CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT) build -c $(CONFIGURATION))
 
-unit: setup ## Run the unit and integration tests (swift test)
-	$(SWIFT) test
+# The programs and the tests in one build: `swift build` and then `swift test` compiled
+# Hummingbird twice (the two ask for it with different flags), 18 s of a clean `make test`.
+build-tests: setup ## Build the programs and the tests (debug)
+	$(SWIFT) build --build-tests
 
-test: build check-imports unit e2e docs-check ## Everything: setup, build, the import check, swift test, the end-to-end test, the docs' examples
+unit: build-tests ## Run the unit and integration tests (swift test)
+	$(SWIFT) test --skip-build
+
+# The end-to-end test and the docs' examples run side by side (each in directories, servers and a
+# tmux socket of its own; they spend most of their time waiting for processes), each one's output
+# printed whole when it ends: 100 s and 60 s one after the other on 2 cores.
+test: build-tests check-imports unit ## Everything: setup, build, the import check, swift test, the end-to-end test, the docs' examples
+	$(MAKE) --no-print-directory -j2 --output-sync=target e2e docs-check BUILT=yes
+
+# Within `make test` the programs are built already (BUILT=yes); alone, e2e and docs-check build them.
+PROGRAMS := $(if $(BUILT),,build)
 
 check-imports: ## Each target declares exactly what its files import; docs/architecture.md's module graph is Package.swift's
 	Tools/check-imports.py
 
-e2e: build ## End-to-end: mock server, sync, cache, offline, reader in tmux
+e2e: $(PROGRAMS) ## End-to-end: mock server, sync, cache, offline, reader in tmux
 	Tools/e2e.sh $(BIN)
 
-docs-check: build ## Run every example of README.md and docs/*.md against fresh-mock and compare what it prints
+docs-check: $(PROGRAMS) ## Run every example of README.md and docs/*.md against fresh-mock and compare what it prints
 	Tools/docs-check-test.py
 	Tools/docs-check.py --bin $(BIN)
 

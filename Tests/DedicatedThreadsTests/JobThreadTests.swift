@@ -63,9 +63,11 @@ struct JobThreadTests {
         let work = CountedWork(busyRounds: 5)
         let thread = JobThread(name: "test.idle-work", idle: work)
         thread.stop()
-        // The thread advances its work until the work says it is done, then ends.
+        // The thread advances its work until the work says it is done, then ends. The thread may
+        // have run all five rounds before it saw the stop: it then waits, and the stop's wake-up
+        // makes one more round (which finds nothing to do) before it ends.
         work.finished.wait()
-        #expect(work.advanced == 5)
+        #expect((5...6).contains(work.advanced))
     }
 
     /// With work under way and no job, the thread waits for that work's I/O instead of asking
