@@ -19,10 +19,15 @@ BIN := .build/$(CONFIGURATION)
 # command's options asks for about a hundred generic types, and each mangled name was demangled
 # and its generic requirements checked by scanning every conformance record of the program
 # (a fresh hit: 0.91x the time without it, farm-bench --vs, 100 pairs, both read from the disk).
+# SwiftPM writes a package's trait flags (Hummingbird's -DConfigurationSupport -DFullFoundation)
+# in a hash set's order, and Swift seeds its hashes afresh in every process: the two flags
+# swapped places at random, and then a `swift build` compiled Hummingbird again (18 s) and
+# relinked the programs, one that a test was running included. Builds hash deterministically.
+SWIFT_BUILD := SWIFT_DETERMINISTIC_HASHING=1 $(SWIFT) build
 STATIC_LIBS := .build/static-libs
 RELEASE_BUILD := mkdir -p $(STATIC_LIBS) \
 	&& ln -sf $$(g++ -print-file-name=libstdc++.a) $$(gcc -print-file-name=libsqlite3.a) $(STATIC_LIBS)/ \
-	&& $(SWIFT) build -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_LIBS) -Xlinker --no-export-dynamic \
+	&& $(SWIFT_BUILD) -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_LIBS) -Xlinker --no-export-dynamic \
 		-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
 APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev tmux pkg-config curl man-db postgresql openssl
 # Servers from outside the project that the tests sync against (Tools/peers).
@@ -47,12 +52,11 @@ setup: ## Install the system packages (apt-get) and the Python test peers (pip);
 	else echo "installing:" $(PYTHON_PEERS); python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PEERS); fi
 
 build: setup ## Build the programs (fresh, fresh-postgresql, fresh-reader, fresh-mock) (CONFIGURATION=release links the Swift runtime statically)
-	$(if $(filter release,$(CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT) build -c $(CONFIGURATION))
+	$(if $(filter release,$(CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT_BUILD) -c $(CONFIGURATION))
 
-# The programs and the tests in one build: `swift build` and then `swift test` compiled
-# Hummingbird twice (the two ask for it with different flags), 18 s of a clean `make test`.
+# The programs and the tests in one build (one planning of the package, not two).
 build-tests: setup ## Build the programs and the tests (debug)
-	$(SWIFT) build --build-tests
+	$(SWIFT_BUILD) --build-tests
 
 unit: build-tests ## Run the unit and integration tests (swift test)
 	$(SWIFT) test --skip-build
@@ -118,7 +122,7 @@ INSTALL_CONFIGURATION ?= release
 
 # It only builds and installs: the system packages a build needs are `make setup`'s business.
 install: ## Build, then install the programs (stripped), man pages and shell completions under PREFIX (default ~/.local)
-	$(if $(filter release,$(INSTALL_CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT) build -c $(INSTALL_CONFIGURATION))
+	$(if $(filter release,$(INSTALL_CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT_BUILD) -c $(INSTALL_CONFIGURATION))
 	Tools/install.sh install "$(PREFIX)" .build/$(INSTALL_CONFIGURATION)
 
 uninstall: ## Remove what make install put under PREFIX
