@@ -46,7 +46,7 @@ struct MirrorOpeningTests {
         try await holder.writeWithoutTransaction { try $0.execute(sql: "ROLLBACK") }
         try holder.close()
         // The first write opens the writer, once the lock is free.
-        try mirror.markShown(collectionID, upTo: 1)
+        try await mirror.markShown(collectionID, upTo: 1)
         #expect(try mirror.collections().first?.shownSequence == 1)
         await mirror.close()
         #expect(!VerifiedState.needsCheck(path), "closed sound")

@@ -65,8 +65,10 @@ extension SQLiteMirror {
         }
     }
 
-    public func markShown(_ collectionID: Int64, upTo sequence: Int) throws {
-        try execute("UPDATE collection SET shownSequence = ? WHERE id = ?", [sequence, collectionID])
+    /// On the page writer's thread: the write may wait for another process's, and a reader calls
+    /// this from a task, whose thread must not block.
+    public func markShown(_ collectionID: Int64, upTo sequence: Int) async throws {
+        try await onWriterThread { [self] in try execute("UPDATE collection SET shownSequence = ? WHERE id = ?", [sequence, collectionID]) }
     }
 
     @discardableResult
