@@ -401,6 +401,31 @@ struct CacheDatabaseTests {
         #expect(counts.0 == 2 && counts.1 == 1)
     }
 
+    /// Once a store has opened GRDB's queue, the refreshes batched after it are still written on
+    /// the lookup connection: the queue's page cache does not grow with them. (It did: a sync
+    /// revalidating 10,000,000 items after one 200 filled a second 8 MiB page cache.)
+    @Test func refreshesAfterAStoreAreWrittenOnTheLookupConnection() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let stored = (0..<3_000).map { entry("/page/\($0)", body: 200) }
+        do {
+            let filling = try CacheDatabase(path: path)
+            try filling.store(contentsOf: stored)
+        }
+        let database = try CacheDatabase(path: path)
+        try database.store(entry("/changed"))
+        let before = try #require(database.queuePageCacheBytes)
+        for var response in stored {
+            response.requestTime = Date(timeIntervalSince1970: 1999)
+            response.responseTime = Date(timeIntervalSince1970: 2000)
+            try database.refresh(response)
+        }
+        try database.flush()
+        let after = try #require(database.queuePageCacheBytes)
+        #expect(after - before < 64 * 1024, "the queue's page cache grew from \(before) to \(after) bytes")
+        #expect(try database.variants(forKey: stored[2_999].key).first?.responseTime == Date(timeIntervalSince1970: 2000))
+    }
+
     /// A file that is not ready as it is gets the full open: one still waiting for a migration
     /// is migrated, one in another journal mode is switched to WAL.
     @Test func aFileThatIsNotReadyGetsTheFullOpen() throws {

@@ -8,13 +8,16 @@ import Synchronization
 /// The HTTP cache database (`cache.sqlite`): the persistent ``CacheStorage``, disposable.
 ///
 /// Entries are written one transaction each, kept under a byte capacity by least-recently-used
-/// eviction; bookkeeping is batched (``batchDelay``); lookups go through a ``CacheConnection``;
+/// eviction; bookkeeping is batched (``batchDelay``, ``batchLimit``); lookups go through a ``CacheConnection``;
 /// GRDB's queue opens only for stores and maintenance, on the same file (docs/http-caching.md §9).
 public final class CacheDatabase: CacheStorage {
     /// The default byte capacity: 100 MiB.
     public static let defaultCapacity = 100 * 1024 * 1024
     /// The longest a batched write waits before the next refresh writes the batch.
     public static let batchDelay: TimeInterval = 1
+    /// The most refreshes a batch holds before the next refresh writes it: a sync revalidating
+    /// a thousand pages a second would otherwise hold a thousand records (3 MiB at the peak).
+    public static let batchLimit = 256
 
     public let path: String
     /// The most bytes the entries may occupy.
@@ -92,6 +95,18 @@ public final class CacheDatabase: CacheStorage {
 
     /// Whether GRDB's queue is open (tests: a hit on a ready file never opens it).
     var isQueueOpen: Bool { queue.withLock { $0 != nil } }
+
+    /// Bytes in the page cache of GRDB's queue, `nil` when it is not open (tests: the refreshes
+    /// of a long sync do not fill a second page cache).
+    var queuePageCacheBytes: Int? {
+        guard let queue = queue.withLock({ $0 }) else { return nil }
+        return try? queue.inDatabase { db in
+            var used: Int32 = 0
+            var highest: Int32 = 0
+            sqlite3_db_status(db.sqliteConnection, SQLITE_DBSTATUS_CACHE_USED, &used, &highest, 0)
+            return Int(used)
+        }
+    }
 
     /// Why the file at `path` is moved aside and rebuilt (docs/http-caching.md §9); `nil` when it
     /// is not ours to move (a directory, another user's file) or a new file would fail the same way.
@@ -224,7 +239,8 @@ public final class CacheDatabase: CacheStorage {
     }
 
     /// Batches the new headers and times of a revalidated entry (see the type's notes); the
-    /// batch is written now when its oldest refresh has waited ``batchDelay``.
+    /// batch is written now when its oldest refresh has waited ``batchDelay``, or when it holds
+    /// ``batchLimit`` refreshes.
     public func refresh(_ entry: StoredResponse) throws {
         let at = now()
         var record = CacheEntryRecord(entry, accessedAt: at)
@@ -234,7 +250,7 @@ public final class CacheDatabase: CacheStorage {
             pending.refreshes[CacheBookkeeping.VariantID(key: entry.key, variantKey: entry.variantKey)] = record
             let oldest = pending.oldestRefresh ?? at
             pending.oldestRefresh = oldest
-            return at.timeIntervalSince(oldest) >= Self.batchDelay
+            return at.timeIntervalSince(oldest) >= Self.batchDelay || pending.refreshes.count >= Self.batchLimit
         }
         if due { try flush() }
     }
@@ -260,17 +276,20 @@ public final class CacheDatabase: CacheStorage {
         }
     }
 
-    /// Writes the batched use times, statistics and refreshes now: through GRDB's queue when
-    /// it is open (so the write queues behind this process's stores instead of waiting for
-    /// them in SQLite's busy handler), else on the lookup connection.
+    /// Writes the batched use times, statistics and refreshes now, on the lookup connection,
+    /// whose page cache holds the rows the lookups just read. When GRDB's queue is open, the
+    /// write waits its turn on the queue (behind this process's stores, instead of in SQLite's
+    /// busy handler) but does not use its connection: a second connection writing the refreshes
+    /// of a long sync would fill a second page cache, 8 MiB more at 10,000,000 items.
     public func flush() throws {
         let batch = takePending()
         guard !batch.isEmpty else { return }
         try noticingDamage {
+            let write = { [connection] in try connection.write { try batch.write(on: $0) } }
             if let writer = queue.withLock({ $0 }) {
-                try writer.write { try batch.write(on: $0.sqliteConnection!) }
+                try writer.writeWithoutTransaction { _ in try write() }
             } else {
-                try connection.write { try batch.write(on: $0) }
+                try write()
             }
         }
     }
