@@ -47,7 +47,10 @@ struct ItemWindowTests {
         #expect(wrapped?.key == .integer(1))
         let previous = try store.firstMatch(of: "민지", in: id, after: next?.at, backward: true, fields: fields)
         #expect(previous?.key == .integer(1))
-        #expect(try matchingKeys("민지", in: id, of: store).count == 10)
+        let keys = try matchingKeys("민지", in: id, of: store)
+        let wrappedBack = try store.firstMatch(of: "민지", in: id, after: first?.at, backward: true, fields: fields)
+        #expect(wrappedBack?.key == keys.last)
+        #expect(keys.count == 10)
         #expect(try matchingKeys("nothing-like-it", in: id, of: store).isEmpty)
     }
 

@@ -68,8 +68,13 @@ extension SQLiteMirror {
             let select = rowSelect(fields) + " WHERE collectionID = ?1 AND +pageIndex >= 0 AND \(condition.sql)"
             let ordered = " ORDER BY pageIndex \(order), position \(order) LIMIT 1"
             let arguments: [any DatabaseValueConvertible] = [collectionID, condition.argument]
-            if let row = try Row.fetchOne(db, sql: select + " AND (pageIndex, position) \(comparison) (?3, ?4)" + ordered,
-                                          arguments: StatementArguments(arguments + [from.pageIndex, from.position])) {
+            let past = " AND (pageIndex, position) \(comparison) (?3, ?4)"
+            // Each query builds the word's list of matching rows first (about 45 ms at a million),
+            // even over an empty range: from the last item (`G`, then `/`) go to the top at once.
+            let anythingPast = try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE collectionID = ?1 AND +pageIndex >= 0" + past
+                                                     + " LIMIT 1", arguments: [collectionID, nil, from.pageIndex, from.position]) ?? false
+            if anythingPast, let row = try Row.fetchOne(db, sql: select + past + ordered,
+                                                        arguments: StatementArguments(arguments + [from.pageIndex, from.position])) {
                 return ItemRow(row: row)
             }
             return try Row.fetchOne(db, sql: select + ordered, arguments: StatementArguments(arguments)).map(ItemRow.init(row:))
