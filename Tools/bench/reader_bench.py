@@ -29,6 +29,7 @@ import pty
 import re
 import select
 import shutil
+import signal
 import sqlite3
 import statistics
 import struct
@@ -96,6 +97,19 @@ class Reader:
         fcntl.ioctl(self.fd, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLUMNS, 0, 0))
         self.text = b""
         self.raw = b""
+        self.exited = False
+        cleanups.append(self.stop)
+
+    def stop(self):
+        """Kills the reader if it is still running (a round that failed), and reaps it."""
+        if self.exited:
+            return
+        try:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        except (ProcessLookupError, ChildProcessError):
+            pass
+        self.exited = True
 
     def wait_for(self, needle, after=0, timeout=600):
         """Seconds from the fork until `needle` appears in the output past offset `after`."""
@@ -134,6 +148,7 @@ class Reader:
         while True:
             pid, status, usage = os.wait4(self.pid, os.WNOHANG)
             if pid:
+                self.exited = True
                 break
             ready, _, _ = select.select([self.fd], [], [], 0.01)
             if ready:
