@@ -389,8 +389,8 @@ column lists every round.
 """ + "\n".join(rows) + f"""
 
 The first frame at {grouped(large)} items takes {frame_ratio:.2f}× the time at {grouped(small)}: the screen reads one window of rows
-through the order index (keyset from a row on screen, or from the end), and counts through the index, so neither
-the first frame nor a step depends on the collection's size.
+through the order index (keyset from a row on screen, or from the end), and takes the count the last sync's end
+kept, so neither the first frame nor a step depends on the collection's size.
 """
     print(section)
     if args.write:

@@ -73,6 +73,19 @@ enum MirrorSchema {
         migrator.registerMigration("v9-search-state-by-sequence") { db in
             try db.execute(sql: "ALTER TABLE itemTextState DROP COLUMN itemCount")
         }
+        // The items' count as the last pass's end left it (``SQLiteMirror/itemCount(in:)``):
+        // counting 10,000,000 items took the reader's first frame 318 ms.
+        migrator.registerMigration("v10-item-counts") { db in
+            try db.execute(sql: """
+                CREATE TABLE itemCount (
+                    collectionID INTEGER PRIMARY KEY REFERENCES collection(id) ON DELETE CASCADE,
+                    count INTEGER NOT NULL,
+                    changeSequence INTEGER NOT NULL,
+                    pass INTEGER NOT NULL,
+                    passComplete INTEGER NOT NULL
+                )
+                """)
+        }
         return migrator
     }
 

@@ -78,6 +78,7 @@ extension SQLiteMirror {
             try db.execute(sql: "DELETE FROM item WHERE collectionID = ?", arguments: [collectionID])
             try db.execute(sql: "DELETE FROM page WHERE collectionID = ?", arguments: [collectionID])
             try db.execute(sql: "DELETE FROM itemText WHERE collectionID = ?", arguments: [collectionID])
+            try db.execute(sql: "DELETE FROM itemCount WHERE collectionID = ?", arguments: [collectionID])
             try db.execute(sql: "DELETE FROM collection WHERE id = ?", arguments: [collectionID])
             return count
         }

@@ -118,6 +118,7 @@ extension SQLiteMirror {
             }
             try db.execute(sql: "UPDATE collection SET passComplete = 1, lastCompleteAt = ? WHERE id = ? AND pass = ?",
                            arguments: [now.timeIntervalSince1970, collectionID, pass])
+            try PassEnd.keepCount(of: collectionID, db: db)
             return removed
         }
     }
@@ -126,6 +127,22 @@ extension SQLiteMirror {
 /// The deletions that end a complete pass. A rewritten page sets its leftovers aside (-1) at
 /// once, so what remains to delete is set aside, or on pages the pass did not reach.
 enum PassEnd {
+    /// The collection's items, counted through the order index.
+    static func countItems(of collectionID: Int64, db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex >= 0", arguments: [collectionID]) ?? 0
+    }
+
+    /// Keeps the count after the pass's deletions, with the collection's state (change number,
+    /// pass, whether complete) it holds for. Every other change to the number of items shown
+    /// writes a page and so takes a change number, and deleting the collection drops the row:
+    /// while the state is the same, so is the count.
+    static func keepCount(of collectionID: Int64, db: Database) throws {
+        try db.execute(sql: """
+            INSERT OR REPLACE INTO itemCount (collectionID, count, changeSequence, pass, passComplete)
+            SELECT id, ?, changeSequence, pass, passComplete FROM collection WHERE id = ?
+            """, arguments: [try countItems(of: collectionID, db: db), collectionID])
+    }
+
     /// When no page was dropped: the set-aside items and any past the last page, two index
     /// ranges rather than a walk over every item.
     static func deleteSetAsideAndPastTheEnd(of collectionID: Int64, db: Database) throws -> Int {

@@ -23,9 +23,17 @@ extension SQLiteMirror {
         }
     }
 
+    /// The count the last pass's end kept (``PassEnd/keepCount(of:db:)``) while the collection
+    /// is as that end left it, else a count through the order index (318 ms at 10,000,000).
     public func itemCount(in collectionID: Int64) throws -> Int {
         try read { db in
-            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex >= 0", arguments: [collectionID]) ?? 0
+            if let kept = try Int.fetchOne(db, sql: """
+                SELECT k.count FROM itemCount k JOIN collection c ON c.id = k.collectionID
+                WHERE k.collectionID = ? AND k.changeSequence = c.changeSequence AND k.pass = c.pass AND k.passComplete = c.passComplete
+                """, arguments: [collectionID]) {
+                return kept
+            }
+            return try PassEnd.countItems(of: collectionID, db: db)
         }
     }
 
