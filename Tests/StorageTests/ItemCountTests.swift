@@ -33,8 +33,12 @@ struct ItemCountTests {
         // The kept count is what answers: altered by hand, the answer follows it.
         try await mirror.writerPool().write { try $0.execute(sql: "UPDATE itemCount SET count = 7") }
         #expect(try mirror.itemCount(in: collection.id) == 7)
+        // A sync that starts a pass and fails (the reader's refresh offline) changes no count.
+        _ = try mirror.startPass(of: collection.id, restart: true)
+        try mirror.abandonPass(of: collection.id)
+        #expect(try mirror.itemCount(in: collection.id) == 7)
         // A page written since takes a change number: counted again.
-        _ = try mirror.writePagesNow([page(2, keys: 81...85)], of: collection.id, pass: first)
+        _ = try mirror.writePagesNow([page(2, keys: 81...85)], of: collection.id, pass: first + 1)
         #expect(try mirror.itemCount(in: collection.id) == 85)
 
         // The next pass ends on page 0: its end removes pages 1 and 2's items, and keeps 50.

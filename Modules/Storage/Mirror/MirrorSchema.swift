@@ -80,9 +80,7 @@ enum MirrorSchema {
                 CREATE TABLE itemCount (
                     collectionID INTEGER PRIMARY KEY REFERENCES collection(id) ON DELETE CASCADE,
                     count INTEGER NOT NULL,
-                    changeSequence INTEGER NOT NULL,
-                    pass INTEGER NOT NULL,
-                    passComplete INTEGER NOT NULL
+                    changeSequence INTEGER NOT NULL
                 )
                 """)
         }

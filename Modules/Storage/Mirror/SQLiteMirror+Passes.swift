@@ -132,14 +132,15 @@ enum PassEnd {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex >= 0", arguments: [collectionID]) ?? 0
     }
 
-    /// Keeps the count after the pass's deletions, with the collection's state (change number,
-    /// pass, whether complete) it holds for. Every other change to the number of items shown
-    /// writes a page and so takes a change number, and deleting the collection drops the row:
-    /// while the state is the same, so is the count.
+    /// Keeps the count after the pass's deletions, with the change number it holds for. Every
+    /// other change to the number of items shown writes a page, which takes a change number;
+    /// a pass's end writes the count again; deleting the collection drops it. So while the
+    /// change number is the same, so is the count (a sync that starts a pass and fails changes
+    /// neither).
     static func keepCount(of collectionID: Int64, db: Database) throws {
         try db.execute(sql: """
-            INSERT OR REPLACE INTO itemCount (collectionID, count, changeSequence, pass, passComplete)
-            SELECT id, ?, changeSequence, pass, passComplete FROM collection WHERE id = ?
+            INSERT OR REPLACE INTO itemCount (collectionID, count, changeSequence)
+            SELECT id, ?, changeSequence FROM collection WHERE id = ?
             """, arguments: [try countItems(of: collectionID, db: db), collectionID])
     }
 

@@ -29,7 +29,7 @@ extension SQLiteMirror {
         try read { db in
             if let kept = try Int.fetchOne(db, sql: """
                 SELECT k.count FROM itemCount k JOIN collection c ON c.id = k.collectionID
-                WHERE k.collectionID = ? AND k.changeSequence = c.changeSequence AND k.pass = c.pass AND k.passComplete = c.passComplete
+                WHERE k.collectionID = ? AND k.changeSequence = c.changeSequence
                 """, arguments: [collectionID]) {
                 return kept
             }
