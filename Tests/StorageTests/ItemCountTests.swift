@@ -48,6 +48,15 @@ struct ItemCountTests {
         #expect(try mirror.itemCount(in: collection.id) == 50)
         #expect(try kept(mirror, collection.id) == 50)
 
+        // A warm pass (its page current, no items written) that removes nothing keeps the count
+        // without counting again: altered by hand, the kept count stays.
+        try await mirror.writerPool().write { try $0.execute(sql: "UPDATE itemCount SET count = 9") }
+        let warm = try mirror.startPass(of: collection.id, restart: true).pass
+        let current = PageContent(index: 0, url: "http://o.test/posts?page=0", nextURL: nil, validator: nil, items: nil)
+        _ = try mirror.writePagesNow([current], of: collection.id, pass: warm)
+        #expect(try mirror.finishPass(warm, of: collection.id, lastPage: 0) == 0)
+        #expect(try kept(mirror, collection.id) == 9)
+
         // A deleted collection's kept count goes with it, also when a new one takes its id.
         try mirror.deleteCollection(collection.id)
         let again = try mirror.createCollection(preferredName: "posts", url: "http://o.test/posts")

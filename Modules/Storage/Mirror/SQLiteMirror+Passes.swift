@@ -118,7 +118,10 @@ extension SQLiteMirror {
             }
             try db.execute(sql: "UPDATE collection SET passComplete = 1, lastCompleteAt = ? WHERE id = ? AND pass = ?",
                            arguments: [now.timeIntervalSince1970, collectionID, pass])
-            try PassEnd.keepCount(of: collectionID, db: db)
+            // A warm pass that removed nothing leaves the kept count as it was: no count of 10,000,000 items.
+            if try removed > 0 || PassEnd.keptCount(of: collectionID, db: db) == nil {
+                try PassEnd.keepCount(of: collectionID, db: db)
+            }
             return removed
         }
     }
@@ -130,6 +133,14 @@ enum PassEnd {
     /// The collection's items, counted through the order index.
     static func countItems(of collectionID: Int64, db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex >= 0", arguments: [collectionID]) ?? 0
+    }
+
+    /// The count ``keepCount(of:db:)`` kept, `nil` when none is kept or a page was written since.
+    static func keptCount(of collectionID: Int64, db: Database) throws -> Int? {
+        try Int.fetchOne(db, sql: """
+            SELECT k.count FROM itemCount k JOIN collection c ON c.id = k.collectionID
+            WHERE k.collectionID = ? AND k.changeSequence = c.changeSequence
+            """, arguments: [collectionID])
     }
 
     /// Keeps the count after the pass's deletions, with the change number it holds for. Every

@@ -71,8 +71,9 @@ extension SQLiteMirror {
             let past = " AND (pageIndex, position) \(comparison) (?3, ?4)"
             // Each query builds the word's list of matching rows first (about 45 ms at a million),
             // even over an empty range: from the last item (`G`, then `/`) go to the top at once.
-            let anythingPast = try Bool.fetchOne(db, sql: "SELECT 1 FROM item WHERE collectionID = ?1 AND +pageIndex >= 0" + past
-                                                     + " LIMIT 1", arguments: [collectionID, nil, from.pageIndex, from.position]) ?? false
+            let anythingPast = try Bool.fetchOne(db, sql: """
+                SELECT 1 FROM item WHERE collectionID = ? AND +pageIndex >= 0 AND (pageIndex, position) \(comparison) (?, ?) LIMIT 1
+                """, arguments: [collectionID, from.pageIndex, from.position]) ?? false
             if anythingPast, let row = try Row.fetchOne(db, sql: select + past + ordered,
                                                         arguments: StatementArguments(arguments + [from.pageIndex, from.position])) {
                 return ItemRow(row: row)
