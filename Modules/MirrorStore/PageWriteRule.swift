@@ -61,8 +61,16 @@ public enum PageWriteRule {
     /// Step 4. `:item_count` is what the page wrote, and `:validator` is dropped when the page
     /// kept repeats (what the mirror holds is then not the page the server sent).
     public static let recordPage = """
-        INSERT INTO page (collection_id, page_index, url, next_url, item_count, validator, pass, content_pass, fetched_at, stated_total)
+        INSERT INTO page \(pageColumns)
         VALUES (:collection, :page, :url, :next_url, :item_count, :validator, :pass, :pass, :now, :stated_total)
+        \(pageConflict)
+        """
+
+    /// Step 4's columns, and what it does to a page recorded already: for a store that records
+    /// several pages in one statement (PostgreSQL's bulk load).
+    public static let pageColumns =
+        "(collection_id, page_index, url, next_url, item_count, validator, pass, content_pass, fetched_at, stated_total)"
+    public static let pageConflict = """
         ON CONFLICT (collection_id, page_index) DO UPDATE SET url = excluded.url, next_url = excluded.next_url,
             item_count = excluded.item_count, validator = excluded.validator, pass = excluded.pass,
             content_pass = excluded.content_pass, fetched_at = excluded.fetched_at, stated_total = excluded.stated_total

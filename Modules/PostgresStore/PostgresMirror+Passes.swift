@@ -8,7 +8,8 @@ import StorageErrors
 // MirrorStore, passes: what each call does is said on the protocol.
 extension PostgresMirror {
     public func startPass(of id: Int64, restart: Bool, now: Date) async throws -> PassPosition {
-        try await write { transaction in
+        stopBulkLoad(of: id)
+        return try await write { transaction in
             guard let row = try await transaction.query("""
                 SELECT \(unescaped: CollectionRecord.columns) FROM collection WHERE id = \(id) FOR UPDATE
                 """).first else {
@@ -28,6 +29,8 @@ extension PostgresMirror {
             try await transaction.query("""
                 UPDATE collection SET pass = \(pass), pass_complete = false, pass_started_at = \(now.timeIntervalSince1970) WHERE id = \(id)
                 """)
+            let empty = try await transaction.query("SELECT NOT EXISTS (SELECT 1 FROM item WHERE collection_id = \(id))").first?.decode(Bool.self)
+            noteStart(of: pass, of: id, empty: empty == true)
             return .starting(pass)
         }
     }
@@ -57,6 +60,18 @@ extension PostgresMirror {
     }
 
     public func writePages(_ pages: [PageContent], of id: Int64, pass: Int, now: Date) async throws -> [PageWrite] {
+        if pages.allSatisfy({ $0.items == nil }) {
+            // A warm sync's batch: every page current, so only their pass is recorded, by one
+            // statement (atomic alone) instead of a transaction's three round trips.
+            try await connection.query("""
+                UPDATE page SET pass = \(pass), fetched_at = \(now.timeIntervalSince1970)
+                WHERE collection_id = \(id) AND page_index = ANY (\(pages.map(\.index)))
+                """)
+            return pages.map { _ in PageWrite() }
+        }
+        if mayBulkLoad(pages, of: id, pass: pass), let written = try await bulkLoad(pages, of: id, pass: pass, now: now) {
+            return written
+        }
         do {
             return try await connection.transaction { transaction in
                 let rows = try await transaction.query(writeStatement(pages, of: id, pass: pass, now: now))
@@ -91,11 +106,20 @@ extension PostgresMirror {
         """
         WITH given AS (SELECT * FROM unnest(\(pages.map(\.index)), \(NullableArray(pages.map { $0.envelope?.storedText })))
                 AS g(page_index, envelope)),
-            forgotten AS (DELETE FROM page_envelope e USING given g
-                WHERE e.collection_id = \(id) AND e.page_index = g.page_index AND g.envelope IS NULL)
-        INSERT INTO page_envelope (collection_id, page_index, envelope)
-        SELECT \(id), page_index, envelope FROM given WHERE envelope IS NOT NULL
-        ON CONFLICT (collection_id, page_index) DO UPDATE SET envelope = excluded.envelope
+            \(unescaped: Self.keepingEnvelopes(of: id))
+        SELECT 1
+        """
+    }
+
+    /// The steps of a statement that keep the envelopes of a `given` list of pages (its columns
+    /// `page_index` and `envelope`) and forget those of the pages given without one.
+    static func keepingEnvelopes(of id: Int64) -> String {
+        """
+        forgotten AS (DELETE FROM page_envelope e USING given g
+                WHERE e.collection_id = \(id) AND e.page_index = g.page_index AND g.envelope IS NULL),
+            kept AS (INSERT INTO page_envelope (collection_id, page_index, envelope)
+                SELECT \(id), page_index, envelope FROM given WHERE envelope IS NOT NULL
+                ON CONFLICT (collection_id, page_index) DO UPDATE SET envelope = excluded.envelope)
         """
     }
 
@@ -112,6 +136,7 @@ extension PostgresMirror {
 
     public func writeCaughtUp(_ items: [(key: ItemKey, json: Data)], of id: Int64, pass: Int, firstPosition: Int,
                               now: Date) async throws -> PageWrite {
+        stopBulkLoad(of: id)
         let documents = items.map { ItemDocument($0.json) }
         return try await write { transaction in
             let row = try await transaction.query("""
@@ -124,6 +149,7 @@ extension PostgresMirror {
     }
 
     public func mergeItems(_ items: [(key: ItemKey, json: Data)], of id: Int64, now: Date) async throws -> PageWrite {
+        stopBulkLoad(of: id)
         let documents = items.map { ItemDocument($0.json) }
         return try await write { transaction in
             let row = try await transaction.query("""
@@ -136,7 +162,8 @@ extension PostgresMirror {
     }
 
     public func revisitPass(of id: Int64, now: Date) async throws -> Int {
-        try await write { transaction in
+        stopBulkLoad(of: id)
+        return try await write { transaction in
             try await transaction.query("""
                 UPDATE collection SET pass = pass + 1, pass_complete = false, pass_started_at = \(now.timeIntervalSince1970)
                 WHERE id = \(id) RETURNING pass
@@ -145,6 +172,7 @@ extension PostgresMirror {
     }
 
     public func joinPass(_ pass: Int, of id: Int64, pagesFrom index: Int) async throws {
+        stopBulkLoad(of: id)
         try await write { transaction in
             try await transaction.query("""
                 UPDATE page SET pass = \(pass) WHERE collection_id = \(id) AND page_index >= \(index) AND pass = \(pass - 1)
@@ -153,27 +181,56 @@ extension PostgresMirror {
     }
 
     public func abandonPass(of id: Int64) async throws {
+        stopBulkLoad(of: id)
         try await write { try await $0.query("UPDATE collection SET pass_complete = true WHERE id = \(id)") }
     }
 
     public func finishPass(_ pass: Int, of id: Int64, lastPage: Int, removingUnlisted: Bool, now: Date) async throws -> Int {
-        try await write { transaction in
-            try await transaction.query("DELETE FROM page WHERE collection_id = \(id) AND (pass != \(pass) OR page_index > \(lastPage))")
-            var removed = 0
-            if removingUnlisted {
-                // Set aside by a rewritten page (-1), or on a page that no longer exists.
-                removed = try await transaction.query("""
-                    WITH gone AS (
-                        DELETE FROM item i WHERE i.collection_id = \(id) AND (i.page_index < 0 OR NOT EXISTS (
-                            SELECT 1 FROM page p WHERE p.collection_id = i.collection_id AND p.page_index = i.page_index))
-                        RETURNING 1)
-                    SELECT count(*) FROM gone
-                    """).first?.decode(Int.self) ?? 0
-            }
+        stopBulkLoad(of: id)
+        return try await write { transaction in
+            let dropped = try await transaction.query("""
+                WITH dropped AS (DELETE FROM page WHERE collection_id = \(id) AND (pass != \(pass) OR page_index > \(lastPage)) RETURNING 1)
+                SELECT count(*) FROM dropped
+                """).first?.decode(Int.self) ?? 0
+            let removed = removingUnlisted ? try await deleteUnlisted(of: id, pagesDropped: dropped > 0, transaction) : 0
             try await transaction.query("""
                 UPDATE collection SET pass_complete = true, last_complete_at = \(now.timeIntervalSince1970) WHERE id = \(id) AND pass = \(pass)
                 """)
+            try await keepCount(of: id, unlessKeptAndNoneRemoved: removed == 0, transaction)
             return removed
         }
+    }
+
+    /// The items no page of the pass lists, as the SQLite store's `PassEnd` finds them. A rewritten
+    /// page sets its leftovers aside (-1) at once, so when no page was dropped, what remains is set
+    /// aside or past the last page: two ranges of the order index, not a walk over every item.
+    private func deleteUnlisted(of id: Int64, pagesDropped: Bool, _ transaction: ServerConnection.Transaction) async throws -> Int {
+        let statement: PostgresQuery = pagesDropped ? """
+            WITH gone AS (
+                DELETE FROM item i WHERE i.collection_id = \(id) AND (i.page_index < 0 OR NOT EXISTS (
+                    SELECT 1 FROM page p WHERE p.collection_id = i.collection_id AND p.page_index = i.page_index))
+                RETURNING 1)
+            SELECT count(*) FROM gone
+            """ : """
+            WITH set_aside AS (DELETE FROM item WHERE collection_id = \(id) AND page_index < 0 RETURNING 1),
+                past_the_end AS (DELETE FROM item WHERE collection_id = \(id)
+                    AND page_index > (SELECT coalesce(max(page_index), -1) FROM page WHERE collection_id = \(id)) RETURNING 1)
+            SELECT (SELECT count(*) FROM set_aside) + (SELECT count(*) FROM past_the_end)
+            """
+        return try await transaction.query(statement).first?.decode(Int.self) ?? 0
+    }
+
+    /// Keeps the collection's item count with the change number it holds for (`item_count`, as
+    /// the SQLite store's `itemCount`): every other change to the items shown takes a change
+    /// number, so while the number is the same, so is the count. A pass's end that removed
+    /// nothing leaves a count still kept as it is: a warm sync counts no items.
+    private func keepCount(of id: Int64, unlessKeptAndNoneRemoved noneRemoved: Bool, _ transaction: ServerConnection.Transaction) async throws {
+        try await transaction.query("""
+            INSERT INTO item_count (collection_id, count, change_sequence)
+            SELECT c.id, (SELECT count(*) FROM item WHERE collection_id = c.id AND page_index >= 0), c.change_sequence FROM collection c
+            WHERE c.id = \(id) AND NOT (\(noneRemoved) AND EXISTS (
+                SELECT 1 FROM item_count k WHERE k.collection_id = c.id AND k.change_sequence = c.change_sequence))
+            ON CONFLICT (collection_id) DO UPDATE SET count = excluded.count, change_sequence = excluded.change_sequence
+            """)
     }
 }

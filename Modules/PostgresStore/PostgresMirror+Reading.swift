@@ -4,8 +4,14 @@ import PostgresNIO
 
 // MirrorStore, reading items and windows of rows: what each call does is said on the protocol.
 extension PostgresMirror {
+    /// The count a pass's end kept while it holds (see `keepCount`), or a count through the index.
     public func itemCount(in id: Int64) async throws -> Int {
-        try await value("SELECT count(*) FROM item WHERE collection_id = \(id) AND page_index >= 0") ?? 0
+        try await value("""
+            SELECT coalesce(
+                (SELECT k.count FROM item_count k JOIN collection c ON c.id = k.collection_id
+                 WHERE k.collection_id = \(id) AND k.change_sequence = c.change_sequence),
+                (SELECT count(*) FROM item WHERE collection_id = \(id) AND page_index >= 0))
+            """) ?? 0
     }
 
     public func forEachItem(in id: Int64, filters: [ItemFilter], limit: Int?, _ body: (StoredItem) throws -> Void) async throws {

@@ -1,6 +1,7 @@
 import MirrorStore
 import PostgresNIO
 import StoreAddress
+import Synchronization
 
 /// The mirror in a PostgreSQL database: the ``MirrorStore`` a team shares, with the SQLite
 /// mirror's guarantees kept by the server instead of a file: batches of pages in one transaction
@@ -14,6 +15,11 @@ import StoreAddress
 public final class PostgresMirror: MirrorStore {
     public let address: PostgresAddress
     let connection: ServerConnection
+    /// The collections whose pass started empty, each with that pass: its pages are copied in
+    /// (``bulkLoad(_:of:pass:now:)``).
+    let emptyAtPassStart = Mutex<[Int64: Int]>([:])
+    /// How many pages ``bulkLoad(_:of:pass:now:)`` has copied in (for the tests).
+    let bulkLoadedPages = Mutex(0)
 
     private init(address: PostgresAddress, connection: ServerConnection) {
         self.address = address

@@ -22,6 +22,14 @@ enum PostgresSchema {
         ("v6-page-envelopes", pageEnvelopes),
         // As the SQLite side's `v9-search-state-by-sequence`: no count of the items before a search.
         ("v7-search-state-by-sequence", ["ALTER TABLE item_words_state DROP COLUMN item_count"]),
+        // As the SQLite side's `v10-item-counts`: the count a pass's end kept, with the change number it holds for.
+        ("v8-item-counts", ["""
+            CREATE TABLE item_count (
+                collection_id bigint PRIMARY KEY REFERENCES collection(id) ON DELETE CASCADE,
+                count bigint NOT NULL,
+                change_sequence bigint NOT NULL
+            )
+            """]),
     ]
 
     /// What a replay serves around a page's items (`PageEnvelope`), and pages found by URL, as

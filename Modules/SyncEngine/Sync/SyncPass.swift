@@ -325,8 +325,10 @@ struct SyncPass: Sendable {
             $0.complete = true
             $0.endReason = [end.reason, end.unsettled.map { "\($0), so nothing was removed" }].compactMap { $0 }.joined(separator: "; ")
         }
-        let stored = try await store.itemCount(in: collection.id)
-        if let missing = PartialMirror.missingItems(statedTotal: statedTotal, stored: stored) { notePartial(missing) }
+        // Counting the items costs a scan in PostgreSQL: only a stated total needs it.
+        if let statedTotal, let missing = PartialMirror.missingItems(statedTotal: statedTotal, stored: try await store.itemCount(in: collection.id)) {
+            notePartial(missing)
+        }
     }
 
     /// Runs a step of the walk, its errors said as the sync says them.
