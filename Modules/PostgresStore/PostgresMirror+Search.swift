@@ -62,6 +62,13 @@ extension PostgresMirror {
         }
     }
 
+    public func searchIndexIsCurrent(of id: Int64) async throws -> Bool {
+        try await value("""
+            SELECT c.change_sequence = coalesce(s.sequence, -1)
+            FROM collection c LEFT JOIN item_words_state s ON s.collection_id = c.id WHERE c.id = \(id)
+            """) ?? true
+    }
+
     /// The words of `query` as a `tsquery` text: each a quoted lexeme (no operator of the
     /// user's text is read as one), all of them required, the last a prefix.
     static func textQuery(_ query: String) -> String? {

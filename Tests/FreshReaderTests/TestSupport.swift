@@ -25,6 +25,8 @@ final class MemoryLibrary: ReaderLibrary {
     private let state: Mutex<[Stored]>
     private let reads = Mutex<[Int]>([])
     private let unreadable = Mutex(false)
+    /// Whether a search answers at once (the search index up to date), as `searchIsReady` says.
+    let searchIndexIsCurrent = Mutex(true)
 
     /// A read failure, as a damaged or vanished file gives.
     struct Unreadable: Error, CustomStringConvertible {
@@ -138,6 +140,8 @@ struct MemoryCollection: CollectionReading {
             }
         }
     }
+
+    func searchIsReady() throws -> Bool { library.searchIndexIsCurrent.withLock { $0 } }
 
     func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow? {
         let rows = rows

@@ -68,6 +68,20 @@ struct MirrorStoreReadingTests {
         return keys
     }
 
+    /// A screen asks whether a search would answer at once, and brings the index up to date in
+    /// the background when not (the reader's first search of a collection).
+    @Test(arguments: StoreKind.allCases)
+    func theSearchIndexSaysWhetherItIsCurrent(_ kind: StoreKind) async throws {
+        let mirror = try await mirror(kind, 30)
+        let (store, id) = (mirror.store, mirror.collection.id)
+        #expect(try await !store.searchIndexIsCurrent(of: id))
+        #expect(try await store.updateSearchIndex(of: id))
+        #expect(try await store.searchIndexIsCurrent(of: id))
+        #expect(try await !store.updateSearchIndex(of: id), "nothing to do")
+        try await mirror.write(9, pass: 1, [(99, "later")])
+        #expect(try await !store.searchIndexIsCurrent(of: id), "a page written since")
+    }
+
     @Test(arguments: StoreKind.allCases)
     func searchFindsWordsForwardAndBackwardAndWraps(_ kind: StoreKind) async throws {
         let mirror = try await mirror(kind, 30)

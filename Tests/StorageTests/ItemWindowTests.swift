@@ -22,11 +22,11 @@ struct ItemWindowTests {
 
     /// The keys of every item matching `query`, walking the matches from the first until the
     /// search wraps around to it.
-    func matchingKeys(_ query: String, in id: Int64, of store: SQLiteMirror) throws -> [ItemKey] {
-        guard let first = try store.firstMatch(of: query, in: id, after: nil, fields: fields) else { return [] }
+    func matchingKeys(_ query: String, in id: Int64, of store: SQLiteMirror) async throws -> [ItemKey] {
+        guard let first = try await store.firstMatch(of: query, in: id, after: nil, fields: fields) else { return [] }
         var keys = [first.key]
         var at = first.at
-        while let next = try store.firstMatch(of: query, in: id, after: at, fields: fields), next.at != first.at {
+        while let next = try await store.firstMatch(of: query, in: id, after: at, fields: fields), next.at != first.at {
             keys.append(next.key)
             at = next.at
         }
@@ -35,55 +35,79 @@ struct ItemWindowTests {
 
     /// A writable mirror searches its full-text index (MirrorStoreTests); a read-only one (a
     /// read-only directory) searches the items' text: the same matches.
-    @Test func aReadOnlyFileSearchesTheItemsText() throws {
+    @Test func aReadOnlyFileSearchesTheItemsText() async throws {
         let mirror = try mirror(30)
         let id = mirror.collection.id
         let store = try SQLiteMirror(path: mirror.database.path, readOnly: true)
-        let first = try store.firstMatch(of: "민지", in: id, after: nil, fields: fields)
+        let first = try await store.firstMatch(of: "민지", in: id, after: nil, fields: fields)
         #expect(first?.key == .integer(1))
-        let next = try store.firstMatch(of: "민지", in: id, after: first?.at, fields: fields)
+        let next = try await store.firstMatch(of: "민지", in: id, after: first?.at, fields: fields)
         #expect(next?.key == .integer(4))
-        let wrapped = try store.firstMatch(of: "민지", in: id, after: ItemPosition(pageIndex: 2, position: 9), fields: fields)
+        let wrapped = try await store.firstMatch(of: "민지", in: id, after: ItemPosition(pageIndex: 2, position: 9), fields: fields)
         #expect(wrapped?.key == .integer(1))
-        let previous = try store.firstMatch(of: "민지", in: id, after: next?.at, backward: true, fields: fields)
+        let previous = try await store.firstMatch(of: "민지", in: id, after: next?.at, backward: true, fields: fields)
         #expect(previous?.key == .integer(1))
-        let keys = try matchingKeys("민지", in: id, of: store)
-        let wrappedBack = try store.firstMatch(of: "민지", in: id, after: first?.at, backward: true, fields: fields)
+        let keys = try await matchingKeys("민지", in: id, of: store)
+        let wrappedBack = try await store.firstMatch(of: "민지", in: id, after: first?.at, backward: true, fields: fields)
         #expect(wrappedBack?.key == keys.last)
         #expect(keys.count == 10)
-        #expect(try matchingKeys("nothing-like-it", in: id, of: store).isEmpty)
+        #expect(try await matchingKeys("nothing-like-it", in: id, of: store).isEmpty)
     }
 
     /// The index is built a batch of row ids at a time over the collection's own ids: items
     /// written after another collection's, and more than a batch of them, are all found.
-    @Test func theIndexIsBuiltInBatchesOverTheCollectionsOwnItems() throws {
+    @Test func theIndexIsBuiltInBatchesOverTheCollectionsOwnItems() async throws {
         let mirror = try mirror(30)
         let other = try mirror.database.createCollection(preferredName: "later", url: "http://o.test/later", now: Date())
         let count = SQLiteMirror.searchIndexBatch + 5
         let items = (1...count).map { n in (key: ItemKey.integer(n), json: Data(#"{"id":\#(n),"title":"Later \#(n) zebra"}"#.utf8)) }
         _ = try mirror.database.writePagesNow([PageContent(index: 0, url: "later", nextURL: nil, validator: nil, items: items)],
                                               of: other.id, pass: 1, now: Date())
-        #expect(try mirror.database.updateSearchIndex(of: other.id))
+        #expect(try await mirror.database.updateSearchIndex(of: other.id))
         let found = try mirror.database.read { db in
             try Int.fetchOne(db, sql: "SELECT count(*) FROM itemText WHERE collectionID = ? AND itemText MATCH 'zebra'", arguments: [other.id])
         }
         #expect(found == count)
-        #expect(try mirror.database.firstMatch(of: "zebra", in: mirror.collection.id, after: nil, fields: fields) == nil)
-        #expect(try mirror.database.firstMatch(of: "Later \(count)", in: other.id, after: nil, fields: fields)?.key == .integer(count))
+        #expect(try await mirror.database.firstMatch(of: "zebra", in: mirror.collection.id, after: nil, fields: fields) == nil)
+        #expect(try await mirror.database.firstMatch(of: "Later \(count)", in: other.id, after: nil, fields: fields)?.key == .integer(count))
     }
 
-    @Test func theSearchIndexFollowsChangesAndIgnoresQueryOperators() throws {
+    /// Quitting the reader cancels its background update of the index: it stops between two
+    /// batches and says it is not current; the next update drops what a stopped one had
+    /// indexed and indexes every item once.
+    @Test func aCancelledUpdateStopsAndTheNextOneGoesOn() async throws {
+        let mirror = try mirror(30)
+        let (database, id) = (mirror.database, mirror.collection.id)
+        let cancelled = await Task { () async -> (any Error)? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do { _ = try await database.updateSearchIndex(of: id) } catch { return error }
+            return nil
+        }.value
+        #expect(cancelled is CancellationError)
+        #expect(try !mirror.database.searchIndexIsCurrent(of: id))
+        // What a run stopped after its first batch leaves: some items indexed, no state.
+        try await mirror.database.writerPool().write { db in
+            try db.execute(sql: "INSERT INTO itemText (rowid, text, collectionID) SELECT id, 'Post', collectionID FROM item WHERE id <= 5")
+        }
+        #expect(try await mirror.database.updateSearchIndex(of: id))
+        let entries = try mirror.database.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM itemText") }
+        #expect(entries == 30)
+        #expect(try mirror.database.searchIndexIsCurrent(of: id))
+        #expect(try await matchingKeys("민지", in: id, of: mirror.database).count == 10)
+    }
+
+    @Test func theSearchIndexFollowsChangesAndIgnoresQueryOperators() async throws {
         let mirror = try mirror(10)
         let id = mirror.collection.id
-        try mirror.database.updateSearchIndex(of: id)
-        #expect(try !mirror.database.updateSearchIndex(of: id), "nothing changed, nothing done")
+        try await mirror.database.updateSearchIndex(of: id)
+        #expect(try await !mirror.database.updateSearchIndex(of: id), "nothing changed, nothing done")
         _ = try mirror.database.writePagesNow([PageContent(index: 0, url: "u0", nextURL: nil, validator: nil, items: [
             (.integer(1), Data(#"{"id":1,"title":"Fresh title about SQLite"}"#.utf8)),
         ])], of: id, pass: 2, now: Date())
         _ = try mirror.database.finishPass(2, of: id, lastPage: 0)
-        #expect(try mirror.database.updateSearchIndex(of: id))
-        #expect(try matchingKeys("sqli", in: id, of: mirror.database) == [.integer(1)], "the last word is a prefix")
-        #expect(try matchingKeys("caching", in: id, of: mirror.database).isEmpty, "the other items are gone")
-        #expect(try matchingKeys(#"title" OR "x"#, in: id, of: mirror.database).isEmpty)
+        #expect(try await mirror.database.updateSearchIndex(of: id))
+        #expect(try await matchingKeys("sqli", in: id, of: mirror.database) == [.integer(1)], "the last word is a prefix")
+        #expect(try await matchingKeys("caching", in: id, of: mirror.database).isEmpty, "the other items are gone")
+        #expect(try await matchingKeys(#"title" OR "x"#, in: id, of: mirror.database).isEmpty)
     }
 }

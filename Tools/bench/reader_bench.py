@@ -185,6 +185,23 @@ def wait_for_sync(database, after, timeout=600):
     return ended
 
 
+def search_index_current(database):
+    """Whether the collection's search index is up to date with its items (`itemTextState`)."""
+    with sqlite3.connect(f"file:{database}?mode=ro", uri=True) as connection:
+        return connection.execute("SELECT s.sequence = c.changeSequence FROM collection c JOIN itemTextState s "
+                                  "ON s.collectionID = c.id WHERE c.name = 'posts'").fetchone() == (1,)
+
+
+def wait_for_search_index(database, timeout=3600):
+    """Waits until the reader's background indexing (a collection's first search) has brought
+    the search index up to date."""
+    deadline = time.perf_counter() + timeout
+    while not search_index_current(database):
+        if time.perf_counter() > deadline:
+            raise SystemExit("the search index was never brought up to date")
+        time.sleep(0.002)
+
+
 def time_to_sync(database, action):
     """Seconds from `action()` until a sync of the collection has ended, and what `action` returned:
     the one clock and the one end both the reader's `r` and `fresh sync` are timed by."""
@@ -231,9 +248,16 @@ def at_size(directory, count):
     search = None
     if count <= SEARCHED_UP_TO:
         # The reader says nothing of a match found; the unknown key after the search says when it was
-        # handled (keys are handled in order).
+        # handled (keys are handled in order). A collection's first search waits for its index, built
+        # in the background while keys go on being handled: the key goes once the index is built,
+        # and the search that waited runs as the reader hears so, before that key.
+        database = os.path.join(directory, "data.sqlite")
+        first_search = not search_index_current(database)
         mark, started = len(reader.text), time.perf_counter()
-        reader.send("/" + word + "\r" + "x")
+        reader.send("/" + word + "\r")
+        if first_search:
+            wait_for_search_index(database)
+        reader.send("x")
         reader.wait_for("unknown key x", after=mark)
         search = time.perf_counter() - started
     # ncurses rewrites only the cells that change: no text says the top is reached, so the jump

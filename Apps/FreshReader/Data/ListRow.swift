@@ -71,6 +71,9 @@ public protocol CollectionReading: Sendable {
     /// The next item (or previous, `backward`) after `row` whose text holds every word of
     /// `query`, wrapping around; `nil` when none does.
     func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow?
+    /// Whether ``firstMatch(of:after:backward:)`` would answer at once: the collection's search
+    /// index is up to date. When not, the reader has it brought up to date in the background first.
+    func searchIsReady() throws -> Bool
     /// Records that the collection was shown as it was after page write `sequence`, so the
     /// next run marks only what changed after it (best effort: nothing is lost without it).
     func markShown(upTo sequence: Int)

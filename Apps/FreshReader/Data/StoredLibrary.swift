@@ -74,6 +74,10 @@ struct StoredCollection: CollectionReading {
         work.track(Task { [store, collectionID] in try? await store.markShown(collectionID, upTo: sequence) })
     }
 
+    func searchIsReady() throws -> Bool {
+        try BlockingCall.wait { try await store.searchIndexIsCurrent(of: collectionID) }
+    }
+
     func firstMatch(of query: String, after row: ListRow?, backward: Bool) throws -> ListRow? {
         try BlockingCall.wait {
             try await store.firstMatch(of: query, in: collectionID, after: row?.at, backward: backward, fields: fields).map(ListRow.init)

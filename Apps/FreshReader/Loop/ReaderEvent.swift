@@ -6,6 +6,8 @@ enum ReaderEvent: Sendable {
     case refresh(collectionID: Int64, status: FetchState<CollectionEntry>.Status, summary: String?)
     /// A page load of a collection ended: `failure` is why it failed, `nil` when it was stored.
     case pageLoaded(collectionID: Int64, failure: String?)
+    /// A background update of a collection's search index ended (see ``SearchIndexer``).
+    case searchIndexUpdated(collectionID: Int64)
     /// A signal (SIGINT, SIGTERM, SIGHUP) asks the reader to quit.
     case quit
 }

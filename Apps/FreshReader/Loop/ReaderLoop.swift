@@ -28,6 +28,7 @@ struct ReaderLoop {
                 switch event {
                 case .refresh(let id, let status, let summary): effect = state.refreshChanged(collectionID: id, status: status, summary: summary)
                 case .pageLoaded(let id, let failure): effect = state.pageLoaded(collectionID: id, failure: failure)
+                case .searchIndexUpdated(let id): effect = state.searchIndexUpdated(collectionID: id)
                 case .quit: return state
                 }
                 if start(effect) { return state }

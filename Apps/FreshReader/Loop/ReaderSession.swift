@@ -26,8 +26,9 @@ struct ReaderSession {
         let refresher = CollectionRefresher(services: services, store: store, work: work) {
             inbox.post(.refresh(collectionID: $0, status: $1, summary: $2))
         }
+        let indexer = SearchIndexer(store: store, work: work) { inbox.post(.searchIndexUpdated(collectionID: $0)) }
         do {
-            try await showScreen(inbox: inbox, watcher: watcher, pages: pages, refresher: refresher)
+            try await showScreen(inbox: inbox, watcher: watcher, pages: pages, refresher: refresher, indexer: indexer)
         } catch {
             await work.stop()
             throw error
@@ -37,7 +38,7 @@ struct ReaderSession {
     }
 
     private func showScreen(inbox: Mailbox<ReaderEvent>, watcher: (any ChangeWatch)?, pages: PageLoader,
-                            refresher: CollectionRefresher) async throws {
+                            refresher: CollectionRefresher, indexer: SearchIndexer) async throws {
         try await UIThread.run { [library, collectionID, options] in
             let screen = try Screen.start()
             defer { screen.stop() }
@@ -46,6 +47,7 @@ struct ReaderSession {
                 switch effect {
                 case .refresh(let id, let firstPages): refresher.refresh(id, firstPages: firstPages)
                 case .loadNextPage(let id): pages.loadNextPage(of: id)
+                case .updateSearchIndex(let id): indexer.update(id)
                 case .none, .quit: break
                 }
             }, databaseChanged: { try watcher?.hasChanged() ?? false })

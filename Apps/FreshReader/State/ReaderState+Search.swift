@@ -19,18 +19,51 @@ extension ReaderState {
             searchInput = nil
             guard !typed.trimmingCharacters(in: .whitespaces).isEmpty else { return .none }
             lastQuery = typed
-            do { try search(typed, backward: false) } catch { message = "cannot search: \(ErrorDescription.line(error))" }
+            return startSearch(typed, backward: false)
         default: break
         }
         return .none
     }
 
-    mutating func repeatSearch(backward: Bool) throws {
+    mutating func repeatSearch(backward: Bool) -> Effect {
         guard let lastQuery else {
             message = "no search yet — press / to search"
-            return
+            return .none
         }
-        try search(lastQuery, backward: backward)
+        return startSearch(lastQuery, backward: backward)
+    }
+
+    /// The background update of collection `id`'s search index ended: the search that waited
+    /// for it runs, if the collection is still the one shown.
+    public mutating func searchIndexUpdated(collectionID id: Int64) -> Effect {
+        guard let pending = pendingSearch, pending.collectionID == id else { return .none }
+        pendingSearch = nil
+        guard entry?.id == id, mode == .list || mode == .item else { return .none }
+        runSearch(pending.query, backward: pending.backward)
+        return .none
+    }
+
+    /// Searches at once when the collection's search index is up to date; else the search
+    /// waits (the status line says so) while the index is brought up to date in the background,
+    /// and the screen stays live. A later search while it waits takes its place.
+    private mutating func startSearch(_ query: String, backward: Bool) -> Effect {
+        guard let source, let id = entry?.id else { return .none }
+        do {
+            if try source.searchIsReady() {
+                runSearch(query, backward: backward)
+                return .none
+            }
+        } catch {
+            message = "cannot search: \(ErrorDescription.line(error))"
+            return .none
+        }
+        let updating = pendingSearch?.collectionID == id
+        pendingSearch = PendingSearch(collectionID: id, query: query, backward: backward)
+        return updating ? .none : .updateSearchIndex(collectionID: id)
+    }
+
+    private mutating func runSearch(_ query: String, backward: Bool) {
+        do { try search(query, backward: backward) } catch { message = "cannot search: \(ErrorDescription.line(error))" }
     }
 
     /// Selects the next (or previous) match after the selected item, wrapping around; in an

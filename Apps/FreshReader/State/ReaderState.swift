@@ -21,6 +21,8 @@ public struct ReaderState: Sendable {
         case refresh(collectionID: Int64, firstPages: [Int])
         /// Fetch the collection's next page in the background.
         case loadNextPage(collectionID: Int64)
+        /// Bring the collection's search index up to date in the background (its first search).
+        case updateSearchIndex(collectionID: Int64)
         /// Leave the reader.
         case quit
     }
@@ -82,6 +84,15 @@ public struct ReaderState: Sendable {
     public internal(set) var searchInput: String?
     /// The last search run, for `n` and `N`.
     public internal(set) var lastQuery: String?
+    /// A search waiting for its collection's search index, brought up to date in the background
+    /// (a collection's first search): it runs when that is done.
+    public internal(set) var pendingSearch: PendingSearch?
+
+    public struct PendingSearch: Equatable, Sendable {
+        public var collectionID: Int64
+        public var query: String
+        public var backward: Bool
+    }
 
     /// A note for the status line until the next key (an unknown key, no match, an error).
     public internal(set) var message: String?
@@ -157,7 +168,7 @@ public struct ReaderState: Sendable {
         case .back: return try back()
         // The keymap binds these in an item list and an item, where they do the same.
         case .search: searchInput = ""
-        case .nextMatch, .previousMatch: try repeatSearch(backward: action == .previousMatch)
+        case .nextMatch, .previousMatch: return repeatSearch(backward: action == .previousMatch)
         case .refresh: return startRefresh()
         default:
             switch mode {

@@ -42,6 +42,13 @@ public protocol MirrorReading: AnyObject, Sendable {
     /// The first item after `position` (or before it, going `backward`) whose string values hold
     /// every word of `query` (the last one as a prefix), wrapping around at the end.
     func firstMatch(of query: String, in id: Int64, after position: ItemPosition?, backward: Bool, fields: RowFields) async throws -> ItemRow?
+    /// Whether ``firstMatch(of:in:after:backward:fields:)`` would answer at once: the collection's
+    /// search index is up to date with its items, or the store searches them without one.
+    func searchIndexIsCurrent(of id: Int64) async throws -> Bool
+    /// Brings the collection's search index up to date, as a search does first; returns whether
+    /// there was anything to index. The first time, every item is indexed (about half a minute at
+    /// a million items), so a screen runs it in the background and searches once it is done.
+    func updateSearchIndex(of id: Int64) async throws -> Bool
 
     // MARK: Pages, as a replay serves them
 

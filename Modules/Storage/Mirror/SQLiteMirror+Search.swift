@@ -10,45 +10,66 @@ extension SQLiteMirror {
     /// removed since (no page write) keeps its entry until the next write: it matches no item row.
     ///
     /// The collection's items are indexed ``searchIndexBatch`` row ids at a time, each batch a
-    /// transaction of its own: the first search of a million items, one transaction, held 620 MiB
-    /// (69 MiB in batches of 10,000, and 24 s instead of 19 s: smaller batches cost more merging).
-    /// A sync writing meanwhile is safe: what it changed carries a later change number, indexed next time.
+    /// transaction of its own on the writer thread: the first search of a million items, one
+    /// transaction, held 620 MiB (69 MiB in batches of 10,000, and 24 s instead of 19 s: smaller
+    /// batches cost more merging). A sync writing meanwhile is safe: what it changed carries a later
+    /// change number, indexed next time; its writes go between the batches. Cancelling the task
+    /// stops the work between two batches; the next update drops what it had indexed (items
+    /// changed since the state it left) and indexes them again.
     @discardableResult
-    public func updateSearchIndex(of collectionID: Int64) throws -> Bool {
-        let (indexed, sequence): (Int, Int) = try read { db in
-            let indexed = try Int.fetchOne(db, sql: "SELECT sequence FROM itemTextState WHERE collectionID = ?", arguments: [collectionID])
-            let sequence = try Int.fetchOne(db, sql: "SELECT changeSequence FROM collection WHERE id = ?", arguments: [collectionID])
-            return (indexed ?? -1, sequence ?? 0)
-        }
+    public func updateSearchIndex(of collectionID: Int64) async throws -> Bool {
+        let (indexed, sequence) = try searchIndexState(of: collectionID)
         guard indexed != sequence else { return false }
         let ids: (first: Int64, last: Int64) = try read { db in
             let range = try Row.fetchOne(db, sql: "SELECT min(id) AS first, max(id) AS last FROM item WHERE collectionID = ?",
                                          arguments: [collectionID])
             return ((range?["first"] as Int64?) ?? 0, (range?["last"] as Int64?) ?? 0)
         }
-        try write { db in
-            try db.execute(sql: """
-                DELETE FROM itemText WHERE collectionID = ?1 AND NOT EXISTS (
-                    SELECT 1 FROM item WHERE item.id = itemText.rowid AND pageIndex >= 0 AND changedSequence <= ?2)
-                """, arguments: [collectionID, indexed])
-        }
-        for start in stride(from: ids.first - 1, through: ids.last, by: Self.searchIndexBatch) {
+        try await onWriterThread { [self] in
             try write { db in
                 try db.execute(sql: """
-                    INSERT INTO itemText (rowid, text, collectionID)
-                    SELECT id, (SELECT group_concat(value, ' ') FROM json_tree(item.json) WHERE type = 'text'), collectionID
-                    FROM item WHERE id > ?3 AND id <= ?4 AND collectionID = ?1 AND pageIndex >= 0
-                        AND (changedSequence > ?2 OR NOT EXISTS (SELECT 1 FROM itemText WHERE itemText.rowid = item.id))
-                    """, arguments: [collectionID, indexed, start, start + Int64(Self.searchIndexBatch)])
+                    DELETE FROM itemText WHERE collectionID = ?1 AND NOT EXISTS (
+                        SELECT 1 FROM item WHERE item.id = itemText.rowid AND pageIndex >= 0 AND changedSequence <= ?2)
+                    """, arguments: [collectionID, indexed])
             }
         }
-        try write { db in
-            try db.execute(sql: """
-                INSERT INTO itemTextState (collectionID, sequence) VALUES (?, ?)
-                ON CONFLICT (collectionID) DO UPDATE SET sequence = excluded.sequence
-                """, arguments: [collectionID, sequence])
+        for start in stride(from: ids.first - 1, through: ids.last, by: Self.searchIndexBatch) {
+            try Task.checkCancellation()
+            try await onWriterThread { [self] in
+                try write { db in
+                    try db.execute(sql: """
+                        INSERT INTO itemText (rowid, text, collectionID)
+                        SELECT id, (SELECT group_concat(value, ' ') FROM json_tree(item.json) WHERE type = 'text'), collectionID
+                        FROM item WHERE id > ?3 AND id <= ?4 AND collectionID = ?1 AND pageIndex >= 0
+                            AND (changedSequence > ?2 OR NOT EXISTS (SELECT 1 FROM itemText WHERE itemText.rowid = item.id))
+                        """, arguments: [collectionID, indexed, start, start + Int64(Self.searchIndexBatch)])
+                }
+            }
+        }
+        try await onWriterThread { [self] in
+            try write { db in
+                try db.execute(sql: """
+                    INSERT INTO itemTextState (collectionID, sequence) VALUES (?, ?)
+                    ON CONFLICT (collectionID) DO UPDATE SET sequence = excluded.sequence
+                    """, arguments: [collectionID, sequence])
+            }
         }
         return true
+    }
+
+    public func searchIndexIsCurrent(of collectionID: Int64) throws -> Bool {
+        if isReadOnly { return true }  // searched without the index: nothing to wait for
+        let (indexed, sequence) = try searchIndexState(of: collectionID)
+        return indexed == sequence
+    }
+
+    /// The page write the index is up to date with (-1: none), and the collection's last.
+    private func searchIndexState(of collectionID: Int64) throws -> (indexed: Int, sequence: Int) {
+        try read { db in
+            let indexed = try Int.fetchOne(db, sql: "SELECT sequence FROM itemTextState WHERE collectionID = ?", arguments: [collectionID])
+            let sequence = try Int.fetchOne(db, sql: "SELECT changeSequence FROM collection WHERE id = ?", arguments: [collectionID])
+            return (indexed ?? -1, sequence ?? 0)
+        }
     }
 
     /// Row ids indexed in one transaction by ``updateSearchIndex(of:)``.
@@ -56,9 +77,9 @@ extension SQLiteMirror {
 
     public func firstMatch(
         of query: String, in collectionID: Int64, after position: ItemPosition?, backward: Bool = false, fields: RowFields
-    ) throws -> ItemRow? {
+    ) async throws -> ItemRow? {
         let indexed = !isReadOnly
-        if indexed { try updateSearchIndex(of: collectionID) }
+        if indexed { try await updateSearchIndex(of: collectionID) }
         guard let condition = matchCondition(query, indexed: indexed) else { return nil }
         let from = position ?? ItemPosition(pageIndex: backward ? Int.max : -1, position: 0)
         let (comparison, order) = backward ? ("<", "DESC") : (">", "ASC")
