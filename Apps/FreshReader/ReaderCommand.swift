@@ -36,7 +36,8 @@ public struct ReaderCommand: AsyncParsableCommand {
             "error: reason"; on the right the position, e.g. 123/4,567. `e` shows the full reason.
 
             Search (/) uses the mirror's full-text index (SQLite's or PostgreSQL's) over every string of the \
-            items (every word must appear; the last one may be a prefix).
+            items (every word must appear; the last one may be a prefix). A collection's first search builds \
+            that index in the background ("indexing for search…"), the screen usable meanwhile.
 
             Text from the server is shown with control characters and bidi overrides made \
             visible, so an item cannot send escape sequences to the terminal or reorder the line. \

@@ -17,7 +17,9 @@ extension PostgresMirror {
         emptyAtPassStart.withLock { $0[id] = empty ? pass : nil }
     }
 
-    /// Stops copying `id`'s pages in: its pass ended, or something else wrote its items.
+    /// Stops copying `id`'s pages in: its pass ended, or items were written otherwise than by
+    /// its pages (a catch-up, a merge). A pass started since (a new one, a revisit) has another
+    /// number, so ``mayBulkLoad(_:of:pass:)`` finds it without this.
     func stopBulkLoad(of id: Int64) {
         _ = emptyAtPassStart.withLock { $0.removeValue(forKey: id) }
     }

@@ -162,8 +162,7 @@ extension PostgresMirror {
     }
 
     public func revisitPass(of id: Int64, now: Date) async throws -> Int {
-        stopBulkLoad(of: id)
-        return try await write { transaction in
+        try await write { transaction in
             try await transaction.query("""
                 UPDATE collection SET pass = pass + 1, pass_complete = false, pass_started_at = \(now.timeIntervalSince1970)
                 WHERE id = \(id) RETURNING pass
@@ -172,7 +171,6 @@ extension PostgresMirror {
     }
 
     public func joinPass(_ pass: Int, of id: Int64, pagesFrom index: Int) async throws {
-        stopBulkLoad(of: id)
         try await write { transaction in
             try await transaction.query("""
                 UPDATE page SET pass = \(pass) WHERE collection_id = \(id) AND page_index >= \(index) AND pass = \(pass - 1)

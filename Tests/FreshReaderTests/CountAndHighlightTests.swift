@@ -45,8 +45,8 @@ struct CountAndHighlightTests {
     }
 
     @Test func highlightsFindEveryWordIgnoringCase() {
-        #expect(SearchHighlight.ranges(of: "etag 304", in: "An ETag and a 304, then etags") == [3..<7, 14..<17, 24..<28])
-        #expect(SearchHighlight.ranges(of: "  ", in: "text").isEmpty)
-        #expect(SearchHighlight.ranges(of: "서버", in: "서버가 304를") == [0..<2])
+        #expect(SearchHighlight("etag 304").ranges(in: "An ETag and a 304, then etags") == [3..<7, 14..<17, 24..<28])
+        #expect(SearchHighlight("  ").ranges(in: "text").isEmpty)
+        #expect(SearchHighlight("서버").ranges(in: "서버가 304를") == [0..<2])
     }
 }

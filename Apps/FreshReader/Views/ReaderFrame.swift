@@ -19,10 +19,10 @@ public enum ReaderFrame {
         }
         let bodyRows = max(0, size.rows - 1)
         body = Array(body.prefix(bodyRows)) + Array(repeating: ScreenLine(""), count: max(0, bodyRows - body.count))
-        let query = [.list, .item].contains(state.mode) ? state.lastQuery : nil
+        let highlight = ([.list, .item].contains(state.mode) ? state.lastQuery : nil).map(SearchHighlight.init)
         let fitted = body.map { line in
             let text = SafeText.fitted(line.text, to: size.columns, measure: measure)
-            return ScreenLine(text, style: line.style, highlights: query.map { SearchHighlight.ranges(of: $0, in: text) } ?? [])
+            return ScreenLine(text, style: line.style, highlights: highlight?.ranges(in: text) ?? [])
         }
         return fitted + [StatusLine.line(for: state)]
     }
