@@ -68,6 +68,7 @@ let package = Package(
         // libcurl's headers (Debian libcurl4-openssl-dev) and a loader: libcurl itself is opened
         // with dlopen on the first request, so a run the cache answers never loads it.
         .target(name: "CCurl", path: "Modules/CCurl", linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "CContentCoding", path: "Modules/CContentCoding", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CWidth", path: "Modules/CWidth"),
         .systemLibrary(name: "CSQLiteOptions", path: "Modules/CSQLiteOptions"),
         .systemLibrary(
@@ -81,7 +82,8 @@ let package = Package(
         // MARK: Live implementations
         .target(
             name: "CurlTransport",
-            dependencies: ["CCurl", "DedicatedThreads", "HTTPCache", "HTTPFields", .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["CCurl", "CContentCoding", "DedicatedThreads", "HTTPCache", "HTTPFields",
+                           .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Modules/CurlTransport"
         ),
         .target(

@@ -73,6 +73,7 @@ public final class FreshServices: SyncNetwork {
             storage = memory
             warnings = speedUpsWarning + ["the HTTP cache cannot be used (\(ErrorDescription.line(error))); this run caches in memory only"]
         }
+        let transport = transport.decoding(self.speedUps.contains(.libdeflate) ? .whole : .libcurl)
         self.transport = transport
         self.clock = clock
         gate = OriginGate(parallel: parallel, clock: clock)

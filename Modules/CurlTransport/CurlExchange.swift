@@ -61,9 +61,15 @@ final class CurlExchange: @unchecked Sendable {
             _ = fresh_curl_set_long(curl, CURLOPT_SSL_VERIFYPEER, 0)
             _ = fresh_curl_set_long(curl, CURLOPT_SSL_VERIFYHOST, 0)
         }
-        // Unless the caller asked for codings of its own, offer every one libcurl can decode
-        // ("" = all of them) and hand back the decoded representation.
-        if sink.decodes { _ = fresh_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "") }
+        // Unless the caller asked for codings of its own, offer every one that can be decoded and
+        // hand back the decoded representation: decoded here once whole, or by libcurl ("" = every
+        // coding it decodes) as the body arrives.
+        if let offered = decodesWhole ? ContentDecoder.offered : nil {
+            _ = fresh_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, offered)
+            _ = fresh_curl_set_long(curl, CURLOPT_HTTP_CONTENT_DECODING, 0)
+        } else if sink.decodes {
+            _ = fresh_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, "")
+        }
         // The progress function only answers whether the caller cancelled the transfer.
         _ = fresh_curl_set_long(curl, CURLOPT_NOPROGRESS, 0)
         _ = fresh_curl_set_pointer(curl, CURLOPT_XFERINFODATA, context.toOpaque())
@@ -120,12 +126,24 @@ final class CurlExchange: @unchecked Sendable {
         guard (100...999).contains(status) else { return .failure(.invalidResponse("no status line")) }
         var wireBytes: curl_off_t = 0
         _ = fresh_curl_get_off(curl, CURLINFO_SIZE_DOWNLOAD_T, &wireBytes)
+        var body = sink.body
+        if decodesWhole && ContentDecoder.offered != nil && transfer.request.method != .head {
+            do {
+                body = try ContentDecoder.decode(body, contentEncoding: sink.headerFields[values: .contentEncoding],
+                                                 limit: transfer.request.maximumBodySize)
+            } catch {
+                return .failure(error)
+            }
+        }
         let fields = sink.decodes && transfer.request.method != .head
             ? DecodedRepresentation.fields(of: sink.headerFields) : sink.headerFields
         return .success(TransportResponse(status: HTTPResponse.Status(code: status, reasonPhrase: sink.reasonPhrase),
-                                          headerFields: fields, body: sink.body, wireByteCount: Int(wireBytes),
+                                          headerFields: fields, body: body, wireByteCount: Int(wireBytes),
                                           version: sink.version))
     }
+
+    /// Whether the body is decoded here once whole (not by libcurl as it arrives).
+    private var decodesWhole: Bool { sink.decodes && transfer.decoding == .whole }
 
     private func error(for code: CURLcode, requestSent: Bool) -> TransportError {
         // libcurl's sentence for this transfer ("Received HTTP/0.9 when not allowed"), else the code's.

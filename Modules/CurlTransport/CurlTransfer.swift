@@ -8,13 +8,16 @@ final class CurlTransfer: Sendable {
     let connectTimeout: Duration
     let userAgent: String
     let proxy: String?
+    /// Who decodes a body in a content coding, when the request leaves that to the transport.
+    let decoding: BodyDecoding
     private let cancelled = Atomic<Bool>(false)
 
-    init(request: TransportRequest, connectTimeout: Duration, userAgent: String, proxy: String?) {
+    init(request: TransportRequest, connectTimeout: Duration, userAgent: String, proxy: String?, decoding: BodyDecoding) {
         self.request = request
         self.connectTimeout = connectTimeout
         self.userAgent = userAgent
         self.proxy = proxy
+        self.decoding = decoding
     }
 
     /// Asks the transfer to stop at its next progress callback.

@@ -7,23 +7,34 @@ import HTTPCache
 /// a dispatch thread, over a pool of reused handles that keeps connections alive. A request sent
 /// through a ``TransferChain`` (``makeChain(name:)``) is driven by that chain's loop instead.
 ///
-/// Bodies in a coding libcurl decodes come back decoded unless the request sets its own
-/// `Accept-Encoding` (then exactly as sent); a short body is an error, never a response.
+/// Bodies in a content coding come back decoded unless the request sets its own `Accept-Encoding`
+/// (then exactly as sent): by libdeflate once whole, or by libcurl as they arrive (``BodyDecoding``).
+/// A short body is an error, never a response.
 public final class CurlTransport: HTTPTransport {
     private let pool = CurlHandlePool()
     private let connectTimeout: Duration
     private let userAgent: String
     private let proxy: String?
+    /// Who decodes bodies in a content coding.
+    public let decoding: BodyDecoding
 
     /// - Parameters:
     ///   - connectTimeout: how long establishing a connection may take (`--connect-timeout`).
     ///   - userAgent: the `User-Agent` sent unless the request sets one.
     ///   - proxy: the proxy every request goes through (`--proxy`); `nil`: the proxy environment
     ///     variables, as curl reads them.
-    public init(connectTimeout: Duration = .seconds(10), userAgent: String = "fresh", proxy: String? = nil) {
+    ///   - decoding: who decodes bodies in a content coding.
+    public init(connectTimeout: Duration = .seconds(10), userAgent: String = "fresh", proxy: String? = nil,
+                decoding: BodyDecoding = .whole) {
         self.connectTimeout = connectTimeout
         self.userAgent = userAgent
         self.proxy = proxy
+        self.decoding = decoding
+    }
+
+    /// This transport's settings with bodies decoded by `decoding` (before its first request).
+    public func decoding(_ decoding: BodyDecoding) -> CurlTransport {
+        CurlTransport(connectTimeout: connectTimeout, userAgent: userAgent, proxy: proxy, decoding: decoding)
     }
 
     /// Starts loading libcurl on a thread of its own, so that a program about to send requests
@@ -46,7 +57,8 @@ public final class CurlTransport: HTTPTransport {
         // Loaded on the first request, not before: a run answered from the cache never pays
         // for libcurl and the libraries it brings (OpenSSL, Kerberos, LDAP, ...).
         if let failure = fresh_curl_load() { throw TransportError.unavailable("libcurl: \(String(cString: failure))") }
-        let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent, proxy: proxy)
+        let transfer = CurlTransfer(request: request, connectTimeout: connectTimeout, userAgent: userAgent, proxy: proxy,
+                                    decoding: decoding)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 // On a transfer loop, the loop's thread sends the request and resumes the task.

@@ -68,7 +68,7 @@ SECTION = "## fresh sync vs curl vs dlt"
 SPEEDUPS_SECTION = "### With and without each speed-up"
 # (FRESH_SPEEDUPS, what the row is): every speed-up, each one off alone, none (the plain path).
 SPEEDUP_RUNS = [("all", "every speed-up (as shipped)")] + [
-    (f"-{name}", f"without {name}") for name in ["read-ahead", "chain-lookahead", "write-behind", "transfer-loop", "raw-cache-lookups"]
+    (f"-{name}", f"without {name}") for name in ["read-ahead", "chain-lookahead", "write-behind", "transfer-loop", "raw-cache-lookups", "libdeflate"]
 ] + [("none", "the plain path")]
 PAGES_ROUTE = "GET /posts"  # how fresh-mock's statistics name the route of every page
 servers = []

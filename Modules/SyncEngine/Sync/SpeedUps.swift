@@ -1,8 +1,9 @@
 import Foundation
 
 /// The speed-ups a sync may use, each a named step a reader can skip: without any, a sync is the plain
-/// path, one request at a time, each page read, then written at once, and the HTTP cache looked up through
-/// GRDB. docs/architecture.md's speed table gives each one's figure; tests show both give identical mirrors.
+/// path, one request at a time, each page read, then written at once, the HTTP cache looked up through
+/// GRDB, and compressed bodies decoded by libcurl. docs/architecture.md's speed table gives each one's
+/// figure; tests show both give identical mirrors.
 public struct SpeedUps: OptionSet, Sendable, Hashable {
     public let rawValue: Int
     public init(rawValue: Int) { self.rawValue = rawValue }
@@ -17,13 +18,15 @@ public struct SpeedUps: OptionSet, Sendable, Hashable {
     public static let transferLoop = SpeedUps(rawValue: 1 << 3)
     /// Cache lookups read SQLite directly (`CacheConnection`), not through GRDB.
     public static let rawCacheLookups = SpeedUps(rawValue: 1 << 4)
+    /// Compressed bodies are decoded once whole, gzip and deflate by libdeflate, not by libcurl's zlib as they arrive.
+    public static let libdeflate = SpeedUps(rawValue: 1 << 5)
 
-    public static let all: SpeedUps = [.readAhead, .chainLookahead, .writeBehind, .transferLoop, .rawCacheLookups]
+    public static let all: SpeedUps = [.readAhead, .chainLookahead, .writeBehind, .transferLoop, .rawCacheLookups, .libdeflate]
 
     /// Each speed-up by the name `FRESH_SPEEDUPS` gives it.
     public static let names: [(name: String, speedUp: SpeedUps)] = [
         ("read-ahead", .readAhead), ("chain-lookahead", .chainLookahead), ("write-behind", .writeBehind),
-        ("transfer-loop", .transferLoop), ("raw-cache-lookups", .rawCacheLookups),
+        ("transfer-loop", .transferLoop), ("raw-cache-lookups", .rawCacheLookups), ("libdeflate", .libdeflate),
     ]
 
     /// The speed-ups `text` (`FRESH_SPEEDUPS`) names (`nil`: an unknown name): unset, empty or `all`
