@@ -142,19 +142,21 @@ static fresh_decode_result decode_gzip(const unsigned char *input, size_t size, 
 }
 
 /// deflate as HTTP names it: the zlib format (RFC 1950); some servers send raw DEFLATE (RFC
-/// 1951) under that name, which is tried when the zlib header is not there, as libcurl does.
+/// 1951) under that name, which is tried when the zlib format does not decode, as libcurl does,
+/// with up to 4 bytes after it (libcurl lets a checksum some servers append pass).
 static fresh_decode_result decode_deflate(const unsigned char *input, size_t size, struct output *out) {
     fresh_decode_result result = reserve(out, 4 * size);
     if (result != FRESH_DECODED) return result;
     struct libdeflate_decompressor *decompressor = deflate.alloc_decompressor();
     if (!decompressor) return FRESH_DECODE_NO_MEMORY;
-    size_t consumed = 0;
+    size_t consumed = 0, trailer = 0;
     result = decode_whole(deflate.zlib_decompress, decompressor, input, size, out, &consumed);
     if (result == FRESH_DECODE_INVALID) {
         out->size = 0;
+        trailer = 4;
         result = decode_whole(deflate.deflate_decompress, decompressor, input, size, out, &consumed);
     }
-    if (result == FRESH_DECODED && consumed != size) result = FRESH_DECODE_INVALID;
+    if (result == FRESH_DECODED && size - consumed > trailer) result = FRESH_DECODE_INVALID;
     deflate.free_decompressor(decompressor);
     return result;
 }

@@ -30,9 +30,10 @@ enum ContentDecoder {
     ]
 
     /// `body` decoded from the codings of `contentEncoding` (the field's values), with at most
-    /// `limit` bytes decoded; `body` itself when it names none (or only `identity`).
+    /// `limit` bytes decoded; `body` itself when it names none (or only `identity`, or `none`,
+    /// which libcurl takes for it too). libcurl refuses more than five while it reads the header.
     static func decode(_ body: Data, contentEncoding: [String], limit: Int?) throws(TransportError) -> Data {
-        let names = FieldList.elements(contentEncoding).map { $0.lowercased() }.filter { $0 != "identity" }
+        let names = FieldList.elements(contentEncoding).map { $0.lowercased() }.filter { $0 != "identity" && $0 != "none" }
         var decoded = body
         for name in names.reversed() where !decoded.isEmpty {
             guard let coding = coding(named: name) else {

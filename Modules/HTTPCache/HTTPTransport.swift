@@ -77,7 +77,8 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     /// What the server sent back is not an HTTP response (an HTTP/0.9 or garbage reply, a
     /// malformed header line, a body its Content-Encoding cannot decode).
     case invalidResponse(String)
-    /// The body passed the request's ``TransportRequest/maximumBodySize``; the transfer stopped there.
+    /// The body passed the request's ``TransportRequest/maximumBodySize``: the transfer stopped there, or,
+    /// for a body in a content coding, its decoding did.
     case bodyTooLarge(limit: Int)
     /// The caller cancelled the exchange.
     case cancelled

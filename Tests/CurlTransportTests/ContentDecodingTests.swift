@@ -46,10 +46,25 @@ struct ContentDecodingTests {
         }
     }
 
+    @Test func takesWhatLibcurlTakesAtTheEdges() async throws {
+        // `none` is `identity` to libcurl; raw DEFLATE may be followed by a 4-byte checksum.
+        let plain = try await fetch(reply(Self.body, coding: "none"), decoding: .whole)
+        #expect(plain.body == Data(Self.body))
+        let raw = try Self.run(["python3", "-c", "import sys, zlib; c = zlib.compressobj(wbits=-15); "
+            + "sys.stdout.buffer.write(c.compress(sys.stdin.buffer.read()) + c.flush())"], input: Self.body)
+        let withChecksum = try await fetch(reply(raw + [0xDE, 0xAD, 0xBE, 0xEF], coding: "deflate"), decoding: .whole)
+        #expect(withChecksum.body == Data(Self.body))
+        await #expect(throws: TransportError.self) { try await fetch(reply(raw + [0, 0, 0, 0, 0], coding: "deflate"), decoding: .whole) }
+    }
+
     @Test func undoesStackedCodingsLastFirst() async throws {
         let gzipped = try Self.run(["gzip", "-c"], input: Self.body)
         let response = try await fetch(reply(try Self.run(["brotli", "-c"], input: gzipped), coding: "gzip, br"), decoding: .whole)
         #expect(response.body == Data(Self.body))
+        // No more than five: libcurl refuses a sixth while it reads the header, before any is undone.
+        await #expect(throws: TransportError.self) {
+            try await fetch(reply(gzipped, coding: "gzip, gzip, gzip, gzip, gzip, gzip"), decoding: .whole)
+        }
     }
 
     @Test func offersEveryCodingItDecodes() async throws {

@@ -159,7 +159,7 @@ struct SyncCommand: FreshSubcommand {
     @Option(name: .customLong("max-wait"), parsing: .unconditional, help: ArgumentHelp("Longest single wait before a retry, in seconds.", valueName: "seconds"))
     var maxWait = 120.0
 
-    @Option(name: .customLong("max-page-size"), help: ArgumentHelp("Largest page accepted, decoded, e.g. 64M (default); the download stops there.", valueName: "size"),
+    @Option(name: .customLong("max-page-size"), help: ArgumentHelp("Largest page accepted, decoded, e.g. 64M (default); the download, and the decoding of a compressed page, stop there.", valueName: "size"),
             transform: { text in
                 guard let bytes = ByteCount.parse(text), bytes > 0 else { throw ValidationError("invalid size '\(text)'") }
                 return bytes

@@ -1,5 +1,6 @@
 // Decoders for the content codings of HTTP bodies (RFC 9110 §8.4.1), loaded when the first
-// compressed body arrives rather than when the program starts, as libcurl is (see CCurl.h).
+// request that may receive one is set up rather than when the program starts, as libcurl is
+// (see CCurl.h): a run the cache answers loads neither.
 //
 // gzip and deflate go through libdeflate, which decodes a whole body at once about twice as
 // fast as zlib does (the library libcurl decodes with, a piece at a time as it arrives); br and
