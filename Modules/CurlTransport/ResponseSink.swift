@@ -19,7 +19,8 @@ final class ResponseSink: @unchecked Sendable {
     /// libcurl writes the message of a failed transfer here (`CURLOPT_ERRORBUFFER`).
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
-    /// Whether libcurl decodes the body: the caller asked for no content coding of its own.
+    /// Whether the body is handed back decoded (by the transport or by libcurl, see ``BodyDecoding``):
+    /// the caller asked for no content coding of its own.
     let decodes: Bool
 
     init(transfer: CurlTransfer) {
