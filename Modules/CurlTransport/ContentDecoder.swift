@@ -66,12 +66,9 @@ enum ContentDecoder {
         }
     }
 
-    /// ` (name)` for a coding's name as the server sent it, when that is a short token (RFC 9110
-    /// §5.6.2); nothing otherwise, so no other server text reaches a message.
+    /// ` (name)` for a coding's name as the server sent it, when that is a short token; nothing
+    /// otherwise, so no other server text reaches a message.
     private static func quoted(_ name: String) -> String {
-        let delimiters = "\"(),/:;<=>?@[\\]{}".unicodeScalars
-        let isToken = !name.isEmpty && name.unicodeScalars.count <= 40
-            && name.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value < 0x7F && !delimiters.contains($0) }
-        return isToken ? " (\(name))" : ""
+        FieldList.isToken(name) && name.utf8.count <= 40 ? " (\(name))" : ""
     }
 }

@@ -64,7 +64,7 @@ final class CurlExchange: @unchecked Sendable {
         // Unless the caller asked for codings of its own, offer every one that can be decoded and
         // hand back the decoded representation: decoded here once whole, or by libcurl ("" = every
         // coding it decodes) as the body arrives.
-        if let offered = decodesWhole ? ContentDecoder.offered : nil {
+        if decodesWhole, let offered = ContentDecoder.offered {
             _ = fresh_curl_set_string(curl, CURLOPT_ACCEPT_ENCODING, offered)
             _ = fresh_curl_set_long(curl, CURLOPT_HTTP_CONTENT_DECODING, 0)
         } else if sink.decodes {
@@ -127,7 +127,7 @@ final class CurlExchange: @unchecked Sendable {
         var wireBytes: curl_off_t = 0
         _ = fresh_curl_get_off(curl, CURLINFO_SIZE_DOWNLOAD_T, &wireBytes)
         var body = sink.body
-        if decodesWhole && ContentDecoder.offered != nil && transfer.request.method != .head {
+        if decodesWhole && transfer.request.method != .head {
             do {
                 body = try ContentDecoder.decode(body, contentEncoding: sink.headerFields[values: .contentEncoding],
                                                  limit: transfer.request.maximumBodySize)
@@ -142,8 +142,9 @@ final class CurlExchange: @unchecked Sendable {
                                           version: sink.version))
     }
 
-    /// Whether the body is decoded here once whole (not by libcurl as it arrives).
-    private var decodesWhole: Bool { sink.decodes && transfer.decoding == .whole }
+    /// Whether the body is decoded here once whole, not by libcurl as it arrives: the request left
+    /// the coding to the transport, which decodes whole, and libdeflate loads.
+    private var decodesWhole: Bool { sink.decodes && transfer.decoding == .whole && ContentDecoder.offered != nil }
 
     private func error(for code: CURLcode, requestSent: Bool) -> TransportError {
         // libcurl's sentence for this transfer ("Received HTTP/0.9 when not allowed"), else the code's.

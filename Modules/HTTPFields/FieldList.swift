@@ -5,6 +5,11 @@ public enum FieldList {
     /// whitespace; empty elements (`a, , b`) are dropped as the grammar asks.
     public static func elements(_ fieldValues: [String]) -> [String] { fieldValues.flatMap(elements) }
 
+    /// Whether `text` is one token (RFC 9110 §5.6.2), as a coding's or a parameter's name is.
+    public static func isToken(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.allSatisfy(FieldScanner.isTokenCharacter)
+    }
+
     /// The elements of one field line.
     public static func elements(_ fieldValue: String) -> [String] {
         FieldScanner.scanning(fieldValue) { scanner in
