@@ -6,7 +6,14 @@ import Synchronization
 /// Between batches of jobs it waits on a semaphore, or, when it also drives I/O (a
 /// ``TransferLoop``), in that I/O's own wait (see ``IdleWork``).
 public final class JobThread: Sendable {
-    private let jobs = Mutex<(waiting: [@Sendable () -> Void], isStopped: Bool)>(([], false))
+    private struct Jobs {
+        var waiting: [@Sendable () -> Void] = []
+        var isStopped = false
+        /// The thread's own id, once it has started.
+        var thread: pthread_t?
+    }
+
+    private let jobs = Mutex(Jobs())
     private let idle: any IdleWork
 
     /// Starts the thread, named `name` (as `top -H` and debuggers show it); `setUp` runs on it
@@ -18,6 +25,7 @@ public final class JobThread: Sendable {
         let thread = Thread { [self] in
             // Named from the thread itself: on Linux a name set before start() is not applied.
             Thread.current.name = name
+            jobs.withLock { $0.thread = pthread_self() }
             setUp()
             runJobs()
             tearDown()
@@ -27,14 +35,21 @@ public final class JobThread: Sendable {
 
     /// Runs `job` on the thread after the jobs submitted before it; `false` (and nothing runs)
     /// once the thread has been stopped.
+    ///
+    /// Only a job from another thread wakes the thread: one it gives itself (a task of a
+    /// ``TransferLoop`` resuming another) is seen before it waits. A sync's page thread gives
+    /// itself about six jobs a page, and a transfer loop's wake-up is a write to libcurl's socket
+    /// pair that ends its next wait at once: a 1,000-page sync made 7,059 `sendto` calls (3,757
+    /// refused, the pair full) where it now makes 1,115, one request a page and a few wake-ups
+    /// from the writer. Its time did not change measurably.
     @discardableResult
     public func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
-        let accepted = jobs.withLock { jobs in
-            guard !jobs.isStopped else { return false }
+        let (accepted, fromItself) = jobs.withLock { jobs in
+            guard !jobs.isStopped else { return (false, false) }
             jobs.waiting.append(job)
-            return true
+            return (true, jobs.thread.map { pthread_equal($0, pthread_self()) != 0 } ?? false)
         }
-        if accepted { idle.wake() }
+        if accepted && !fromItself { idle.wake() }
         return accepted
     }
 
@@ -54,7 +69,8 @@ public final class JobThread: Sendable {
             let busy = idle.advance()
             if batch.isEmpty {
                 if isStopped && !busy { return }
-                idle.wait()
+                // The jobs a batch or `advance()` gave the thread woke nothing: run them first.
+                if jobs.withLock({ $0.waiting.isEmpty }) { idle.wait() }
             }
         }
     }

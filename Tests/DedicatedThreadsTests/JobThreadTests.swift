@@ -81,4 +81,61 @@ struct JobThreadTests {
         // One wait after each of the four busy rounds (and a fifth when stop() came late).
         #expect(work.waited >= 4)
     }
+
+    /// Idle work that waits for a wake-up and counts them; `onAdvance` runs at each `advance()`.
+    final class CountedWakes: IdleWork, @unchecked Sendable {
+        private let wakeUp = DispatchSemaphore(value: 0)
+        private let count = Mutex(0)
+        let onAdvance = Mutex<(@Sendable () -> Void)?>(nil)
+
+        var wakes: Int { count.withLock { $0 } }
+
+        func advance() -> Bool {
+            onAdvance.withLock { $0 }?()
+            return false
+        }
+
+        func wait() { wakeUp.wait() }
+
+        func wake() {
+            count.withLock { $0 += 1 }
+            wakeUp.signal()
+        }
+    }
+
+    /// A transfer loop's tasks resume each other on its thread several times a page; each
+    /// wake-up was a syscall on libcurl's socket pair, and the next wait ended at once.
+    @Test func aJobTheThreadGivesItselfRunsWithoutWakingIt() {
+        let work = CountedWakes()
+        let thread = JobThread(name: "test.own-jobs", idle: work)
+        let done = DispatchSemaphore(value: 0)
+        thread.submit { thread.submit { thread.submit { done.signal() } } }
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(work.wakes == 1)
+        thread.stop()
+    }
+
+    /// A job given while the idle work advances (a finished transfer resuming its task) runs
+    /// before the thread waits: no wake-up would end that wait.
+    @Test func aJobGivenWhileTheIdleWorkAdvancesRunsBeforeTheThreadWaits() {
+        let work = CountedWakes()
+        let thread = JobThread(name: "test.advance-jobs", idle: work)
+        let done = DispatchSemaphore(value: 0)
+        let advances = Mutex(0)
+        work.onAdvance.withLock { onAdvance in
+            onAdvance = {
+                // The first advance follows the job below; the second follows an empty batch, after
+                // which the thread would wait.
+                let count = advances.withLock { count in
+                    count += 1
+                    return count
+                }
+                if count == 2 { thread.submit { done.signal() } }
+            }
+        }
+        thread.submit {}
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(work.wakes == 1)
+        thread.stop()
+    }
 }
