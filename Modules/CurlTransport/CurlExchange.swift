@@ -116,30 +116,44 @@ final class CurlExchange: @unchecked Sendable {
     func finish(_ code: CURLcode) -> Result<TransportResponse, TransportError> {
         defer { release() }
         let curl = handle.raw
+        var status = 0
+        _ = fresh_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
         guard code == CURLE_OK else {
+            if code == CURLE_BAD_CONTENT_ENCODING, sink.receivedStatus, Self.bodyIsOnlyAMessage(status) {
+                return .success(response(status: status, body: Data()))
+            }
             var requestBytes = 0
             _ = fresh_curl_get_long(curl, CURLINFO_REQUEST_SIZE, &requestBytes)
             return .failure(error(for: code, requestSent: requestBytes > 0))
         }
-        var status = 0
-        _ = fresh_curl_get_long(curl, CURLINFO_RESPONSE_CODE, &status)
         guard (100...999).contains(status) else { return .failure(.invalidResponse("no status line")) }
-        var wireBytes: curl_off_t = 0
-        _ = fresh_curl_get_off(curl, CURLINFO_SIZE_DOWNLOAD_T, &wireBytes)
         var body = sink.body
         if decodesWhole && transfer.request.method != .head {
             do {
                 body = try ContentDecoder.decode(body, contentEncoding: sink.headerFields[values: .contentEncoding],
                                                  limit: transfer.request.maximumBodySize)
             } catch {
-                return .failure(error)
+                guard Self.bodyIsOnlyAMessage(status) else { return .failure(error) }
+                body = Data()
             }
         }
+        return .success(response(status: status, body: body))
+    }
+
+    /// Whether a response with `status` is what it says without its body: anything but a success,
+    /// whose body is the data asked for. A 429 or 503 whose compressed body cannot be decoded is
+    /// still answered, with no body: its `Retry-After` says when the server takes the next request,
+    /// and fresh must not send sooner.
+    private static func bodyIsOnlyAMessage(_ status: Int) -> Bool { (300...999).contains(status) }
+
+    /// The response with `body` (decoded), its fields as the decoded representation's.
+    private func response(status: Int, body: Data) -> TransportResponse {
+        var wireBytes: curl_off_t = 0
+        _ = fresh_curl_get_off(handle.raw, CURLINFO_SIZE_DOWNLOAD_T, &wireBytes)
         let fields = sink.decodes && transfer.request.method != .head
             ? DecodedRepresentation.fields(of: sink.headerFields) : sink.headerFields
-        return .success(TransportResponse(status: HTTPResponse.Status(code: status, reasonPhrase: sink.reasonPhrase),
-                                          headerFields: fields, body: body, wireByteCount: Int(wireBytes),
-                                          version: sink.version))
+        return TransportResponse(status: HTTPResponse.Status(code: status, reasonPhrase: sink.reasonPhrase),
+                                 headerFields: fields, body: body, wireByteCount: Int(wireBytes), version: sink.version)
     }
 
     /// Whether the body is decoded here once whole, not by libcurl as it arrives: the request left

@@ -5,7 +5,8 @@ import Testing
 
 /// Bodies in each content coding, encoded by the encoders the outside world uses (gzip, brotli,
 /// zstd, Python's zlib), decoded by either decoder (``BodyDecoding``) to the same bytes; damaged,
-/// cut-short and unknown codings are errors, never responses.
+/// cut-short and unknown codings are errors, never responses, but for a status whose body is only
+/// a message.
 @Suite("CurlTransport: content codings")
 struct ContentDecodingTests {
     /// A JSON body of about 60 KB, Korean and ASCII text, as a page of an API is.
@@ -87,6 +88,26 @@ struct ContentDecodingTests {
         #expect(error == .invalidResponse("the gzip body cannot be decoded: it is damaged or cut short"))
     }
 
+    /// A 429 or 503 says in `Retry-After` when the server takes the next request; its body is only
+    /// a message. One whose body cannot be decoded is still the answer, without that body, so the
+    /// wait is kept (a 200's is an error, above).
+    @Test func anErrorStatusWhoseBodyCannotBeDecodedIsAnsweredWithoutIt() async throws {
+        var damaged = try Self.run(["gzip", "-c"], input: Self.body)
+        let cut = Array(damaged.dropLast(8))
+        for index in stride(from: 100, to: 400, by: 7) { damaged[index] ^= 0x5A }
+        let cases: [(status: String, body: [UInt8], decoding: BodyDecoding)] = [
+            ("429 Too Many Requests", damaged, .whole), ("429 Too Many Requests", damaged, .libcurl),
+            ("503 Service Unavailable", damaged, .whole), ("503 Service Unavailable", cut, .whole),
+        ]
+        for (status, body, decoding) in cases {
+            let response = try await fetch(reply(body, coding: "gzip", status: status, fields: "Retry-After: 7\r\n"), decoding: decoding)
+            #expect(response.status.code == Int(status.prefix(3)), "\(status), \(decoding)")
+            #expect(response.headerFields[.retryAfter] == "7", "\(status), \(decoding)")
+            #expect(response.headerFields[.contentEncoding] == nil, "\(status), \(decoding)")
+            #expect(response.body.isEmpty, "\(status), \(decoding)")
+        }
+    }
+
     @Test func anUnknownCodingIsNamedOnlyWhenItIsAPlainToken() async throws {
         let unknown = await #expect(throws: TransportError.self) { try await fetch(reply(Array("{}".utf8), coding: "compress"), decoding: .whole) }
         #expect(unknown == .invalidResponse("the body is in a content coding fresh cannot decode (compress)"))
@@ -111,8 +132,11 @@ struct ContentDecodingTests {
 
     // MARK: Helpers
 
-    private func reply(_ body: [UInt8], coding: String) -> [UInt8] {
-        Array("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Encoding: \(coding)\r\nContent-Length: \(body.count)\r\n\r\n".utf8) + body
+    private func reply(_ body: [UInt8], coding: String, status: String = "200 OK", fields: String = "") -> [UInt8] {
+        Array("""
+            HTTP/1.1 \(status)\r\nContent-Type: application/json\r\nContent-Encoding: \(coding)\r\n\(fields)\
+            Content-Length: \(body.count)\r\n\r\n
+            """.utf8) + body
     }
 
     private func fetch(_ reply: [UInt8], decoding: BodyDecoding, maximumBodySize: Int? = nil) async throws -> TransportResponse {
