@@ -653,7 +653,7 @@ keys g
 wait $!
 check "a concurrent fresh sync appears without a restart (96 items)" wait_for_screen "1/96 · ? help"
 keys / q u o k k a G Enter
-check "/ searches bodies through the index: quokkaG (a prefix) is item 96" wait_for_screen "96/96 · ? help"
+check "/ searches bodies (the first search reads the items while the index is built): quokkaG is item 96" wait_for_screen "96/96 · ? help"
 check "… and the letters typed (q, G) ran no command" reader_still_running
 keys g / z e b r a f Enter
 check "… a prefix of a title word finds it too" wait_for_screen "96/96 · ? help"

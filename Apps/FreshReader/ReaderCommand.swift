@@ -37,7 +37,8 @@ public struct ReaderCommand: AsyncParsableCommand {
 
             Search (/) uses the mirror's full-text index (SQLite's or PostgreSQL's) over every string of the \
             items (every word must appear; the last one may be a prefix). A collection's first search builds \
-            that index in the background ("indexing for search…"), the screen usable meanwhile.
+            that index in the background and meanwhile reads the items from the selection ("searching…"), \
+            matching words as text; the screen stays usable.
 
             Text from the server is shown with control characters and bidi overrides made \
             visible, so an item cannot send escape sequences to the terminal or reorder the line. \

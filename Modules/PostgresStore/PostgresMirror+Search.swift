@@ -8,8 +8,22 @@ extension PostgresMirror {
     public func firstMatch(
         of query: String, in id: Int64, after position: ItemPosition?, backward: Bool, fields: RowFields
     ) async throws -> ItemRow? {
-        guard let words = Self.textQuery(query) else { return nil }
         let indexed = (try? await updateSearchIndex(of: id)) != nil
+        return try await firstMatch(of: query, in: id, after: position, backward: backward, fields: fields, indexed: indexed)
+    }
+
+    /// Each item's words made as the index makes them (`jsonb_to_tsvector`), so a word matches as it
+    /// does there; one statement, which reads every item up to the first match.
+    public func firstMatchWithoutIndex(
+        of query: String, in id: Int64, after position: ItemPosition?, backward: Bool, fields: RowFields
+    ) async throws -> ItemRow? {
+        try await firstMatch(of: query, in: id, after: position, backward: backward, fields: fields, indexed: false)
+    }
+
+    private func firstMatch(
+        of query: String, in id: Int64, after position: ItemPosition?, backward: Bool, fields: RowFields, indexed: Bool
+    ) async throws -> ItemRow? {
+        guard let words = Self.textQuery(query) else { return nil }
         let from = position ?? ItemPosition(pageIndex: backward ? Int.max : -1, position: 0)
         let (comparison, order) = backward ? ("<", "DESC") : (">", "ASC")
         let matching = indexed ? "id IN (SELECT item_id FROM item_words WHERE collection_id = $1 AND words @@ to_tsquery('simple', $2))"

@@ -1,5 +1,6 @@
 import Fetcher
 import Foundation
+import Glibc
 import Testing
 @testable import FreshReader
 
@@ -68,6 +69,32 @@ struct ReaderLoopTests {
         _ = try run(screen, library: MemoryLibrary(count: 3))
         #expect(screen.frames.contains { $0.last?.text.contains("unknown key x") == true })
         #expect(screen.frames.last?.last?.text.contains("unknown key") == false)
+    }
+
+    /// The message stays for as many waits as timed out: a wait a posted message ended (a page
+    /// stored, a refresh moving on) does not count.
+    @Test func aWaitEndedByAPostedMessageKeepsTheMessage() throws {
+        let inbox = Mailbox<ReaderEvent>()
+        let screen = ScriptedScreen([.character("x")] + Array(repeating: nil, count: ReaderLoop.messagePolls))
+        screen.beforeRead = { _ in inbox.post(.searchIndexUpdated(collectionID: 99)) }
+        _ = try run(screen, library: MemoryLibrary(count: 3), inbox: inbox)
+        #expect(screen.frames.last?.last?.text.contains("unknown key x") == true)
+    }
+
+    /// A message posted from the background ends the UI thread's wait for a key at once (the
+    /// terminal's wait polls the mailbox's signal beside standard input).
+    @Test func aPostedMessageSetsTheSignalTheWaitWatches() {
+        let inbox = Mailbox<ReaderEvent>()
+        var wait = [pollfd(fd: inbox.wake.descriptor, events: Int16(POLLIN), revents: 0)]
+        #expect(inbox.wake.descriptor >= 0)
+        #expect(poll(&wait, 1, 0) == 0)
+        inbox.post(.quit)
+        #expect(poll(&wait, 1, 0) == 1)
+        inbox.wake.clear()
+        #expect(poll(&wait, 1, 0) == 0)
+        #expect(!inbox.isEmpty)
+        _ = inbox.drain()
+        #expect(inbox.isEmpty)
     }
 
     @Test func aSignalQuits() throws {

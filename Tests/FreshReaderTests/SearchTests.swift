@@ -41,34 +41,90 @@ struct SearchTests {
         #expect(state.mode == .list)
     }
 
-    /// A collection's first search waits for its search index, brought up to date in the
-    /// background: the screen stays live meanwhile, and the search runs when the index is ready.
-    @Test func aFirstSearchWaitsForTheIndexWhileTheScreenStaysLive() throws {
+    /// A collection's first search does not wait for its search index: it runs without it in the
+    /// background while the index is built, the screen stays live, and a later search takes its place.
+    @Test func aFirstSearchRunsWithoutTheIndexWhileTheIndexIsBuilt() throws {
         let library = MemoryLibrary(count: 30)
         library.searchIndexIsCurrent.withLock { $0 = false }
         var state = try reader(library, size: ScreenSize(rows: 12, columns: 100))
         state.press(.character("/"))
         state.type("item 2")
-        #expect(state.press(.enter) == [.updateSearchIndex(collectionID: 1)])
+        let first = ReaderState.PendingSearch(collectionID: 1, query: "item 2", backward: false, afterItem: 1)
+        #expect(state.press(.enter) == [.searchWithoutIndex(first, after: ItemPosition(pageIndex: 0, position: 0))])
         #expect(state.selectedRow?.title == "Item 1")
-        #expect(state.screenText.last?.contains("/item 2: indexing for search…") == true)
-        // The screen stays live; a second search takes the waiting one's place, without a second update.
+        #expect(state.screenText.last?.contains("/item 2: searching…") == true)
+        // The screen stays live; a second search takes the running one's place.
         _ = state.press(.character("j"))
         #expect(state.selectedRow?.title == "Item 2")
         _ = state.press(.character("/"))
         state.type("item 3")
-        #expect(state.press(.enter).isEmpty)
-        // Done: the search that waited runs from where the selection is now.
+        let second = ReaderState.PendingSearch(collectionID: 1, query: "item 3", backward: false, afterItem: 2)
+        #expect(state.press(.enter) == [.searchWithoutIndex(second, after: ItemPosition(pageIndex: 0, position: 1))])
+        // The first one's answer comes too late: it moves nothing.
+        #expect(state.searchedWithoutIndex(first, match: 12, failure: nil) == .none)
+        #expect(state.selectedRow?.title == "Item 2")
+        #expect(state.pendingSearch == second)
+        // The second's answer selects its match, and says it was found without the index.
+        #expect(state.searchedWithoutIndex(second, match: 3, failure: nil) == .none)
+        #expect(state.selectedRow?.title == "Item 3")
+        #expect(state.pendingSearch == nil)
+        #expect(state.screenText.last?.contains("found without the search index, which is being built") == true)
+        // The index, built since, has no search left to run; the next one asks it at once.
         library.searchIndexIsCurrent.withLock { $0 = true }
         #expect(state.searchIndexUpdated(collectionID: 1) == .none)
         #expect(state.selectedRow?.title == "Item 3")
-        #expect(state.pendingSearch == nil)
-        #expect(state.screenText.last?.contains("indexing") == false)
         #expect(state.press(.character("n")).isEmpty, "the index is current: n searches at once")
         #expect(state.selectedRow?.title == "Item 30")
     }
 
-    /// An update that ends once the reader shows another collection runs no search there.
+    /// When the index is built before the search without it ends, the index answers, and the other
+    /// answer is dropped; in an open item, the match opens.
+    @Test func theIndexBuiltFirstAnswersAndAMatchOpensInAnOpenItem() throws {
+        let library = MemoryLibrary(count: 30)
+        library.searchIndexIsCurrent.withLock { $0 = false }
+        var state = try reader(library, size: ScreenSize(rows: 12, columns: 100))
+        _ = state.press(.enter)
+        #expect(state.mode == .item)
+        state.press(.character("/"))
+        state.type("item 7")
+        let search = ReaderState.PendingSearch(collectionID: 1, query: "item 7", backward: false, afterItem: 1)
+        #expect(state.press(.enter) == [.searchWithoutIndex(search, after: ItemPosition(pageIndex: 0, position: 0))])
+        library.searchIndexIsCurrent.withLock { $0 = true }
+        #expect(state.searchIndexUpdated(collectionID: 1) == .none)
+        #expect(state.openRow?.title == "Item 7")
+        #expect(state.searchedWithoutIndex(search, match: 17, failure: nil) == .none)
+        #expect(state.openRow?.title == "Item 7")
+        #expect(state.message == nil)
+    }
+
+    /// Without the index, no match, the only match, and a failure each say so.
+    @Test func aSearchWithoutTheIndexSaysNoMatchTheOnlyMatchOrWhyItFailed() throws {
+        let library = MemoryLibrary(count: 30)
+        library.searchIndexIsCurrent.withLock { $0 = false }
+        var state = try reader(library)
+        var searches: [ReaderState.PendingSearch] = []
+        for query in ["zebra", "item 1", "item"] {
+            state.press(.character("/"))
+            state.type(query)
+            guard case .searchWithoutIndex(let search, _)? = state.press(.enter).first else {
+                Issue.record("no search without the index for \(query)")
+                return
+            }
+            searches.append(search)
+            switch query {
+            case "zebra": _ = state.searchedWithoutIndex(search, match: nil, failure: nil)
+            case "item 1": _ = state.searchedWithoutIndex(search, match: 1, failure: nil)
+            default: _ = state.searchedWithoutIndex(search, match: nil, failure: "disk I/O error")
+            }
+            let expected = ["zebra": "no match for \"zebra\"", "item 1": "the only match for \"item 1\"",
+                            "item": "cannot search: disk I/O error"][query]
+            #expect(state.message == expected, "\(query)")
+        }
+        #expect(searches.map(\.afterItem) == [1, 1, 1])
+        #expect(state.selectedRow?.title == "Item 1")
+    }
+
+    /// An answer that ends once the reader shows another collection runs no search there.
     @Test func aWaitingSearchIsDroppedWhenTheCollectionIsLeft() throws {
         let library = MemoryLibrary([MemoryLibrary.collection(id: 1, name: "posts", count: 30),
                                      MemoryLibrary.collection(id: 2, name: "users", count: 5)])
@@ -78,9 +134,11 @@ struct SearchTests {
         #expect(state.entry?.id == 1)
         _ = state.press(.character("/"))
         state.type("item 2")
-        #expect(state.press(.enter) == [.updateSearchIndex(collectionID: 1)])
+        let search = ReaderState.PendingSearch(collectionID: 1, query: "item 2", backward: false, afterItem: 1)
+        #expect(state.press(.enter) == [.searchWithoutIndex(search, after: ItemPosition(pageIndex: 0, position: 0))])
         _ = state.press(.character("q"))
         #expect(state.mode == .collections)
+        #expect(state.searchedWithoutIndex(search, match: 2, failure: nil) == .none)
         #expect(state.searchIndexUpdated(collectionID: 1) == .none)
         #expect(state.pendingSearch == nil)
         #expect(state.message == nil)

@@ -102,6 +102,33 @@ struct MirrorStoreReadingTests {
         #expect(try await matchingKeys("it's & | ! : *", in: mirror).isEmpty)
     }
 
+    /// The reader's first search does not wait for the index: without it, the same items are
+    /// found for words as they stand in the items, in the same order and wrapping the same way,
+    /// and the index is left as it was.
+    @Test(arguments: StoreKind.allCases)
+    func searchWithoutTheIndexFindsTheSameItems(_ kind: StoreKind) async throws {
+        let mirror = try await mirror(kind, 30)
+        let (store, id) = (mirror.store, mirror.collection.id)
+        let queries = ["민지", "kim", "caching", "nothing-like-it"]
+        var found: [String: [ItemKey]] = [:]
+        for query in queries {
+            var keys: [ItemKey] = []
+            var at: ItemPosition?
+            while let next = try await store.firstMatchWithoutIndex(of: query, in: id, after: at, backward: false, fields: fields),
+                  keys.first != next.key {
+                keys.append(next.key)
+                at = next.at
+            }
+            found[query] = keys
+        }
+        #expect(try await !store.searchIndexIsCurrent(of: id), "the index is not built")
+        for query in queries { #expect(try await found[query] == matchingKeys(query, in: mirror), "\(query)") }
+        #expect(found["민지"]?.count == 10)
+        let back = try await store.firstMatchWithoutIndex(of: "민지", in: id, after: nil, backward: true, fields: fields)
+        #expect(back?.key == .integer(28))
+        #expect(try await store.firstMatchWithoutIndex(of: "post 1", in: id, after: nil, backward: false, fields: fields)?.title == "Post 1")
+    }
+
     @Test(arguments: StoreKind.allCases)
     func searchFollowsChanges(_ kind: StoreKind) async throws {
         let mirror = try await mirror(kind, 10)

@@ -54,6 +54,45 @@ struct ItemWindowTests {
         #expect(try await matchingKeys("nothing-like-it", in: id, of: store).isEmpty)
     }
 
+    /// Without the index, the items are read a batch at a time from the position, across
+    /// batches and around the end; each word is looked for in the string values only (not the
+    /// keys), ASCII letters in either case, and an escape in the JSON hides no word.
+    @Test func withoutTheIndexTheItemsAreReadInBatchesAndOnlyTheirValues() async throws {
+        let mirror = try mirror(SQLiteMirror.searchScanBatch * 2 + 25)
+        let (store, id) = (mirror.database, mirror.collection.id)
+        let far = try await store.firstMatchWithoutIndex(of: "POST 10024", in: id, after: nil, fields: fields)
+        #expect(far?.key == .integer(10024))
+        let wrapped = try await store.firstMatchWithoutIndex(of: "post 3", in: id, after: far?.at, fields: fields)
+        #expect(wrapped?.key == .integer(3))
+        let back = try await store.firstMatchWithoutIndex(of: "post 10025", in: id, after: ItemPosition(pageIndex: 0, position: 0),
+                                                          backward: true, fields: fields)
+        #expect(back?.key == .integer(10025))
+        #expect(try await store.firstMatchWithoutIndex(of: "author", in: id, after: nil, fields: fields) == nil, "a key is no text")
+        #expect(try !store.searchIndexIsCurrent(of: id))
+
+        let escaped = try Mirror()
+        let items = [(key: ItemKey.integer(1), json: Data(#"{"id":1,"title":"plain"}"#.utf8)),
+                     (key: ItemKey.integer(2), json: Data(#"{"id":2,"title":"caf\u00e9 \"quoted\" a\/b"}"#.utf8))]
+        _ = try escaped.database.writePagesNow([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: items)],
+                                               of: escaped.collection.id, pass: 1, now: Date())
+        for word in ["café", #""quoted""#, "a/b"] {
+            let match = try await escaped.database.firstMatchWithoutIndex(of: word, in: escaped.collection.id, after: nil, fields: fields)
+            #expect(match?.key == .integer(2), "\(word)")
+        }
+    }
+
+    /// Quitting the reader cancels its search without the index between two batches.
+    @Test func aCancelledSearchWithoutTheIndexStops() async throws {
+        let mirror = try mirror(30)
+        let (database, id, fields) = (mirror.database, mirror.collection.id, fields)
+        let cancelled = await Task { () async -> (any Error)? in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do { _ = try await database.firstMatchWithoutIndex(of: "nothing-like-it", in: id, after: nil, fields: fields) } catch { return error }
+            return nil
+        }.value
+        #expect(cancelled is CancellationError)
+    }
+
     /// The index is built a batch of row ids at a time over the collection's own ids: items
     /// written after another collection's, and more than a batch of them, are all found.
     @Test func theIndexIsBuiltInBatchesOverTheCollectionsOwnItems() async throws {

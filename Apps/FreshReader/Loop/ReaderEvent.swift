@@ -8,6 +8,8 @@ enum ReaderEvent: Sendable {
     case pageLoaded(collectionID: Int64, failure: String?)
     /// A background update of a collection's search index ended (see ``SearchIndexer``).
     case searchIndexUpdated(collectionID: Int64)
+    /// A search without the index ended (see ``SearchScanner``): the item found, or why it failed.
+    case searchedWithoutIndex(ReaderState.PendingSearch, match: Int64?, failure: String?)
     /// A signal (SIGINT, SIGTERM, SIGHUP) asks the reader to quit.
     case quit
 }

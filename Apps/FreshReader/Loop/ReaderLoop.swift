@@ -29,6 +29,8 @@ struct ReaderLoop {
                 case .refresh(let id, let status, let summary): effect = state.refreshChanged(collectionID: id, status: status, summary: summary)
                 case .pageLoaded(let id, let failure): effect = state.pageLoaded(collectionID: id, failure: failure)
                 case .searchIndexUpdated(let id): effect = state.searchIndexUpdated(collectionID: id)
+                case .searchedWithoutIndex(let search, let match, let failure):
+                    effect = state.searchedWithoutIndex(search, match: match, failure: failure)
                 case .quit: return state
                 }
                 if start(effect) { return state }
@@ -50,7 +52,8 @@ struct ReaderLoop {
                 needsDraw = false
             }
             guard let input = screen.readInput() else {
-                quietPolls += 1
+                // A wait a posted message ended is no quiet poll: only one that timed out is.
+                if inbox.isEmpty { quietPolls += 1 }
                 if quietPolls == Self.messagePolls, state.message != nil {
                     state.message = nil
                     needsDraw = true

@@ -27,8 +27,9 @@ struct ReaderSession {
             inbox.post(.refresh(collectionID: $0, status: $1, summary: $2))
         }
         let indexer = SearchIndexer(store: store, work: work) { inbox.post(.searchIndexUpdated(collectionID: $0)) }
+        let scanner = SearchScanner(store: store, work: work) { inbox.post(.searchedWithoutIndex($0, match: $1, failure: $2)) }
         do {
-            try await showScreen(inbox: inbox, watcher: watcher, pages: pages, refresher: refresher, indexer: indexer)
+            try await showScreen(inbox: inbox, watcher: watcher, pages: pages, refresher: refresher, indexer: indexer, scanner: scanner)
         } catch {
             await work.stop()
             throw error
@@ -38,16 +39,18 @@ struct ReaderSession {
     }
 
     private func showScreen(inbox: Mailbox<ReaderEvent>, watcher: (any ChangeWatch)?, pages: PageLoader,
-                            refresher: CollectionRefresher, indexer: SearchIndexer) async throws {
+                            refresher: CollectionRefresher, indexer: SearchIndexer, scanner: SearchScanner) async throws {
         try await UIThread.run { [library, collectionID, options] in
-            let screen = try Screen.start()
+            let screen = try Screen.start(wake: inbox.wake)
             defer { screen.stop() }
             let state = try ReaderState(library: library, size: screen.size, collectionID: collectionID, options: options)
             var loop = ReaderLoop(state: state, screen: screen, inbox: inbox, perform: { effect in
                 switch effect {
                 case .refresh(let id, let firstPages): refresher.refresh(id, firstPages: firstPages)
                 case .loadNextPage(let id): pages.loadNextPage(of: id)
-                case .updateSearchIndex(let id): indexer.update(id)
+                case .searchWithoutIndex(let search, let after):
+                    indexer.update(search.collectionID)
+                    scanner.search(search, after: after)
                 case .none, .quit: break
                 }
             }, databaseChanged: { try watcher?.hasChanged() ?? false })

@@ -3,21 +3,28 @@ import Glibc
 import TerminalText
 
 /// The terminal through ncursesw: started in cbreak mode without echo, keypad keys decoded,
-/// cursor hidden, key reads that give up after ``pollMilliseconds``. Only the UI thread
-/// touches it, and ``stop()`` restores the terminal on every way out.
+/// cursor hidden, key reads that give up after ``pollMilliseconds`` or as soon as `wake` is set
+/// (a message reached the mailbox). Only the UI thread touches it, and ``stop()`` restores the
+/// terminal on every way out.
 final class Screen: TerminalScreen {
-    /// How long a key read waits before the loop looks at its mailbox again.
+    /// How long a key read waits, with no message posted, before the loop looks again (for
+    /// another process's writes, and to time messages out).
     static let pollMilliseconds: Int32 = 100
     /// How long ncurses waits after Esc for the rest of an escape sequence.
     static let escapeDelayMilliseconds: Int32 = 25
 
     private let window: UnsafeMutablePointer<WINDOW>
+    private let wake: WakeSignal
     private var stopped = false
 
-    private init(window: UnsafeMutablePointer<WINDOW>) { self.window = window }
+    private init(window: UnsafeMutablePointer<WINDOW>, wake: WakeSignal) {
+        self.window = window
+        self.wake = wake
+    }
 
-    /// Starts the terminal UI on standard input and output, after ``TerminalLocale/activate()``.
-    static func start() throws(ReaderError) -> Screen {
+    /// Starts the terminal UI on standard input and output, after ``TerminalLocale/activate()``;
+    /// a key read also ends when `wake` is set.
+    static func start(wake: WakeSignal) throws(ReaderError) -> Screen {
         guard let output = fdopen(STDOUT_FILENO, "w"), let input = fdopen(STDIN_FILENO, "r") else {
             throw .terminal("cannot open the terminal: \(String(cString: strerror(errno)))")
         }
@@ -30,8 +37,9 @@ final class Screen: TerminalScreen {
         _ = keypad(window, true)
         _ = curs_set(0)
         _ = set_escdelay(escapeDelayMilliseconds)
-        wtimeout(window, pollMilliseconds)
-        return Screen(window: window)
+        // Reads never block in ncurses: the wait is a poll() of the terminal and `wake` (readInput).
+        wtimeout(window, 0)
+        return Screen(window: window, wake: wake)
     }
 
     deinit { stop() }
@@ -79,6 +87,17 @@ final class Screen: TerminalScreen {
     }
 
     func readInput() -> KeyInput? {
+        // A key ncurses or the terminal already holds comes first (the rest of a burst of keys).
+        if let key = nextKey() { return key }
+        var waits = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
+                     pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
+        _ = poll(&waits, nfds_t(waits.count), Self.pollMilliseconds)
+        if waits[1].revents != 0 { wake.clear() }
+        return waits[0].revents != 0 ? nextKey() : nil
+    }
+
+    /// The next key if one has arrived, without waiting (but for the rest of an escape sequence).
+    private func nextKey() -> KeyInput? {
         var code: wint_t = 0
         let kind = wget_wch(window, &code)
         if kind == fresh_key_code_yes() { return Self.specialKeys[Int32(code)] }

@@ -33,8 +33,8 @@ extension ReaderState {
         return startSearch(lastQuery, backward: backward)
     }
 
-    /// The background update of collection `id`'s search index ended: the search that waited
-    /// for it runs, if the collection is still the one shown.
+    /// The background update of collection `id`'s search index ended: a search still running
+    /// without it runs again with it (its own answer, when it comes, is dropped).
     public mutating func searchIndexUpdated(collectionID id: Int64) -> Effect {
         guard let pending = pendingSearch, pending.collectionID == id else { return .none }
         pendingSearch = nil
@@ -43,9 +43,32 @@ extension ReaderState {
         return .none
     }
 
-    /// Searches at once when the collection's search index is up to date; else the search
-    /// waits (the status line says so) while the index is brought up to date in the background,
-    /// and the screen stays live. A later search while it waits takes its place.
+    /// The search without the index ended: `match` is the item found (`nil`: none), `failure`
+    /// why it could not search. Shown only if it is still the search waited for.
+    public mutating func searchedWithoutIndex(_ search: PendingSearch, match: Int64?, failure: String?) -> Effect {
+        guard pendingSearch == search else { return .none }
+        pendingSearch = nil
+        guard entry?.id == search.collectionID, mode == .list || mode == .item else { return .none }
+        if let failure {
+            message = "cannot search: \(failure)"
+            return .none
+        }
+        do {
+            guard let match, let ordinal = try source?.ordinal(ofItem: match) else {
+                message = "no match for \"\(SafeText.line(search.query, width: measure))\""
+                return .none
+            }
+            try show(match: ordinal, isTheOnlyMatch: match == search.afterItem, query: search.query)
+            if message == nil { message = "found without the search index, which is being built" }
+        } catch {
+            message = "cannot search: \(ErrorDescription.line(error))"
+        }
+        return .none
+    }
+
+    /// Searches at once when the collection's search index is up to date; else the search runs
+    /// without it in the background, while the index is brought up to date (the status line says
+    /// `searching…`), and the screen stays live. A later search meanwhile takes its place.
     private mutating func startSearch(_ query: String, backward: Bool) -> Effect {
         guard let source, let id = entry?.id else { return .none }
         do {
@@ -57,9 +80,10 @@ extension ReaderState {
             message = "cannot search: \(ErrorDescription.line(error))"
             return .none
         }
-        let updating = pendingSearch?.collectionID == id
-        pendingSearch = PendingSearch(collectionID: id, query: query, backward: backward)
-        return updating ? .none : .updateSearchIndex(collectionID: id)
+        let from = mode == .item ? openRow : selectedRow
+        let search = PendingSearch(collectionID: id, query: query, backward: backward, afterItem: from?.id)
+        pendingSearch = search
+        return .searchWithoutIndex(search, after: from?.at)
     }
 
     private mutating func runSearch(_ query: String, backward: Bool) {
@@ -76,9 +100,15 @@ extension ReaderState {
             message = "no match for \"\(SafeText.line(query, width: measure))\""
             return
         }
-        if let from, match.id == from.id { message = "the only match for \"\(SafeText.line(query, width: measure))\"" }
+        try show(match: ordinal, isTheOnlyMatch: from?.id == match.id, query: query)
+    }
+
+    /// Selects row `ordinal`, a match (the only one when it is the item the search started
+    /// after: it wrapped around to it); in an open item, opens it.
+    private mutating func show(match ordinal: Int, isTheOnlyMatch: Bool, query: String) throws {
+        if isTheOnlyMatch { message = "the only match for \"\(SafeText.line(query, width: measure))\"" }
         list.select(ordinal)
         try loadWindow()
-        if mode == .item { try openItem(match) }
+        if mode == .item, let row = selectedRow { try openItem(row) }
     }
 }

@@ -1,5 +1,6 @@
 import Fetcher
 import Foundation
+import MirrorStore
 import Pagination
 import SyncEngine
 import TerminalText
@@ -21,8 +22,9 @@ public struct ReaderState: Sendable {
         case refresh(collectionID: Int64, firstPages: [Int])
         /// Fetch the collection's next page in the background.
         case loadNextPage(collectionID: Int64)
-        /// Bring the collection's search index up to date in the background (its first search).
-        case updateSearchIndex(collectionID: Int64)
+        /// Run `search` without the search index, from the item at `after` (the top when `nil`), while
+        /// the index is brought up to date, both in the background (a collection's first search).
+        case searchWithoutIndex(PendingSearch, after: ItemPosition?)
         /// Leave the reader.
         case quit
     }
@@ -84,14 +86,16 @@ public struct ReaderState: Sendable {
     public internal(set) var searchInput: String?
     /// The last search run, for `n` and `N`.
     public internal(set) var lastQuery: String?
-    /// A search waiting for its collection's search index, brought up to date in the background
-    /// (a collection's first search): it runs when that is done.
+    /// A search running in the background, without the search index, while the index is brought
+    /// up to date (a collection's first search): whichever ends first answers it.
     public internal(set) var pendingSearch: PendingSearch?
 
     public struct PendingSearch: Equatable, Sendable {
         public var collectionID: Int64
         public var query: String
         public var backward: Bool
+        /// The item the search started after (the selected or open one), if any.
+        public var afterItem: Int64?
     }
 
     /// A note for the status line until the next key (an unknown key, no match, an error).
@@ -239,7 +243,7 @@ extension ListNavigation {
     /// that row (from 1).
     mutating func apply(_ action: Keymap.Action, count typed: Int? = nil) {
         switch action {
-        case .first, .last where typed != nil: select((typed ?? 1) - 1)
+        case .first where typed != nil, .last where typed != nil: select((typed ?? 1) - 1)
         case .down: move(by: typed ?? 1)
         case .up: move(by: -(typed ?? 1))
         case .halfPageDown: move(by: max(1, height / 2))

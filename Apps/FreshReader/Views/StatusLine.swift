@@ -14,7 +14,7 @@ public enum StatusLine {
         var parts = [entry.name, Grouped.count(entry.itemCount, "item")]
         if !state.options.canFetch { parts.append("read-only") }
         if let pending = state.pendingSearch, pending.collectionID == entry.id {
-            parts.append("/\(pending.query): indexing for search…")
+            parts.append("/\(pending.query): searching…")
         }
         switch state.refresh {
         case .idle: break

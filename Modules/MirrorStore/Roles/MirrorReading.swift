@@ -42,6 +42,12 @@ public protocol MirrorReading: AnyObject, Sendable {
     /// The first item after `position` (or before it, going `backward`) whose string values hold
     /// every word of `query` (the last one as a prefix), wrapping around at the end.
     func firstMatch(of query: String, in id: Int64, after position: ItemPosition?, backward: Bool, fields: RowFields) async throws -> ItemRow?
+    /// ``firstMatch(of:in:after:backward:fields:)`` without the search index, up to date or not:
+    /// the items are read in order from `position`, a batch at a time (cancelling the task stops it
+    /// between two), so a first search answers while the index is being built. How a word matches
+    /// may differ from the index's: each store says how.
+    func firstMatchWithoutIndex(of query: String, in id: Int64, after position: ItemPosition?, backward: Bool,
+                                fields: RowFields) async throws -> ItemRow?
     /// Whether ``firstMatch(of:in:after:backward:fields:)`` would answer at once: the collection's
     /// search index is up to date with its items, or the store searches them without one.
     func searchIndexIsCurrent(of id: Int64) async throws -> Bool

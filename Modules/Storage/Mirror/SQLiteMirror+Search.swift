@@ -86,17 +86,20 @@ extension SQLiteMirror {
     public func firstMatch(
         of query: String, in collectionID: Int64, after position: ItemPosition?, backward: Bool = false, fields: RowFields
     ) async throws -> ItemRow? {
-        let indexed = !isReadOnly
-        if indexed { try await updateSearchIndex(of: collectionID) }
-        guard let condition = matchCondition(query, indexed: indexed) else { return nil }
+        // A mirror opened read-only cannot keep the index: its search reads the items.
+        if isReadOnly { return try await firstMatchWithoutIndex(of: query, in: collectionID, after: position, backward: backward, fields: fields) }
+        try await updateSearchIndex(of: collectionID)
+        guard let expression = Self.indexQuery(query) else { return nil }
         let from = position ?? ItemPosition(pageIndex: backward ? Int.max : -1, position: 0)
         let (comparison, order) = backward ? ("<", "DESC") : (">", "ASC")
         return try read { db in
             // `+pageIndex`: a filter, not the index range, so the range is the row value's and a
             // search from the middle of a million items starts there, not at the first.
-            let select = rowSelect(fields) + " WHERE collectionID = ?1 AND +pageIndex >= 0 AND \(condition.sql)"
+            let select = rowSelect(fields) + """
+                 WHERE collectionID = ?1 AND +pageIndex >= 0 AND id IN (SELECT rowid FROM itemText WHERE itemText MATCH ?2)
+                """
             let ordered = " ORDER BY pageIndex \(order), position \(order) LIMIT 1"
-            let arguments: [any DatabaseValueConvertible] = [collectionID, condition.argument]
+            let arguments: [any DatabaseValueConvertible] = [collectionID, expression]
             let past = " AND (pageIndex, position) \(comparison) (?3, ?4)"
             // Each query builds the word's list of matching rows first (about 45 ms at a million),
             // even over an empty range: from the last item (`G`, then `/`) go to the top at once.
@@ -111,14 +114,72 @@ extension SQLiteMirror {
         }
     }
 
-    private func matchCondition(_ query: String, indexed: Bool) -> (sql: String, argument: String)? {
+    /// Reads the items in order from `position`, ``searchScanBatch`` rows at a time, and matches
+    /// each word of `query` as text (ASCII letters in either case) in the item's string values.
+    /// The index matches whole words (the last as a prefix) in any case and without diacritics, so
+    /// the two can differ: `cache` finds "precache" here, and `cafe` finds "café" only there.
+    public func firstMatchWithoutIndex(
+        of query: String, in collectionID: Int64, after position: ItemPosition?, backward: Bool = false, fields: RowFields
+    ) async throws -> ItemRow? {
         let words = query.split(whereSeparator: \.isWhitespace).map(String.init)
         guard !words.isEmpty else { return nil }
-        if indexed {
-            // Each word a quoted FTS5 string (no operators from the user's text), the last a prefix.
-            let expression = words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " ") + "*"
-            return ("id IN (SELECT rowid FROM itemText WHERE itemText MATCH ?2)", expression)
+        let start = position ?? ItemPosition(pageIndex: backward ? Int.max : -1, position: 0)
+        // Past `start` to the end, then from the other end up to `start` (itself included: it may
+        // be the only match), as the index's search wraps around.
+        var match = try await scanForMatch(words, in: collectionID, past: start, through: nil, backward: backward)
+        if match == nil {
+            let otherEnd = ItemPosition(pageIndex: backward ? Int.max : -1, position: 0)
+            match = try await scanForMatch(words, in: collectionID, past: otherEnd, through: start, backward: backward)
         }
-        return ("instr(lower(json), lower(?2)) > 0", query)
+        return try match.flatMap { try rows(in: collectionID, from: $0, limit: 1, fields: fields).first }
+    }
+
+    /// The first item past `start` (up to `end`, included) whose string values hold every word, a
+    /// batch of rows (one read) at a time: the task can be cancelled between two.
+    private func scanForMatch(
+        _ words: [String], in collectionID: Int64, past start: ItemPosition, through end: ItemPosition?, backward: Bool
+    ) async throws -> ItemPosition? {
+        let (comparison, order) = backward ? ("<", "DESC") : (">", "ASC")
+        let through = end == nil ? "" : " AND (pageIndex, position) \(backward ? ">=" : "<=") (?4, ?5)"
+        // Each word's number among the arguments: after the collection and the two positions.
+        let first = end == nil ? 4 : 6
+        let numbered = words.indices.map { "?\(first + $0)" }
+        // The string values' text, read only where it can match: the JSON holds each word as it is
+        // (lower() folds ASCII on both sides), unless a `\u` escape spells a character another way.
+        // A word with a character JSON may escape (`"`, `\`, `/`) is not looked for in the JSON.
+        let inJSON = zip(words, numbered).filter { word, _ in !word.contains(where: { "\"\\/".contains($0) }) }
+            .map { "instr(lower(json), lower(\($0.1))) > 0" }
+        let readable = inJSON.isEmpty ? "1" : "instr(json, '\\u') > 0 OR (" + inJSON.joined(separator: " AND ") + ")"
+        let sql = """
+            SELECT pageIndex, position, \(numbered.map { "instr(text, lower(\($0))) > 0" }.joined(separator: " AND ")) AS matched
+            FROM (SELECT pageIndex, position,
+                         CASE WHEN \(readable) THEN (SELECT lower(group_concat(value, ' ')) FROM json_tree(item.json) WHERE type = 'text') END AS text
+                  FROM item WHERE collectionID = ?1 AND +pageIndex >= 0 AND (pageIndex, position) \(comparison) (?2, ?3)\(through)
+                  ORDER BY pageIndex \(order), position \(order) LIMIT \(Self.searchScanBatch))
+            """
+        var from = start
+        while true {
+            try Task.checkCancellation()
+            var arguments: [any DatabaseValueConvertible] = [collectionID, from.pageIndex, from.position]
+            if let end { arguments += [end.pageIndex, end.position] }
+            arguments += words
+            let batch = try read { db in try Row.fetchAll(db, sql: sql, arguments: StatementArguments(arguments)) }
+            for row in batch where (row["matched"] as Bool?) == true {
+                return ItemPosition(pageIndex: row["pageIndex"], position: row["position"])
+            }
+            guard batch.count == Self.searchScanBatch, let last = batch.last else { return nil }
+            from = ItemPosition(pageIndex: last["pageIndex"], position: last["position"])
+        }
+    }
+
+    /// Rows read at a time by ``firstMatchWithoutIndex(of:in:after:backward:fields:)``.
+    static let searchScanBatch = 5_000
+
+    /// `query` as an FTS5 expression: each word a quoted string (no operators from the user's
+    /// text), the last a prefix; `nil` for no words.
+    private static func indexQuery(_ query: String) -> String? {
+        let words = query.split(whereSeparator: \.isWhitespace)
+        guard !words.isEmpty else { return nil }
+        return words.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: " ") + "*"
     }
 }
