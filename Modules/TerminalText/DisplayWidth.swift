@@ -12,9 +12,10 @@ public struct DisplayWidth: Sendable {
 
     /// The C library's `wcwidth`, the table ncurses itself uses to place characters, so
     /// what is measured here is what ends up on the screen. Needs a UTF-8 `LC_CTYPE`
-    /// (``TerminalLocale/activate()``).
+    /// (``TerminalLocale/activate()``). A printable ASCII character is one cell without the call
+    /// (`wcwidth` says so in every UTF-8 locale).
     public static let system = DisplayWidth { scalar in
-        Int(fresh_wcwidth(wchar_t(bitPattern: scalar.value)))
+        (0x20..<0x7F).contains(scalar.value) ? 1 : Int(fresh_wcwidth(wchar_t(bitPattern: scalar.value)))
     }
 
     /// The "…" that marks cut text.
@@ -55,6 +56,12 @@ public struct DisplayWidth: Sendable {
         return kept
     }
 
+    /// `count` spaces (none for a count below one), made in one step: `String(repeating:count:)`
+    /// appends them one at a time, which was a twentieth of the reader's time a screen.
+    static func spaces(_ count: Int) -> String {
+        String(decoding: repeatElement(UInt8(ascii: " "), count: max(0, count)), as: UTF8.self)
+    }
+
     /// Where the padding goes when text is shorter than its column.
     public enum Alignment: Sendable {
         /// Text first, padding after.
@@ -66,7 +73,7 @@ public struct DisplayWidth: Sendable {
     /// `text` truncated and padded with spaces to exactly `width` cells.
     public func fitted(_ text: String, to width: Int, alignment: Alignment = .leading) -> String {
         let cut = truncated(text, to: width)
-        let padding = String(repeating: " ", count: max(0, width - cells(cut)))
+        let padding = Self.spaces(width - cells(cut))
         return alignment == .leading ? cut + padding : padding + cut
     }
 }

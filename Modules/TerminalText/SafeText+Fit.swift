@@ -6,14 +6,14 @@ extension SafeText {
     public static func fitted(_ text: String, to width: Int, measure: DisplayWidth, atWord: Bool = false) -> String {
         guard width > 0 else { return "" }
         let used = measure.cells(text)
-        if used <= width { return text + String(repeating: " ", count: width - used) }
+        if used <= width { return text + DisplayWidth.spaces(width - used) }
         let budget = width - measure.cells(DisplayWidth.ellipsis)
         var kept = measure.prefix(of: units(of: text), fitting: budget)
         if atWord, let space = kept.lastIndex(of: " "), measure.cells(kept[..<space]) >= budget / 2 {
             kept = String(kept[..<space])
         }
         let cut = kept + DisplayWidth.ellipsis
-        return cut + String(repeating: " ", count: max(0, width - measure.cells(cut)))
+        return cut + DisplayWidth.spaces(width - measure.cells(cut))
     }
 
     /// The characters of `text`, except that each visible escape `\u{…}` is one unit.

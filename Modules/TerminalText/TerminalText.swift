@@ -6,13 +6,20 @@
 public enum TerminalText {
     /// Whether ``sanitized(_:keepingLineBreaks:)`` escapes `scalar` (unless it is kept).
     static func isEscaped(_ scalar: Unicode.Scalar) -> Bool {
-        scalar.properties.generalCategory == .control || (0x202A...0x202E).contains(scalar.value)
+        isControl(scalar) || (0x202A...0x202E).contains(scalar.value)
             || (0x2066...0x2069).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029
     }
+
+    /// Whether `scalar` is a control character (general category Cc): U+0000–U+001F and
+    /// U+007F–U+009F, a set Unicode's stability policy fixes, so no property lookup is needed
+    /// (that lookup was a twentieth of the reader's time a screen).
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
 
     /// `text` with every control character, bidi override or isolate, U+2028 and U+2029 but the tab
     /// escaped; with `keepingLineBreaks`, line feeds and the carriage return of a CRLF stay too.
     public static func sanitized(_ text: String, keepingLineBreaks: Bool = false) -> String {
+        // Most text has nothing to escape: it is returned as it is, not rebuilt a scalar at a time.
+        guard text.unicodeScalars.contains(where: isEscaped) else { return text }
         var result = ""
         var scalars = text.unicodeScalars.makeIterator()
         var next = scalars.next()

@@ -52,10 +52,12 @@ extension RowFields {
 }
 
 extension ItemRow {
+    /// A row of ``SQLiteMirror/rowSelect(_:)``, read by column number in that select's order: a read
+    /// by name looks the name up among the columns, case-folded, each time, which was a twentieth of
+    /// the reader's time a screen.
     init(row: Row) {
-        self.init(id: row["id"], key: ItemKey(databaseValue: row["key"]), at: ItemPosition(pageIndex: row["pageIndex"], position: row["position"]),
-                  title: row["title"], subtitle: row["subtitle"], createdSequence: row["createdSequence"],
-                  changedSequence: row["changedSequence"])
+        self.init(id: row[0], key: ItemKey(databaseValue: row[1]), at: ItemPosition(pageIndex: row[2], position: row[3]),
+                  title: row[6], subtitle: row[7], createdSequence: row[4], changedSequence: row[5])
     }
 }
 

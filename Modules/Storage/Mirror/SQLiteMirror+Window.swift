@@ -53,6 +53,8 @@ extension SQLiteMirror {
         }
     }
 
+    /// The select of a screen's rows, up to its `FROM item`. ``ItemRow/init(row:)`` reads its columns
+    /// by number: keep the two in step.
     func rowSelect(_ fields: RowFields) -> String {
         "SELECT id, \(ItemKey.column), pageIndex, position, createdSequence, changedSequence, "
             + "\(RowFields.expression(fields.title)) AS title, \(RowFields.expression(fields.subtitle)) AS subtitle FROM item"
