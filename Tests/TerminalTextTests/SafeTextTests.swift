@@ -1,4 +1,4 @@
-import TerminalText
+@testable import TerminalText
 import Testing
 
 @Suite("Sanitising remote text")
@@ -9,6 +9,29 @@ struct SafeTextTests {
         #expect(TerminalText.sanitized("line\nbreak\r") == "line\\u{a}break\\u{d}")
         #expect(TerminalText.sanitized("a\r\nb\nc\rd\u{1B}]0;title\u{7}", keepingLineBreaks: true)
                 == "a\r\nb\nc\\u{d}d\\u{1b}]0;title\\u{7}")
+    }
+
+    /// The control characters are found by their range, not a property lookup: the same set as
+    /// general category Cc, over every scalar.
+    @Test func theControlCharactersAreExactlyCategoryCc() {
+        let scalars = (0...0x10FFFF).lazy.compactMap(Unicode.Scalar.init(_:) as (UInt32) -> Unicode.Scalar?)
+        #expect(!scalars.contains { TerminalText.isControl($0) != ($0.properties.generalCategory == .control) })
+    }
+
+    /// Text with nothing to change comes back as it is; one thing to change rebuilds it.
+    @Test func textWithNothingToChangeIsReturnedAsItIs() {
+        for text in ["plain ASCII title", "한글 제목 🚀 with ASCII", ""] {
+            #expect(TerminalText.sanitized(text) == text)
+            #expect(SafeText.line(text, width: cells) == text)
+        }
+        #expect(SafeText.line("👩\u{200D}💻 and\ttab", width: cells) == "👩💻 and tab")
+    }
+
+    /// ASCII is measured without `wcwidth`: one cell each.
+    @Test func printableASCIIIsOneCellAsWcwidthSays() {
+        let printable = (0x20..<0x7F).map { String(Unicode.Scalar(UInt8($0))) }
+        #expect(printable.allSatisfy { cells.cells($0) == 1 })
+        #expect(DisplayWidth.spaces(3) == "   " && DisplayWidth.spaces(0).isEmpty && DisplayWidth.spaces(-2).isEmpty)
     }
 
     @Test func escapeSequencesBecomeVisibleText() {
