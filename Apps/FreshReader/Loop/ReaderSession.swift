@@ -49,8 +49,8 @@ struct ReaderSession {
                 case .refresh(let id, let firstPages): refresher.refresh(id, firstPages: firstPages)
                 case .loadNextPage(let id): pages.loadNextPage(of: id)
                 case .searchWithoutIndex(let search, let after):
-                    indexer.update(search.collectionID)
                     scanner.search(search, after: after)
+                    indexer.update(search.collectionID)
                 case .none, .quit: break
                 }
             }, databaseChanged: { try watcher?.hasChanged() ?? false })
