@@ -13,12 +13,14 @@ struct RateLimitSyncTests {
     private func statuses(_ server: RunningMockServer) -> [String: Int] { server.statistics.byStatus }
 
     @Test func aStatedBudgetIsWaitedForBeforeItIsSpentAndOneRequestGoesAtATime() async throws {
-        // Real time: the server's window is what is judged. 4 requests a second, 9 pages.
+        // Real time: the server's window is what is judged. 4 requests in 3 s, 6 pages: the budget
+        // runs out within the window however slowly a loaded machine sends (with a window of one
+        // second, a sync slower than 4 requests a second never met the limit).
         let server = try await RunningMockServer.start(MockServerConfiguration(
-            postCount: 45, rateLimit: RateLimit(requests: 4, window: .seconds(1)), rateLimitFields: [.xRateLimit, .ietf]))
+            postCount: 30, rateLimit: RateLimit(requests: 4, window: .seconds(3)), rateLimitFields: [.xRateLimit, .ietf]))
         let fixture = try SyncFixture(realTime: true)
         let summary = try await fixture.sync(server.baseURL + "/posts?limit=5")
-        #expect(summary.complete && summary.totalItems == 45)
+        #expect(summary.complete && summary.totalItems == 30)
         #expect(statuses(server)["429"] == nil, "no request past the stated budget")
         #expect((summary.secondsWaitedFor["rate limit"] ?? 0) > 0 && summary.line.contains("waited"))
         #expect(server.statistics.maxInFlight == 1)
@@ -26,8 +28,9 @@ struct RateLimitSyncTests {
     }
 
     @Test func a403ThatCarriesRetryAfterIsWaitedOutLikeA429() async throws {
+        // 3 requests in 3 s, 6 pages: the 4th is refused within the window even on a loaded machine.
         let server = try await RunningMockServer.start(MockServerConfiguration(
-            postCount: 30, rateLimit: RateLimit(requests: 3, window: .seconds(1)), rateLimitStatus: 403, rateLimitFields: [.retryAfter]))
+            postCount: 30, rateLimit: RateLimit(requests: 3, window: .seconds(3)), rateLimitStatus: 403, rateLimitFields: [.retryAfter]))
         let fixture = try SyncFixture(realTime: true)
         let summary = try await fixture.sync(server.baseURL + "/posts?limit=5")
         #expect(summary.complete && summary.totalItems == 30 && summary.retries >= 1)
