@@ -40,7 +40,7 @@ public final class JobThread: Sendable {
     /// ``TransferLoop`` resuming another) is seen before it waits. A sync's page thread gives
     /// itself about six jobs a page, and a transfer loop's wake-up is a write to libcurl's socket
     /// pair that ends its next wait at once: a 1,000-page sync made 7,059 `sendto` calls (3,757
-    /// refused, the pair full) where it now makes 1,115, one request a page and a few wake-ups
+    /// of them failing) where it now makes 1,115, one request a page and a few wake-ups
     /// from the writer. Its time did not change measurably.
     @discardableResult
     public func submit(_ job: @escaping @Sendable () -> Void) -> Bool {
