@@ -67,6 +67,10 @@ private enum SignalPipe {
         return ends[0]
     }()
     nonisolated(unsafe) private static var writeEnd: Int32 = -1
+    /// Where the pipe is read: a queue of its own, which libdispatch runs on a thread made as
+    /// needed, so a signal is heard while the shared pool's threads (one per core) are all busy
+    /// or blocked. On `.global()`, a signal during a loaded test run waited out a 20-second sleep.
+    private static let queue = DispatchQueue(label: "fresh.signals")
 
     /// Installs the handler (again: a test may have restored another) and calls `onSignal` on
     /// a dispatch queue for every signal from now on, until the returned source is cancelled.
@@ -84,7 +88,7 @@ private enum SignalPipe {
         }
         action.sa_flags = SA_RESTART
         for signalNumber in signals { sigaction(signalNumber, &action, nil) }
-        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .global())
+        let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler {
             // Signals that came together (a hang-up's SIGHUP and SIGTERM) are one request.
             var bytes = [UInt8](repeating: 0, count: 64)

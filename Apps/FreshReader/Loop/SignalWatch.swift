@@ -11,11 +11,14 @@ final class SignalWatch {
     static let signals = [SIGINT, SIGTERM, SIGHUP]
 
     private let sources: [any DispatchSourceSignal]
+    /// A queue of its own (a thread made as needed), so a signal is heard while the shared pool's
+    /// threads are all busy or blocked.
+    private static let queue = DispatchQueue(label: "fresh.reader.signals")
 
     init(_ handler: @escaping @Sendable () -> Void) {
         sources = Self.signals.map { signalNumber in
             signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: Self.queue)
             source.setEventHandler(handler: handler)
             source.resume()
             return source
