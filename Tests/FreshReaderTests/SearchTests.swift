@@ -144,6 +144,30 @@ struct SearchTests {
         #expect(state.message == nil)
     }
 
+    /// A read-only mirror keeps no index, so every search reads the items in the background (at a
+    /// million items a word no item holds takes seconds): the screen stays live meanwhile, the
+    /// index update that ends at once leaves the search running, and its answer selects the match.
+    @Test func aReadOnlyMirrorSearchesInTheBackgroundEveryTime() throws {
+        let library = MemoryLibrary(count: 30)
+        library.searchIndexIsCurrent.withLock { $0 = false }
+        var state = try reader(library, size: ScreenSize(rows: 12, columns: 100), canFetch: false)
+        state.press(.character("/"))
+        state.type("item 2")
+        let first = ReaderState.PendingSearch(collectionID: 1, query: "item 2", backward: false, afterItem: 1)
+        #expect(state.press(.enter) == [.searchWithoutIndex(first, after: ItemPosition(pageIndex: 0, position: 0))])
+        #expect(state.screenText.last?.contains("/item 2: searching…") == true)
+        #expect(state.searchIndexUpdated(collectionID: 1) == .none, "nothing was indexed")
+        #expect(state.pendingSearch == first, "the search without the index goes on")
+        _ = state.press(.character("j"))
+        #expect(state.selectedRow?.title == "Item 2", "the screen stays live")
+        #expect(state.searchedWithoutIndex(first, match: 2, failure: nil) == .none)
+        #expect(state.selectedRow?.title == "Item 2")
+        #expect(state.message == nil, "no index is being built: nothing to say")
+        let next = ReaderState.PendingSearch(collectionID: 1, query: "item 2", backward: false, afterItem: 2)
+        #expect(state.press(.character("n")) == [.searchWithoutIndex(next, after: ItemPosition(pageIndex: 0, position: 1))],
+                "n reads in the background too")
+    }
+
     @Test func noMatchSaysSo() throws {
         var state = try reader(MemoryLibrary(count: 30))
         state.press(.character("/"))

@@ -154,9 +154,10 @@ struct MemoryCollection: CollectionReading {
 
 /// A reader over `library` on a 12 × 60 screen.
 func reader(_ library: MemoryLibrary, size: ScreenSize = ScreenSize(rows: 12, columns: 60), collectionID: Int64? = nil,
-            prefetch: Int = 3) throws -> ReaderState {
+            prefetch: Int = 3, canFetch: Bool = true) throws -> ReaderState {
     var options = ReaderState.Options()
     options.prefetchDistance = prefetch
+    options.canFetch = canFetch
     return try ReaderState(library: library, size: size, collectionID: collectionID, options: options, measure: cells, timeZone: utc)
 }
 

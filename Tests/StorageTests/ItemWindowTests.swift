@@ -52,6 +52,9 @@ struct ItemWindowTests {
         #expect(wrappedBack?.key == keys.last)
         #expect(keys.count == 10)
         #expect(try await matchingKeys("nothing-like-it", in: id, of: store).isEmpty)
+        // It keeps no index: a reader runs each of its searches in the background.
+        #expect(try !store.searchIndexIsCurrent(of: id))
+        #expect(try await !store.updateSearchIndex(of: id), "nothing indexed, nothing written")
     }
 
     /// Without the index, the items are read a batch at a time from the position, across

@@ -6,8 +6,9 @@ import Synchronization
 /// read in order from the selection (``MirrorReading/firstMatchWithoutIndex(of:in:after:backward:fields:)``)
 /// in the background while ``SearchIndexer`` builds the index, and the match is posted back. A word
 /// common in the collection is found in milliseconds; one no item holds reads every item (about
-/// five seconds at a million, against half a minute for the index). One search at a time: a new one
-/// cancels the one before; quitting cancels it between two batches of rows.
+/// five seconds at a million, against half a minute for the index). A mirror opened read-only keeps
+/// no index, so each of its searches runs here. One search at a time: a new one cancels the one
+/// before; quitting cancels it between two batches of rows.
 final class SearchScanner: Sendable {
     private let store: any MirrorStore
     private let work: BackgroundWork

@@ -34,11 +34,17 @@ extension ReaderState {
     }
 
     /// The background update of collection `id`'s search index ended: a search still running
-    /// without it runs again with it (its own answer, when it comes, is dropped).
+    /// without it runs again with it (its own answer, when it comes, is dropped). When the index
+    /// is still not current (an update that failed, or a store that keeps none), the search
+    /// without it goes on and answers.
     public mutating func searchIndexUpdated(collectionID id: Int64) -> Effect {
         guard let pending = pendingSearch, pending.collectionID == id else { return .none }
+        guard entry?.id == id, mode == .list || mode == .item else {
+            pendingSearch = nil
+            return .none
+        }
+        guard (try? source?.searchIsReady()) == true else { return .none }
         pendingSearch = nil
-        guard entry?.id == id, mode == .list || mode == .item else { return .none }
         runSearch(pending.query, backward: pending.backward)
         return .none
     }
@@ -59,7 +65,8 @@ extension ReaderState {
                 return .none
             }
             try show(match: ordinal, isTheOnlyMatch: match == search.afterItem, query: search.query)
-            if message == nil { message = "found without the search index, which is being built" }
+            // A read-only mirror (the one that may not fetch) builds no index: its searches all read.
+            if message == nil, options.canFetch { message = "found without the search index, which is being built" }
         } catch {
             message = "cannot search: \(ErrorDescription.line(error))"
         }

@@ -23,7 +23,8 @@ public struct ReaderState: Sendable {
         /// Fetch the collection's next page in the background.
         case loadNextPage(collectionID: Int64)
         /// Run `search` without the search index, from the item at `after` (the top when `nil`), while
-        /// the index is brought up to date, both in the background (a collection's first search).
+        /// the index is brought up to date, both in the background (a collection's first search, and
+        /// every search of a read-only mirror, which keeps no index).
         case searchWithoutIndex(PendingSearch, after: ItemPosition?)
         /// Leave the reader.
         case quit

@@ -49,11 +49,14 @@ public protocol MirrorReading: AnyObject, Sendable {
     func firstMatchWithoutIndex(of query: String, in id: Int64, after position: ItemPosition?, backward: Bool,
                                 fields: RowFields) async throws -> ItemRow?
     /// Whether ``firstMatch(of:in:after:backward:fields:)`` would answer at once: the collection's
-    /// search index is up to date with its items, or the store searches them without one.
+    /// search index is up to date with its items. A store that keeps no index (a SQLite mirror
+    /// opened read-only) says false: each of its searches reads the items, which at a million
+    /// takes seconds, so a screen runs it in the background as it does a first search.
     func searchIndexIsCurrent(of id: Int64) async throws -> Bool
     /// Brings the collection's search index up to date, as a search does first; returns whether
-    /// there was anything to index. The first time, every item is indexed (about half a minute at
-    /// a million items), so a screen runs it in the background and searches once it is done.
+    /// there was anything to index (false at once from a store that keeps no index). The first
+    /// time, every item is indexed (about half a minute at a million items), so a screen runs it
+    /// in the background and searches once it is done.
     func updateSearchIndex(of id: Int64) async throws -> Bool
 
     // MARK: Pages, as a replay serves them

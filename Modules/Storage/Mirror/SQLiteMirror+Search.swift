@@ -18,6 +18,7 @@ extension SQLiteMirror {
     /// changed since the state it left) and indexes them again.
     @discardableResult
     public func updateSearchIndex(of collectionID: Int64) async throws -> Bool {
+        if isReadOnly { return false }  // nothing can be written: it keeps no index
         let (indexed, sequence) = try searchIndexState(of: collectionID)
         guard indexed != sequence else { return false }
         let ids: (first: Int64, last: Int64) = try read { db in
@@ -62,7 +63,7 @@ extension SQLiteMirror {
     }
 
     public func searchIndexIsCurrent(of collectionID: Int64) throws -> Bool {
-        if isReadOnly { return true }  // searched without the index: nothing to wait for
+        if isReadOnly { return false }  // it keeps no index: every search reads the items
         let (indexed, sequence) = try searchIndexState(of: collectionID)
         return indexed == sequence
     }
