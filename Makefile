@@ -19,7 +19,7 @@ BIN := .build/$(CONFIGURATION)
 # command's options asks for about a hundred generic types, and each mangled name was demangled
 # and its generic requirements checked by scanning every conformance record of the program
 # (a fresh hit: 0.91x the time without it, farm-bench --vs, 100 pairs, both read from the disk).
-# SwiftPM writes a package's trait flags (Hummingbird's -DConfigurationSupport -DFullFoundation)
+# SwiftPM wrote a package's trait flags (Hummingbird's -DConfigurationSupport -DFullFoundation, defaults now off)
 # in a hash set's order, and Swift seeds its hashes afresh in every process: the two flags
 # swapped places at random, and then a `swift build` compiled Hummingbird again (18 s) and
 # relinked the programs, one that a test was running included. Builds hash deterministically.

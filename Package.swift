@@ -22,7 +22,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
-        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        // Without its default traits: ConfigurationSupport would build swift-configuration, which nothing here
+        // reads, and FullFoundation serves only URL-encoded forms, which fresh-mock does not decode.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         .package(url: "https://github.com/adam-fowler/compress-nio", exact: "1.5.0"),
