@@ -29,7 +29,7 @@ RELEASE_BUILD := mkdir -p $(STATIC_LIBS) \
 	&& ln -sf $$(g++ -print-file-name=libstdc++.a) $$(gcc -print-file-name=libsqlite3.a) $(STATIC_LIBS)/ \
 	&& $(SWIFT_BUILD) -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_LIBS) -Xlinker --no-export-dynamic \
 		-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
-APT_PACKAGES := libcurl4-openssl-dev libsqlite3-dev libncurses-dev zlib1g-dev libdeflate-dev libbrotli-dev libzstd-dev brotli zstd tmux pkg-config curl man-db postgresql openssl
+APT_PACKAGES := libcurl4-openssl-dev libpq-dev libsqlite3-dev libncurses-dev zlib1g-dev libdeflate-dev libbrotli-dev libzstd-dev brotli zstd tmux pkg-config curl man-db postgresql openssl
 # Servers from outside the project that the tests sync against (Tools/peers).
 # dlt's rest_api source is the client the project did not write that walks fresh-mock --mirror's replay.
 PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-jsonapi==8.1.0 dlt[duckdb]==1.31.0

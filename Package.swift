@@ -33,7 +33,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
-        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
@@ -73,6 +72,8 @@ let package = Package(
         .target(name: "CContentCoding", path: "Modules/CContentCoding", linkerSettings: [.linkedLibrary("dl")]),
         .systemLibrary(name: "CWidth", path: "Modules/CWidth"),
         .systemLibrary(name: "CSQLiteOptions", path: "Modules/CSQLiteOptions"),
+        // libpq, PostgreSQL's own client (Debian libpq-dev), for the PostgreSQL mirror.
+        .systemLibrary(name: "CLibpq", path: "Modules/CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
         .systemLibrary(
             name: "CNcursesw", path: "Modules/CNcursesw", pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
@@ -100,10 +101,8 @@ let package = Package(
         .target(
             name: "PostgresStore",
             dependencies: ["StorageErrors", 
-                "HTTPFields", "JSON", "MirrorStore", "Pagination", "StoreAddress",
-                .product(name: "HTTPTypes", package: "swift-http-types"), .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                "CLibpq", "DedicatedThreads", "HTTPFields", "JSON", "MirrorStore", "Pagination", "StoreAddress",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             path: "Modules/PostgresStore"
         ),

@@ -5,10 +5,9 @@ import StoreAddress
 
 /// Whether this program carries the PostgreSQL client, and so how it opens a PostgreSQL mirror.
 ///
-/// The client (postgres-nio, SwiftNIO, TLS) is a third of a program's size, and start-up grows
-/// with size: the loader's relocations, and the conformance records the Swift runtime scans on
-/// each new dynamic cast. `fresh` starts for every cached `fresh get`, which must start as fast
-/// as curl, so it is built without the client. A command line that opens a PostgreSQL mirror is
+/// The client is libpq, and with it 23 more shared objects (OpenSSL, Kerberos, LDAP, GnuTLS)
+/// that the loader maps and relocates at every start. `fresh` starts for every cached `fresh
+/// get`, which must start as fast as curl, so it is built without the client. A command line that opens a PostgreSQL mirror is
 /// handed whole to `fresh-postgresql` (the same commands, built with the client, installed
 /// beside `fresh`), as `git` runs `git-NAME`: the process is replaced, so the pid, the
 /// standard streams and the exit status are that command's. `fresh-reader` carries the client.

@@ -1,6 +1,5 @@
 import HTTPFields
 import MirrorStore
-import PostgresNIO
 import StoreAddress
 import Synchronization
 

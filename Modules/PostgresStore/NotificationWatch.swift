@@ -1,10 +1,13 @@
+import DedicatedThreads
+import Foundation
 import MirrorStore
 import StoreAddress
 import Synchronization
 
 /// Tells a reader when anyone wrote to the mirror, without polling the server: a connection of
 /// its own `LISTEN`s on `fresh_changes`, which every write notifies when it commits (see
-/// ``PostgresMirror/write(_:)`` and `write_page`). A lost connection is said on the next look.
+/// ``PostgresMirror/write(_:)`` and `write_page`), and a thread of its own waits for them.
+/// A lost connection is said on the next look.
 final class NotificationWatch: ChangeWatch {
     private struct State {
         var changed = false
@@ -12,24 +15,45 @@ final class NotificationWatch: ChangeWatch {
     }
 
     private let state = Mutex(State())
-    private let connection: ServerConnection
-    private let listening: Mutex<Task<Void, Never>?> = Mutex(nil)
+    private let thread: JobThread
+    /// Written to end the wait: the write end of a pipe whose read end the thread polls beside the connection.
+    private let stop: Int32
 
-    private init(connection: ServerConnection) { self.connection = connection }
+    private init(thread: JobThread, stop: Int32) {
+        self.thread = thread
+        self.stop = stop
+    }
 
     static func start(at address: PostgresAddress) async throws -> NotificationWatch {
-        let connection = try await ServerConnection.open(address)
-        let watch = NotificationWatch(connection: connection)
-        let notifications = try await connection.listen("fresh_changes")
-        let task = Task { [weak watch] in
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw ServerFailure.storageError(PostgresFailure(client: "cannot make a pipe"), at: address) }
+        ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+        let thread = JobThread(name: "fresh.listen")
+        let connection: LibpqConnection
+        do {
+            connection = try await ServerConnection.run(on: thread) {
+                let connection = try LibpqConnection.connect(ServerConnection.parameters(of: address))
+                _ = try connection.execute("LISTEN fresh_changes")
+                return connection
+            }
+        } catch {
+            thread.stop()
+            close(ends[0])
+            close(ends[1])
+            throw ServerFailure.storageError(error, at: address, connecting: true)
+        }
+        let watch = NotificationWatch(thread: thread, stop: ends[1])
+        thread.submit { [weak watch, stopped = ends[0]] in
+            defer {
+                connection.finish()
+                close(stopped)
+            }
             do {
-                for try await _ in notifications { watch?.state.withLock { $0.changed = true } }
-                watch?.state.withLock { $0.failure = ServerFailure.closed(at: address) }
+                while try connection.waitForNotification(orReadable: stopped) { watch?.state.withLock { $0.changed = true } }
             } catch {
-                watch?.state.withLock { $0.failure = error }
+                watch?.state.withLock { $0.failure = ServerFailure.closed(at: address) }
             }
         }
-        watch.listening.withLock { $0 = task }
         return watch
     }
 
@@ -42,7 +66,9 @@ final class NotificationWatch: ChangeWatch {
     }
 
     deinit {
-        listening.withLock { $0?.cancel() }
-        Task { [connection] in await connection.close() }
+        var byte: UInt8 = 1
+        _ = write(stop, &byte, 1)
+        thread.stop()
+        close(stop)  // the read end is the thread's to close, once it has seen the byte
     }
 }

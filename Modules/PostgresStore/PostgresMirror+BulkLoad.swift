@@ -1,8 +1,6 @@
 import Foundation
 import JSON
 import MirrorStore
-import NIOCore
-import PostgresNIO
 
 /// A speed-up, skippable on a first reading: the first pass into an empty collection is copied
 /// in (`COPY … FROM STDIN`), not upserted by `write_pages`, which is what the server does
@@ -60,9 +58,9 @@ extension PostgresMirror {
         """
         WITH numbered AS (
                 UPDATE collection SET change_sequence = change_sequence + \(pages.count) WHERE id = \(id) RETURNING change_sequence),
-            given AS (SELECT * FROM unnest(\(pages.map(\.index)), \(pages.map(\.url)), \(NullableArray(pages.map(\.nextURL))),
-                \(pages.map { $0.items?.count ?? 0 }), \(NullableArray(pages.map(\.validator))), \(NullableArray(pages.map(\.statedTotal))),
-                \(NullableArray(pages.map { $0.envelope?.storedText }))) AS g(page_index, url, next_url, item_count, validator, stated_total, envelope)),
+            given AS (SELECT * FROM unnest(\(pages.map(\.index)), \(pages.map(\.url)), \((pages.map(\.nextURL))),
+                \(pages.map { $0.items?.count ?? 0 }), \((pages.map(\.validator))), \((pages.map(\.statedTotal))),
+                \((pages.map { $0.envelope?.storedText }))) AS g(page_index, url, next_url, item_count, validator, stated_total, envelope)),
             recorded AS (
                 INSERT INTO page \(unescaped: PageWriteRule.pageColumns)
                 SELECT \(id), page_index, url, next_url, item_count, validator, \(pass), \(pass), \(now.timeIntervalSince1970), stated_total FROM given
@@ -81,7 +79,7 @@ private struct KeyStoredAlready: Error {}
 struct ItemCopyRows {
     static let columns = ["collection_id", "key", "page_index", "position", "json", "exact_text", "pass", "created_sequence",
                           "changed_sequence"]
-    private(set) var buffer = ByteBufferAllocator().buffer(capacity: 0)
+    private(set) var buffer: [UInt8] = []
     private let collection: Int64
     private let pass: Int
 
@@ -92,19 +90,19 @@ struct ItemCopyRows {
 
     /// The rows of one page's `items`, at positions from 0, created and changed in `changeNumber`.
     mutating func append(_ items: [(key: ItemKey, json: Data)], onPage page: Int, changeNumber: Int) {
-        buffer.reserveCapacity(buffer.writerIndex + items.reduce(0) { $0 + $1.json.count + 96 })
+        buffer.reserveCapacity(buffer.count + items.reduce(0) { $0 + $1.json.count + 96 })
         for (position, item) in items.enumerated() {
             let document = ItemDocument(item.json)
             number(collection)
-            buffer.writeStaticString("\t\\\\x")
+            buffer += Array("\t\\\\x".utf8)
             hex(item.key.tagged)
-            buffer.writeInteger(UInt8(ascii: "\t"))
+            buffer.append(UInt8(ascii: "\t"))
             number(page, then: "\t")
             number(position, then: "\t")
             escaped(document.document.bytes)
-            buffer.writeInteger(UInt8(ascii: "\t"))
-            if document.exactText.bytes.isEmpty { buffer.writeStaticString("\\N") } else { escaped(document.exactText.bytes) }
-            buffer.writeInteger(UInt8(ascii: "\t"))
+            buffer.append(UInt8(ascii: "\t"))
+            if document.exactText.bytes.isEmpty { buffer += Array("\\N".utf8) } else { escaped(document.exactText.bytes) }
+            buffer.append(UInt8(ascii: "\t"))
             number(pass, then: "\t")
             number(changeNumber, then: "\t")
             number(changeNumber, then: "\n")
@@ -121,15 +119,15 @@ struct ItemCopyRows {
                 room[start] = UInt8(ascii: "0") + UInt8(rest % 10)
                 rest /= 10
             } while rest > 0
-            buffer.writeBytes(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: room[start...])))
+            buffer.append(contentsOf: UnsafeMutableBufferPointer(rebasing: room[start...]))
         }
-        if let separator { buffer.writeInteger(UInt8(separator.value)) }
+        if let separator { buffer.append(UInt8(separator.value)) }
     }
 
-    private mutating func hex(_ bytes: ByteBuffer) {
-        for byte in bytes.readableBytesView {
-            buffer.writeInteger(Self.hexDigits[Int(byte >> 4)])
-            buffer.writeInteger(Self.hexDigits[Int(byte & 0x0F)])
+    private mutating func hex(_ bytes: Data) {
+        for byte in bytes {
+            buffer.append(Self.hexDigits[Int(byte >> 4)])
+            buffer.append(Self.hexDigits[Int(byte & 0x0F)])
         }
     }
 
@@ -147,22 +145,22 @@ struct ItemCopyRows {
             var start = 0
             while start < bytes.count, let found = memchr(base + start, Int32(UInt8(ascii: "\\")), bytes.count - start) {
                 let end = base.distance(to: UnsafeRawPointer(found)) + 1
-                buffer.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-                buffer.writeInteger(UInt8(ascii: "\\"))  // the backslash written twice
+                buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
+                buffer.append(UInt8(ascii: "\\"))  // the backslash written twice
                 start = end
             }
-            buffer.writeBytes(UnsafeRawBufferPointer(rebasing: bytes[start...]))
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start...]))
         }
     }
 
     private mutating func escapedByteByByte(_ bytes: UnsafeRawBufferPointer) {
         for byte in bytes {
             switch byte {
-            case UInt8(ascii: "\\"): buffer.writeStaticString("\\\\")
-            case UInt8(ascii: "\t"): buffer.writeStaticString("\\t")
-            case UInt8(ascii: "\n"): buffer.writeStaticString("\\n")
-            case UInt8(ascii: "\r"): buffer.writeStaticString("\\r")
-            default: buffer.writeInteger(byte)
+            case UInt8(ascii: "\\"): buffer += Array("\\\\".utf8)
+            case UInt8(ascii: "\t"): buffer += Array("\\t".utf8)
+            case UInt8(ascii: "\n"): buffer += Array("\\n".utf8)
+            case UInt8(ascii: "\r"): buffer += Array("\\r".utf8)
+            default: buffer.append(byte)
             }
         }
     }

@@ -2,7 +2,6 @@ import Foundation
 import HTTPTypes
 import MirrorStore
 import Pagination
-import PostgresNIO
 import StorageErrors
 
 // MirrorStore, collections: what each call does is said on the protocol.
@@ -13,16 +12,16 @@ extension PostgresMirror {
     }
 
     public func collection(id: Int64) async throws -> CollectionRecord? {
-        try await connection.query(try selectCollection("id = $1", id)).first.map(CollectionRecord.init(row:))
+        try await connection.query(selectCollection("id = $1", id)).first.map(CollectionRecord.init(row:))
     }
 
     public func collection(named name: String) async throws -> CollectionRecord? {
-        try await connection.query(try selectCollection("name = $1", name)).first.map(CollectionRecord.init(row:))
+        try await connection.query(selectCollection("name = $1", name)).first.map(CollectionRecord.init(row:))
     }
 
-    private func selectCollection(_ condition: String, _ value: some PostgresEncodable & Sendable) throws -> PostgresQuery {
+    private func selectCollection(_ condition: String, _ value: some PostgresEncodable) -> PostgresQuery {
         var binds = PostgresBindings()
-        try binds.append(value)
+        binds.append(value)
         return PostgresQuery(unsafeSQL: "SELECT \(CollectionRecord.columns) FROM collection WHERE \(condition)", binds: binds)
     }
 
@@ -35,10 +34,9 @@ extension PostgresMirror {
             ORDER BY name
             """))
         return try rows.map { row in
-            let columns = row.makeRandomAccess()
-            let count = columns.count
-            return CollectionSummary(collection: try CollectionRecord(row: row), itemCount: try columns[count - 3].decode(Int.self),
-                                     pageCount: try columns[count - 2].decode(Int.self), bytes: try columns[count - 1].decode(Int.self))
+            let count = row.columns.count
+            return CollectionSummary(collection: try CollectionRecord(row: row), itemCount: try row.decode(column: count - 3),
+                                     pageCount: try row.decode(column: count - 2), bytes: try row.decode(column: count - 1))
         }
     }
 

@@ -1,4 +1,3 @@
-import PostgresNIO
 
 // MirrorStore, health: what `fresh check` asks of a PostgreSQL mirror.
 extension PostgresMirror {

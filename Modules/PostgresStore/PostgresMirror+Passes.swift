@@ -1,8 +1,6 @@
 import Foundation
 import JSON
 import MirrorStore
-import NIOCore
-import PostgresNIO
 import StorageErrors
 
 // MirrorStore, passes: what each call does is said on the protocol.
@@ -93,9 +91,9 @@ extension PostgresMirror {
         let documents = items.map { ItemDocument($0.json) }
         return """
             SELECT created, changed, repeated, refused_key, refused_page FROM write_pages(\(id), \(pass), \(now.timeIntervalSince1970),
-                \(pages.map(\.index)), \(pages.map(\.url)), \(NullableArray(pages.map(\.nextURL))),
-                \(NullableArray(pages.map(\.validator))), \(NullableArray(pages.map(\.statedTotal))),
-                \(NullableArray(pages.map { $0.items?.count })), \(pages.map(\.repeatsAllowed)), \(items.map(\.key.tagged)),
+                \(pages.map(\.index)), \(pages.map(\.url)), \((pages.map(\.nextURL))),
+                \((pages.map(\.validator))), \((pages.map(\.statedTotal))),
+                \((pages.map { $0.items?.count })), \(pages.map(\.repeatsAllowed)), \(items.map(\.key.tagged)),
                 \(documents.map(\.document)), \(documents.map(\.exactText)))
             """
     }
@@ -104,7 +102,7 @@ extension PostgresMirror {
     /// envelope of one that has none.
     private func envelopeStatement(_ pages: [PageContent], of id: Int64) -> PostgresQuery {
         """
-        WITH given AS (SELECT * FROM unnest(\(pages.map(\.index)), \(NullableArray(pages.map { $0.envelope?.storedText })))
+        WITH given AS (SELECT * FROM unnest(\(pages.map(\.index)), \((pages.map { $0.envelope?.storedText })))
                 AS g(page_index, envelope)),
             \(unescaped: Self.keepingEnvelopes(of: id))
         SELECT 1
@@ -126,7 +124,7 @@ extension PostgresMirror {
     /// What `write_pages` said of one page: the items it created and changed, or the key another
     /// page of this pass listed (thrown as ``DuplicateKey``; the caller rolls back).
     private func outcome(of row: PostgresRow, page: PageContent) throws -> PageWrite {
-        let (created, changed, repeated, refusedKey, refusedPage) = try row.decode((Int, Int, Int, ByteBuffer?, Int?).self)
+        let (created, changed, repeated, refusedKey, refusedPage) = try row.decode((Int, Int, Int, Data?, Int?).self)
         if let refusedKey {
             let key = ItemKey(tagged: refusedKey)
             throw DuplicateKey(key: key.description, pageIndex: refusedPage ?? page.index, foundOnPage: page.index)

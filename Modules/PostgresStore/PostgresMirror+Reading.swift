@@ -1,6 +1,5 @@
 import JSON
 import MirrorStore
-import PostgresNIO
 
 // MirrorStore, reading items and windows of rows: what each call does is said on the protocol.
 extension PostgresMirror {

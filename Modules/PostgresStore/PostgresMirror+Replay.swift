@@ -1,6 +1,5 @@
 import JSON
 import MirrorStore
-import PostgresNIO
 
 // MirrorStore, pages as a replay serves them: what each call does is said on the protocol.
 extension PostgresMirror {

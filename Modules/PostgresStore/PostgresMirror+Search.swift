@@ -1,5 +1,4 @@
 import MirrorStore
-import PostgresNIO
 
 // MirrorStore, search: what the call does is said on the protocol.
 extension PostgresMirror {

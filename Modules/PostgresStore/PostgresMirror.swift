@@ -1,5 +1,4 @@
 import MirrorStore
-import PostgresNIO
 import StoreAddress
 import Synchronization
 

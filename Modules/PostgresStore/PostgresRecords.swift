@@ -1,23 +1,20 @@
 import Foundation
 import JSON
 import MirrorStore
-import NIOCore
-import PostgresNIO
 
 // How the mirror's records, keys and conditions are read from and written as PostgreSQL values.
 
 extension ItemKey {
     /// The key as the `bytea` the `key` column holds: `i` and the digits of a number, `s` and
     /// the UTF-8 of a string (any byte, U+0000 included, survives).
-    var tagged: ByteBuffer {
+    var tagged: Data {
         switch self {
-        case .integer(let value): ByteBuffer(string: "i\(value)")
-        case .string(let value): ByteBuffer(bytes: [UInt8(ascii: "s")] + Array(value.utf8))
+        case .integer(let value): Data("i\(value)".utf8)
+        case .string(let value): Data([UInt8(ascii: "s")] + Array(value.utf8))
         }
     }
 
-    init(tagged buffer: ByteBuffer) {
-        let bytes = buffer.readableBytesView
+    init(tagged bytes: Data) {
         let body = String(decoding: bytes.dropFirst(), as: UTF8.self)
         if bytes.first == UInt8(ascii: "i"), let value = Int(body) {
             self = .integer(value)
@@ -65,46 +62,12 @@ struct ItemDocument {
 
 /// UTF-8 bytes sent as a `text` value (elements of a `text[]` parameter), without a `String`.
 /// Only for bytes known to be valid UTF-8: the server refuses anything else.
-struct UTF8Text: PostgresNonThrowingEncodable, PostgresArrayEncodable {
+struct UTF8Text: PostgresArrayElement {
     var bytes: Data
 
-    static var psqlType: PostgresDataType { .text }
-    static var psqlArrayType: PostgresDataType { .textArray }
-    static var psqlFormat: PostgresFormat { .binary }
-
-    func encode<JSONEncoder: PostgresJSONEncoder>(into byteBuffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
-        byteBuffer.writeBytes(bytes)
-    }
-}
-
-/// An array parameter whose elements may be `NULL` (postgres-nio's own arrays have none),
-/// written in PostgreSQL's binary array format.
-struct NullableArray<Element: PostgresArrayEncodable & PostgresNonThrowingEncodable>: PostgresNonThrowingEncodable {
-    var elements: [Element?]
-
-    init(_ elements: [Element?]) { self.elements = elements }
-
-    static var psqlType: PostgresDataType { Element.psqlArrayType }
-    static var psqlFormat: PostgresFormat { .binary }
-
-    func encode<JSONEncoder: PostgresJSONEncoder>(into buffer: inout ByteBuffer, context: PostgresEncodingContext<JSONEncoder>) {
-        buffer.writeInteger(elements.isEmpty ? 0 : 1, as: Int32.self)
-        buffer.writeInteger(elements.contains { $0 == nil } ? 1 : 0, as: Int32.self)
-        buffer.writeInteger(Element.psqlType.rawValue)
-        guard !elements.isEmpty else { return }
-        buffer.writeInteger(Int32(elements.count))
-        buffer.writeInteger(1, as: Int32.self)
-        for element in elements {
-            guard let element else {
-                buffer.writeInteger(-1, as: Int32.self)
-                continue
-            }
-            let lengthAt = buffer.writerIndex
-            buffer.writeInteger(0, as: Int32.self)
-            element.encode(into: &buffer, context: context)
-            buffer.setInteger(Int32(buffer.writerIndex - lengthAt - 4), at: lengthAt)
-        }
-    }
+    static var postgresType: UInt32 { PostgresType.text }
+    static var postgresArrayType: UInt32 { PostgresType.textArray }
+    var postgresValue: [UInt8]? { Array(bytes) }
 }
 
 extension CollectionRecord {
@@ -130,7 +93,7 @@ extension StoredItem {
     static let columns = "key, coalesce(exact_text, json::text), page_index, position, created_sequence, changed_sequence"
 
     init(row: PostgresRow) throws {
-        let (key, json, pageIndex, position, created, changed) = try row.decode((ByteBuffer, String, Int, Int, Int, Int).self)
+        let (key, json, pageIndex, position, created, changed) = try row.decode((Data, String, Int, Int, Int, Int).self)
         self.init(key: ItemKey(tagged: key), json: JSONText.compact(json), pageIndex: pageIndex, position: position,
                   createdSequence: created, changedSequence: changed)
     }
@@ -139,7 +102,7 @@ extension StoredItem {
 extension ItemRow {
     init(row: PostgresRow) throws {
         let (id, key, pageIndex, position, title, subtitle, created, changed) = try row.decode(
-            (Int64, ByteBuffer, Int, Int, String?, String?, Int, Int).self)
+            (Int64, Data, Int, Int, String?, String?, Int, Int).self)
         self.init(id: id, key: ItemKey(tagged: key), at: ItemPosition(pageIndex: pageIndex, position: position), title: title,
                   subtitle: subtitle, createdSequence: created, changedSequence: changed)
     }

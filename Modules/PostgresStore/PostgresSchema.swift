@@ -1,5 +1,4 @@
 import MirrorStore
-import PostgresNIO
 
 /// The mirror's tables in PostgreSQL, in a schema of their own (`fresh`, first on every
 /// connection's search path), so they sit beside a team's other tables without a clash.

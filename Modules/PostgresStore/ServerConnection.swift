@@ -1,88 +1,96 @@
+import DedicatedThreads
 import Foundation
-import Logging
-import NIOSSL
-import PostgresNIO
 import StoreAddress
 
-/// One connection to the PostgreSQL server, used by one task at a time: a transaction holds it
-/// whole (``AsyncLock``). Every failure comes out as a ``StorageError`` of one line (see
-/// ``ServerFailure``), and a transaction that fails is rolled back, so nothing half-written is
-/// ever visible to anyone else.
+/// One connection to the PostgreSQL server (libpq's, on a thread of its own, as every libpq call
+/// blocks), used by one task at a time: a transaction holds it whole (``AsyncLock``). Every
+/// failure comes out as a ``StorageError`` of one line (see ``ServerFailure``), and a transaction
+/// that fails is rolled back, so nothing half-written is ever visible to anyone else.
 final class ServerConnection: Sendable {
     let address: PostgresAddress
-    private let connection: PostgresConnection
+    private let link: LibpqConnection
+    private let thread: JobThread
     private let turn = AsyncLock()
-    /// What waits for an answer, told when the connection closes (see ``answer(_:)``).
-    private let waiting = CloseWatch()
-    private static let logger = Logger(label: "fresh.postgres", factory: { _ in SwiftLogNoOpLogHandler() })
 
-    private init(address: PostgresAddress, connection: PostgresConnection) {
+    private init(address: PostgresAddress, link: LibpqConnection, thread: JobThread) {
         self.address = address
-        self.connection = connection
-        connection.closeFuture.whenComplete { [waiting] _ in waiting.close() }
+        self.link = link
+        self.thread = thread
     }
 
     /// Connects and logs in, with the tables in the `fresh` schema first on the search path
     /// (see ``PostgresSchema``).
     static func open(_ address: PostgresAddress) async throws -> ServerConnection {
-        var configuration: PostgresConnection.Configuration
-        switch address.endpoint {
-        case .socket(let directory, let port):
-            configuration = .init(unixSocketPath: "\(directory)/.s.PGSQL.\(port)", username: address.user,
-                                  password: address.password, database: address.database)
-        case .tcp(let host, let port):
-            configuration = .init(host: host, port: port, username: address.user, password: address.password,
-                                  database: address.database, tls: try tls(address.tlsMode))
-        }
-        configuration.options.connectTimeout = .seconds(Int64(address.connectTimeout))
-        // `synchronous_commit = off`, as the SQLite mirror's `synchronous = NORMAL`: a crash of the
-        // server can lose only the last commits (never half of one), which the next sync fetches again.
-        configuration.options.additionalStartupParameters = [
-            ("search_path", "\(PostgresSchema.name), public"), ("application_name", applicationName), ("synchronous_commit", "off"),
-            // The server's JIT compiles a plan it costs high (a pass's end over 100,000 items): 95 ms of
-            // compiling for a statement that runs in less. The mirror's statements are all short.
-            ("jit", "off"),
-        ]
+        let thread = JobThread(name: "fresh.postgres")
         do {
-            let connection = try await PostgresConnection.connect(configuration: configuration, id: 1, logger: logger)
-            return ServerConnection(address: address, connection: connection)
+            let link = try await run(on: thread) { try LibpqConnection.connect(parameters(of: address)) }
+            return ServerConnection(address: address, link: link, thread: thread)
         } catch {
+            thread.stop()
             throw ServerFailure.storageError(error, at: address, connecting: true)
         }
+    }
+
+    /// The address as libpq's connection keywords. What the address leaves to libpq's own
+    /// defaults (client certificates, `PGSSLROOTCERT`, …) libpq reads as it always does.
+    static func parameters(of address: PostgresAddress) -> [(keyword: String, value: String)] {
+        var parameters: [(keyword: String, value: String)] = [
+            ("user", address.user), ("dbname", address.database), ("connect_timeout", String(address.connectTimeout)),
+            ("application_name", applicationName), ("client_encoding", "UTF8"),
+            // `synchronous_commit = off`, as the SQLite mirror's `synchronous = NORMAL`: a crash of the
+            // server can lose only the last commits (never half of one), which the next sync fetches again.
+            // The server's JIT compiles a plan it costs high (a pass's end over 100,000 items): 95 ms of
+            // compiling for a statement that runs in less. The mirror's statements are all short.
+            ("options", "-c search_path=\(PostgresSchema.name),public -c synchronous_commit=off -c jit=off"),
+        ]
+        switch address.endpoint {
+        case .socket(let directory, let port):
+            parameters += [("host", directory), ("port", String(port))]
+        case .tcp(let host, let port):
+            parameters += [("host", host), ("port", String(port)), ("sslmode", address.tlsMode.rawValue)]
+            if let authorities = authorities(for: address) { parameters.append(("sslrootcert", authorities)) }
+        }
+        if let password = address.password { parameters.append(("password", password)) }
+        return parameters
+    }
+
+    /// The authorities that verify the server's certificate: the address's (`sslrootcert`), else
+    /// `~/.postgresql/root.crt` (libpq's default, so `nil`), else the system's, which libpq 15
+    /// does not read by itself.
+    private static func authorities(for address: PostgresAddress) -> String? {
+        if let given = address.tlsAuthorities { return given }
+        guard address.tlsMode == .verifyCA || address.tlsMode == .verifyFull else { return nil }
+        let home = ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()
+        return FileManager.default.fileExists(atPath: "\(home)/.postgresql/root.crt") ? nil : "/etc/ssl/certs/ca-certificates.crt"
     }
 
     /// What other sessions see of this one (`pg_stat_activity`), and what a sync that waits
     /// for a collection's lock says it waits for: `fresh: process 1234 on ws-2`.
     static let applicationName = "fresh: process \(getpid()) on \(ProcessInfo.processInfo.hostName)".prefix(63).description
 
-    private static func tls(_ mode: PostgresAddress.TLSMode) throws -> PostgresConnection.Configuration.TLS {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        switch mode {
-        case .disable: return .disable
-        case .allow, .prefer, .require: tls.certificateVerification = .none
-        case .verifyCA: tls.certificateVerification = .noHostnameVerification
-        case .verifyFull: break
-        }
-        let context = try NIOSSLContext(configuration: tls)
-        return mode == .allow || mode == .prefer ? .prefer(context) : .require(context)
-    }
-
     @discardableResult
     func query(_ query: PostgresQuery) async throws -> [PostgresRow] {
         try await turn.holding { try await run(query) }
     }
 
-    /// Runs one statement, handing its rows to `body` as they arrive (memory stays flat).
+    /// Runs one statement, handing its rows to `body` as they arrive, a batch at a time (memory
+    /// stays flat). When `body` throws, the statement is cancelled.
     func forEachRow(_ query: PostgresQuery, _ body: (PostgresRow) throws -> Void) async throws {
         try await turn.holding {
-            do {
-                let rows = try await answer { [connection] in try await connection.query(query, logger: Self.logger) }
-                for try await row in rows { try body(row) }
-            } catch {
-                throw ServerFailure.storageError(error, at: address)
+            try await onThread { try $0.startRows(query) }
+            while let rows = try await onThread({ try $0.nextRows(upTo: Self.rowBatch) }) {
+                do {
+                    for row in rows { try body(row) }
+                } catch {
+                    _ = try? await onThread { $0.abandonRows() }
+                    throw error
+                }
             }
         }
     }
+
+    /// Rows handed from the connection's thread at a time by ``forEachRow(_:_:)``.
+    private static let rowBatch = 500
 
     /// Runs `body` in one transaction: committed when it returns, rolled back when it throws.
     func transaction<Value>(_ body: (Transaction) async throws -> Value) async throws -> Value {
@@ -110,48 +118,55 @@ final class ServerConnection: Sendable {
         /// sends as `rows` makes them (the server reads the first while the next are made).
         /// Returns false when a row repeats a unique key (SQLSTATE 23505): nothing copied is
         /// then stored, and the transaction must be rolled back.
-        func copy(into table: String, columns: [String],
-                  rows: @escaping @Sendable (_ send: (ByteBuffer) async throws -> Void) async throws -> Void) async throws -> Bool {
+        func copy(into table: String, columns: [String], rows: (_ send: ([UInt8]) async throws -> Void) async throws -> Void) async throws -> Bool {
             try await connection.copy(into: table, columns: columns, rows: rows)
         }
     }
 
-    /// Listens on a channel (see ``NotificationWatch``); the sequence ends when the connection does.
-    func listen(_ channel: String) async throws -> PostgresNotificationSequence {
-        try await answer { [connection] in try await connection.listen(channel) }
+    /// Ends the connection (a session's advisory locks with it) and its thread.
+    func close() async {
+        _ = try? await Self.run(on: thread) { [link] in link.finish() }
+        thread.stop()
     }
 
-    func close() async { try? await connection.close() }
+    deinit { thread.stop() }
 
     private func run(_ query: PostgresQuery) async throws -> [PostgresRow] {
-        try await answer { [connection] in try await connection.query(query, logger: Self.logger).collect() }
+        try await onThread { try $0.execute(query) }
     }
 
-    private func copy(into table: String, columns: [String],
-                      rows: @escaping @Sendable (_ send: (ByteBuffer) async throws -> Void) async throws -> Void) async throws -> Bool {
-        try await answer { [connection] in
-            do {
-                try await connection.copyFrom(table: table, columns: columns, logger: Self.logger) { writer in try await rows(writer.write) }
-                return true
-            } catch let failure as PSQLError where failure.serverInfo?[.sqlState] == "23505" {
-                return false
-            }
+    private func copy(into table: String, columns: [String], rows: (_ send: ([UInt8]) async throws -> Void) async throws -> Void) async throws -> Bool {
+        try await onThread { try $0.startCopy("COPY \(table) (\(columns.joined(separator: ", "))) FROM STDIN") }
+        do {
+            try await rows { bytes in try await self.onThread { try $0.sendCopyData(bytes) } }
+        } catch {
+            _ = try? await onThread { try $0.endCopy(abandoning: "the rows could not be made") }
+            throw error
+        }
+        do {
+            try await Self.run(on: thread) { [link] in try link.endCopy() }
+            return true
+        } catch let failure as PostgresFailure where failure.sqlState == "23505" {
+            return false
+        } catch {
+            throw ServerFailure.storageError(error, at: address)
         }
     }
 
-    /// The answer to `request`, or, as soon as the connection closes, the error that says it
-    /// was lost: a session the server ended while a statement was on its way could otherwise
-    /// leave the statement waiting for good. Its errors are ``StorageError``s.
-    private func answer<Value: Sendable>(_ request: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        let lost = ServerFailure.closed(at: address)
-        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Value, any Error>) in
-            let reply = SingleReply(continuation)
-            guard let ticket = waiting.add({ reply.resume(throwing: lost) }) else { return reply.resume(throwing: lost) }
-            Task {
-                do { reply.resume(returning: try await request()) } catch {
-                    reply.resume(throwing: ServerFailure.storageError(error, at: address))
-                }
-                waiting.remove(ticket)
+    /// Runs `body` with the connection on its thread; its errors are ``StorageError``s.
+    private func onThread<Value: Sendable>(_ body: @escaping @Sendable (LibpqConnection) throws -> Value) async throws -> Value {
+        do {
+            return try await Self.run(on: thread) { [link] in try body(link) }
+        } catch {
+            throw ServerFailure.storageError(error, at: address)
+        }
+    }
+
+    /// Runs `body` on `thread` and returns what it returned or threw; a stopped thread is a closed connection.
+    static func run<Value: Sendable>(on thread: JobThread, _ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            if !thread.submit({ continuation.resume(with: Result { try body() }) }) {
+                continuation.resume(throwing: PostgresFailure(lost: nil))
             }
         }
     }

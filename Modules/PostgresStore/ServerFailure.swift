@@ -1,7 +1,4 @@
 import Foundation
-import NIOCore
-import NIOPosix
-import PostgresNIO
 import StorageErrors
 import StoreAddress
 
@@ -19,12 +16,14 @@ enum ServerFailure {
     static func storageError(_ error: any Error, at address: PostgresAddress, connecting: Bool = false) -> StorageError {
         if let storage = error as? StorageError { return storage }
         let place = address.description
-        guard let failure = error as? PSQLError else {
-            return connecting ? .cannotOpen(path: place, reason: describe(error)) : .failed(describe(error))
+        guard let failure = error as? PostgresFailure else {
+            let reason = String(describing: error)
+            return connecting ? .cannotOpen(path: place, reason: reason) : .failed(reason)
         }
-        if let info = failure.serverInfo {
-            let message = info[.message] ?? "an error"
-            switch info[.sqlState] ?? "" {
+        switch failure.kind {
+        case .server(let sqlState):
+            let message = failure.message
+            switch sqlState {
             case "28P01", "28000", "3D000": // a wrong password, no such role, no such database
                 return .cannotOpen(path: place, reason: message)
             case "42501" where connecting:
@@ -36,38 +35,42 @@ enum ServerFailure {
             case "XX001", "XX002": // the server's own files are damaged: its administrator's to mend, not `fresh check --recover`'s
                 return .failed("the server reports damaged data: \(message)")
             default:
-                return .failed(message + (info[.detail].map { " (\($0))" } ?? ""))
+                return .failed(message + (failure.detail.map { " (\($0))" } ?? ""))
             }
-        }
-        switch failure.code {
-        case .connectionError, .sslUnsupported, .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest:
-            let reason = failure.underlying.map(describe) ?? failure.code.description
-            return connecting ? .cannotOpen(path: place, reason: reason + hint(for: failure)) : .lost(location: place, reason: reason)
-        case .serverClosedConnection, .uncleanShutdown, .clientClosedConnection:
+        case .connecting:
+            return .cannotOpen(path: place, reason: reason(connecting: failure.message))
+        case .lost:
             return connecting ? .cannotOpen(path: place, reason: closedReason) : .lost(location: place, reason: closedReason)
-        case .unsupportedAuthMechanism, .authMechanismRequiresPassword, .saslError:
-            return .cannotOpen(path: place, reason: "the server asks for a password (give it in the URI, PGPASSWORD or ~/.pgpass)")
-        default:
-            return .failed(failure.underlying.map(describe) ?? failure.code.description)
+        case .client:
+            return .failed(firstLine(of: failure.message))
         }
     }
 
-    private static func hint(for failure: PSQLError) -> String {
-        guard let io = failure.underlying as? IOError ?? (failure.underlying as? NIOConnectionError)?.connectionErrors.first?.error as? IOError
-        else { return "" }
-        return [ECONNREFUSED, ENOENT].contains(io.errnoCode) ? " (is the server running?)" : ""
+    /// libpq's message of a connection that could not be made, in a few words: `connection
+    /// refused (is the server running?)`, `database "team" does not exist`, `timed out`.
+    static func reason(connecting message: String) -> String {
+        // libpq says each address it tried, a line each, its hints on lines that start with a
+        // tab: the last address tried is the one that says why (`localhost` is tried as ::1 first).
+        let attempts = message.split(separator: "\n").reduce(into: [[String]]()) { attempts, line in
+            if line.hasPrefix("\t"), !attempts.isEmpty { attempts[attempts.count - 1].append(line.trimmingCharacters(in: .whitespaces)) }
+            else { attempts.append([line.trimmingCharacters(in: .whitespaces)]) }
+        }
+        guard let lines = attempts.last, var reason = lines.first else { return "cannot connect" }
+        // "connection to server at "db" (10.0.0.5), port 5432 failed: Connection refused"
+        if let failed = reason.range(of: " failed: ") { reason = String(reason[failed.upperBound...]) }
+        if reason.hasPrefix("FATAL:") { reason = reason.dropFirst("FATAL:".count).trimmingCharacters(in: .whitespaces) }
+        if reason.hasPrefix("fe_sendauth: no password supplied") {
+            return "the server asks for a password (give it in the URI, PGPASSWORD or ~/.pgpass)"
+        }
+        if reason == "timeout expired" { return "timed out" }
+        // An error of the system's (the next line asks whether the server runs): lower case, as others here.
+        if lines.dropFirst().contains(where: { $0.hasPrefix("Is the server running") }) {
+            return reason.lowercased() + " (is the server running?)"
+        }
+        return reason
     }
 
-    /// An error of the network layer in a few words (`connection refused`, `timed out`).
-    private static func describe(_ error: any Error) -> String {
-        switch error {
-        case let io as IOError: String(cString: strerror(io.errnoCode)).lowercased()
-        case let connection as NIOConnectionError:
-            connection.connectionErrors.first.map { describe($0.error) }
-                ?? connection.dnsAError.map(describe) ?? connection.dnsAAAAError.map(describe) ?? "cannot connect"
-        case ChannelError.connectTimeout: "timed out"
-        case let resolution as SocketAddressError: "cannot resolve the host (\(resolution))"
-        default: String(describing: error)
-        }
+    private static func firstLine(of message: String) -> String {
+        message.split(separator: "\n").first.map(String.init) ?? "an error of the PostgreSQL client"
     }
 }

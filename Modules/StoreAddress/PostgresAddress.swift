@@ -4,7 +4,7 @@ import Foundation
 /// it: a connection URI (`postgresql://user:password@host:port/database?sslmode=require`, a
 /// Unix socket directory as the host, `%2F`-encoded, or as `?host=/run/postgresql`), then the
 /// `PG*` environment variables for what the URI leaves out (`PGHOST`, `PGPORT`, `PGUSER`,
-/// `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE`, `PGCONNECT_TIMEOUT`), then the password file
+/// `PGPASSWORD`, `PGDATABASE`, `PGSSLMODE`, `PGSSLROOTCERT`, `PGCONNECT_TIMEOUT`), then the password file
 /// (`PGPASSFILE`, else `~/.pgpass`), then the defaults: Debian's socket directory, port 5432,
 /// the login name as user, the user as database.
 ///
@@ -28,6 +28,10 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     public var password: String?
     public var database: String
     public var tlsMode: TLSMode
+    /// The file of certificate authorities that verify the server's certificate in `verify-ca`
+    /// and `verify-full` (`sslrootcert`); `nil`: `~/.postgresql/root.crt` when there is one,
+    /// else the system's authorities.
+    public var tlsAuthorities: String?
     /// Seconds to wait for the connection (`connect_timeout`), 10 by default.
     public var connectTimeout: Int
     /// Whether the password came with the URI itself (then shown as `***`).
@@ -74,7 +78,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
             rest = String(rest[rest.index(after: at)...])
         }
         let (uriHost, uriPort) = try Self.hostAndPort(rest)
-        let known: Set = ["host", "port", "user", "password", "dbname", "sslmode", "connect_timeout", "application_name"]
+        let known: Set = ["host", "port", "user", "password", "dbname", "sslmode", "sslrootcert", "connect_timeout", "application_name"]
         if let unknown = query.keys.sorted().first(where: { !known.contains($0) }) {
             throw AddressError("the PostgreSQL URI's parameter '\(unknown)' is not one Fresh reads (it reads \(known.sorted().joined(separator: ", ")))")
         }
@@ -93,6 +97,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
             throw AddressError("sslmode '\(modeText)' is not one of \(TLSMode.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         tlsMode = mode
+        tlsAuthorities = setting(nil, "sslrootcert", "PGSSLROOTCERT")
         let timeoutText = setting(nil, "connect_timeout", "PGCONNECT_TIMEOUT") ?? "10"
         guard let timeout = Int(timeoutText), timeout >= 0 else { throw AddressError("connect_timeout '\(timeoutText)' is not a number of seconds") }
         connectTimeout = timeout == 0 ? 10 : max(2, timeout)

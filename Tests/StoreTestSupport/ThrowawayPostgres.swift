@@ -91,22 +91,10 @@ public final class ThrowawayPostgres: Sendable {
 
     private static func start() throws(ClusterError) -> ThrowawayPostgres {
         do {
-            // In /tmp itself: the server's user must reach it, and a socket path has at most 107 bytes.
-            let directory = "/tmp/fresh-pg-" + UUID().uuidString.prefix(8)
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            if geteuid() == 0 {
-                try run("/bin/chown", ["postgres", directory])
-            }
-            chmod(directory, 0o700)
-            try runAsOwner(binary("initdb"), ["-D", directory + "/data", "-A", "trust", "-U", "fresh", "--no-sync", "-E", "UTF8"])
-            try runAsOwner(binary("pg_ctl"), ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60",
-                                              "-o", "-k \(directory) -c listen_addresses= -c fsync=off -c full_page_writes=off", "start"])
-            let pidFile = try String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8)
-            guard let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else {
-                throw ClusterError(description: "no PID in postmaster.pid")
-            }
-            let cluster = ThrowawayPostgres(directory: directory, pid: pid)
-            stopAtExit = (pid, directory)
+            let directory = try newDirectory()
+            try initialize(directory)
+            let cluster = try startServer(in: directory, options: "-c listen_addresses=")
+            stopAtExit = (cluster.pid, directory)
             atexit {
                 guard let (pid, directory) = ThrowawayPostgres.stopAtExit else { return }
                 kill(pid, SIGQUIT) // immediate shutdown: the data is thrown away
@@ -122,6 +110,95 @@ public final class ThrowawayPostgres: Sendable {
     }
 
     nonisolated(unsafe) private static var stopAtExit: (Int32, String)?
+
+    /// A cluster for one test, which ``stop()`` ends: also on `127.0.0.1` at `port`, and there
+    /// only over TLS (`hostssl` in `pg_hba.conf`), its certificate for `localhost` signed by an
+    /// authority of its own, whose certificate is `authority`.
+    public static func servingTLS() throws -> (cluster: ThrowawayPostgres, port: Int, authority: String) {
+        let directory = try newDirectory()
+        try initialize(directory)
+        let authority = try makeCertificates(in: directory)
+        try "local all all trust\nhostssl all all 127.0.0.1/32 trust\n".write(toFile: directory + "/data/pg_hba.conf", atomically: false, encoding: .utf8)
+        // The port is asked of the system and given to the server, which cannot be told port 0;
+        // another process may take it in between, so a refused start tries another.
+        var failure: (any Error)?
+        for _ in 0..<3 {
+            let port = try freePort()
+            do {
+                let cluster = try startServer(in: directory, options: """
+                    -c listen_addresses=127.0.0.1 -c port=\(port) -c ssl=on -c ssl_cert_file=\(directory)/server.crt \
+                    -c ssl_key_file=\(directory)/server.key
+                    """)
+                return (cluster, port, authority)
+            } catch {
+                failure = error
+            }
+        }
+        throw failure ?? ClusterError(description: "the server did not start")
+    }
+
+    /// Stops the server (an immediate shutdown: the data is thrown away) and removes its directory.
+    public func stop() {
+        kill(pid, SIGQUIT)
+        while kill(pid, 0) == 0 { usleep(10_000) }
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// A directory the server's user owns: in /tmp itself, as that user must reach it, and a
+    /// socket path has at most 107 bytes.
+    private static func newDirectory() throws -> String {
+        let directory = "/tmp/fresh-pg-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        if geteuid() == 0 { try run("/bin/chown", ["postgres", directory]) }
+        chmod(directory, 0o700)
+        return directory
+    }
+
+    private static func initialize(_ directory: String) throws {
+        try runAsOwner(binary("initdb"), ["-D", directory + "/data", "-A", "trust", "-U", "fresh", "--no-sync", "-E", "UTF8"])
+    }
+
+    private static func startServer(in directory: String, options: String) throws -> ThrowawayPostgres {
+        try runAsOwner(binary("pg_ctl"), ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60",
+                                          "-o", "-k \(directory) -c fsync=off -c full_page_writes=off \(options)", "start"])
+        let pidFile = try String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8)
+        guard let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else {
+            throw ClusterError(description: "no PID in postmaster.pid")
+        }
+        return ThrowawayPostgres(directory: directory, pid: pid)
+    }
+
+    /// An authority and a server certificate for `localhost` signed by it (openssl, from `make
+    /// setup`), the key readable by the server's user only; returns the authority's certificate.
+    private static func makeCertificates(in directory: String) throws -> String {
+        let openssl = "/usr/bin/openssl"
+        let (ca, server) = (directory + "/ca", directory + "/server")
+        try run(openssl, ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", "-subj", "/CN=Fresh test authority",
+                          "-keyout", ca + ".key", "-out", ca + ".crt"])
+        try run(openssl, ["req", "-newkey", "rsa:2048", "-nodes", "-subj", "/CN=localhost", "-keyout", server + ".key", "-out", server + ".csr"])
+        try "subjectAltName=DNS:localhost\n".write(toFile: directory + "/names.ext", atomically: false, encoding: .utf8)
+        try run(openssl, ["x509", "-req", "-days", "2", "-in", server + ".csr", "-CA", ca + ".crt", "-CAkey", ca + ".key",
+                          "-CAcreateserial", "-extfile", directory + "/names.ext", "-out", server + ".crt"])
+        if geteuid() == 0 { try run("/bin/chown", ["postgres", server + ".key", server + ".crt"]) }
+        chmod(server + ".key", 0o600)
+        return ca + ".crt"
+    }
+
+    /// A TCP port on 127.0.0.1 that no one listens on now (the system's choice for port 0).
+    private static func freePort() throws -> Int {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socket >= 0 else { throw ClusterError(description: "cannot make a socket") }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        guard bound else { throw ClusterError(description: "cannot bind a socket") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
 
     /// A program of the newest PostgreSQL installed (Debian's `postgresql` package, from `make setup`).
     static func binary(_ name: String) throws(ClusterError) -> String {
