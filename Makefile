@@ -23,15 +23,13 @@ BIN := .build/$(CONFIGURATION)
 # in a hash set's order, and Swift seeds its hashes afresh in every process: the two flags
 # swapped places at random, and then a `swift build` compiled Hummingbird again (18 s) and
 # relinked the programs, one that a test was running included. Builds hash deterministically.
-# --disable-index-store: a debug build also writes an index for editors by default; nothing here
-# reads it, and clang took 22 % longer over BoringSSL's files with it (40 files, two runs each).
-SWIFT_BUILD := SWIFT_DETERMINISTIC_HASHING=1 $(SWIFT) build --disable-index-store
+SWIFT_BUILD := SWIFT_DETERMINISTIC_HASHING=1 $(SWIFT) build
 STATIC_LIBS := .build/static-libs
 RELEASE_BUILD := mkdir -p $(STATIC_LIBS) \
 	&& ln -sf $$(g++ -print-file-name=libstdc++.a) $$(gcc -print-file-name=libsqlite3.a) $(STATIC_LIBS)/ \
 	&& $(SWIFT_BUILD) -c release --static-swift-stdlib -Xlinker -L$(CURDIR)/$(STATIC_LIBS) -Xlinker --no-export-dynamic \
 		-Xswiftc -Xfrontend -Xswiftc -disable-concrete-type-metadata-mangled-name-accessors
-APT_PACKAGES := libcurl4-openssl-dev libpq-dev libsqlite3-dev libncurses-dev zlib1g-dev libdeflate-dev libbrotli-dev libzstd-dev brotli zstd tmux pkg-config curl man-db postgresql openssl
+APT_PACKAGES := libcurl4-openssl-dev libpq-dev libssl-dev libsqlite3-dev libncurses-dev zlib1g-dev libdeflate-dev libbrotli-dev libzstd-dev brotli zstd tmux pkg-config curl man-db postgresql openssl
 # Servers from outside the project that the tests sync against (Tools/peers).
 # dlt's rest_api source is the client the project did not write that walks fresh-mock --mirror's replay.
 PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-jsonapi==8.1.0 dlt[duckdb]==1.31.0

@@ -33,7 +33,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
-        .package(url: "https://github.com/apple/swift-nio-ssl", exact: "2.37.6"),
     ],
     targets: [
         // MARK: Pure modules (no I/O, no C)
@@ -74,6 +73,8 @@ let package = Package(
         .systemLibrary(name: "CSQLiteOptions", path: "Modules/CSQLiteOptions"),
         // libpq, PostgreSQL's own client (Debian libpq-dev), for the PostgreSQL mirror.
         .systemLibrary(name: "CLibpq", path: "Modules/CLibpq", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        // OpenSSL's TLS (Debian libssl-dev), which fresh-mock serves `--tls` with.
+        .systemLibrary(name: "COpenSSL", path: "Modules/COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(
             name: "CNcursesw", path: "Modules/CNcursesw", pkgConfig: "ncursesw",
             providers: [.apt(["libncurses-dev"])]
@@ -171,17 +172,15 @@ let package = Package(
         .target(
             name: "MockServer",
             dependencies: [
-                "Models", "HTTPFields", "JSON", "MirrorStore", "Pagination",
+                "COpenSSL", "Models", "HTTPFields", "JSON", "MirrorStore", "Pagination",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
-                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

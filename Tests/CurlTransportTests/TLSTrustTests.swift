@@ -29,6 +29,27 @@ struct TLSTrustTests {
         await server.stop()
     }
 
+    /// A page larger than a TLS record (16 KB) arrives whole, compressed or not, and the pages
+    /// follow one another on the connection libcurl keeps alive.
+    @Test func largePagesArriveWholeOneAfterAnother() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(tlsDirectory: ""))
+        let certificate = try #require(server.certificatePath)
+        let transport = CurlTransport()
+        // Without an Accept-Encoding of the caller's, the transport asks for compression and decodes it.
+        for encoding in [nil, "identity", nil, "identity"] {
+            var page = TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/posts?limit=100")!,
+                                        headerFields: encoding.map { [.acceptEncoding: $0] } ?? [:])
+            page.trust = TLSTrust(caFile: certificate)
+            let response = try await transport.send(page)
+            #expect(response.status == .ok)
+            let items = (try JSONSerialization.jsonObject(with: response.body) as? [String: Any])?["data"] as? [Any]
+            #expect(items?.count == 100, "\(encoding ?? "compressed")")
+            #expect(response.body.count > 40_000)
+        }
+        #expect(server.statistics.totalRequests == 4)
+        await server.stop()
+    }
+
     /// `--capath`: a directory of certificates named by their hash, as `openssl rehash` makes it.
     @Test func aDirectoryOfHashedCertificatesTrustsTheServerToo() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(tlsDirectory: ""))

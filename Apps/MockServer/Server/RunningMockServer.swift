@@ -1,9 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdTLS
 import Logging
-import NIOSSL
 import ServiceLifecycle
 import UnixSignals
 
@@ -70,11 +68,12 @@ public final class RunningMockServer: Sendable {
         let responder = MockResponder(configuration: configuration, data: data, routes: routes, replay: replay, validators: validators,
                                       accessLog: accessLog)
         let (boundPorts, portContinuation) = AsyncStream<Int>.makeStream()
-        var server = HTTPServerBuilder.http1(configuration: HTTP1Channel.Configuration(
+        let http1 = HTTP1Channel.Configuration(
             additionalChannelHandlers: [ParseErrorResponder(), HTTP1Strictness.Installer()],
             httpDecoderConfiguration: .init(
-                maxHeaderFieldSize: ParseErrorResponder.headerLimit, maxHeaderListSize: ParseErrorResponder.headerLimit)))
-        if let certificate { server = try .tls(server, tlsConfiguration: try Self.tlsConfiguration(certificate)) }
+                maxHeaderFieldSize: ParseErrorResponder.headerLimit, maxHeaderListSize: ParseErrorResponder.headerLimit))
+        let server = try certificate.map { HTTPServerBuilder.http1(configuration: http1, tls: try TLSContext(certificate: $0)) }
+            ?? .http1(configuration: http1)
         let application = Application(
             responder: responder,
             server: server,
@@ -110,17 +109,6 @@ public final class RunningMockServer: Sendable {
             temporaryDirectory: temporaryDirectory, serviceGroup: serviceGroup, runTask: runTask, log: responder.log,
             accessLog: accessLog
         )
-    }
-
-    /// The server side of `--tls`: the certificate and its key.
-    private static func tlsConfiguration(_ certificate: SelfSignedCertificate) throws -> TLSConfiguration {
-        do {
-            let chain = try NIOSSLCertificate.fromPEMFile(certificate.certificatePath).map { NIOSSLCertificateSource.certificate($0) }
-            let key = try NIOSSLPrivateKey(file: certificate.keyPath, format: .pem)
-            return TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
-        } catch {
-            throw MockServerError.cannotMakeCertificate("cannot load \(certificate.certificatePath): \(error)")
-        }
     }
 
     /// Stops accepting connections, lets in-flight requests finish, and returns once the server is down.
