@@ -201,6 +201,11 @@ extension PostgresMirror {
     /// page sets its leftovers aside (-1) at once, so when no page was dropped, what remains is set
     /// aside or past the last page: two ranges of the order index, not a walk over every item.
     private func deleteUnlisted(of id: Int64, pagesDropped: Bool, _ transaction: ServerConnection.Transaction) async throws -> Int {
+        // The last page's number is read first and given as a value: as a subquery in the
+        // statement, the planner could not tell how few items lie past it and read every item
+        // (32 ms at 100,000, at the end of every sync) instead of the order index's range.
+        let lastPage = pagesDropped ? -1 : try await transaction.query(
+            "SELECT coalesce(max(page_index), -1) FROM page WHERE collection_id = \(id)").first?.decode(Int.self) ?? -1
         let statement: PostgresQuery = pagesDropped ? """
             WITH gone AS (
                 DELETE FROM item i WHERE i.collection_id = \(id) AND (i.page_index < 0 OR NOT EXISTS (
@@ -209,8 +214,7 @@ extension PostgresMirror {
             SELECT count(*) FROM gone
             """ : """
             WITH set_aside AS (DELETE FROM item WHERE collection_id = \(id) AND page_index < 0 RETURNING 1),
-                past_the_end AS (DELETE FROM item WHERE collection_id = \(id)
-                    AND page_index > (SELECT coalesce(max(page_index), -1) FROM page WHERE collection_id = \(id)) RETURNING 1)
+                past_the_end AS (DELETE FROM item WHERE collection_id = \(id) AND page_index > \(lastPage) RETURNING 1)
             SELECT (SELECT count(*) FROM set_aside) + (SELECT count(*) FROM past_the_end)
             """
         return try await transaction.query(statement).first?.decode(Int.self) ?? 0
