@@ -7,10 +7,11 @@ import StoreAddress
 ///
 /// The client is libpq, and with it 23 more shared objects (OpenSSL, Kerberos, LDAP, GnuTLS)
 /// that the loader maps and relocates at every start. `fresh` starts for every cached `fresh
-/// get`, which must start as fast as curl, so it is built without the client. A command line that opens a PostgreSQL mirror is
-/// handed whole to `fresh-postgresql` (the same commands, built with the client, installed
-/// beside `fresh`), as `git` runs `git-NAME`: the process is replaced, so the pid, the
-/// standard streams and the exit status are that command's. `fresh-reader` carries the client.
+/// get`, which must start as fast as curl, so it is built without the client. A command line
+/// that opens a PostgreSQL mirror is handed whole to `fresh-postgresql` (the same commands,
+/// built with the client, installed beside `fresh`), as `git` runs `git-NAME`: the process is
+/// replaced, so the pid, the standard streams and the exit status are that command's.
+/// `fresh-reader` carries the client.
 public enum PostgresClient: Sendable {
     /// The client is in this program.
     case linked(open: @Sendable (PostgresAddress) async throws -> any MirrorStore)

@@ -1,6 +1,7 @@
-// DedicatedThreads: threads of Fresh's own, which exist only for speed. A first reading can skip
+// DedicatedThreads: threads of Fresh's own, which exist for speed. A first reading can skip
 // this module: without it, work would run on Swift's cooperative pool and transfers on a dispatch
-// queue's thread, and the programs would do the same things, slower.
+// queue's thread, and the programs would do the same things, slower. (One use is not for speed:
+// each PostgreSQL connection is a ``JobThread``'s, as libpq's calls block and the pool must not.)
 //
 // Swift's pool has one thread per core and must never block. Each thread here got its own once a
 // measurement showed the pool paying for it (`make bench-sync`: a cold sync of 1,000 pages of 100

@@ -29,13 +29,13 @@ struct PostgresQuery: ExpressibleByStringInterpolation, Sendable {
         mutating func appendLiteral(_ literal: String) { sql += literal }
 
         /// A parameter: `$n` in the text, the value beside it.
-        mutating func appendInterpolation(_ value: some PostgresEncodable) {
-            binds.append(value)
-            sql += "$\(binds.count)"
-        }
+        mutating func appendInterpolation(_ value: some PostgresEncodable) { appendParameter(value) }
 
-        /// A parameter that may be `NULL`.
-        mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) {
+        /// A parameter that may be `NULL` (the same, spelled out: an optional would otherwise
+        /// draw the compiler's warning about interpolating one).
+        mutating func appendInterpolation<Value: PostgresEncodable>(_ value: Value?) { appendParameter(value) }
+
+        private mutating func appendParameter(_ value: some PostgresEncodable) {
             binds.append(value)
             sql += "$\(binds.count)"
         }

@@ -67,25 +67,18 @@ extension String: PostgresDecodable {
     init(postgresText text: [UInt8]?) throws { self = String(decoding: try Self.present(text), as: UTF8.self) }
 }
 
-extension Int: PostgresDecodable {
+/// A number: its text is the server's decimal form, which Swift's own reads.
+extension PostgresDecodable where Self: LosslessStringConvertible {
     init(postgresText text: [UInt8]?) throws {
         let text = try Self.present(text)
-        guard let value = Int(String(decoding: text, as: UTF8.self)) else { throw Self.mismatch(text) }
+        guard let value = Self(String(decoding: text, as: UTF8.self)) else { throw Self.mismatch(text) }
         self = value
     }
 }
 
-extension Int64: PostgresDecodable {
-    init(postgresText text: [UInt8]?) throws { self = Int64(try Int(postgresText: text)) }
-}
-
-extension Double: PostgresDecodable {
-    init(postgresText text: [UInt8]?) throws {
-        let text = try Self.present(text)
-        guard let value = Double(String(decoding: text, as: UTF8.self)) else { throw Self.mismatch(text) }
-        self = value
-    }
-}
+extension Int: PostgresDecodable {}
+extension Int64: PostgresDecodable {}
+extension Double: PostgresDecodable {}
 
 /// `t` or `f`.
 extension Bool: PostgresDecodable {
