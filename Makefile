@@ -91,10 +91,10 @@ bench: bench-mock bench-cache bench-sync bench-get bench-reader ## Every benchma
 bench-mock: setup ## fresh-mock vs nginx under wrk (release; BENCH_DURATION=10 BENCH_MEMORY_DURATION=60)
 	Tools/bench-mock-server.sh
 
-bench-sync: setup ## fresh sync vs curl vs dlt, 100,000 items (release; BENCH_ROUNDS=3; writes docs/performance.md)
+bench-sync: setup ## fresh sync vs curl vs dlt, 100,000 items (release; BENCH_ROUNDS=5; writes docs/performance.md)
 	python3 -m pip install --quiet --disable-pip-version-check "dlt[duckdb]==1.31.0"
 	$(RELEASE_BUILD)
-	python3 Tools/bench/sync_bench.py --bin .build/release --rounds $${BENCH_ROUNDS:-3} --write docs/performance.md --write-speedups docs/architecture.md
+	python3 Tools/bench/sync_bench.py --bin .build/release --rounds $${BENCH_ROUNDS:-5} --write docs/performance.md --write-speedups docs/architecture.md
 
 bench-get: setup ## fresh get (a fresh hit) and fresh --help vs curl, whole processes (release; BENCH_RUNS=200; writes docs/performance.md)
 	$(RELEASE_BUILD)

@@ -15,9 +15,10 @@ struct WriteBehindTests {
         var all: [[Int]] { batches.withLock { $0 } }
     }
 
-    func writer(capacity: Int = 8, batchSize: Int, delay: Duration? = nil, failingAt failing: Int? = nil) -> (WriteBehind<Int>, Written) {
+    func writer(capacity: Int = 8, batchSize: Int, delay: Duration? = nil, failingAt failing: Int? = nil,
+                weight: @escaping @Sendable (Int) -> Double = { _ in 1 }) -> (WriteBehind<Int>, Written) {
         let written = Written()
-        let writer = WriteBehind<Int>(capacity: capacity, batchSize: batchSize, maximumDelay: delay ?? never) { batch in
+        let writer = WriteBehind<Int>(capacity: capacity, batchSize: batchSize, maximumDelay: delay ?? never, weight: weight) { batch in
             if let failing, batch.contains(failing) { throw WriteFailed() }
             written.batches.withLock { $0.append(batch) }
         }
@@ -75,5 +76,31 @@ struct WriteBehindTests {
         await task.value
         #expect(written.all.allSatisfy { $0.count <= 2 })
         #expect(written.all.flatMap { $0 } == Array(1...9))
+    }
+
+    @Test func currentPagesShareABatchByWeight() async throws {
+        // Negative pages stand for current ones, a quarter each: eight fill a batch of two pages' weight.
+        let (writer, written) = writer(batchSize: 2, weight: { $0 < 0 ? 0.25 : 1 })
+        let task = Task { await writer.writeAll() }
+        for page in -8 ... -1 { try await writer.put(page) }
+        while written.all.isEmpty { await Task.yield() }
+        try await writer.put(1)
+        try await writer.put(2)
+        try await writer.finish()
+        await task.value
+        #expect(written.all == [Array(-8 ... -1), [1, 2]])
+    }
+
+    @Test func aQueueFullByWeightHoldsTheWalk() async throws {
+        let (writer, written) = writer(capacity: 1, batchSize: 1, weight: { _ in 0.25 })
+        for page in 1...4 { try await writer.put(page) }
+        // A fifth light page would pass the capacity: it waits until the writer takes the four.
+        let fifth = Task { try await writer.put(5) }
+        let task = Task { await writer.writeAll() }
+        try await fifth.value
+        try await writer.finish()
+        await task.value
+        #expect(written.all.first == [1, 2, 3, 4])
+        #expect(written.all.flatMap { $0 } == Array(1...5))
     }
 }

@@ -10,7 +10,8 @@ public struct SpeedUps: OptionSet, Sendable, Hashable {
 
     /// A page whose link is read before its items has the next request out while it is read.
     public static let readAhead = SpeedUps(rawValue: 1 << 0)
-    /// A re-sync asks for the pages the last pass's chain says come next before it needs them.
+    /// A re-sync asks for the pages the last pass's chain says come next before it needs them, and
+    /// reads the chain's next records while the walk is in those before (``StoredChain``).
     public static let chainLookahead = SpeedUps(rawValue: 1 << 1)
     /// Pages are written by a task of their own, several per transaction when they come fast.
     public static let writeBehind = SpeedUps(rawValue: 1 << 2)

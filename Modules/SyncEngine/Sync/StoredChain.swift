@@ -9,8 +9,13 @@ import Synchronization
 ///
 /// Each window's ETags are handed to the page validators (``PageValidators/remember(_:)``) when
 /// it is read, and taken back when the walk leaves it.
+///
+/// With `readsAhead` (part of the chain-lookahead speed-up, ``SpeedUps/chainLookahead``) the
+/// records come half a window at a time, and the next half is read while the walk is in the one
+/// before, so the walk does not stop at each window's end while the store counts its pages'
+/// items (17 ms for 512 pages of 100 in PostgreSQL); the first request waits for half a window.
 final class StoredChain: Sendable {
-    /// Records read at once: a window outlasts any lookahead (``SyncPass/maximumLookahead``).
+    /// Records held at most: a window outlasts any lookahead (``SyncPass/maximumLookahead``).
     static let windowSize = 512
 
     private struct Window {
@@ -18,38 +23,47 @@ final class StoredChain: Sendable {
         var records: [Int: PageRecord] = [:]
         /// Whether the store holds no record past the window.
         var isLast = false
+
+        /// Whether the window holds page `index` and the `ahead` pages after it (those the store has).
+        func holds(_ index: Int, ahead: Int) -> Bool {
+            range.contains(index) && (isLast || index + ahead < range.upperBound)
+        }
     }
 
-    private let store: any PassWriting
-    private let collectionID: Int64
+    /// Reads the stored records of the pages in a range (``PassWriting/pages(of:in:)``).
+    typealias RecordReader = @Sendable (Range<Int>) async throws -> [Int: PageRecord]
+
+    private let read: RecordReader
     private let validators: any PageValidators
+    private let readsAhead: Bool
     private let window = Mutex(Window())
+    /// The records right after the window, being read (with `readsAhead`).
+    private let following = Mutex<(range: Range<Int>, reading: Task<Window, any Error>)?>(nil)
 
-    init(store: any PassWriting, collectionID: Int64, validators: any PageValidators) {
-        self.store = store
-        self.collectionID = collectionID
+    init(readingWith read: @escaping RecordReader, validators: any PageValidators, readsAhead: Bool) {
+        self.read = read
         self.validators = validators
+        self.readsAhead = readsAhead
     }
+
+    /// How many records one read asks for.
+    private var readSize: Int { readsAhead ? Self.windowSize / 2 : Self.windowSize }
 
     /// The record of page `index`, when the window holds it (``prepare(from:ahead:)`` reads it).
     subscript(index: Int) -> PageRecord? {
         window.withLock { $0.records[index] }
     }
 
-    /// Reads the window from `index` on unless it holds `index` and the `ahead` pages after it.
+    /// Makes the window hold `index` and the `ahead` pages after it: the records read ahead, when
+    /// they follow on, else a read from `index`. Then starts reading the next records, if due.
     func prepare(from index: Int, ahead: Int = SyncPass.maximumLookahead) async throws {
-        let current = window.withLock { $0 }
-        let holds = current.range.contains(index) && (current.isLast || index + ahead < current.range.upperBound)
-        guard !holds else { return }
-        let range = index..<index + Self.windowSize
-        let records = try await store.pages(of: collectionID, in: range)
-        let left = current.records.values.filter { !range.contains($0.pageIndex) }.compactMap { URL(string: $0.url) }
-        validators.forget(left)
-        validators.remember(records.values.compactMap { page in
-            guard let tag = page.validator?.eTagValue, let url = URL(string: page.url) else { return nil }
-            return PageETag(url: url, tag: tag)
-        })
-        window.withLock { $0 = Window(range: range, records: records, isLast: records.count < Self.windowSize) }
+        if !window.withLock({ $0.holds(index, ahead: ahead) }) {
+            if let next = following.withLock({ $0.take() }) { try await append(next, from: index) }
+            if !window.withLock({ $0.holds(index, ahead: ahead) }) {
+                replace(with: try await records(in: index..<index + readSize))
+            }
+        }
+        readAheadIfDue(from: index)
     }
 
     /// The records of the pages at `indexes` (those the store holds), read on their own, their
@@ -57,17 +71,65 @@ final class StoredChain: Sendable {
     func records(at indexes: [Int]) async throws -> [PageRecord] {
         var found: [PageRecord] = []
         for index in indexes {
-            if let record = try await store.pages(of: collectionID, in: index..<index + 1)[index] { found.append(record) }
+            if let record = try await read(index..<index + 1)[index] { found.append(record) }
         }
-        validators.remember(found.compactMap { page in
-            guard let tag = page.validator?.eTagValue, let url = URL(string: page.url) else { return nil }
-            return PageETag(url: url, tag: tag)
-        })
+        validators.remember(found.compactMap(\.eTag))
         return found
     }
 
     /// Takes back from the page validators what the window handed them (the pass is over).
     func close() {
+        following.withLock { $0.take() }?.reading.cancel()
         validators.forget(window.withLock { $0.records.values.compactMap { URL(string: $0.url) } })
+    }
+
+    // MARK: Windows
+
+    private func records(in range: Range<Int>) async throws -> Window {
+        let records = try await read(range)
+        return Window(range: range, records: records, isLast: records.count < range.count)
+    }
+
+    /// The window becomes `new`; what the walk left is forgotten, what is new remembered.
+    private func replace(with new: Window) {
+        let old = window.withLock { window in
+            defer { window = new }
+            return window
+        }
+        validators.forget(old.records.values.filter { new.records[$0.pageIndex] == nil }.compactMap { URL(string: $0.url) })
+        validators.remember(new.records.values.filter { old.records[$0.pageIndex] == nil }.compactMap(\.eTag))
+    }
+
+    /// Adds the records being read ahead to the window, which now starts at `index`, when they
+    /// follow on from it and reach `index`; a walk that went elsewhere (a revisit) drops them.
+    private func append(_ next: (range: Range<Int>, reading: Task<Window, any Error>), from index: Int) async throws {
+        let current = window.withLock { $0 }
+        guard next.range.lowerBound == current.range.upperBound, (current.range.lowerBound..<next.range.upperBound).contains(index) else {
+            return next.reading.cancel()
+        }
+        let following = try await next.reading.value
+        let kept = current.records.filter { $0.key >= index }
+        replace(with: Window(range: index..<following.range.upperBound, records: kept.merging(following.records) { old, _ in old },
+                             isLast: following.isLast))
+    }
+
+    /// Starts reading the records after the window once the walk is in its last `readSize`.
+    private func readAheadIfDue(from index: Int) {
+        guard readsAhead else { return }
+        let current = window.withLock { $0 }
+        guard !current.isLast, current.range.contains(index), current.range.upperBound - index <= readSize else { return }
+        following.withLock { following in
+            guard following == nil else { return }
+            let range = current.range.upperBound..<current.range.upperBound + readSize
+            following = (range, Task { try await self.records(in: range) })
+        }
+    }
+}
+
+extension PageRecord {
+    /// The ETag the last pass kept for this page, for the page validators.
+    fileprivate var eTag: PageETag? {
+        guard let tag = validator?.eTagValue, let url = URL(string: url) else { return nil }
+        return PageETag(url: url, tag: tag)
     }
 }

@@ -3,14 +3,19 @@
 /// waiting for the disk; pages that come faster than they are written share a transaction (a
 /// commit costs about as much as writing a page of a hundred items).
 ///
-/// At most ``capacity`` pages wait, so memory stays flat. A batch is ``batchSize`` pages, or fewer once
-/// the oldest has waited ``maximumDelay`` (a slow server's pages still go as they come) or the walk is done.
+/// Pages are counted by their weight: a page of items weighs 1; one whose write is only a record
+/// (a 304's pass) weighs less, so that more of them share a statement. At most ``capacity`` pages'
+/// weight waits, so memory stays flat. A batch is ``batchSize`` pages' weight, or less once the
+/// oldest has waited ``maximumDelay`` (a slow server's pages still go as they come) or the walk is done.
 actor WriteBehind<Page: Sendable> {
     let capacity: Int
     let batchSize: Int
     let maximumDelay: Duration
+    private let weight: @Sendable (Page) -> Double
     private let write: @Sendable ([Page]) async throws -> Void
     private var waiting: [Page] = []
+    /// The weight of the pages in ``waiting``.
+    private var waitingWeight = 0.0
     /// Why the writing stopped, when it failed: every later call throws it.
     private var failure: (any Error)?
     /// The walk has put its last page.
@@ -25,21 +30,26 @@ actor WriteBehind<Page: Sendable> {
     private var putters: [CheckedContinuation<Void, Never>] = []
     private var finishers: [CheckedContinuation<Void, Never>] = []
 
-    /// - Parameter write: writes a batch of pages (in one transaction).
-    init(capacity: Int, batchSize: Int, maximumDelay: Duration, write: @escaping @Sendable ([Page]) async throws -> Void) {
+    /// - Parameters:
+    ///   - weight: how much of a batch a page fills (at most 1; every page weighs 1 without it).
+    ///   - write: writes a batch of pages (in one transaction).
+    init(capacity: Int, batchSize: Int, maximumDelay: Duration, weight: @escaping @Sendable (Page) -> Double = { _ in 1 },
+         write: @escaping @Sendable ([Page]) async throws -> Void) {
         self.capacity = max(1, capacity)
         self.batchSize = min(max(1, batchSize), self.capacity)
         self.maximumDelay = maximumDelay
+        self.weight = weight
         self.write = write
     }
 
-    /// Hands a page over to be written (in order), waiting while ``capacity`` pages wait; throws a failed batch's error.
+    /// Hands a page over to be written (in order), waiting while ``capacity`` pages' weight waits; throws a failed batch's error.
     func put(_ page: Page) async throws {
-        while waiting.count >= capacity && failure == nil {
+        while waitingWeight >= Double(capacity) && failure == nil {
             await withCheckedContinuation { putters.append($0) }
         }
         if let failure { throw failure }
         waiting.append(page)
+        waitingWeight += weight(page)
         if waiting.count == 1 { startTimer() }
         wakeWriter()
     }
@@ -75,6 +85,7 @@ actor WriteBehind<Page: Sendable> {
         }
         let batch = waiting
         waiting.removeAll(keepingCapacity: true)
+        waitingWeight = 0
         isDue = false
         batchNumber += 1
         for putter in putters { putter.resume() }
@@ -82,7 +93,7 @@ actor WriteBehind<Page: Sendable> {
         return batch
     }
 
-    private var isReady: Bool { !waiting.isEmpty && (waiting.count >= batchSize || isFinished || isDue) }
+    private var isReady: Bool { !waiting.isEmpty && (waitingWeight >= Double(batchSize) || isFinished || isDue) }
 
     private func startTimer() {
         guard batchSize > 1, !isFinished else { return }
