@@ -31,7 +31,7 @@ public struct JSONValue: Sendable {
     /// The value's text exactly as it appears in the document.
     public var rawText: String {
         let node = node
-        return String(decoding: document.bytes[document.bytes.startIndex + node.start ..< document.bytes.startIndex + node.end], as: UTF8.self)
+        return document.bytes.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[node.start..<node.end]), as: UTF8.self) }
     }
 
     /// Where the value's text is in the document's ``JSONDocument/bytes``, as offsets from their start.

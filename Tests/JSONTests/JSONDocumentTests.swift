@@ -26,6 +26,12 @@ struct JSONDocumentTests {
         #expect(page.root.member("name")?.string == "é😀\n/")
     }
 
+    @Test func keepsTheTextBetweenEscapesAndReplacesALoneSurrogate() throws {
+        let page = try document(#"{"a": "한글 \"quoted\"\tand\u00e9 then \ud83d alone, 끝\\", "b": "\u0041"}"#)
+        #expect(page.root.member("a")?.string == "한글 \"quoted\"\tandé then \u{FFFD} alone, 끝\\")
+        #expect(page.root.member("b")?.string == "A")
+    }
+
     @Test func countsBeyondTheRecordedDepth() throws {
         let page = try JSONDocument(Data(#"[[[[1, 2, 3]]]]"#.utf8), recordedDepth: 2)
         let inner = page.root.elements[0].elements[0]

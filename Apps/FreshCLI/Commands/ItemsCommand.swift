@@ -141,14 +141,16 @@ struct ItemsCommand: FreshSubcommand {
         private var seen: Set<String> = []
 
         mutating func add(of json: String) {
-            guard let document = try? JSONDocument(Data(json.utf8), recordedDepth: 1) else { return }
+            guard let document = try? JSONDocument(skimming: Data(json.utf8), recordedDepth: 1) else { return }
             for member in document.root.members where seen.insert(member.name).inserted { paths.append(JSONPath([member.name])) }
         }
     }
 
-    /// An item's cells: each member's text (strings as they are, other values as JSON).
+    /// An item's cells: each member's text (strings as they are, other values as JSON). The
+    /// item was checked when it was stored, so its text is skimmed, not checked again.
     static func cells(of item: StoredItem, columns: [JSONPath]) -> [String] {
-        let document = try? JSONDocument(Data(item.json.utf8), recordedDepth: columns.map(\.components.count).max() ?? 1)
+        let depth = columns.lazy.map { $0.components.count }.max() ?? 1
+        let document = try? JSONDocument(skimming: Data(item.json.utf8), recordedDepth: depth)
         return columns.map { path in
             guard let value = document?.value(at: path) else { return "" }
             return value.string ?? value.rawText

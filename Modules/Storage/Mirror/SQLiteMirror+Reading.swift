@@ -14,7 +14,7 @@ extension SQLiteMirror {
             conditions.append(condition)
             arguments += values
         }
-        var sql = "SELECT \(ItemKey.column), json, pageIndex, position, createdSequence, changedSequence FROM item WHERE "
+        var sql = "SELECT \(StoredItem.columns) FROM item WHERE "
             + conditions.joined(separator: " AND ") + " ORDER BY pageIndex, position"
         if let limit { sql += " LIMIT \(max(0, limit))" }
         try read { db in

@@ -40,7 +40,7 @@ extension SQLiteMirror {
     public func item(id: Int64) throws -> StoredItem? {
         try read { db in
             try Row.fetchOne(db, sql: """
-                SELECT \(ItemKey.column), json, pageIndex, position, createdSequence, changedSequence FROM item WHERE id = ? AND pageIndex >= 0
+                SELECT \(StoredItem.columns) FROM item WHERE id = ? AND pageIndex >= 0
                 """, arguments: [id]).map(StoredItem.init(row:))
         }
     }
