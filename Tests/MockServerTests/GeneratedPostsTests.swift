@@ -80,4 +80,32 @@ struct GeneratedPostsTests {
         #expect(builds["first"] == 1)
         #expect(builds["page 14"] == 1)
     }
+
+    @Test func aPageWhoseBodyWentStillAnswersA304WithItsValidators() throws {
+        // Bodies of 1,000 bytes, 4 kept at most; room for the validators of 4 more.
+        let store = MockStore(data: MockData(collections: [], seed: 1), byteBudget: 4_000,
+                              validatorBudget: 4 * RepresentationValidators.byteCount)
+        var builds: [String: Int] = [:]
+        func serve(_ key: String, conditionally: Bool = false) -> Representation {
+            store.representation(of: .documentation, key: key, answersWithoutBody: { _ in conditionally }) { _ in
+                builds[key, default: 0] += 1
+                return RepresentationContent(body: Data(repeating: UInt8(key.count), count: 1_000), changed: .exactly(SeedData.epoch))
+            }
+        }
+        let first = serve("page 0")
+        for index in 1...4 { _ = serve("page \(index)") }
+        // Past 4 bodies the older half kept only their validators: a 304 needs no building...
+        let shed = serve("page 0", conditionally: true)
+        #expect(builds["page 0"] == 1 && !shed.hasBodies)
+        #expect(shed.entityTag == first.entityTag && shed.lastModifiedHeader == first.lastModifiedHeader)
+        #expect(shed.identity.bodyLength == 1_000 && shed.identity.notModifiedHeaders == first.identity.notModifiedHeaders)
+        // ...a 200 builds the page again, with the same validators.
+        let whole = serve("page 0")
+        #expect(builds["page 0"] == 2 && whole.hasBodies && whole.identity.body.readableBytes == 1_000)
+        #expect(whole.entityTag == first.entityTag && whole.lastModifiedHeader == first.lastModifiedHeader)
+        // Past the validators' budget the least recently served go whole: built again even for a 304.
+        for index in 5...16 { _ = serve("page \(index)") }
+        _ = serve("page 1", conditionally: true)
+        #expect(builds["page 1"] == 2)
+    }
 }

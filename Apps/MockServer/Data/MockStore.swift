@@ -9,21 +9,53 @@ import Synchronization
 /// the bytes came out the same: every validator changes exactly when its bytes do, and only the
 /// pages a write touched are encoded again.
 ///
-/// At most ``byteBudget`` bytes of a dataset's representations are kept, the least recently
-/// served going first: a client walking ten million posts would otherwise leave every page in
-/// memory, while a walk of a hundred thousand (the benchmarks') is served from memory throughout.
-/// A page built again after it went has the same entity tag (it is its bytes' digest); only its
-/// `Last-Modified` may move up to the dataset's last write.
+/// At most ``byteBudget`` bytes of a dataset's bodies are kept, the least recently served
+/// going first: a client walking ten million posts would otherwise leave every page in memory,
+/// while a walk of a hundred thousand (the benchmarks') is served from memory throughout. A
+/// representation whose bodies went keeps its validators (``RepresentationValidators``),
+/// so a conditional request that still matches is a 304 without building the page again, as a
+/// real server answers from its own ETags; a 200 builds it again. Those go too past
+/// ``validatorBudget``. A page built again has the same entity tag (it is its bytes' digest),
+/// and keeps its `Last-Modified` while its validators were kept.
 final class MockStore: Sendable {
     /// How many bytes of one dataset's representations (bodies in every coding) are kept, unless
     /// the store is told otherwise.
     static let defaultByteBudget = 128 * 1024 * 1024
+    /// How many bytes of one dataset's representations without their bodies are kept: those of
+    /// 100,000 pages of posts (10,000,000 posts in pages of 100) fit.
+    static let defaultValidatorBudget = 96 * 1024 * 1024
 
     private struct Entry {
         var generation: Int
-        var representation: Representation
+        var kept: Kept
         /// When it was last served, as a count of look-ups.
         var lastServed: Int
+
+        /// A representation whole, or only its validators once its bodies went. Boxed: the store
+        /// keeps a hundred thousand entries at ten million posts, and the dictionary's slots
+        /// would otherwise each be the size of a whole representation (1.4 KiB an entry, measured).
+        indirect enum Kept {
+            case whole(Representation)
+            case validators(RepresentationValidators)
+        }
+
+        var representation: Representation {
+            switch kept {
+            case .whole(let representation): representation
+            case .validators(let validators): Representation(validators: validators)
+            }
+        }
+
+        var isWhole: Bool {
+            if case .whole = kept { true } else { false }
+        }
+
+        var byteCount: Int {
+            switch kept {
+            case .whole(let representation): representation.byteCount
+            case .validators: RepresentationValidators.byteCount
+            }
+        }
     }
 
     /// What a look-up under the lock found.
@@ -45,23 +77,44 @@ final class MockStore: Sendable {
         /// Every representation built, current or not: the previous state of a page is what a
         /// rebuilt one is compared with.
         var entries: [Dataset: [String: Entry]] = [:]
-        /// The bytes of each dataset's ``entries``.
+        /// The bytes of each dataset's ``entries`` that hold their bodies, and of those that do not.
         var keptBytes: [Dataset: Int] = [:]
+        var shedBytes: [Dataset: Int] = [:]
         /// Look-ups so far: the clock of ``Entry/lastServed``.
         var lookups = 0
 
-        /// Keeps `entry` under `key`, then, past `budget` bytes of the dataset, forgets the
-        /// least recently served half of the dataset's representations (half at a time, so the
-        /// sort is paid once per half).
-        mutating func keep(_ entry: Entry, as key: String, of dataset: Dataset, budget: Int) {
-            let replaced = entries[dataset, default: [:]].updateValue(entry, forKey: key)
-            keptBytes[dataset, default: 0] += entry.representation.byteCount - (replaced?.representation.byteCount ?? 0)
-            guard let kept = entries[dataset], keptBytes[dataset, default: 0] > budget else { return }
-            let order = kept.sorted { $0.value.lastServed < $1.value.lastServed }
-            for (key, forgotten) in order.prefix(kept.count / 2) {
-                entries[dataset]?[key] = nil
-                keptBytes[dataset, default: 0] -= forgotten.representation.byteCount
+        /// Keeps `entry` under `key`. Past `budget` bytes of the dataset's bodies, the least
+        /// recently served half of the representations holding theirs keep only their
+        /// validators; past `validatorBudget` bytes of those, the older half of them goes (half at
+        /// a time, so each sort is paid once per half).
+        mutating func keep(_ entry: Entry, as key: String, of dataset: Dataset, budget: Int, validatorBudget: Int) {
+            if let replaced = entries[dataset, default: [:]].updateValue(entry, forKey: key) { count(replaced, of: dataset, by: -1) }
+            count(entry, of: dataset, by: 1)
+            if keptBytes[dataset, default: 0] > budget {
+                for (key, whole) in leastRecentlyServedHalf(of: dataset, whole: true) {
+                    guard case .whole(let representation) = whole.kept else { continue }
+                    var shed = whole
+                    shed.kept = .validators(representation.validators)
+                    count(whole, of: dataset, by: -1)
+                    count(shed, of: dataset, by: 1)
+                    entries[dataset]?[key] = shed
+                }
             }
+            if shedBytes[dataset, default: 0] > validatorBudget {
+                for (key, shed) in leastRecentlyServedHalf(of: dataset, whole: false) {
+                    count(shed, of: dataset, by: -1)
+                    entries[dataset]?[key] = nil
+                }
+            }
+        }
+
+        private func leastRecentlyServedHalf(of dataset: Dataset, whole: Bool) -> ArraySlice<(key: String, value: Entry)> {
+            let kind = (entries[dataset] ?? [:]).filter { $0.value.isWhole == whole }
+            return kind.sorted { $0.value.lastServed < $1.value.lastServed }.prefix(kind.count / 2)
+        }
+
+        private mutating func count(_ entry: Entry, of dataset: Dataset, by sign: Int) {
+            if entry.isWhole { keptBytes[dataset, default: 0] += sign * entry.byteCount } else { shedBytes[dataset, default: 0] += sign * entry.byteCount }
         }
 
         /// The later of the dataset's last write and the last reset, if there was either.
@@ -71,21 +124,28 @@ final class MockStore: Sendable {
     }
 
     private let state: Mutex<State>
-    /// The bytes of one dataset's representations kept at most.
+    /// The bytes of one dataset's bodies kept at most.
     let byteBudget: Int
+    /// The bytes of one dataset's representations without bodies kept at most.
+    let validatorBudget: Int
 
     /// A store that serves `data` and returns to it on ``reset()``.
-    init(data: MockData, byteBudget: Int = MockStore.defaultByteBudget) {
+    init(data: MockData, byteBudget: Int = MockStore.defaultByteBudget, validatorBudget: Int = MockStore.defaultValidatorBudget) {
         self.state = Mutex(State(initial: data, data: data))
         self.byteBudget = byteBudget
+        self.validatorBudget = validatorBudget
     }
 
     // MARK: Reading
 
     /// The current representation for `key`, built again from a snapshot of the data when `dataset`
     /// changed. `build` runs outside the lock; its result is kept only if the dataset did not change meanwhile.
+    /// - Parameter answersWithoutBody: whether the request is answered by a 304 from this
+    ///   representation: then a current one without its bodies serves, as it is (see
+    ///   ``Validators/answersNotModified(_:with:)``); without it, one with its bodies is returned.
     func representation<Failure: Error>(
-        of dataset: Dataset, key: String, build: (MockData) throws(Failure) -> RepresentationContent
+        of dataset: Dataset, key: String, answersWithoutBody: (Representation) -> Bool = { _ in false },
+        build: (MockData) throws(Failure) -> RepresentationContent
     ) throws(Failure) -> Representation {
         // The common case, a kept representation of unchanged data, copies nothing but it.
         let lookup = state.withLock { state -> Lookup in
@@ -93,8 +153,11 @@ final class MockStore: Sendable {
             let kept = state.entries[dataset]?[key]
             let generation = state.generations[dataset, default: 0]
             if let kept, kept.generation == generation {
-                state.entries[dataset]?[key]?.lastServed = state.lookups
-                return .current(kept.representation)
+                let representation = kept.representation
+                if representation.hasBodies || answersWithoutBody(representation) {
+                    state.entries[dataset]?[key]?.lastServed = state.lookups
+                    return .current(representation)
+                }
             }
             return .stale(kept, state.data, generation, state.lastChange(of: dataset))
         }
@@ -106,14 +169,15 @@ final class MockStore: Sendable {
         let content = try build(snapshot)
         let representation: Representation
         if let previous = kept?.representation, previous.entityTag == Representation.entityTag(of: content) {
-            representation = previous
+            // The same bytes: the same validators, `Last-Modified` included.
+            representation = previous.hasBodies ? previous : Representation(content, lastModified: previous.lastModified ?? content.changed.date(lastWrite: lastChange))
         } else {
             representation = Representation(content, lastModified: content.changed.date(lastWrite: lastChange))
         }
         state.withLock { state in
             if state.generations[dataset, default: 0] == generation {
-                state.keep(Entry(generation: generation, representation: representation, lastServed: state.lookups),
-                           as: key, of: dataset, budget: byteBudget)
+                state.keep(Entry(generation: generation, kept: .whole(representation), lastServed: state.lookups),
+                           as: key, of: dataset, budget: byteBudget, validatorBudget: validatorBudget)
             }
         }
         return representation

@@ -17,8 +17,10 @@ struct Representation: Sendable {
 
     /// The body in one content coding, with its own validator and prepared headers.
     struct Encoded: Sendable {
-        /// The bytes sent.
+        /// The bytes sent (none in a representation rebuilt from its validators alone).
         let body: ByteBuffer
+        /// How many bytes the body has: what a 304 saves.
+        let bodyLength: Int
         /// The strong validator of these bytes.
         let entityTag: EntityTag
         /// The header form of ``entityTag`` (`"…"`), formatted once.
@@ -29,8 +31,10 @@ struct Representation: Sendable {
         /// The same for a 304, which carries no body headers.
         let notModifiedHeaders: HTTPFields
 
-        init(body: ByteBuffer, entityTag: EntityTag, contentEncoding: String?, extraHeaders: HTTPFields, lastModifiedHeader: String?) {
+        init(body: ByteBuffer, bodyLength: Int? = nil, entityTag: EntityTag, contentEncoding: String?, extraHeaders: HTTPFields,
+             lastModifiedHeader: String?) {
             self.body = body
+            self.bodyLength = bodyLength ?? body.readableBytes
             self.entityTag = entityTag
             self.entityTagHeader = entityTag.description
             var notModified = extraHeaders
@@ -58,6 +62,11 @@ struct Representation: Sendable {
     /// The `Last-Modified` header value, formatted once.
     let lastModifiedHeader: String?
 
+    /// The headers of its content (a page's `Link`), beside the validators.
+    let extraHeaders: HTTPFields
+    /// Whether it holds its bodies: one made from its ``validators`` alone answers 304s, never a 200.
+    let hasBodies: Bool
+
     /// The validator of the resource's state: the identity encoding's tag.
     var entityTag: EntityTag { identity.entityTag }
     /// The bytes it holds: its bodies in every coding.
@@ -73,6 +82,8 @@ struct Representation: Sendable {
     /// tag with `-gzip` after it).
     init(_ content: RepresentationContent, entityTag identityTag: EntityTag, gzipEntityTag: EntityTag? = nil, lastModified: Date?) {
         let data = content.body
+        self.extraHeaders = content.headers
+        self.hasBodies = true
         self.lastModified = lastModified
         self.lastModifiedHeader = lastModified.map(HTTPDate.format)
         var body = ByteBuffer(bytes: data)
@@ -104,6 +115,30 @@ struct Representation: Sendable {
             bytes.append(contentsOf: Array("\n\(field.name.canonicalName): \(field.value)".utf8))
         }
         return EntityTag(hashing: bytes)
+    }
+
+    /// What a 304 needs of it, without its bodies.
+    var validators: RepresentationValidators {
+        RepresentationValidators(identityTag: identity.entityTag, gzipTag: gzip?.entityTag, identityLength: identity.bodyLength,
+                                 gzipLength: gzip?.bodyLength ?? 0, lastModified: lastModified,
+                                 extraHeaders: extraHeaders.isEmpty ? nil : extraHeaders)
+    }
+
+    /// A representation of kept `validators` alone: it answers a conditional request that still
+    /// matches with a 304, as the whole one would, and holds no body.
+    init(validators: RepresentationValidators) {
+        let extraHeaders = validators.extraHeaders ?? [:]
+        self.extraHeaders = extraHeaders
+        hasBodies = false
+        lastModified = validators.lastModified
+        let lastModifiedHeader = validators.lastModified.map(HTTPDate.format)
+        self.lastModifiedHeader = lastModifiedHeader
+        identity = Encoded(body: ByteBuffer(), bodyLength: validators.identityLength, entityTag: validators.identityTag,
+                           contentEncoding: nil, extraHeaders: extraHeaders, lastModifiedHeader: lastModifiedHeader)
+        gzip = validators.gzipTag.map { tag in
+            Encoded(body: ByteBuffer(), bodyLength: validators.gzipLength, entityTag: tag, contentEncoding: "gzip",
+                    extraHeaders: extraHeaders, lastModifiedHeader: lastModifiedHeader)
+        }
     }
 
     /// The encoding to send for a request that prefers `coding`.

@@ -43,6 +43,7 @@ final class Validators: Sendable {
         let encoded = representation.encoded(as: ContentCoding.preferred(acceptEncoding: headers[.acceptEncoding]))
         let condition = evaluate(headers, encoded: encoded, lastModified: representation.lastModified)
         let notModified = condition?.result == .matched
+        precondition(notModified || representation.hasBodies, "a representation without its bodies answers 304s only")
         // A 304 repeats the validators and caching headers but carries no body or body headers.
         var fields = notModified ? encoded.notModifiedHeaders : encoded.headers
         if weakETags || unstableETag {
@@ -51,7 +52,14 @@ final class Validators: Sendable {
         fields.append(cacheControl)
         fields.append(Self.vary)
         guard notModified else { return Reply(status: .ok, headers: fields, body: encoded.body, condition: condition) }
-        return Reply(status: .notModified, headers: fields, bytesSaved: encoded.body.readableBytes, condition: condition)
+        return Reply(status: .notModified, headers: fields, bytesSaved: encoded.bodyLength, condition: condition)
+    }
+
+    /// Whether ``reply(to:with:)`` answers these request headers with a 304: all that a
+    /// representation without its bodies can answer.
+    func answersNotModified(_ headers: HTTPFields, with representation: Representation) -> Bool {
+        let encoded = representation.encoded(as: ContentCoding.preferred(acceptEncoding: headers[.acceptEncoding]))
+        return evaluate(headers, encoded: encoded, lastModified: representation.lastModified)?.result == .matched
     }
 
     /// If-None-Match (weak comparison) wins; If-Modified-Since counts only without it. `nil`

@@ -34,7 +34,8 @@ struct PageRoutes: Sendable {
         let origin = style.carriesURLs ? request.origin : ""
         let path = request.route.template
         let key = "\(origin)\(path)?\(query.canonical)\(since?.queryPart ?? "")"
-        let representation = try store.representation(of: .collection(name), key: key) { data throws(APIError) in
+        let representation = try store.representation(of: .collection(name), key: key,
+                                                      answersWithoutBody: { validators.answersNotModified(request.headers, with: $0) }) { data throws(APIError) in
             guard let collection = data.collections[name] else { throw .notFound("no collection \(name)") }
             let renderer = PageRenderer(
                 style: style, collection: since.map { since in collection.filtered(since.includes) } ?? collection, path: path,
