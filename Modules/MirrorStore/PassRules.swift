@@ -3,7 +3,7 @@
 
 extension CollectionRecord {
     /// Whether a sync goes on with the collection's last pass rather than starting one (where it
-    /// goes on is ``PassPosition/resuming(_:written:)``'s to say).
+    /// goes on is ``PassPosition/Resuming``'s to say).
     public func passMayResume(restart: Bool) -> Bool {
         !restart && !passComplete && pass > 0 && plan != nil
     }
@@ -12,7 +12,7 @@ extension CollectionRecord {
 extension PassPosition {
     /// A pass that starts at the first page.
     public static func starting(_ pass: Int) -> PassPosition {
-        PassPosition(pass: pass, isResumed: false, nextPageIndex: 0, nextURL: nil, fetchedURLs: [])
+        PassPosition(pass: pass, isResumed: false, nextPageIndex: 0, nextURL: nil, fetchedURLDigests: [])
     }
 }
 

@@ -15,13 +15,14 @@ extension PostgresMirror {
             }
             let collection = try CollectionRecord(row: row)
             if collection.passMayResume(restart: restart) {
-                let pages = try await transaction.query("""
+                var resuming = PassPosition.Resuming(pass: collection.pass)
+                try await transaction.forEachRow("""
                     SELECT page_index, url, next_url FROM page WHERE collection_id = \(id) AND pass = \(collection.pass) ORDER BY page_index
-                    """).map { row in
+                    """) { row in
                     let (index, url, nextURL) = try row.decode((Int, String, String?).self)
-                    return (index: index, url: url, nextURL: nextURL)
+                    resuming.add(index: index, url: url, nextURL: nextURL)
                 }
-                if let position = PassPosition.resuming(collection.pass, written: pages) { return position }
+                if let position = resuming.position { return position }
             }
             let pass = collection.pass + 1
             try await transaction.query("""

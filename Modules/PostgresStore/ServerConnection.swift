@@ -76,17 +76,7 @@ final class ServerConnection: Sendable {
     /// Runs one statement, handing its rows to `body` as they arrive, a batch at a time (memory
     /// stays flat). When `body` throws, the statement is cancelled.
     func forEachRow(_ query: PostgresQuery, _ body: (PostgresRow) throws -> Void) async throws {
-        try await turn.holding {
-            try await onThread { try $0.startRows(query) }
-            while let rows = try await onThread({ try $0.nextRows(upTo: Self.rowBatch) }) {
-                do {
-                    for row in rows { try body(row) }
-                } catch {
-                    _ = try? await onThread { $0.abandonRows() }
-                    throw error
-                }
-            }
-        }
+        try await turn.holding { try await streamRows(query, body) }
     }
 
     /// Rows handed from the connection's thread at a time by ``forEachRow(_:_:)``.
@@ -114,6 +104,11 @@ final class ServerConnection: Sendable {
         @discardableResult
         func query(_ query: PostgresQuery) async throws -> [PostgresRow] { try await connection.run(query) }
 
+        /// Runs one statement, handing its rows to `body` as they arrive (as ``ServerConnection/forEachRow(_:_:)``).
+        func forEachRow(_ query: PostgresQuery, _ body: (PostgresRow) throws -> Void) async throws {
+            try await connection.streamRows(query, body)
+        }
+
         /// Runs `COPY table (columns) FROM STDIN`, the rows in COPY's text format, which `send`
         /// sends as `rows` makes them (the server reads the first while the next are made).
         /// Returns false when a row repeats a unique key (SQLSTATE 23505): nothing copied is
@@ -130,6 +125,18 @@ final class ServerConnection: Sendable {
     }
 
     deinit { thread.stop() }
+
+    private func streamRows(_ query: PostgresQuery, _ body: (PostgresRow) throws -> Void) async throws {
+        try await onThread { try $0.startRows(query) }
+        while let rows = try await onThread({ try $0.nextRows(upTo: Self.rowBatch) }) {
+            do {
+                for row in rows { try body(row) }
+            } catch {
+                _ = try? await onThread { $0.abandonRows() }
+                throw error
+            }
+        }
+    }
 
     private func run(_ query: PostgresQuery) async throws -> [PostgresRow] {
         try await onThread { try $0.execute(query) }

@@ -97,8 +97,11 @@ struct PageWalkTests {
         #expect(walk.typicalSize == 25)
     }
 
+    /// The digests a resumed walk is given for the pages read before it.
+    static func digests(_ urls: URL...) -> [UInt64] { urls.map { PageWalk.digest(ofURL: $0.absoluteString) } }
+
     @Test func aResumedWalkGoesOnFromWhereThePassStood() throws {
-        let point = PageWalk.ResumePoint(index: 2, url: Self.url("3"), readURLs: [Self.first.absoluteString, Self.url("2").absoluteString],
+        let point = PageWalk.ResumePoint(index: 2, url: Self.url("3"), readURLDigests: Self.digests(Self.first, Self.url("2")),
                                          firstPageSize: 10, statedTotal: nil, totalSaysMore: false)
         var walk = PageWalk(resuming: point)
         #expect(walk.next == .page(index: 2, url: Self.url("3")))
@@ -108,13 +111,13 @@ struct PageWalkTests {
     }
 
     @Test func aResumedPassThatHadReadItsLastPageIsAtItsEnd() {
-        let point = PageWalk.ResumePoint(index: 3, url: nil, readURLs: [], firstPageSize: nil, statedTotal: nil, totalSaysMore: false)
+        let point = PageWalk.ResumePoint(index: 3, url: nil, readURLDigests: [], firstPageSize: nil, statedTotal: nil, totalSaysMore: false)
         #expect(PageWalk(resuming: point).next == .end(PageWalk.End(reason: "the pass had reached the last page", unsettled: nil, lastPage: 2)))
     }
 
     @Test func aResumedWalkKeepsThePromiseOfThePageBefore() throws {
         let page3 = URL(string: "http://api.test/things?page=3")!
-        let point = PageWalk.ResumePoint(index: 2, url: page3, readURLs: [], firstPageSize: 10, statedTotal: 40, totalSaysMore: true)
+        let point = PageWalk.ResumePoint(index: 2, url: page3, readURLDigests: [], firstPageSize: 10, statedTotal: 40, totalSaysMore: true)
         var walk = PageWalk(resuming: point)
         #expect(throws: PageWalkError.missingPage(url: page3, status: 404)) { try walk.pastTheEnd(status: 404) }
     }
@@ -133,7 +136,7 @@ struct PageWalkTests {
 
     /// A pass that stopped after two pages and resumed at the third, read to its end (page 4).
     static func resumedPassAtItsEnd() throws -> PageWalk {
-        let point = PageWalk.ResumePoint(index: 2, url: Self.url("3"), readURLs: [Self.first.absoluteString, Self.url("2").absoluteString],
+        let point = PageWalk.ResumePoint(index: 2, url: Self.url("3"), readURLDigests: Self.digests(Self.first, Self.url("2")),
                                          firstPageSize: 10, statedTotal: nil, totalSaysMore: false)
         var walk = PageWalk(resuming: point)
         try Self.read(&walk, next: Self.url("4"))

@@ -67,8 +67,8 @@ public struct PageWalk: Sendable {
         /// The page to read next, and its URL; `nil` when the pass had read its last page.
         public var index: Int
         public var url: URL?
-        /// Every page URL the pass asked for before, in order.
-        public var readURLs: [String]
+        /// Every page URL the pass asked for before, in order, as its ``PageWalk/digest(ofURL:)``.
+        public var readURLDigests: [UInt64]
         /// The item count of the first page (see ``typicalSize``).
         public var firstPageSize: Int?
         /// What the page before said of the collection: the total it stated, and whether that
@@ -76,10 +76,10 @@ public struct PageWalk: Sendable {
         public var statedTotal: Int?
         public var totalSaysMore: Bool
 
-        public init(index: Int, url: URL?, readURLs: [String], firstPageSize: Int?, statedTotal: Int?, totalSaysMore: Bool) {
+        public init(index: Int, url: URL?, readURLDigests: [UInt64], firstPageSize: Int?, statedTotal: Int?, totalSaysMore: Bool) {
             self.index = index
             self.url = url
-            self.readURLs = readURLs
+            self.readURLDigests = readURLDigests
             self.firstPageSize = firstPageSize
             self.statedTotal = statedTotal
             self.totalSaysMore = totalSaysMore
@@ -122,7 +122,7 @@ public struct PageWalk: Sendable {
     /// The rest of an unfinished pass.
     public init(resuming point: ResumePoint, limits: Limits = Limits()) {
         self.limits = limits
-        seen = Set(point.readURLs.map { FNV1a64.hash(Array($0.utf8)) })
+        seen = Set(point.readURLDigests)
         typicalSize = point.firstPageSize
         statedTotal = point.statedTotal
         totalSaysMore = point.totalSaysMore
@@ -225,5 +225,8 @@ public enum PageWalkError: Error, Sendable, Equatable {
 
 extension PageWalk {
     /// What ``seen`` keeps of a page's URL.
-    private static func digest(_ url: URL) -> UInt64 { FNV1a64.hash(Array(url.absoluteString.utf8)) }
+    private static func digest(_ url: URL) -> UInt64 { digest(ofURL: url.absoluteString) }
+
+    /// The digest a walk knows a page's URL by (see `seen`), from the URL's text.
+    public static func digest(ofURL text: String) -> UInt64 { FNV1a64.hash(Array(text.utf8)) }
 }

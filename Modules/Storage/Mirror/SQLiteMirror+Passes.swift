@@ -12,10 +12,12 @@ extension SQLiteMirror {
                 throw StorageError.failed("collection \(collectionID) no longer exists")
             }
             if collection.passMayResume(restart: restart) {
-                let pages = try Row.fetchAll(db, sql: """
+                var resuming = PassPosition.Resuming(pass: collection.pass)
+                let pages = try Row.fetchCursor(db, sql: """
                     SELECT pageIndex, url, nextURL FROM page WHERE collectionID = ? AND pass = ? ORDER BY pageIndex
-                    """, arguments: [collectionID, collection.pass]).map { (index: $0["pageIndex"] as Int, url: $0["url"] as String, nextURL: $0["nextURL"] as String?) }
-                if let position = PassPosition.resuming(collection.pass, written: pages) { return position }
+                    """, arguments: [collectionID, collection.pass])
+                while let page = try pages.next() { resuming.add(index: page[0], url: page[1], nextURL: page[2]) }
+                if let position = resuming.position { return position }
             }
             let pass = collection.pass + 1
             try db.execute(sql: "UPDATE collection SET pass = ?, passComplete = 0, passStartedAt = ? WHERE id = ?",

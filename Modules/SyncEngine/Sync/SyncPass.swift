@@ -281,7 +281,7 @@ struct SyncPass: Sendable {
         let records = try await chain.records(at: [0, position.nextPageIndex - 1])
         let (first, before) = (records.first { $0.pageIndex == 0 }, records.first { $0.pageIndex == position.nextPageIndex - 1 })
         return PageWalk(resuming: PageWalk.ResumePoint(
-            index: position.nextPageIndex, url: position.nextURL.flatMap(URL.init(string:)), readURLs: position.fetchedURLs,
+            index: position.nextPageIndex, url: position.nextURL.flatMap(URL.init(string:)), readURLDigests: position.fetchedURLDigests,
             firstPageSize: first?.itemCount, statedTotal: before?.statedTotal, totalSaysMore: before?.totalSaysMore ?? false),
             limits: limits)
     }
