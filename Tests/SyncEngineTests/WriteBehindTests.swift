@@ -91,7 +91,7 @@ struct WriteBehindTests {
         #expect(written.all == [Array(-8 ... -1), [1, 2]])
     }
 
-    @Test func aQueueFullByWeightHoldsTheWalk() async throws {
+    @Test(.timeLimit(.minutes(1))) func aQueueFullByWeightHoldsTheWalk() async throws {
         let (writer, written) = writer(capacity: 1, batchSize: 1, weight: { _ in 0.25 })
         for page in 1...4 { try await writer.put(page) }
         // A fifth light page would pass the capacity: it waits until the writer takes the four.

@@ -8,8 +8,8 @@ cold, warm and after one edit, then read back by every command that walks a whol
 Each figure is one whole process, timed from spawn to exit, its peak resident memory the kernel's
 own count (`ru_maxrss`). Judged: every peak at most 64 MiB; the largest size's cold and warm syncs
 at most 1.05 × as many times the smallest's as it has items (10.5× for tenfold); the mirror's file at most 1.3 × the raw JSON bytes of its
-items; fresh-mock's own peak below 512 MiB. fresh-mock makes its posts when a page asks for them,
-so the server costs little memory at any size. The reader's figures are `make bench-reader`'s. Not part of `make test`: the 10,000,000
+items; fresh-mock's own peak below 512 MiB. fresh-mock makes its posts when a page asks for them
+and keeps a bounded set of pages (docs/mock-server.md), so its memory stays bounded at any size. The reader's figures are `make bench-reader`'s. Not part of `make test`: the 10,000,000
 case takes several minutes.
 """
 import argparse

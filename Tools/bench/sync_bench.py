@@ -33,8 +33,9 @@ second server with a tenth of the posts shows whether it depends on the collecti
 runs its rest_api source (cursor paginator, duckdb destination) cold, then again on the unchanged
 data, and so does fresh in a new directory: bytes and answers of those four runs are what
 fresh-mock counted for each run alone. Times are wall-clock seconds of whole processes. Each
-judged row is divided by its peer's run of the same round, timed just before it (curl's
-conditional pass is run again beside the PostgreSQL rows), and the median of those ratios is
+judged row is divided by its peer's run of the same round, timed beside it (curl's passes
+just before fresh's; PostgreSQL's floor right after its cold sync; curl's conditional pass is
+run again just before the PostgreSQL warm and second-machine rows), and the median of those ratios is
 judged: on a shared machine a round's load slows both alike, and curl's own runs swing by 2×
 between rounds minutes apart.
 """
@@ -71,7 +72,8 @@ SECTION = "## fresh sync vs curl vs dlt"
 SPEEDUPS_SECTION = "### With and without each speed-up"
 # (FRESH_SPEEDUPS, what the row is): every speed-up, each one off alone, none (the plain path).
 SPEEDUP_RUNS = [("all", "every speed-up (as shipped)")] + [
-    (f"-{name}", f"without {name}") for name in ["read-ahead", "chain-lookahead", "write-behind", "transfer-loop", "raw-cache-lookups", "libdeflate"]
+    (f"-{name}", f"without {name}") for name in ["read-ahead", "chain-lookahead", "write-behind", "transfer-loop", "raw-cache-lookups", "libdeflate",
+                                                 "record-read-ahead"]
 ] + [("none", "the plain path")]
 PAGES_ROUTE = "GET /posts"  # how fresh-mock's statistics name the route of every page
 servers = []
@@ -428,8 +430,9 @@ def render(rows, memory, small_rss, peers, page_count, postgresql):
         f"{os.cpu_count()} cores, {uname.sysname} {uname.release}, {swift}. fresh-mock (release) serves {args.posts:,} posts "
         f"with `--max-age 0`, {page_count:,} pages of {args.page_size}; curl {curl_version()} fetches the same URLs in one process over "
         f"one kept-alive connection. Whole processes, wall-clock seconds, {args.rounds} rounds one after the other. A row "
-        "is judged by its ratio to its peer in the same round, timed right before it (the curl pass beside the PostgreSQL "
-        "rows is run again for them); the median of the rounds' ratios is judged, and each round's is listed. "
+        "is judged by its ratio to its peer in the same round, timed beside it (curl just before fresh; PostgreSQL's floor "
+        "right after its cold sync; curl's conditional pass again just before the PostgreSQL warm and second-machine rows); "
+        "the median of the rounds' ratios is judged, and each round's is listed. "
         "fresh asks for compression (as a sync does against any API) and gets gzip, which it decodes: it is judged "
         "against `curl --compressed`, which sends the same request and decodes the same bytes; curl asking for the identity "
         "bodies is shown too. curl's conditional runs send, for each page, the ETag of curl's own last 200 for it, as a "

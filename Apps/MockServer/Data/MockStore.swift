@@ -53,7 +53,7 @@ final class MockStore: Sendable {
         var byteCount: Int {
             switch kept {
             case .whole(let representation): representation.byteCount
-            case .validators: RepresentationValidators.byteCount
+            case .validators(let validators): validators.byteCount
             }
         }
     }
@@ -143,6 +143,7 @@ final class MockStore: Sendable {
     /// - Parameter answersWithoutBody: whether the request is answered by a 304 from this
     ///   representation: then a current one without its bodies serves, as it is (see
     ///   ``Validators/answersNotModified(_:with:)``); without it, one with its bodies is returned.
+    ///   It runs under the store's lock, so it must not call the store.
     func representation<Failure: Error>(
         of dataset: Dataset, key: String, answersWithoutBody: (Representation) -> Bool = { _ in false },
         build: (MockData) throws(Failure) -> RepresentationContent

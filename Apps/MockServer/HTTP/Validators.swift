@@ -40,8 +40,7 @@ final class Validators: Sendable {
     /// the encoding `Accept-Encoding` allows (gzip when the representation has one), whose
     /// validators are the ones compared.
     func reply(to headers: HTTPFields, with representation: Representation) -> Reply {
-        let encoded = representation.encoded(as: ContentCoding.preferred(acceptEncoding: headers[.acceptEncoding]))
-        let condition = evaluate(headers, encoded: encoded, lastModified: representation.lastModified)
+        let (encoded, condition) = self.condition(of: headers, for: representation)
         let notModified = condition?.result == .matched
         precondition(notModified || representation.hasBodies, "a representation without its bodies answers 304s only")
         // A 304 repeats the validators and caching headers but carries no body or body headers.
@@ -58,8 +57,13 @@ final class Validators: Sendable {
     /// Whether ``reply(to:with:)`` answers these request headers with a 304: all that a
     /// representation without its bodies can answer.
     func answersNotModified(_ headers: HTTPFields, with representation: Representation) -> Bool {
+        condition(of: headers, for: representation).condition?.result == .matched
+    }
+
+    /// The encoding `headers` get of `representation`, and what their conditions say of it.
+    private func condition(of headers: HTTPFields, for representation: Representation) -> (encoded: Representation.Encoded, condition: ConditionalOutcome?) {
         let encoded = representation.encoded(as: ContentCoding.preferred(acceptEncoding: headers[.acceptEncoding]))
-        return evaluate(headers, encoded: encoded, lastModified: representation.lastModified)?.result == .matched
+        return (encoded, evaluate(headers, encoded: encoded, lastModified: representation.lastModified))
     }
 
     /// If-None-Match (weak comparison) wins; If-Modified-Since counts only without it. `nil`
@@ -106,5 +110,19 @@ final class Validators: Sendable {
         }
         if required { throw .preconditionRequired }
         return nil
+    }
+}
+
+extension MockStore {
+    /// The reply to a GET of `key` with these request `headers`: the current representation (built
+    /// by `build` when it must be) through `validators`, a 200 or a 304; a page kept without its
+    /// bodies answers a 304 as it is.
+    func reply<Failure: Error>(
+        to headers: HTTPFields, of dataset: Dataset, key: String, validators: Validators,
+        build: (MockData) throws(Failure) -> RepresentationContent
+    ) throws(Failure) -> Reply {
+        let representation = try representation(of: dataset, key: key, answersWithoutBody: { validators.answersNotModified(headers, with: $0) },
+                                                build: build)
+        return validators.reply(to: headers, with: representation)
     }
 }

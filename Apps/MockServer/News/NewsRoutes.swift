@@ -29,12 +29,11 @@ final class NewsRoutes: Sendable {
         try addArrivals()
         let query = try NewsQuery(request.query)
         let origin = request.origin
-        let representation = try store.representation(of: .collection(ItemCollection.newsName), key: "\(origin)/news?\(query.canonical)") {
-            data throws(APIError) in
+        return try store.reply(to: request.headers, of: .collection(ItemCollection.newsName), key: "\(origin)/news?\(query.canonical)",
+                               validators: validators) { data throws(APIError) in
             guard let news = data.collections[ItemCollection.newsName] else { throw .notFound("no news") }
             return NewsPage(query: query, news: news, origin: origin).content
         }
-        return validators.reply(to: request.headers, with: representation)
     }
 
     /// Back to no arrivals yet (part of `/_admin/reset`).

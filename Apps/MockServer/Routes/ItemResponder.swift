@@ -16,11 +16,10 @@ struct ItemResponder: Sendable {
 
     /// `GET /NAME/{id}`.
     func read(_ request: APIRequest, in name: String) throws(APIError) -> Reply {
-        let representation = try store.representation(of: .collection(name), key: "/\(name)/\(request.pathID ?? "")") {
+        try store.reply(to: request.headers, of: .collection(name), key: "/\(name)/\(request.pathID ?? "")", validators: validators) {
             data throws(APIError) in
             Self.content(of: try Self.locate(request, in: name, of: data).item)
         }
-        return validators.reply(to: request.headers, with: representation)
     }
 
     // MARK: Writing

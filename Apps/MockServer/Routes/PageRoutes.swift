@@ -22,11 +22,11 @@ struct PageRoutes: Sendable {
         if jsonServerConventions, case .collection = request.route,
            let conventions = try JSONServerQuery(request.query, filterNames: try filterNames(request.query, style: style, collection: name)) {
             let origin = request.origin
-            let representation = try store.representation(of: .collection(name), key: "\(origin)/\(name)?\(conventions.canonical)") { data throws(APIError) in
+            return try store.reply(to: request.headers, of: .collection(name), key: "\(origin)/\(name)?\(conventions.canonical)",
+                                   validators: validators) { data throws(APIError) in
                 guard let collection = data.collections[name] else { throw .notFound("no collection \(name)") }
                 return conventions.render(collection, path: request.route.template, origin: origin)
             }
-            return validators.reply(to: request.headers, with: representation)
         }
         let query = try PageQuery(style.paging, query: request.query, keyKind: keyKind)
         let since = try SinceParameter(request.query)
@@ -34,15 +34,13 @@ struct PageRoutes: Sendable {
         let origin = style.carriesURLs ? request.origin : ""
         let path = request.route.template
         let key = "\(origin)\(path)?\(query.canonical)\(since?.queryPart ?? "")"
-        let representation = try store.representation(of: .collection(name), key: key,
-                                                      answersWithoutBody: { validators.answersNotModified(request.headers, with: $0) }) { data throws(APIError) in
+        return try store.reply(to: request.headers, of: .collection(name), key: key, validators: validators) { data throws(APIError) in
             guard let collection = data.collections[name] else { throw .notFound("no collection \(name)") }
             let renderer = PageRenderer(
                 style: style, collection: since.map { since in collection.filtered(since.includes) } ?? collection, path: path,
                 origin: origin, carriedQuery: since?.queryPart ?? "", includesTotalCount: request.route == .articles)
             return try renderer.render(query)
         }
-        return validators.reply(to: request.headers, with: representation)
     }
 
     /// The parameters of `query` that name members of the collection's items (json-server's

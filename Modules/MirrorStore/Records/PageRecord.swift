@@ -116,8 +116,10 @@ extension PassPosition {
         private var lastNextURL: String?
         private var hasGap = false
 
+        /// Reading where `pass` stands, no page given yet.
         public init(pass: Int) { self.pass = pass }
 
+        /// The next page the pass wrote, in the order of their index: its URL and the next page's.
         public mutating func add(index: Int, url: String, nextURL: String?) {
             if index != digests.count { hasGap = true }
             digests.append(PageWalk.digest(ofURL: url))

@@ -10,8 +10,7 @@ public struct SpeedUps: OptionSet, Sendable, Hashable {
 
     /// A page whose link is read before its items has the next request out while it is read.
     public static let readAhead = SpeedUps(rawValue: 1 << 0)
-    /// A re-sync asks for the pages the last pass's chain says come next before it needs them, and
-    /// reads the chain's next records while the walk is in those before (``StoredChain``).
+    /// A re-sync asks for the pages the last pass's chain says come next before it needs them.
     public static let chainLookahead = SpeedUps(rawValue: 1 << 1)
     /// Pages are written by a task of their own, several per transaction when they come fast.
     public static let writeBehind = SpeedUps(rawValue: 1 << 2)
@@ -21,13 +20,16 @@ public struct SpeedUps: OptionSet, Sendable, Hashable {
     public static let rawCacheLookups = SpeedUps(rawValue: 1 << 4)
     /// Compressed bodies are decoded once whole, gzip and deflate by libdeflate, not by libcurl's zlib as they arrive.
     public static let libdeflate = SpeedUps(rawValue: 1 << 5)
+    /// The last pass's page records are read half a window at a time, the next half while the walk is in the one before.
+    public static let recordReadAhead = SpeedUps(rawValue: 1 << 6)
 
-    public static let all: SpeedUps = [.readAhead, .chainLookahead, .writeBehind, .transferLoop, .rawCacheLookups, .libdeflate]
+    public static let all: SpeedUps = [.readAhead, .chainLookahead, .writeBehind, .transferLoop, .rawCacheLookups, .libdeflate, .recordReadAhead]
 
     /// Each speed-up by the name `FRESH_SPEEDUPS` gives it.
     public static let names: [(name: String, speedUp: SpeedUps)] = [
         ("read-ahead", .readAhead), ("chain-lookahead", .chainLookahead), ("write-behind", .writeBehind),
         ("transfer-loop", .transferLoop), ("raw-cache-lookups", .rawCacheLookups), ("libdeflate", .libdeflate),
+        ("record-read-ahead", .recordReadAhead),
     ]
 
     /// The speed-ups `text` (`FRESH_SPEEDUPS`) names (`nil`: an unknown name): unset, empty or `all`

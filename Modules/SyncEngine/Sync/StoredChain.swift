@@ -10,15 +10,13 @@ import Synchronization
 /// Each window's ETags are handed to the page validators (``PageValidators/remember(_:)``) when
 /// it is read, and taken back when the walk leaves it.
 ///
-/// With `readsAhead` (part of the chain-lookahead speed-up, ``SpeedUps/chainLookahead``) the
-/// records come half a window at a time, and the next half is read while the walk is in the one
-/// before, so the walk does not stop at each window's end while the store counts its pages'
-/// items (17 ms for 512 pages of 100 in PostgreSQL); the first request waits for half a window.
+/// With `readsAhead` (the record-read-ahead speed-up, `StoredChain+ReadAhead.swift`) the records
+/// come half a window at a time, the next half read while the walk is in the one before.
 final class StoredChain: Sendable {
     /// Records held at most: a window outlasts any lookahead (``SyncPass/maximumLookahead``).
     static let windowSize = 512
 
-    private struct Window {
+    struct Window {
         var range: Range<Int> = 0..<0
         var records: [Int: PageRecord] = [:]
         /// Whether the store holds no record past the window.
@@ -35,10 +33,10 @@ final class StoredChain: Sendable {
 
     private let read: RecordReader
     private let validators: any PageValidators
-    private let readsAhead: Bool
-    private let window = Mutex(Window())
-    /// The records right after the window, being read (with `readsAhead`).
-    private let following = Mutex<(range: Range<Int>, reading: Task<Window, any Error>)?>(nil)
+    let readsAhead: Bool
+    let window = Mutex(Window())
+    /// The records right after the window, being read (`StoredChain+ReadAhead.swift`).
+    let following = Mutex<(range: Range<Int>, reading: Task<Window, any Error>)?>(nil)
 
     init(readingWith read: @escaping RecordReader, validators: any PageValidators, readsAhead: Bool) {
         self.read = read
@@ -47,7 +45,7 @@ final class StoredChain: Sendable {
     }
 
     /// How many records one read asks for.
-    private var readSize: Int { readsAhead ? Self.windowSize / 2 : Self.windowSize }
+    var readSize: Int { readsAhead ? Self.windowSize / 2 : Self.windowSize }
 
     /// The record of page `index`, when the window holds it (``prepare(from:ahead:)`` reads it).
     subscript(index: Int) -> PageRecord? {
@@ -85,44 +83,19 @@ final class StoredChain: Sendable {
 
     // MARK: Windows
 
-    private func records(in range: Range<Int>) async throws -> Window {
+    func records(in range: Range<Int>) async throws -> Window {
         let records = try await read(range)
         return Window(range: range, records: records, isLast: records.count < range.count)
     }
 
     /// The window becomes `new`; what the walk left is forgotten, what is new remembered.
-    private func replace(with new: Window) {
+    func replace(with new: Window) {
         let old = window.withLock { window in
             defer { window = new }
             return window
         }
-        validators.forget(old.records.values.filter { new.records[$0.pageIndex] == nil }.compactMap { URL(string: $0.url) })
-        validators.remember(new.records.values.filter { old.records[$0.pageIndex] == nil }.compactMap(\.eTag))
-    }
-
-    /// Adds the records being read ahead to the window, which now starts at `index`, when they
-    /// follow on from it and reach `index`; a walk that went elsewhere (a revisit) drops them.
-    private func append(_ next: (range: Range<Int>, reading: Task<Window, any Error>), from index: Int) async throws {
-        let current = window.withLock { $0 }
-        guard next.range.lowerBound == current.range.upperBound, (current.range.lowerBound..<next.range.upperBound).contains(index) else {
-            return next.reading.cancel()
-        }
-        let following = try await next.reading.value
-        let kept = current.records.filter { $0.key >= index }
-        replace(with: Window(range: index..<following.range.upperBound, records: kept.merging(following.records) { old, _ in old },
-                             isLast: following.isLast))
-    }
-
-    /// Starts reading the records after the window once the walk is in its last `readSize`.
-    private func readAheadIfDue(from index: Int) {
-        guard readsAhead else { return }
-        let current = window.withLock { $0 }
-        guard !current.isLast, current.range.contains(index), current.range.upperBound - index <= readSize else { return }
-        following.withLock { following in
-            guard following == nil else { return }
-            let range = current.range.upperBound..<current.range.upperBound + readSize
-            following = (range, Task { try await self.records(in: range) })
-        }
+        validators.forget(old.records.values.filter { new.records[$0.pageIndex] != $0 }.compactMap { URL(string: $0.url) })
+        validators.remember(new.records.values.filter { old.records[$0.pageIndex] != $0 }.compactMap(\.eTag))
     }
 }
 

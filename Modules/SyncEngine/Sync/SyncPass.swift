@@ -25,11 +25,13 @@ struct SyncPass: Sendable {
     static let writeQueueCapacity = 32
     /// How many pages (by weight) share a transaction when they come fast.
     static let writeBatchSize = 8
-    /// A current page's weight in a batch: its write is only its pass's record (one row, or a
-    /// value in one PostgreSQL statement), so four share the room of a page of items. A warm
-    /// sync of 1,000 pages then writes 32 batches, not 125: PostgreSQL's warm sync took 0.92×
-    /// the time (16 paired rounds); SQLite's measured the same.
-    static let currentPageWeight = 0.25
+    /// The weight in a batch of a page the cache answered (a 304: no body held) whose items are
+    /// current: its write is only its pass's record (one row, or a value in one PostgreSQL
+    /// statement), so four share the room of a page of items. A warm sync of 1,000 pages then
+    /// writes 32 batches, not 125: PostgreSQL's warm sync took 0.92× the time (16 paired
+    /// rounds); SQLite's measured the same. A current page that came whole (a server without
+    /// validators) holds its body, and weighs 1 like any other.
+    static let answeredPageWeight = 0.25
     /// The longest a page waits for others to share its transaction.
     static let writeBatchDelay = Duration.milliseconds(100)
     /// The most page requests in flight when the last pass's chain says where the next are (see
@@ -57,7 +59,7 @@ struct SyncPass: Sendable {
         if replan && collection.plan != nil { try await store.resetPlan(of: collection.id) }
         let position = try await store.startPass(of: collection.id, restart: options.restart || replan, now: Date())
         let chain = StoredChain(readingWith: { [store, id = collection.id] in try await store.pages(of: id, in: $0) },
-                                validators: pageValidators, readsAhead: speedUps.contains(.chainLookahead))
+                                validators: pageValidators, readsAhead: speedUps.contains(.recordReadAhead))
         defer { chain.close() }
         var reader = PageReader(plan: replan ? nil : collection.plan, itemsGiven: options.overrides.items != nil)
         if let plan = reader.plan { announce(plan) }
@@ -103,7 +105,7 @@ struct SyncPass: Sendable {
         let writer = writer(pass: pass)
         guard speedUps.contains(.writeBehind) else { return try await walk(WriteAtOnce(writer: writer)) }
         let behind = WriteBehind<ReadPage>(capacity: Self.writeQueueCapacity, batchSize: Self.writeBatchSize,
-                                           maximumDelay: Self.writeBatchDelay, weight: { $0.content.items == nil ? Self.currentPageWeight : 1 },
+                                           maximumDelay: Self.writeBatchDelay, weight: { $0.content.items == nil && $0.fetched.isFromStorage ? Self.answeredPageWeight : 1 },
                                            write: writer.write)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await behind.writeAll() }

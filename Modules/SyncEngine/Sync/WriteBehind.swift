@@ -50,7 +50,7 @@ actor WriteBehind<Page: Sendable> {
         if let failure { throw failure }
         waiting.append(page)
         waitingWeight += weight(page)
-        if waiting.count == 1 { startTimer() }
+        if waiting.count == 1, !isReady { startTimer() }
         wakeWriter()
     }
 
@@ -96,7 +96,7 @@ actor WriteBehind<Page: Sendable> {
     private var isReady: Bool { !waiting.isEmpty && (waitingWeight >= Double(batchSize) || isFinished || isDue) }
 
     private func startTimer() {
-        guard batchSize > 1, !isFinished else { return }
+        guard !isFinished else { return }
         let number = batchNumber
         Task { [maximumDelay] in
             try? await Task.sleep(for: maximumDelay)
