@@ -56,9 +56,25 @@ struct GeneratedPostsTests {
         #expect(generated.firstIndex(after: .integer(150)) == held.firstIndex(after: .integer(150)))
     }
 
+    /// What the store counts for a kept body of 1,000 bytes (too small to compress, so kept as it
+    /// is): its buffer's storage and its validators.
+    private static let keptSize = Representation(
+        exactly: RepresentationContent(body: Data(count: 1_000), changed: .exactly(SeedData.epoch))).byteCount
+
+    @Test func aKeptRepresentationCountsTheMemoryItHolds() throws {
+        // A page of posts compresses twelvefold; the compressor's buffer had room for the whole.
+        let page = Data(String(repeating: "{\"id\":1,\"title\":\"게시물 제목\",\"body\":\"본문\"},", count: 1_200).utf8)
+        let representation = Representation(exactly: RepresentationContent(body: page, changed: .exactly(SeedData.epoch)))
+        let gzip = try #require(representation.gzip)
+        #expect(gzip.body.readableBytes * 8 < page.count)
+        #expect(gzip.body.capacity < 2 * gzip.body.readableBytes, "the kept gzip body holds its bytes, not the compressor's room")
+        #expect(representation.byteCount >= representation.identity.body.capacity + gzip.body.capacity + RepresentationValidators.fixedByteCount)
+        #expect(Self.keptSize > 1_000)
+    }
+
     @Test func theStoreKeepsABoundedNumberOfBytes() {
-        // Bodies of 1,000 bytes (too small to compress, so kept as they are): 16 fill the budget.
-        let store = MockStore(data: MockData(collections: [], seed: 1), byteBudget: 16_000)
+        // Bodies of 1,000 bytes: 16 fill the budget.
+        let store = MockStore(data: MockData(collections: [], seed: 1), byteBudget: 16 * Self.keptSize)
         var builds: [String: Int] = [:]
         func serve(_ key: String) {
             _ = store.representation(of: .documentation, key: key) { _ in
@@ -83,7 +99,7 @@ struct GeneratedPostsTests {
 
     @Test func aPageWhoseBodyWentStillAnswersA304WithItsValidators() throws {
         // Bodies of 1,000 bytes, 4 kept at most; room for the validators of 4 more.
-        let store = MockStore(data: MockData(collections: [], seed: 1), byteBudget: 4_000,
+        let store = MockStore(data: MockData(collections: [], seed: 1), byteBudget: 4 * Self.keptSize,
                               validatorBudget: 4 * RepresentationValidators.fixedByteCount)
         var builds: [String: Int] = [:]
         func serve(_ key: String, conditionally: Bool = false) -> Representation {
@@ -108,7 +124,7 @@ struct GeneratedPostsTests {
     }
 
     @Test func pastTheValidatorsBudgetTheLeastRecentlyServedGoWhole() {
-        let store = MockStore(data: MockData(collections: [], seed: 1), byteBudget: 4_000,
+        let store = MockStore(data: MockData(collections: [], seed: 1), byteBudget: 4 * Self.keptSize,
                               validatorBudget: 4 * RepresentationValidators.fixedByteCount)
         var builds: [String: Int] = [:]
         func serve(_ key: String, conditionally: Bool = false) {
