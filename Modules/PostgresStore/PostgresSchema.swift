@@ -29,6 +29,13 @@ enum PostgresSchema {
                 change_sequence bigint NOT NULL
             )
             """]),
+        // Every pass rewrites each page's row (its pass, when fetched): with half of each table
+        // block left free, the new row version fits beside the old one, and the server updates
+        // it in place of the indexes (a HOT update), where a full block made it insert into both
+        // indexes, the URL one included. A warm sync of 1,000 pages: its page updates took the
+        // server 29 ms, now 19 ms (the statements' logged durations, mean of four runs each). Blocks
+        // filled from now on keep the room; a database's existing blocks stay as full as they are.
+        ("v9-page-room-for-updates", ["ALTER TABLE page SET (fillfactor = 50)"]),
     ]
 
     /// What a replay serves around a page's items (`PageEnvelope`), and pages found by URL, as

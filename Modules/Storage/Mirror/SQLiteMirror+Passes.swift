@@ -29,8 +29,7 @@ extension SQLiteMirror {
     public func pages(of collectionID: Int64, in range: Range<Int>) throws -> [Int: PageRecord] {
         try read { db in
             let records = try PageRecord.fetchAll(db, sql: """
-                SELECT p.*, (SELECT count(*) FROM item i WHERE i.collectionID = p.collectionID AND i.pageIndex = p.pageIndex) AS presentCount
-                FROM page p WHERE p.collectionID = ? AND p.pageIndex >= ? AND p.pageIndex < ?
+                SELECT \(PageRecord.columns) FROM page p WHERE p.collectionID = ? AND p.pageIndex >= ? AND p.pageIndex < ?
                 """, arguments: [collectionID, range.lowerBound, range.upperBound])
             return Dictionary(records.map { ($0.pageIndex, $0) }, uniquingKeysWith: { first, _ in first })
         }

@@ -6,12 +6,11 @@ extension SQLiteMirror {
     public func recordedPages(at url: String) throws -> [RecordedPage] {
         try read { db in
             try Row.fetchAll(db, sql: """
-                SELECT p.*, e.envelope,
-                    (SELECT count(*) FROM item i WHERE i.collectionID = p.collectionID AND i.pageIndex = p.pageIndex) AS presentCount
+                SELECT \(PageRecord.columns), e.envelope
                 FROM page p LEFT JOIN pageEnvelope e ON e.collectionID = p.collectionID AND e.pageIndex = p.pageIndex
                 WHERE p.url = ? ORDER BY p.fetchedAt DESC
                 """, arguments: [url]).map { row in
-                RecordedPage(record: try PageRecord(row: row), envelope: (row["envelope"] as String?).flatMap(PageEnvelope.init(storedText:)))
+                RecordedPage(record: PageRecord(row: row), envelope: (row["envelope"] as String?).flatMap(PageEnvelope.init(storedText:)))
             }
         }
     }

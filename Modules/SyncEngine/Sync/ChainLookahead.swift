@@ -12,6 +12,8 @@ import Synchronization
 final class ChainLookahead: PageSource {
     private struct Guess {
         var url: URL
+        /// The stored next-page URL it was made from.
+        var text: String
         var policy: CachePolicy?
         var task: Task<FetchedPage, any Error>
     }
@@ -54,24 +56,29 @@ final class ChainLookahead: PageSource {
     private func guessAhead(after index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?) {
         let record = { (index: Int) in index < (self.below ?? .max) ? self.chain[index] : nil }
         var previous = record(index)
-        var expected = url
+        var expected = url.absoluteString
         for candidate in (index + 1)..<(index + depth) {
-            guard let stored = previous, stored.url == expected.absoluteString,
-                  let next = stored.nextURL.flatMap(URL.init(string:)) else { return }
-            if !skipped.contains(candidate) { guess(candidate, at: next, plan: plan, policy: policy) }
+            guard let stored = previous, stored.url == expected, let next = stored.nextURL,
+                  let nextURL = skipped.contains(candidate) ? URL(string: next) : guess(candidate, at: next, plan: plan, policy: policy)
+            else { return }
             previous = record(candidate)
-            expected = next
+            expected = nextURL.absoluteString
         }
     }
 
-    private func guess(_ candidate: Int, at next: URL, plan: PaginationPlan?, policy: CachePolicy?) {
+    /// Requests page `candidate` at `next` unless that request is in flight already, and returns
+    /// its URL; `nil` when `next` is no URL. The walk passes over each guess `depth` times: the
+    /// text it was made from is compared, and parsed only when new.
+    private func guess(_ candidate: Int, at next: String, plan: PaginationPlan?, policy: CachePolicy?) -> URL? {
         guesses.withLock { guesses in
-            if let existing = guesses[candidate], existing.url == next, existing.policy == policy { return }
+            if let existing = guesses[candidate], existing.text == next, existing.policy == policy { return existing.url }
+            guard let url = URL(string: next) else { return nil }
             if let existing = guesses.removeValue(forKey: candidate) { discard([existing]) }
             // A guess tries once: a failure is retried, with its waits said, when the page is taken.
-            guesses[candidate] = Guess(url: next, policy: policy, task: Task(executorPreference: executor) { [fetcher] in
-                try await fetcher.fetch(next, index: candidate, plan: plan, policy: policy, retrying: false)
+            guesses[candidate] = Guess(url: url, text: next, policy: policy, task: Task(executorPreference: executor) { [fetcher] in
+                try await fetcher.fetch(url, index: candidate, plan: plan, policy: policy, retrying: false)
             })
+            return url
         }
     }
 
