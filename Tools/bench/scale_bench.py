@@ -6,8 +6,8 @@ cold, warm and after one edit, then read back by every command that walks a whol
                                        [--page-size 100] [--write docs/performance.md]
 
 Each figure is one whole process, timed from spawn to exit, its peak resident memory the kernel's
-own count (`ru_maxrss`); before each, the data written so far is flushed to the disk (untimed).
-Judged: every peak at most 64 MiB; the largest size's cold and warm syncs at most 1.05 × as many times the smallest's as it has items (10.5× for tenfold); the mirror's file at most 1.3 × the raw JSON bytes of its
+own count (`ru_maxrss`). Judged: every peak at most 64 MiB; the largest size's cold and warm syncs
+at most 1.05 × as many times the smallest's as it has items (10.5× for tenfold); the mirror's file at most 1.3 × the raw JSON bytes of its
 items; fresh-mock's own peak below 512 MiB. fresh-mock makes its posts when a page asks for them
 and keeps a bounded set of pages (docs/mock-server.md), so its memory stays bounded at any size. The reader's figures are `make bench-reader`'s. Not part of `make test`: the 10,000,000
 case takes several minutes.
@@ -44,12 +44,7 @@ def log(text):
 
 
 def run(command, stdout=subprocess.DEVNULL):
-    """(seconds, peak RSS in MiB) of one whole process; a failure stops the benchmark. The disk is
-    settled first, untimed: a row does not pay for the kernel still writing out the row before
-    it (a cold sync at 10,000,000 leaves gigabytes to write after it exits)."""
-    settling = time.perf_counter()
-    os.sync()
-    log(f"bench-scale: the disk settled in {time.perf_counter() - settling:.1f} s")
+    """(seconds, peak RSS in MiB) of one whole process; a failure stops the benchmark."""
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=stdout, stderr=subprocess.PIPE)
     err = process.stderr.read()
@@ -120,8 +115,7 @@ def render(results):
         f"Run on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: `python3 Tools/bench/scale_bench.py --bin .build/release "
         f"--sizes {args.sizes} --page-size {args.page_size}` (`make bench-scale`; release build, fresh-mock on loopback, "
         f"{os.cpu_count()} cores shared with the server). One whole process per row; seconds from spawn to exit, peak "
-        "resident memory as the kernel counts it; before each row the disk is settled (`sync`, untimed), so a row does not pay "
-        "for writing out the one before it. The reader's rows are `make bench-reader`'s.", "",
+        "resident memory as the kernel counts it. The reader's rows are `make bench-reader`'s.", "",
         "| command | " + " | ".join(f"{size:,} items: s | MiB" for size in SIZES) + f" | ≤ {MEMORY_LIMIT} MiB |",
         "|---|" + "---:|---:|" * len(SIZES) + "---|",
     ]
