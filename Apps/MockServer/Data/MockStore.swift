@@ -9,7 +9,8 @@ import Synchronization
 /// the bytes came out the same: every validator changes exactly when its bytes do, and only the
 /// pages a write touched are encoded again.
 ///
-/// At most ``byteBudget`` bytes of a dataset's bodies are kept, the least recently served
+/// At most ``byteBudget`` bytes of a dataset's whole representations are kept (what each holds in
+/// memory, ``Representation/byteCount``), the least recently served
 /// going first: a client walking ten million posts would otherwise leave every page in memory,
 /// while a walk of a hundred thousand (the benchmarks') is served from memory throughout. A
 /// representation whose bodies went keeps its validators (``RepresentationValidators``),
@@ -18,7 +19,7 @@ import Synchronization
 /// ``validatorBudget``. A page built again has the same entity tag (it is its bytes' digest),
 /// and keeps its `Last-Modified` while its validators were kept.
 final class MockStore: Sendable {
-    /// How many bytes of one dataset's representations (bodies in every coding) are kept, unless
+    /// How many bytes of one dataset's whole representations (``Representation/byteCount``) are kept, unless
     /// the store is told otherwise.
     static let defaultByteBudget = 128 * 1024 * 1024
     /// How many bytes of one dataset's representations without their bodies are kept: those of
@@ -77,13 +78,14 @@ final class MockStore: Sendable {
         /// Every representation built, current or not: the previous state of a page is what a
         /// rebuilt one is compared with.
         var entries: [Dataset: [String: Entry]] = [:]
-        /// The bytes of each dataset's ``entries`` that hold their bodies, and of those that do not.
+        /// The bytes of each dataset's ``entries`` that hold their bodies, and of those that do not
+        /// (each entry's ``Entry/byteCount``).
         var keptBytes: [Dataset: Int] = [:]
         var shedBytes: [Dataset: Int] = [:]
         /// Look-ups so far: the clock of ``Entry/lastServed``.
         var lookups = 0
 
-        /// Keeps `entry` under `key`. Past `budget` bytes of the dataset's bodies, the least
+        /// Keeps `entry` under `key`. Past `budget` bytes of the dataset's whole representations, the least
         /// recently served half of the representations holding theirs keep only their
         /// validators; past `validatorBudget` bytes of those, the older half of them goes (half at
         /// a time, so each sort is paid once per half).
@@ -124,7 +126,7 @@ final class MockStore: Sendable {
     }
 
     private let state: Mutex<State>
-    /// The bytes of one dataset's bodies kept at most.
+    /// The bytes of one dataset's whole representations kept at most.
     let byteBudget: Int
     /// The bytes of one dataset's representations without bodies kept at most.
     let validatorBudget: Int

@@ -71,9 +71,9 @@ struct Representation: Sendable {
     var entityTag: EntityTag { identity.entityTag }
     /// About what it holds in memory, counted against ``MockStore/byteBudget``: its bodies'
     /// storage in every coding (a buffer's capacity, a power of two, not only the bytes it
-    /// holds), and what its validators and headers take.
+    /// holds), and what it keeps once they go (``RepresentationValidators/byteCount``).
     var byteCount: Int {
-        identity.body.capacity + (gzip?.body.capacity ?? 0) + RepresentationValidators.fixedByteCount
+        identity.body.capacity + (gzip?.body.capacity ?? 0) + validators.byteCount
     }
 
     /// The representation of `content`, compressed when worth it, with its validators.
@@ -98,7 +98,8 @@ struct Representation: Sendable {
             var gzipTag = gzipEntityTag ?? identityTag
             if gzipEntityTag == nil { gzipTag.opaqueTag += "-gzip" }
             // The compressor's buffer has room for the worst case, about the whole body: a page
-            // of posts kept 64 KiB for its 5 KB of gzip. The kept copy holds the bytes alone.
+            // of posts kept 64 KiB for its 5 KB of gzip. The kept copy's buffer is sized for its
+            // bytes (to the next power of two, as every buffer: 8 KiB).
             self.gzip = Encoded(body: ByteBuffer(bytes: compressed.readableBytesView), entityTag: gzipTag,
                                 contentEncoding: "gzip", extraHeaders: content.headers, lastModifiedHeader: lastModifiedHeader)
         } else {

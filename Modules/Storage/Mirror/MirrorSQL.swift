@@ -15,8 +15,8 @@ extension CollectionRecord: FetchableRecord {
     }
 }
 extension PageRecord: FetchableRecord {
-    /// The columns a page of `page p` is selected with, the count of its items held now among
-    /// them, in the order ``init(row:)`` reads them.
+    /// The columns a page is selected with from `page p`, the count of the items it holds now
+    /// last, in the order ``init(row:)`` reads them.
     static let columns = "p.collectionID, p.pageIndex, p.url, p.nextURL, p.itemCount, p.validator, p.pass, p.contentPass, "
         + "p.fetchedAt, p.statedTotal, "
         + "(SELECT count(*) FROM item i WHERE i.collectionID = p.collectionID AND i.pageIndex = p.pageIndex) AS presentCount"

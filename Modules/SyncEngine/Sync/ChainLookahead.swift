@@ -58,17 +58,18 @@ final class ChainLookahead: PageSource {
         var previous = record(index)
         var expected = url.absoluteString
         for candidate in (index + 1)..<(index + depth) {
-            guard let stored = previous, stored.url == expected, let next = stored.nextURL,
-                  let nextURL = skipped.contains(candidate) ? URL(string: next) : guess(candidate, at: next, plan: plan, policy: policy)
-            else { return }
+            guard let stored = previous, stored.url == expected, let next = stored.nextURL else { return }
+            // A page revalidated before the walk is not asked again, but the chain goes on past it.
+            let requested = skipped.contains(candidate) ? URL(string: next) : guess(candidate, at: next, plan: plan, policy: policy)
+            guard let nextURL = requested else { return }
             previous = record(candidate)
             expected = nextURL.absoluteString
         }
     }
 
     /// Requests page `candidate` at `next` unless that request is in flight already, and returns
-    /// its URL; `nil` when `next` is no URL. The walk passes over each guess `depth` times: the
-    /// text it was made from is compared, and parsed only when new.
+    /// its URL; `nil` when `next` is no URL. Each page's take passes over the `depth - 1` guesses
+    /// after it: a guess is known by the text it was made from, which is parsed only when new.
     private func guess(_ candidate: Int, at next: String, plan: PaginationPlan?, policy: CachePolicy?) -> URL? {
         guesses.withLock { guesses in
             if let existing = guesses[candidate], existing.text == next, existing.policy == policy { return existing.url }
