@@ -34,22 +34,29 @@ APT_PACKAGES := libcurl4-openssl-dev libpq-dev libssl-dev libsqlite3-dev libncur
 # dlt's rest_api source is the client the project did not write that walks fresh-mock --mirror's replay.
 PYTHON_PEERS := django==5.2.19 djangorestframework==3.18.3 djangorestframework-jsonapi==8.1.0 dlt[duckdb]==1.31.0
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# The peers of the benchmarks that put a server under load (bench-mock, bench-replay).
+BENCH_APT_PACKAGES := wrk nginx-light
+# Installs the Debian packages of $(1) that are missing (apt-get update first, only then).
+apt_install = missing=$$(for p in $(1); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+		echo "installing:" $$missing; \
+		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	else echo "system packages present"; fi
 
 .PHONY: help setup build build-tests test unit e2e docs-check check-imports demo api-check install uninstall clean
-.PHONY: bench bench-mock bench-cache bench-sync bench-get bench-reader bench-scale bench-replay
+.PHONY: bench-tools bench bench-mock bench-cache bench-sync bench-get bench-reader bench-scale bench-replay
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
 
 setup: ## Install the system packages (apt-get) and the Python test peers (pip); idempotent
-	@missing=$$(for p in $(APT_PACKAGES); do dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'install ok installed' || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-		echo "installing:" $$missing; \
-		$(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
-	else echo "system packages present"; fi
+	@$(call apt_install,$(APT_PACKAGES))
 	@if python3 -c 'import sys; from importlib.metadata import version; sys.exit(any(version(n.split("[")[0]) != v for n, v in (p.split("==") for p in sys.argv[1:])))' $(PYTHON_PEERS) 2>/dev/null; \
 	then echo "python test peers present"; \
 	else echo "installing:" $(PYTHON_PEERS); python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PEERS); fi
+
+bench-tools: ## Install the benchmarks' load peers (wrk, nginx) with apt-get; idempotent
+	@$(call apt_install,$(BENCH_APT_PACKAGES))
 
 build: setup ## Build the programs (fresh, fresh-postgresql, fresh-reader, fresh-mock) (CONFIGURATION=release links the Swift runtime statically)
 	$(if $(filter release,$(CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT_BUILD) -c $(CONFIGURATION))
@@ -88,7 +95,8 @@ api-check: build ## fresh-mock's /openapi.json: valid OpenAPI 3.1, and schemathe
 
 bench: bench-mock bench-cache bench-sync bench-get bench-reader ## Every benchmark (bench-mock, bench-cache, bench-sync, bench-get, bench-reader)
 
-bench-mock: setup ## fresh-mock vs nginx under wrk (release; BENCH_DURATION=10 BENCH_MEMORY_DURATION=60)
+bench-mock: setup bench-tools ## fresh-mock vs nginx under wrk (release; BENCH_DURATION=10 BENCH_MEMORY_DURATION=60)
+	$(RELEASE_BUILD)
 	Tools/bench-mock-server.sh
 
 bench-sync: setup ## fresh sync vs curl vs dlt, 100,000 items (release; BENCH_ROUNDS=5; writes docs/performance.md)
@@ -108,7 +116,7 @@ bench-scale: setup ## fresh at 1,000,000 and 10,000,000 items: sync cold/warm/ed
 	$(RELEASE_BUILD)
 	python3 Tools/bench/scale_bench.py --bin .build/release --sizes $${BENCH_SIZES:-1000000,10000000} --write docs/performance.md
 
-bench-replay: setup ## fresh-mock --mirror vs nginx under wrk, its memory, its first page at 1,000,000 items (release; writes docs/performance.md)
+bench-replay: setup bench-tools ## fresh-mock --mirror vs nginx under wrk, its memory, its first page at 1,000,000 items (release; writes docs/performance.md)
 	$(RELEASE_BUILD)
 	python3 Tools/bench/replay_bench.py --bin .build/release --rounds $${BENCH_ROUNDS:-3} --write docs/performance.md
 

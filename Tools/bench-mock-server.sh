@@ -19,7 +19,7 @@
 #   BENCH_CONNECTIONS=32       wrk connections (-c)
 #   BENCH_QUIET_IDLE=90        before each run, wait until the CPUs were this % idle for a second …
 #   BENCH_QUIET_WAIT=120       … but at most this many seconds (the idle % measured is reported)
-#   BENCH_SKIP_BUILD=1         use the existing release builds of fresh-mock and hummingbird-floor
+#   BENCH_SKIP_BUILD=1         use the existing release build of hummingbird-floor
 #   BENCH_DOC=docs/performance.md   where the results go ("" = print only)
 # Targets (from the issue): fresh-mock ≥ 50 % of nginx's requests/s, p99 ≤ 2 × nginx's,
 # zero errors, and no memory growth over the memory run; judged for both pairs (logging, silent),
@@ -52,33 +52,24 @@ done
 [ "$DURATION" -gt 0 ] && [ "$ROUNDS" -gt 0 ] && [ "$MEMORY_DURATION" -gt 0 ] && [ "$THREADS" -gt 0 ] && [ "$CONNECTIONS" -ge "$THREADS" ] \
     || { echo "bench: durations and threads must be > 0, connections ≥ threads" >&2; exit 64; }
 
-SUDO=""
-[ "$(id -u)" = 0 ] || SUDO=sudo
-
 # --- tools ----------------------------------------------------------------------------------
-missing=()
-command -v wrk >/dev/null || missing+=(wrk)
-command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || missing+=(nginx-light)
-command -v curl >/dev/null || missing+=(curl)
-if [ ${#missing[@]} -gt 0 ]; then
-    echo "bench: installing ${missing[*]}" >&2
-    if ! apt-cache show "${missing[@]}" >/dev/null 2>&1; then
-        timeout 300 $SUDO apt-get update -qq
-    fi
-    timeout 600 $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+# `make bench-mock` installs them first (its setup and bench-tools prerequisites).
+for tool in wrk curl; do
+    command -v "$tool" >/dev/null || { echo "bench: $tool is missing (make bench-tools installs it)" >&2; exit 1; }
+done
+command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { echo "bench: nginx is missing (make bench-tools installs it)" >&2; exit 1; }
 NGINX=$(command -v nginx || echo /usr/sbin/nginx)
 
 # --- build ----------------------------------------------------------------------------------
+# fresh-mock is built as it ships by `make bench-mock` (make build CONFIGURATION=release); a plain
+# `swift build -c release` here would build it with other flags, and all of .build/release again.
 if [ "${BENCH_SKIP_BUILD:-}" != 1 ]; then
-    echo "bench: swift build -c release --product fresh-mock (waits for other builds' lock)" >&2
-    timeout 3600 swift build -c release --product fresh-mock >&2
     echo "bench: swift build -c release --product hummingbird-floor (in Tools/Benchmarks)" >&2
     (cd "$ROOT/Tools/Benchmarks" && timeout 3600 swift build -c release --product hummingbird-floor >&2)
 fi
 BIN=$ROOT/.build/release
 FLOOR_BIN=$ROOT/Tools/Benchmarks/.build/release/hummingbird-floor
-[ -x "$BIN/fresh-mock" ] || { echo "bench: $BIN/fresh-mock is missing" >&2; exit 1; }
+[ -x "$BIN/fresh-mock" ] || { echo "bench: $BIN/fresh-mock is missing (make bench-mock builds it)" >&2; exit 1; }
 [ -x "$FLOOR_BIN" ] || { echo "bench: $FLOOR_BIN is missing" >&2; exit 1; }
 
 # --- processes and cleanup ------------------------------------------------------------------
@@ -406,7 +397,7 @@ request to a file (fresh-mock's request log, nginx's default \`access_log\`), an
 - Date: $(date -u '+%Y-%m-%d %H:%M UTC')
 - Machine: $(nproc) CPUs, ${CPU_MODEL:-unknown CPU}, $(uname -sr); wrk and both servers share these CPUs
   (load average before the runs: $LOAD_BEFORE, after: $LOAD_AFTER)
-- Tools: ${WRK_VERSION:-wrk}, $NGINX_VERSION, fresh-mock release build (\`swift build -c release --product fresh-mock\`)
+- Tools: ${WRK_VERSION:-wrk}, $NGINX_VERSION, fresh-mock release build as it ships (\`make build CONFIGURATION=release\`)
 - hummingbird-floor (\`Tools/Benchmarks/Peers/HummingbirdFloor\`, release): the same page bytes through the same
   HummingbirdCore server and a custom \`HTTPResponder\`, like fresh-mock, but nothing else (no routing, query,
   faults, statistics or journal): a 200 with the bytes, or a 304 when \`If-None-Match\` is \`"floor"\`. What
