@@ -3,7 +3,7 @@ import JSON
 import Pagination
 
 /// One page of a collection as last fetched.
-public struct PageRecord: Codable, Sendable, Equatable {
+public struct PageRecord: Sendable, Equatable {
     public var collectionID: Int64
     /// 0 for the first page.
     public var pageIndex: Int
