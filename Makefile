@@ -129,8 +129,11 @@ PREFIX ?= $(HOME)/.local
 INSTALL_CONFIGURATION ?= release
 
 # It only builds and installs: the system packages a build needs are `make setup`'s business.
+# Inside `make test` (BUILT=yes, which reaches the e2e test's and the docs' `make install` through
+# the environment) the programs are built already: a second `swift build` of another plan there
+# relinked them for 15 s beside the tests.
 install: ## Build, then install the programs (stripped), man pages and shell completions under PREFIX (default ~/.local)
-	$(if $(filter release,$(INSTALL_CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT_BUILD) -c $(INSTALL_CONFIGURATION))
+	$(if $(BUILT),,$(if $(filter release,$(INSTALL_CONFIGURATION)),$(RELEASE_BUILD),$(SWIFT_BUILD) -c $(INSTALL_CONFIGURATION)))
 	Tools/install.sh install "$(PREFIX)" .build/$(INSTALL_CONFIGURATION)
 
 uninstall: ## Remove what make install put under PREFIX

@@ -212,7 +212,7 @@ class Session:
             "LANG": "C.UTF-8",
             "DOCS_CHECK_BIN": bin_dir,
         }
-        for name in ("USER", "LOGNAME", "SHELL"):
+        for name in ("USER", "LOGNAME", "SHELL", "BUILT"):  # BUILT: `make install` in a doc need not build
             if name in os.environ:
                 env[name] = os.environ[name]
         os.makedirs(env["XDG_RUNTIME_DIR"], mode=0o700)

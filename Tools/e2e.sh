@@ -790,8 +790,10 @@ FRESH_CONFIG_DIR="$WORK/adopt-config" check "fresh source add for a URL already 
 stop_server
 
 installed() { # make install into a scratch PREFIX (the debug build), used from there, then make uninstall
+    # Under `make test` the programs are built (BUILT=yes in the environment: install does not build
+    # again); MAKEFLAGS is emptied for the outer make's jobserver, whose descriptors are not ours.
     local prefix="$WORK/prefix"
-    make -s -C "$(dirname "$0")/.." install PREFIX="$prefix" INSTALL_CONFIGURATION="$(basename "$BIN")" >"$WORK/install.out" 2>&1 || {
+    MAKEFLAGS= make -s -C "$(dirname "$0")/.." install PREFIX="$prefix" INSTALL_CONFIGURATION="$(basename "$BIN")" >"$WORK/install.out" 2>&1 || {
         sed 's/^/      | /' "$WORK/install.out"; return 1; }
     grep -v '^note:' "$WORK/install.out" | tail -1 | sed 's/^/      /'
     "$prefix/bin/fresh" --version | grep -q '^fresh ' && ! readelf -S "$prefix/bin/fresh" | grep -q '\.symtab' &&
@@ -799,7 +801,7 @@ installed() { # make install into a scratch PREFIX (the debug build), used from 
         PATH="$prefix/bin:$PATH" bash -c "source '$prefix/share/bash-completion/completions/fresh'
             COMP_WORDS=(fresh items ''); COMP_CWORD=2; COMP_LINE='fresh items '; COMP_POINT=12; _fresh
             [[ \" \${COMPREPLY[*]} \" == *' private '* ]]" &&
-        make -s -C "$(dirname "$0")/.." uninstall PREFIX="$prefix" >/dev/null && [ -z "$(find "$prefix" -type f)" ]
+        MAKEFLAGS= make -s -C "$(dirname "$0")/.." uninstall PREFIX="$prefix" >/dev/null && [ -z "$(find "$prefix" -type f)" ]
 }
 check "make install PREFIX=…: fresh --version (stripped), man -l fresh-sync.1, completion of a source's name; make uninstall leaves no file" installed
 sourced_cluster_script_returns() { # docs/scaling.md has users source it: a failure returns, never exits their shell
