@@ -7,6 +7,10 @@ import Synchronization
 /// temporary directory, the server on a Unix socket there only (no TCP port), stopped by its
 /// PID when the process exits. `initdb` refuses to run as root, so as root (CI) the cluster
 /// runs as Debian's `postgres` user. Each test gets a database of its own (``newDatabase()``).
+///
+/// A test process that crashes cannot stop its clusters: each directory names the process that
+/// made it (``ownerFile``), and the next start stops and removes the clusters whose process is
+/// gone (``sweepAbandoned(in:)``).
 public final class ThrowawayPostgres: Sendable {
     public let directory: String
     public let pid: Int32
@@ -91,15 +95,12 @@ public final class ThrowawayPostgres: Sendable {
 
     private static func start() throws(ClusterError) -> ThrowawayPostgres {
         do {
-            let directory = try newDirectory()
-            try initialize(directory)
-            let cluster = try startServer(in: directory, options: "-c listen_addresses=")
-            stopAtExit = (cluster.pid, directory)
+            sweepAbandoned()
+            let cluster = try ofItsOwn()
+            stopAtExit = (cluster.pid, cluster.directory)
             atexit {
                 guard let (pid, directory) = ThrowawayPostgres.stopAtExit else { return }
-                kill(pid, SIGQUIT) // immediate shutdown: the data is thrown away
-                while kill(pid, 0) == 0 { usleep(10_000) }
-                try? FileManager.default.removeItem(atPath: directory)
+                ThrowawayPostgres.stop(pid: pid, directory: directory) // immediate shutdown: the data is thrown away
             }
             return cluster
         } catch let error as ClusterError {
@@ -110,6 +111,13 @@ public final class ThrowawayPostgres: Sendable {
     }
 
     nonisolated(unsafe) private static var stopAtExit: (Int32, String)?
+
+    /// A cluster for one test, on a Unix socket only, which ``stop()`` ends.
+    public static func ofItsOwn() throws -> ThrowawayPostgres {
+        let directory = try newDirectory()
+        try initialize(directory)
+        return try startServer(in: directory, options: "-c listen_addresses=")
+    }
 
     /// A cluster for one test, which ``stop()`` ends: also on `127.0.0.1` at `port`, and there
     /// only over TLS (`hostssl` in `pg_hba.conf`), its certificate for `localhost` signed by an
@@ -139,19 +147,59 @@ public final class ThrowawayPostgres: Sendable {
 
     /// Stops the server (an immediate shutdown: the data is thrown away) and removes its directory.
     public func stop() {
+        Self.stop(pid: pid, directory: directory)
+    }
+
+    private static func stop(pid: Int32, directory: String) {
         kill(pid, SIGQUIT)
         while kill(pid, 0) == 0 { usleep(10_000) }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
+    /// What the clusters' directories are called: `/tmp/fresh-pg-` and eight characters.
+    static let directoryPrefix = "fresh-pg-"
+    /// The file in a cluster's directory that holds the PID of the test process that made it.
+    public static let ownerFile = "owner.pid"
+
     /// A directory the server's user owns: in /tmp itself, as that user must reach it, and a
-    /// socket path has at most 107 bytes.
+    /// socket path has at most 107 bytes. It names this process as its owner.
     private static func newDirectory() throws -> String {
-        let directory = "/tmp/fresh-pg-" + UUID().uuidString.prefix(8)
+        let directory = "/tmp/" + directoryPrefix + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try "\(getpid())\n".write(toFile: directory + "/" + ownerFile, atomically: false, encoding: .utf8)
         if geteuid() == 0 { try run("/bin/chown", ["postgres", directory]) }
         chmod(directory, 0o700)
         return directory
+    }
+
+    /// Stops the servers of the clusters in `parent` whose owner process has ended (it crashed,
+    /// or was killed, before its exit handler ran) and removes their directories. A directory
+    /// without an owner file (another program's, or one being made) is left alone, as is one
+    /// whose owner still runs.
+    public static func sweepAbandoned(in parent: String = "/tmp") {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: parent)) ?? []
+        for name in names where name.hasPrefix(directoryPrefix) {
+            let directory = parent + "/" + name
+            guard let owner = pid(in: directory + "/" + ownerFile), kill(owner, 0) != 0, errno == ESRCH else { continue }
+            if let server = pid(in: directory + "/data/postmaster.pid"), serves(directory, server) {
+                stop(pid: server, directory: directory)
+            } else {
+                try? FileManager.default.removeItem(atPath: directory)
+            }
+        }
+    }
+
+    /// Whether process `pid` is the server of the cluster in `directory` (its command line names
+    /// the data directory), and not a process that took a dead server's PID.
+    private static func serves(_ directory: String, _ pid: Int32) -> Bool {
+        guard let commandLine = FileManager.default.contents(atPath: "/proc/\(pid)/cmdline") else { return false }
+        return commandLine.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == directory + "/data" }
+    }
+
+    /// The PID on the first line of a file (an owner file, `postmaster.pid`), if it holds one.
+    private static func pid(in file: String) -> Int32? {
+        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        return text.split(separator: "\n").first.flatMap { Int32($0) }.flatMap { $0 > 0 ? $0 : nil }
     }
 
     private static func initialize(_ directory: String) throws {
@@ -161,8 +209,7 @@ public final class ThrowawayPostgres: Sendable {
     private static func startServer(in directory: String, options: String) throws -> ThrowawayPostgres {
         try runAsOwner(binary("pg_ctl"), ["-D", directory + "/data", "-l", directory + "/server.log", "-w", "-t", "60",
                                           "-o", "-k \(directory) -c fsync=off -c full_page_writes=off \(options)", "start"])
-        let pidFile = try String(contentsOfFile: directory + "/data/postmaster.pid", encoding: .utf8)
-        guard let pid = pidFile.split(separator: "\n").first.flatMap({ Int32($0) }) else {
+        guard let pid = pid(in: directory + "/data/postmaster.pid") else {
             throw ClusterError(description: "no PID in postmaster.pid")
         }
         return ThrowawayPostgres(directory: directory, pid: pid)
