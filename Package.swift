@@ -209,7 +209,8 @@ let package = Package(
             dependencies: ["StorageErrors", "CSQLiteOptions", "HTTPCache", "JSON", "MirrorStore", "Storage", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/StorageTests"),
         // A throwaway PostgreSQL cluster and a store of either kind, for the two stores' tests.
-        .target(name: "StoreTestSupport", dependencies: ["JSON", "MirrorStore", "PostgresStore", "Storage", "StoreAddress"], path: "Tests/StoreTestSupport"),
+        .target(name: "StoreTestSupport", dependencies: ["JSON", "MirrorStore", "PostgresStore", "Storage", "StoreAddress", .product(name: "GRDB", package: "GRDB.swift")],
+                path: "Tests/StoreTestSupport"),
         .testTarget(
             name: "MirrorStoreTests",
             dependencies: ["JSON", "MirrorStore", "Pagination", "StorageErrors", "StoreTestSupport", .product(name: "HTTPTypes", package: "swift-http-types")], path: "Tests/MirrorStoreTests"),

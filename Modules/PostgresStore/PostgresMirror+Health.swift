@@ -1,9 +1,10 @@
+import MirrorStore
 
 // MirrorStore, health: what `fresh check` asks of a PostgreSQL mirror.
 extension PostgresMirror {
     /// The server keeps its own files sound (damage there is PostgreSQL's to report, `amcheck`'s
-    /// to find); this checks what the mirror promises: every migration applied, every page of a
-    /// collection's last complete pass with its items, every current item on a page that exists.
+    /// to find); this checks what the mirror promises: every migration applied, and what
+    /// ``BrokenPromise`` lists, as the SQLite store checks it.
     public func problems() async throws -> [String] {
         var found: [String] = []
         let applied = Set(try await connection.query("SELECT name FROM migration").map { try $0.decode(String.self) })
@@ -18,7 +19,7 @@ extension PostgresMirror {
             """)
         for row in orphans {
             let (name, count) = try row.decode((String, Int).self)
-            found.append("collection \(name): \(count) items on no page")
+            found.append(BrokenPromise.itemsOnNoPage(collection: name, count: count))
         }
         let short = try await connection.query("""
             SELECT c.name, p.page_index FROM page p JOIN collection c ON c.id = p.collection_id
@@ -28,7 +29,18 @@ extension PostgresMirror {
             """)
         for row in short {
             let (name, index) = try row.decode((String, Int).self)
-            found.append("collection \(name): page \(index + 1) holds fewer items than it listed")
+            found.append(BrokenPromise.shortPage(collection: name, pageIndex: index))
+        }
+        let miscounted = try await connection.query("""
+            SELECT name, kept, stored FROM (
+                SELECT c.name, k.count AS kept,
+                    (SELECT count(*) FROM item i WHERE i.collection_id = c.id AND i.page_index >= 0) AS stored
+                FROM item_count k JOIN collection c ON c.id = k.collection_id AND k.change_sequence = c.change_sequence) counted
+            WHERE kept != stored ORDER BY name
+            """)
+        for row in miscounted {
+            let (name, kept, stored) = try row.decode((String, Int, Int).self)
+            found.append(BrokenPromise.keptCount(collection: name, kept: kept, stored: stored))
         }
         return found
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import JSON
 import MirrorStore
 import PostgresStore
@@ -20,18 +21,24 @@ public final class StoreUnderTest {
     public let collection: CollectionRecord
     /// What the store needs to be opened again (another process's view of it).
     public let reopen: @Sendable () async throws -> any MirrorStore
+    private let kind: StoreKind
+    /// The SQLite store's directory; the PostgreSQL store's database.
     private let directory: String?
+    private let database: String?
 
     public init(_ kind: StoreKind) async throws {
+        self.kind = kind
         switch kind {
         case .sqlite:
             let directory = NSTemporaryDirectory() + "fresh-store-tests-" + UUID().uuidString
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             self.directory = directory
+            database = nil
             reopen = { try SQLiteMirror(path: directory + "/data.sqlite") }
         case .postgresql:
             let address = try ThrowawayPostgres.shared.get().newDatabase()
             directory = nil
+            database = address.database
             reopen = { try await PostgresMirror.open(address) }
         }
         store = try await reopen()
@@ -42,6 +49,19 @@ public final class StoreUnderTest {
         let store = store
         Task { await store.close() }
         if let directory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+
+    /// Runs a statement on the store's tables behind its back (another program's write, a bug's
+    /// damage), in the store's own names: `sqlite` for a file, `postgresql` in the server.
+    public func execute(sqlite: String, postgresql: String) throws {
+        switch kind {
+        case .sqlite:
+            let file = try DatabaseQueue(path: directory! + "/data.sqlite")
+            try file.write { try $0.execute(sql: sqlite) }
+            try file.close()
+        case .postgresql:
+            try ThrowawayPostgres.shared.get().sql("SET search_path = fresh; " + postgresql, database: database!)
+        }
     }
 
     @discardableResult

@@ -3,7 +3,6 @@ import Foundation
 import MirrorStore
 import Storage
 import StorageErrors
-import StoreAddress
 import SyncEngine
 
 /// `fresh check`: is the item database damaged, and what can be saved.
@@ -17,13 +16,15 @@ struct CheckCommand: FreshSubcommand {
             keeps the damaged one beside it (data.sqlite.damaged-TIME), and puts the new one in \
             its place; the next sync of each collection reads every page again.
 
-            With --store postgresql://… (or FRESH_STORE) it checks what the mirror promises \
-            there: every migration applied, every current item on a page, every page with its \
-            items. The server's own files are the server's to check; --recover is for the \
-            SQLite file only.
+            In a sound file, and with --store postgresql://… (or FRESH_STORE) in the server's \
+            mirror, it then checks what the mirror promises: in each collection whose last \
+            sync was complete, every current item on a page that exists, every page with the \
+            items it listed, and the item count kept at that sync's end equal to the items \
+            stored (PostgreSQL: every migration applied, too). The server's own files are the \
+            server's to check; --recover is for a damaged SQLite file only.
 
-            Exit status: 0 when the file is undamaged (or was recovered), 6 when it is damaged \
-            or cannot be opened.
+            Exit status: 0 when the file is undamaged (or was recovered) and keeps its \
+            promises, 6 when it is damaged, breaks a promise, or cannot be opened.
             """
     )
 
@@ -43,19 +44,30 @@ struct CheckCommand: FreshSubcommand {
     func execute() async throws {
         if case .postgresql = try storage.mirrorChoice() { return try await checkServer() }
         let path = storage.location.itemDatabasePath
-        let problems = try MirrorCheck.problems(at: path)
-        let damaged = problems != ["ok"]
+        let damage = try MirrorCheck.problems(at: path)
+        let damaged = damage != ["ok"]
+        let problems = damaged ? damage : try await Self.brokenPromises(at: path)
         let recovery: Result<MirrorCheck.Recovery, RecoveryFailed>? = damaged && recover ? Self.recover(at: path) : nil
-        if json { try printJSON(path: path, problems: damaged ? problems : [], recovery: recovery) } else {
-            printLines(path: path, problems: damaged ? problems : [], recovery: recovery)
+        if json { try printJSON(path: path, problems: problems, recovery: recovery) } else {
+            printLines(path: path, problems: problems, damaged: damaged, recovery: recovery)
         }
-        if damaged, (try? recovery?.get()) == nil { throw ExitCode(6) }
+        if !problems.isEmpty, (try? recovery?.get()) == nil { throw ExitCode(6) }
+    }
+
+    /// What a sound file's mirror promises and does not hold, read as `fresh items` reads.
+    private static func brokenPromises(at path: String) async throws -> [String] {
+        let mirror = try SQLiteMirror(path: path, readOnly: true)
+        let found = Result { try mirror.brokenPromises() }
+        await mirror.close()
+        return try found.get()
     }
 
     /// A PostgreSQL mirror: what the store's own check finds.
     private func checkServer() async throws {
         let (location, problems) = try await storage.withMirror { store in (store.location, try await store.problems()) }
-        if json { try printJSON(path: location, problems: problems, recovery: nil) } else { printLines(path: location, problems: problems, recovery: nil) }
+        if json { try printJSON(path: location, problems: problems, recovery: nil) } else {
+            printLines(path: location, problems: problems, damaged: false, recovery: nil)
+        }
         if !problems.isEmpty { throw ExitCode(6) }
     }
 
@@ -69,11 +81,11 @@ struct CheckCommand: FreshSubcommand {
         }
     }
 
-    private func printLines(path: String, problems: [String], recovery: Result<MirrorCheck.Recovery, RecoveryFailed>?) {
+    private func printLines(path: String, problems: [String], damaged: Bool, recovery: Result<MirrorCheck.Recovery, RecoveryFailed>?) {
         guard !problems.isEmpty else { return StandardOutput.line("\(path): no damage found") }
         for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(problem)") }
         switch recovery {
-        case nil where PostgresAddress.isAddress(path): break
+        case nil where !damaged: break
         case nil: StandardError.write("fresh: the database is damaged; 'fresh check --recover' saves what can be read")
         case .failure(let failed)?:
             StandardError.write("fresh: \(path): nothing could be recovered (\(failed.reason)); the damaged file is left as it is")

@@ -136,11 +136,6 @@ public final class SQLiteMirror: MirrorStore {
         }
     }
 
-    public func problems() throws -> [String] {
-        let found = try MirrorCheck.problems(at: path)
-        return found == ["ok"] ? [] : found
-    }
-
     /// Runs a write, turning its errors into ``StorageError``s; damage found while writing
     /// marks the file (see ``DamageMarker``) so no later run writes to it. A duplicate key
     /// found by ``PageWriter`` passes through as it is.
