@@ -54,9 +54,10 @@ struct CheckCommand: FreshSubcommand {
         if !problems.isEmpty, (try? recovery?.get()) == nil { throw ExitCode(6) }
     }
 
-    /// What a sound file's mirror promises and does not hold, read as `fresh items` reads.
+    /// What a sound file's mirror promises and does not hold, opened as `fresh items` opens it
+    /// (a file of an older schema is brought up to date first, unless its directory is read-only).
     private static func brokenPromises(at path: String) async throws -> [String] {
-        let mirror = try SQLiteMirror(path: path, readOnly: true)
+        let mirror = try SQLiteMirror.openForReading(path: path)
         let found = Result { try mirror.brokenPromises() }
         await mirror.close()
         return try found.get()
