@@ -15,6 +15,7 @@ extension PostgresMirror {
             SELECT c.name, count(*) FROM item i JOIN collection c ON c.id = i.collection_id
             WHERE i.page_index >= 0 AND c.pass_complete AND NOT EXISTS (
                 SELECT 1 FROM page p WHERE p.collection_id = i.collection_id AND p.page_index = i.page_index)
+            AND i.page_index < (SELECT max(p.page_index) FROM page p WHERE p.collection_id = i.collection_id)
             GROUP BY c.name ORDER BY c.name
             """)
         for row in orphans {

@@ -162,6 +162,8 @@ struct MirrorDamageTests {
         #expect(FileManager.default.fileExists(atPath: recovery.damagedCopy))
         #expect(try MirrorCheck.problems(at: path) == ["ok"])
         #expect(try SQLiteMirror(path: path).itemCount(in: collection.id) == recovery.items)
+        // A recovered file has items and no pages until the next sync: no broken promise either.
+        #expect(try SQLiteMirror(path: path).problems().isEmpty)
     }
 
     @Test func aVersionTwoDatabaseMigratesItsPostsIntoACollection() throws {
@@ -186,6 +188,7 @@ struct MirrorDamageTests {
         var items: [StoredItem] = []
         try database.forEachItem(in: collection.id) { items.append($0) }
         #expect(items.map(\.json) == [#"{"author":"민지","body":"본문","id":7,"title":"제목","updated_at":"2024-01-01T00:00:00Z"}"#])
+        #expect(try database.problems().isEmpty, "its items have no pages until the next sync, as it promises")
     }
 
     @Test func aDatabaseFromTheReleaseThatStoredTotalSaysMoreOpensAndSyncs() throws {

@@ -150,9 +150,13 @@ public final class ThrowawayPostgres: Sendable {
         Self.stop(pid: pid, directory: directory)
     }
 
+    /// Stops the server, if `pid` is still the cluster's (its PID is not signalled once the
+    /// server ended, as a sweep may have stopped it), and removes the directory.
     private static func stop(pid: Int32, directory: String) {
-        kill(pid, SIGQUIT)
-        while kill(pid, 0) == 0 { usleep(10_000) }
+        if serves(directory, pid) {
+            kill(pid, SIGQUIT)
+            while kill(pid, 0) == 0 { usleep(10_000) }
+        }
         try? FileManager.default.removeItem(atPath: directory)
     }
 
@@ -181,11 +185,7 @@ public final class ThrowawayPostgres: Sendable {
         for name in names where name.hasPrefix(directoryPrefix) {
             let directory = parent + "/" + name
             guard let owner = pid(in: directory + "/" + ownerFile), kill(owner, 0) != 0, errno == ESRCH else { continue }
-            if let server = pid(in: directory + "/data/postmaster.pid"), serves(directory, server) {
-                stop(pid: server, directory: directory)
-            } else {
-                try? FileManager.default.removeItem(atPath: directory)
-            }
+            stop(pid: pid(in: directory + "/data/postmaster.pid") ?? 0, directory: directory)
         }
     }
 

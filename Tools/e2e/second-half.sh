@@ -166,8 +166,8 @@ FRESH_CONFIG_DIR="$WORK/adopt-config" check "fresh source add for a URL already 
 stop_server
 
 installed() { # make install into a scratch PREFIX (the debug build), used from there, then make uninstall
-    # Under `make test` the programs are built (BUILT=yes in the environment: install does not build
-    # again); MAKEFLAGS is emptied for the outer make's jobserver, whose descriptors are not ours.
+    # The programs are built (Tools/e2e.sh sets BUILT=yes: install does not build again); MAKEFLAGS
+    # is emptied for an outer make's jobserver, whose descriptors are not ours.
     local prefix="$WORK/prefix"
     MAKEFLAGS= make -s -C "$TOOLS/.." install PREFIX="$prefix" INSTALL_CONFIGURATION="$(basename "$BIN")" >"$WORK/install.out" 2>&1 || {
         sed 's/^/      | /' "$WORK/install.out"; return 1; }

@@ -18,10 +18,12 @@ struct CheckCommand: FreshSubcommand {
 
             In a sound file, and with --store postgresql://… (or FRESH_STORE) in the server's \
             mirror, it then checks what the mirror promises: in each collection whose last \
-            sync was complete, every current item on a page that exists, every page with the \
-            items it listed, and the item count kept at that sync's end equal to the items \
-            stored (PostgreSQL: every migration applied, too). The server's own files are the \
-            server's to check; --recover is for a damaged SQLite file only.
+            sync was complete, every current item before the last page on a page that exists \
+            and every page with the items it listed; the item count kept at a sync's end equal \
+            to the items stored while nothing changed since (PostgreSQL: every migration \
+            applied, too). A broken promise is not damage: nothing is marked and syncs go on. \
+            The server's own files are the server's to check; --recover is for a damaged SQLite \
+            file only.
 
             Exit status: 0 when the file is undamaged (or was recovered) and keeps its \
             promises, 6 when it is damaged, breaks a promise, or cannot be opened.
@@ -30,7 +32,7 @@ struct CheckCommand: FreshSubcommand {
 
     @Flag(help: "Save what can be read into a new database and use it from now on.")
     var recover = false
-    @Flag(help: "Print a JSON object: path, damaged, problems (and what --recover saved).")
+    @Flag(help: "Print a JSON object: path, damaged (the SQLite file), problems (and what --recover saved).")
     var json = false
 
     @OptionGroup var storage: StorageOptions
@@ -48,16 +50,22 @@ struct CheckCommand: FreshSubcommand {
         let damaged = damage != ["ok"]
         let problems = damaged ? damage : try await Self.brokenPromises(at: path)
         let recovery: Result<MirrorCheck.Recovery, RecoveryFailed>? = damaged && recover ? Self.recover(at: path) : nil
-        if json { try printJSON(path: path, problems: problems, recovery: recovery) } else {
+        if json { try printJSON(path: path, problems: problems, damaged: damaged, recovery: recovery) } else {
             printLines(path: path, problems: problems, damaged: damaged, recovery: recovery)
         }
         if !problems.isEmpty, (try? recovery?.get()) == nil { throw ExitCode(6) }
     }
 
-    /// What a sound file's mirror promises and does not hold, opened as `fresh items` opens it
-    /// (a file of an older schema is brought up to date first, unless its directory is read-only).
+    /// What a sound file's mirror promises and does not hold, opened as `fresh items` opens it (a
+    /// file of an older schema is brought up to date first). In a directory that cannot be
+    /// written, a file of an older schema cannot be read as a mirror: its promises go unchecked.
     private static func brokenPromises(at path: String) async throws -> [String] {
-        let mirror = try SQLiteMirror.openForReading(path: path)
+        let mirror: SQLiteMirror
+        do {
+            mirror = try SQLiteMirror.openForReading(path: path)
+        } catch StorageError.cannotOpen {
+            return []
+        }
         let found = Result { try mirror.brokenPromises() }
         await mirror.close()
         return try found.get()
@@ -66,7 +74,7 @@ struct CheckCommand: FreshSubcommand {
     /// A PostgreSQL mirror: what the store's own check finds.
     private func checkServer() async throws {
         let (location, problems) = try await storage.withMirror { store in (store.location, try await store.problems()) }
-        if json { try printJSON(path: location, problems: problems, recovery: nil) } else {
+        if json { try printJSON(path: location, problems: problems, damaged: false, recovery: nil) } else {
             printLines(path: location, problems: problems, damaged: false, recovery: nil)
         }
         if !problems.isEmpty { throw ExitCode(6) }
@@ -98,8 +106,8 @@ struct CheckCommand: FreshSubcommand {
     }
 
     /// `--json`: the check's finding, then (with --recover) what was saved.
-    private func printJSON(path: String, problems: [String], recovery: Result<MirrorCheck.Recovery, RecoveryFailed>?) throws {
-        var object: [String: Any] = ["path": path, "damaged": !problems.isEmpty, "problems": problems]
+    private func printJSON(path: String, problems: [String], damaged: Bool, recovery: Result<MirrorCheck.Recovery, RecoveryFailed>?) throws {
+        var object: [String: Any] = ["path": path, "damaged": damaged, "problems": problems]
         switch recovery {
         case nil: break
         case .failure(let failed)?: object["recovered"] = NSNull(); object["reason"] = failed.reason
