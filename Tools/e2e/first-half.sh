@@ -364,6 +364,7 @@ check "fresh get -o - writes the body to stdout, -o a the file a; --db-dir n/db 
 FIRST_TITLE=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["title"][:6])' <"$WORK/first.json")
 DEAD_URL=$BASE_URL
 stop_server
+check "the stopped server's port is held: nothing answers there while it stands for a server that is down" hold_port "$DEAD_URL"
 
 # --- 3. server stopped: the cache and the reader keep working -------------------------------
 "$BIN/fresh" get "$DEAD_URL/posts?limit=20" --db-dir "$WORK/stale-db" >"$WORK/offline.out" 2>"$WORK/offline.err"
@@ -391,6 +392,7 @@ check "a --data @file that cannot be read: exit 6, before any request" \
     expect_failure 6 "$BIN/fresh" get -d @"$WORK/no-such-body.json" "$DEAD_URL/posts" --db-dir "$WORK/bad-db"
 touch "$WORK/a-file"
 check "unwritable data directory: exit 6" expect_failure 6 "$BIN/fresh" sync "$DEAD_URL/posts" --db-dir "$WORK/a-file/db"
+release_port   # the last use of DEAD_URL
 mkdir -p "$WORK/static"
 echo '{"data": [ this is not json' >"$WORK/static/posts"
 start_static_server "$WORK/static"

@@ -31,6 +31,7 @@ for c in json.load(sys.stdin): print(c["name"], c["items"], c["pages"], c["style
 cleanup() {
     stop_replay
     stop_server
+    release_port
     stop_pg_cluster
     tmux kill-session -t "$TMUX_SESSION" 2>/dev/null
     rm -rf "$WORK"
@@ -65,6 +66,23 @@ wait_until() { # wait_until COMMAND...: run COMMAND every 0.1 s until it succeed
     return 1
 }
 wait_for_line() { wait_until grep -q -- "$2" "$1"; } # wait_for_line FILE PATTERN
+
+# A stopped server's address stays dead while it is held: its port bound and never listened on,
+# so a connection is refused, and no server another test starts meanwhile (port 0) is given it.
+HELD_PORT_PID=""
+hold_port() { # hold_port URL: holds URL's port until release_port
+    local port=${1##*:}
+    rm -f "$WORK/held-port"
+    python3 -c 'import signal, socket, sys
+held = socket.socket()
+held.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # past the TIME_WAIT connections of the stopped server
+held.bind(("127.0.0.1", int(sys.argv[1])))
+open(sys.argv[2], "w").write("held")
+signal.pause()' "${port%%/*}" "$WORK/held-port" &
+    HELD_PORT_PID=$!
+    wait_until test -s "$WORK/held-port"
+}
+release_port() { [ -n "$HELD_PORT_PID" ] && kill "$HELD_PORT_PID" 2>/dev/null && wait "$HELD_PORT_PID" 2>/dev/null; HELD_PORT_PID=""; }
 
 # Fields of `fresh sync --json`: pages, items in the collection, requests, 200s, 304s, fresh hits,
 # body bytes received, the page a resumed pass resumed at (-1: none), pages read before the stop
