@@ -94,7 +94,8 @@ struct CheckCommand: FreshSubcommand {
         guard !problems.isEmpty else { return StandardOutput.line("\(path): no damage found") }
         for problem in problems.prefix(10) { StandardError.write("fresh: \(path): \(problem)") }
         switch recovery {
-        case nil where !damaged: break
+        case nil where !damaged:
+            if recover { StandardError.write("fresh: \(path) is not damaged: --recover saves a damaged file, and saved nothing") }
         case nil: StandardError.write("fresh: the database is damaged; 'fresh check --recover' saves what can be read")
         case .failure(let failed)?:
             StandardError.write("fresh: \(path): nothing could be recovered (\(failed.reason)); the damaged file is left as it is")
