@@ -13,17 +13,22 @@ struct InterruptionTests {
     @Test func aSignalCancelsWorkThatIsWaiting() async throws {
         try await withSignalHandlingRestored {
             let started = Counter()
-            let interrupter = Task {
-                while started.value.load(ordering: .acquiring) == 0 { await Task.yield() }
+            let sent = DispatchSemaphore(value: 0)
+            // The signal comes from a thread of its own, not a task: while other tests held the
+            // pool's threads (a cluster started with waitpid), a task polling for the start ran so
+            // late that the work's 20 s had nearly run out when the signal came.
+            Thread {
+                while started.value.load(ordering: .acquiring) == 0 { usleep(1_000) }
                 kill(getpid(), SIGTERM)
-            }
+                sent.signal()
+            }.start()
             await #expect(throws: CancellationError.self) {
                 try await Interruption.cancellingOnSignal {
                     started.value.store(1, ordering: .releasing)
                     try await Task.sleep(for: .seconds(20))
                 }
             }
-            await interrupter.value
+            sent.wait()
         }
     }
 

@@ -3,11 +3,24 @@ import StoreTestSupport
 import Testing
 
 /// A test process that crashes leaves its PostgreSQL cluster running; the next test process
-/// stops it and removes its directory, and touches nothing else. (Only directories here: a test
-/// that started a second cluster in this process and swept it made InterruptionTests lose its
-/// SIGTERM in 3 of 8 runs, 0 of 6 without it; the sweep of a real server was checked by hand.)
+/// stops it and removes its directory, and touches nothing else.
 @Suite("Throw-away PostgreSQL clusters: the abandoned are swept")
 struct AbandonedClusterTests {
+    @Test func aClusterWhoseTestProcessEndedIsStoppedAndRemoved() throws {
+        let cluster = try ThrowawayPostgres.ofItsOwn()
+        defer { cluster.stop() }
+        let ownerFile = cluster.directory + "/" + ThrowawayPostgres.ownerFile
+        #expect(try String(contentsOfFile: ownerFile, encoding: .utf8) == "\(getpid())\n")
+
+        ThrowawayPostgres.sweepAbandoned()
+        #expect(kill(cluster.pid, 0) == 0, "its owner, this process, still runs")
+
+        try "\(try endedProcess())\n".write(toFile: ownerFile, atomically: false, encoding: .utf8)
+        ThrowawayPostgres.sweepAbandoned()
+        #expect(kill(cluster.pid, 0) != 0 && errno == ESRCH)
+        #expect(!FileManager.default.fileExists(atPath: cluster.directory))
+    }
+
     @Test func directoriesWithoutAnEndedOwnerStay() throws {
         let parent = FileManager.default.temporaryDirectory.appendingPathComponent("sweep-" + UUID().uuidString).path
         defer { try? FileManager.default.removeItem(atPath: parent) }

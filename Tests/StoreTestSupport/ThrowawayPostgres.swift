@@ -112,8 +112,8 @@ public final class ThrowawayPostgres: Sendable {
 
     nonisolated(unsafe) private static var stopAtExit: (Int32, String)?
 
-    /// A cluster on a Unix socket only.
-    private static func ofItsOwn() throws -> ThrowawayPostgres {
+    /// A cluster for one test, on a Unix socket only, which ``stop()`` ends.
+    public static func ofItsOwn() throws -> ThrowawayPostgres {
         let directory = try newDirectory()
         try initialize(directory)
         return try startServer(in: directory, options: "-c listen_addresses=")
