@@ -103,3 +103,19 @@ extension ItemKey {
         }
     }
 }
+
+/// SQL written once for both stores (``PageWriteRule``, ``BrokenPromise``) names the PostgreSQL
+/// store's columns; this store's are the same in camel case.
+enum MirrorSQL {
+    /// `statement` under this store's names (`next_url` is `nextURL`, `item_count` is `itemCount`);
+    /// the parameters keep their `:name`, which SQLite takes as it is.
+    static func underSQLiteNames(_ statement: String) -> String {
+        // Simple word boundaries: under Unicode's, `excluded.page_index` would be one word.
+        statement.replacing(/:?\b[a-z]+(?:_[a-z]+)+\b/.wordBoundaryKind(.simple)) { match in
+            let name = match.output
+            guard !name.hasPrefix(":") else { return String(name) }
+            let words = name.split(separator: "_")
+            return words[0] + words.dropFirst().map { $0 == "url" || $0 == "id" ? $0.uppercased() : $0.capitalized }.joined()
+        }
+    }
+}

@@ -97,15 +97,5 @@ enum PageWriter {
                                                  moving: moving, contentColumns: ["json"])))
     })
 
-    /// A statement of ``PageWriteRule`` under this file's column names (`next_url` is `nextURL`);
-    /// the parameters keep their `:name`, which SQLite takes as it is.
-    private static func sqlite(_ statement: String) -> String {
-        // Simple word boundaries: under Unicode's, `excluded.page_index` would be one word.
-        statement.replacing(/:?\b[a-z]+(?:_[a-z]+)+\b/.wordBoundaryKind(.simple)) { match in
-            let name = match.output
-            guard !name.hasPrefix(":") else { return String(name) }
-            let words = name.split(separator: "_")
-            return words[0] + words.dropFirst().map { $0 == "url" || $0 == "id" ? $0.uppercased() : $0.capitalized }.joined()
-        }
-    }
+    private static func sqlite(_ statement: String) -> String { MirrorSQL.underSQLiteNames(statement) }
 }
