@@ -7,17 +7,22 @@ import Testing
 
 @Suite("fresh items: CSV, TSV and --fields")
 struct ItemOutputTests {
+    /// One row as `format` writes it.
+    private func row(_ format: DelimitedText.Format, _ fields: [String]) -> String {
+        var row: [UInt8] = []
+        DelimitedText(format).append(fields, to: &row)
+        return String(decoding: row, as: UTF8.self)
+    }
+
     @Test func csvQuotesOnlyWhatNeedsIt() {
-        let csv = DelimitedText(.csv)
-        #expect(csv.row(["1", "plain", "한국어"]) == "1,plain,한국어\r\n")
-        #expect(csv.row(["a,b", "say \"hi\"", "two\nlines", ""]) == "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\r\n")
+        #expect(row(.csv, ["1", "plain", "한국어"]) == "1,plain,한국어\r\n")
+        #expect(row(.csv, ["a,b", "say \"hi\"", "two\nlines", ""]) == "\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\r\n")
         // Quoted byte by byte: a CRLF and multi-byte text inside a field come out whole.
-        #expect(csv.row(["줄\r\n바꿈, \"🇰🇷\""]) == "\"줄\r\n바꿈, \"\"🇰🇷\"\"\"\r\n")
+        #expect(row(.csv, ["줄\r\n바꿈, \"🇰🇷\""]) == "\"줄\r\n바꿈, \"\"🇰🇷\"\"\"\r\n")
     }
 
     @Test func tsvKeepsEveryRowOnOneLine() {
-        let tsv = DelimitedText(.tsv)
-        #expect(tsv.row(["a\tb", "c\nd\r", "back\\slash"]) == "a\\tb\tc\\nd\\r\tback\\\\slash\n")
+        #expect(row(.tsv, ["a\tb", "c\nd\r", "back\\slash"]) == "a\\tb\tc\\nd\\r\tback\\\\slash\n")
     }
 
     @Test func fieldsCutAnItemDownToTheChosenMembers() {

@@ -103,9 +103,14 @@ struct ItemsCommand: FreshSubcommand {
                     columns = members.paths
                 }
                 let table = DelimitedText(format == .csv ? .csv : .tsv)
-                output.write(table.row(columns.map(\.description)))
+                let depth = Self.deepest(columns)
+                var row: [UInt8] = []
+                table.append(columns.map(\.description), to: &row)
+                output.write(utf8: row)
                 try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
-                    output.write(table.row(Self.cells(of: item, columns: columns)))
+                    row.removeAll(keepingCapacity: true)
+                    table.append(Self.cells(of: item, columns: columns, depth: depth), to: &row)
+                    output.write(utf8: row)
                 }
             case .table:
                 let sample = try await store.firstItemJSON(in: collection.id)
@@ -113,7 +118,7 @@ struct ItemsCommand: FreshSubcommand {
                 var rows: [[String]] = []
                 // A table is for reading: without --limit it shows the first rows, and says so.
                 try await store.forEachItem(in: collection.id, filters: filters, limit: limit ?? Self.tableRows + 1) { item in
-                    rows.append(Self.cells(of: item, columns: columns))
+                    rows.append(Self.cells(of: item, columns: columns, depth: Self.deepest(columns)))
                 }
                 let cut = limit == nil && rows.count > Self.tableRows
                 if cut { rows.removeLast() }
@@ -146,10 +151,13 @@ struct ItemsCommand: FreshSubcommand {
         }
     }
 
+    /// How deep an item is read for `columns`: the most components of their paths.
+    static func deepest(_ columns: [JSONPath]) -> Int { columns.lazy.map(\.components.count).max() ?? 1 }
+
     /// An item's cells: each member's text (strings as they are, other values as JSON). The
-    /// item was checked when it was stored, so its text is skimmed, not checked again.
-    static func cells(of item: StoredItem, columns: [JSONPath]) -> [String] {
-        let depth = columns.lazy.map { $0.components.count }.max() ?? 1
+    /// item was checked when it was stored, so its text is skimmed, not checked again, down to
+    /// `depth`, the deepest of the columns' paths.
+    static func cells(of item: StoredItem, columns: [JSONPath], depth: Int) -> [String] {
         let document = try? JSONDocument(skimming: Data(item.json.utf8), recordedDepth: depth)
         return columns.map { path in
             guard let value = document?.value(at: path) else { return "" }

@@ -51,6 +51,16 @@ final class BufferedOutput {
         if buffer.count >= 64 * 1024 { flush() }
     }
 
+    /// UTF-8 text: its bytes as they are in a pipe; on a terminal, made safe as ``write(_:)`` makes it.
+    func write(utf8 text: [UInt8]) {
+        guard StandardOutput.isTerminal else {
+            buffer.append(contentsOf: text)
+            if buffer.count >= 64 * 1024 { flush() }
+            return
+        }
+        write(String(decoding: text, as: UTF8.self))
+    }
+
     func flush() {
         guard !buffer.isEmpty else { return }
         FileHandle.standardOutput.write(buffer)
