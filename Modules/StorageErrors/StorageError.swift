@@ -18,7 +18,7 @@ public enum StorageError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .cannotOpen(let path, let reason): "cannot open database at \(path): \(reason)"
         case .corrupted(let path, let reason):
-            "database at \(path) is damaged (\(reason)); nothing more is written to it: 'fresh check' shows what can be read, 'fresh check --recover' saves it to a new file"
+            "database at \(path) is damaged (\(reason)); nothing more is written to it: 'fresh check' says where, 'fresh check --recover' saves what can be read to a new file"
         case .cannotWrite(let path, let reason): "cannot write to the database at \(path): \(reason) (is the disk full?)"
         case .lost(let location, let reason):
             "lost the connection to the database at \(location): \(reason); what was written before stays, and the next sync resumes"

@@ -296,6 +296,28 @@ check "middle b-tree pages of data.sqlite scribbled over: a sync exits 6 with on
     damage_refused middle
 check "the last page of data.sqlite scribbled over: a sync exits 6 with one line, no byte changed; fresh check says damaged" \
     damage_refused last
+listed_over_damage() { # one page of items scribbled over: fresh collections lists the collections, '?' for what it cannot count
+    local db=$WORK/item-damage-db
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=20" --db-dir "$db" -q || return 1
+    python3 - "$db/data.sqlite" <<'PY' || return 1
+import random, sqlite3, sys
+path = sys.argv[1]
+with sqlite3.connect(path) as db:
+    size = db.execute("PRAGMA page_size").fetchone()[0]
+    leaves = [number for (number,) in db.execute("SELECT pageno FROM dbstat WHERE name = 'item' AND pagetype = 'leaf' ORDER BY pageno")]
+with open(path, "r+b") as file:
+    file.seek((leaves[len(leaves) // 2] - 1) * size)
+    file.write(random.Random(29).randbytes(size))
+PY
+    "$BIN/fresh" collections --db-dir "$db" >"$WORK/listed.out" 2>"$WORK/listed.err"
+    local status=$?
+    echo "      exit $status: $(head -c 120 "$WORK/listed.err")"
+    sed 's/^/      /' "$WORK/listed.out"
+    [ "$status" -eq 6 ] && [ "$(wc -l <"$WORK/listed.err")" -eq 1 ] && grep -q "is damaged" "$WORK/listed.err" \
+        && grep -Eq '^posts +\? +\? ' "$WORK/listed.out"
+}
+check "a page of items scribbled over: fresh collections still lists the collection ('?' for its counts), then one line, exit 6" \
+    listed_over_damage
 miscount_found() { # a sound file whose kept item count was changed behind the mirror's back
     local db=$WORK/miscounted-db
     "$BIN/fresh" sync "$BASE_URL/posts?limit=50" --db-dir "$db" -q || return 1

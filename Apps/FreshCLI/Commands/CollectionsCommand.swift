@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MirrorStore
+import StorageErrors
 import SyncEngine
 
 /// `fresh collections`: what the item database mirrors.
@@ -28,27 +29,44 @@ struct CollectionsCommand: FreshSubcommand {
     @OptionGroup var storage: StorageOptions
 
     func execute() async throws {
-        let summaries = try await storage.withMirror(forReading: true) { try await $0.summaries() }
-        if json { return try JSONOutput.print(summaries.map(Self.object)) }
-        guard !summaries.isEmpty else {
+        let (listed, damage) = try await storage.withMirror(forReading: true) { store in try await Self.listing(of: store) }
+        if json {
+            try JSONOutput.print(listed.map(Self.object))
+        } else if listed.isEmpty {
             StandardError.write("fresh: no collections yet: 'fresh sync URL' mirrors one")
-            return
+        } else {
+            let rows = listed.map { collection, figures in
+                [collection.name, figures.map { String($0.itemCount) } ?? "?", figures.map { String($0.pageCount) } ?? "?",
+                 collection.plan?.style.name ?? "-", Self.lastSync(collection),
+                 Self.status(collection, itemCount: figures?.itemCount), figures.map { ByteCount.format($0.bytes) } ?? "?", collection.url]
+            }
+            TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows,
+                            numericColumns: [1, 2], dropping: [2, 6, 3])
         }
-        let rows = summaries.map { summary in
-            [summary.collection.name, String(summary.itemCount), String(summary.pageCount),
-             summary.collection.plan?.style.name ?? "-", Self.lastSync(summary.collection),
-             Self.status(summary.collection, itemCount: summary.itemCount), ByteCount.format(summary.bytes), summary.collection.url]
+        if let damage { throw damage }
+    }
+
+    /// A collection, and its figures unless the file's damage kept them from being counted.
+    typealias Listed = (collection: CollectionRecord, figures: CollectionSummary?)
+
+    /// Every collection with its figures; in a damaged file whose collections can still be read but
+    /// not all their items, the collections without figures, and the damage to report once they
+    /// are shown (a reading command reads a damaged file as far as it can).
+    static func listing(of store: any MirrorStore) async throws -> ([Listed], StorageError?) {
+        do {
+            return (try await store.summaries().map { ($0.collection, $0) }, nil)
+        } catch let damage as StorageError {
+            guard case .corrupted = damage, let collections = try? await store.collections() else { throw damage }
+            return (collections.map { ($0, nil) }, damage)
         }
-        TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows, numericColumns: [1, 2],
-                        dropping: [2, 6, 3])
     }
 
     /// How the last sync ended, on one line: a failure over stored items is "stale (last sync
     /// failed: …)", its reason cut to ``errorWidth`` characters (`--json` has it whole).
-    static func status(_ collection: CollectionRecord, itemCount: Int) -> String {
+    static func status(_ collection: CollectionRecord, itemCount: Int?) -> String {
         if let error = collection.lastError {
             let reason = error.count > errorWidth ? String(error.prefix(errorWidth - 1)) + "…" : error
-            return itemCount > 0 && collection.lastCompleteAt != nil ? "stale (last refresh failed: \(reason))" : "failed: \(reason)"
+            return itemCount != 0 && collection.lastCompleteAt != nil ? "stale (last refresh failed: \(reason))" : "failed: \(reason)"
         }
         if collection.lastCompleteAt == nil && collection.plan == nil { return "never synced" }
         guard collection.passComplete else { return "unfinished" }
@@ -65,11 +83,11 @@ struct CollectionsCommand: FreshSubcommand {
         return formatter.string(from: Date(timeIntervalSince1970: time))
     }
 
-    private static func object(_ summary: CollectionSummary) -> [String: Any] {
-        let collection = summary.collection
+    private static func object(_ listed: Listed) -> [String: Any] {
+        let (collection, figures) = listed
         var object: [String: Any] = [
-            "name": collection.name, "url": collection.url, "items": summary.itemCount, "pages": summary.pageCount,
-            "bytes": summary.bytes, "complete": collection.passComplete && collection.lastCompleteAt != nil,
+            "name": collection.name, "url": collection.url, "items": figures?.itemCount ?? NSNull(), "pages": figures?.pageCount ?? NSNull(),
+            "bytes": figures?.bytes ?? NSNull(), "complete": collection.passComplete && collection.lastCompleteAt != nil,
         ]
         object["style"] = collection.plan?.style.name
         object["itemsPath"] = collection.plan.map { $0.items.description }
