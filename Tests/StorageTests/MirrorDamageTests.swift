@@ -166,6 +166,28 @@ struct MirrorDamageTests {
         #expect(try SQLiteMirror(path: path).problems().isEmpty)
     }
 
+    /// Bytes changed inside one item's text, its row and the file's structure sound: SQLite's own
+    /// check passes, `fresh check` does not, and recovery leaves that item out.
+    @Test func anItemWhoseJSONNoLongerParsesIsDamageThatRecoveryLeavesOut() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("data.sqlite")
+        let database = try SQLiteMirror(path: path)
+        let collection = try database.createCollection(preferredName: "posts", url: "http://o.test/posts")
+        let items = (1...50).map { (key: ItemKey.integer($0), json: Data(#"{"id":\#($0),"title":"t\#($0)"}"#.utf8)) }
+        _ = try database.writePagesNow([PageContent(index: 0, url: "u", nextURL: nil, validator: nil, items: items)], of: collection.id, pass: 1, now: Date())
+        try DatabaseQueue(path: path).write { db in
+            try db.execute(sql: #"UPDATE item SET json = '{"id":7,"title":"t' || char(0) || '7' WHERE key = 7"#)
+            #expect(try String.fetchAll(db, sql: "PRAGMA integrity_check") == ["ok"])
+        }
+
+        let row = try DatabaseQueue(path: path).read { db in try Int64.fetchOne(db, sql: "SELECT id FROM item WHERE key = 7") } ?? 0
+        #expect(try MirrorCheck.problems(at: path) == ["collection posts: 1 item whose JSON no longer parses (the first is row \(row))"])
+        #expect(throws: StorageError.self) { try SQLiteMirror(path: path) }
+        let recovery = try MirrorCheck.recover(at: path)
+        #expect(recovery.items == 49 && recovery.lostRows == 1)
+        #expect(try MirrorCheck.problems(at: path) == ["ok"])
+    }
+
     @Test func aVersionTwoDatabaseMigratesItsPostsIntoACollection() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("data.sqlite")

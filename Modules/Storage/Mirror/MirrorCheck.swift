@@ -8,17 +8,24 @@ import StorageErrors
 /// damaged file aside as `data.sqlite.damaged-<time>` (with its WAL), and puts the recovered
 /// one in its place.
 public enum MirrorCheck {
-    /// What `PRAGMA integrity_check` says: `["ok"]` for an undamaged file.
+    /// What `PRAGMA integrity_check` says, then, in a file it finds sound, the items whose JSON
+    /// no longer parses: `["ok"]` for an undamaged file.
     public static func problems(at path: String) throws -> [String] {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StorageError.cannotOpen(path: path, reason: "no such file")
         }
-        return try findProblems(at: path, check: "integrity_check(100)")
+        return try findProblems(at: path, check: "integrity_check(100)", readingItems: true)
     }
 
     /// What SQLite's `check` pragma (`integrity_check(N)` or `quick_check(N)`) finds in the file at
-    /// `path`: `["ok"]` when sound; damage found marks the file (``DamageMarker``), as elsewhere.
-    static func findProblems(at path: String, check: String) throws -> [String] {
+    /// `path`, and with `readingItems` the items whose JSON does not parse: `["ok"]` when sound;
+    /// damage found marks the file (``DamageMarker``), as elsewhere.
+    ///
+    /// SQLite's checks see the file's structure, not what its rows hold: bytes changed inside an
+    /// item's text (a disk's error, a program writing over the file) leave a sound b-tree around
+    /// JSON that no longer parses. Every item is stored as JSON the sync checked, so one that
+    /// `json_valid` refuses was damaged where it lies.
+    static func findProblems(at path: String, check: String, readingItems: Bool = false) throws -> [String] {
         var configuration = Configuration()
         configuration.readonly = true
         // Another process may be creating or migrating the file: wait for it, as its writers do.
@@ -27,7 +34,18 @@ public enum MirrorCheck {
         do {
             // In a directory that cannot be written, as the readers open it (see readOnlyLocation).
             let queue = try DatabaseQueue(path: DatabaseFile.readOnlyLocation(of: path), configuration: configuration)
-            problems = try queue.read { db in try String.fetchAll(db, sql: "PRAGMA \(check)") }
+            problems = try queue.read { db in
+                let found = try String.fetchAll(db, sql: "PRAGMA \(check)")
+                guard found == ["ok"], readingItems, try db.tableExists("item") else { return found }
+                let unparsable = try Row.fetchAll(db, sql: """
+                    SELECT c.name, count(*), min(i.id) FROM item i JOIN collection c ON c.id = i.collectionID
+                    WHERE NOT json_valid(i.json) GROUP BY c.name ORDER BY c.name
+                    """).map { row -> String in
+                        let count: Int = row[1]
+                        return "collection \(row[0] as String): \(count) item\(count == 1 ? "" : "s") whose JSON no longer parses (the first is row \(row[2] as Int64))"
+                    }
+                return unparsable.isEmpty ? found : unparsable
+            }
             try queue.close()
         } catch {
             guard StorageError.isDamage(error) else { throw DatabaseFile.classify(error, path: path) }
@@ -67,7 +85,8 @@ public enum MirrorCheck {
                 // No transaction around the reads: a damaged page makes its commit fail too.
                 try source.inDatabase { from in
                     recovery.collections = try copyRows(of: "collection", from: from, into: db, lost: &recovery.lostRows)
-                    recovery.items = try copyRows(of: "item", from: from, into: db, lost: &recovery.lostRows)
+                    // An item whose JSON no longer parses is lost with the rows that cannot be read.
+                    recovery.items = try copyRows(of: "item", keeping: "json_valid(json)", from: from, into: db, lost: &recovery.lostRows)
                 }
                 // Pages are not copied: the next sync of each collection reads them all again.
                 try db.execute(sql: "UPDATE collection SET passComplete = 1")
@@ -88,33 +107,39 @@ public enum MirrorCheck {
     }
 
     /// Copies the rows of `table` in rowid order, a batch at a time, or row by row where a batch
-    /// cannot be read (counting into `lost` the rows that cannot be). Returns the rows copied.
-    private static func copyRows(of table: String, from source: Database, into destination: Database, lost: inout Int) throws -> Int {
+    /// cannot be read, counting into `lost` the rows that cannot be and those the SQL condition
+    /// `keeping` refuses. Returns the rows copied.
+    private static func copyRows(
+        of table: String, keeping: String = "1", from source: Database, into destination: Database, lost: inout Int
+    ) throws -> Int {
         let columns = try destination.columns(in: table).map(\.name)
         let list = columns.joined(separator: ", ")
         let insert = try destination.makeStatement(
             sql: "INSERT OR IGNORE INTO \(table) (\(list)) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
         func copy(_ row: Row) throws {
+            guard row["kept"] as Bool else { return lost += 1 }
             try insert.execute(arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
         }
         var copied = 0
         var after: Int64 = 0
         while true {
             do {
-                let rows = try Row.fetchAll(source, sql: "SELECT rowid AS readRowID, \(list) FROM \(table) WHERE rowid > ? ORDER BY rowid LIMIT 500",
-                                            arguments: [after])
+                let rows = try Row.fetchAll(source, sql: """
+                    SELECT rowid AS readRowID, (\(keeping)) AS kept, \(list) FROM \(table) WHERE rowid > ? ORDER BY rowid LIMIT 500
+                    """, arguments: [after])
                 guard let final = rows.last else { return copied }
                 for row in rows { try copy(row) }
-                copied += rows.count
+                copied += rows.filter { $0["kept"] as Bool }.count
                 after = final["readRowID"]
             } catch {
                 // The batch after `after` is unreadable: one rowid at a time, up to the last.
                 let last = (try? Int64.fetchOne(source, sql: "SELECT max(rowid) FROM \(table)")) ?? nil
                 for probe in (after + 1)...max(after + 1, last ?? after + 100_000) {
                     do {
-                        if let row = try Row.fetchOne(source, sql: "SELECT \(list) FROM \(table) WHERE rowid = ?", arguments: [probe]) {
+                        if let row = try Row.fetchOne(source, sql: "SELECT (\(keeping)) AS kept, \(list) FROM \(table) WHERE rowid = ?",
+                                                      arguments: [probe]) {
                             try copy(row)
-                            copied += 1
+                            if row["kept"] as Bool { copied += 1 }
                         }
                     } catch {
                         lost += 1
