@@ -32,6 +32,13 @@ struct ItemOutputTests {
         #expect(ItemProjection([JSONPath(["이름"])]).json(of: #"{"이름":[1,2]}"#) == #"{"이름":[1,2]}"#)
     }
 
+    @Test func fieldsIgnoreSpacesAroundAPathAndRefuseAnEmptyOrRepeatedOne() throws {
+        #expect(try ItemsCommand.paths(in: "id, user.login ").map(\.description) == ["id", "user.login"])
+        for refused in ["", ",", "id,,title", "id,id", " id,id ", ".a"] {
+            #expect(throws: (any Error).self, "--fields \(refused)") { try ItemsCommand.paths(in: refused) }
+        }
+    }
+
     @Test func csvWithoutFieldsHasEveryMemberOfEveryItemInTheOrderTheyFirstAppear() {
         var members = ItemsCommand.OrderedMembers()
         members.add(of: #"{"id":1,"title":"t"}"#)

@@ -68,16 +68,28 @@ struct ItemsCommand: FreshSubcommand {
     func validate() throws {
         if json, let format, format != .json { throw ValidationError("--json and --format \(format.rawValue) disagree") }
         if let limit, limit < 0 { throw ValidationError("--limit must not be negative") }
-        if let fields, fields.split(separator: ",").contains(where: { JSONPath(parsing: String($0)) == nil }) {
-            throw ValidationError("--fields \(fields): use member paths separated by commas")
+        if let fields { _ = try Self.paths(in: fields) }
+    }
+
+    /// The member paths `--fields` lists: separated by commas, spaces around each ignored; an
+    /// empty or repeated path is refused.
+    static func paths(in fields: String) throws -> [JSONPath] {
+        var paths: [JSONPath] = []
+        for text in fields.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let path = JSONPath(parsing: text.trimmingCharacters(in: .whitespaces)), !path.isRoot else {
+                throw ValidationError("--fields \(fields): use member paths separated by commas")
+            }
+            guard !paths.contains(path) else { throw ValidationError("--fields \(fields): \(path) is named twice") }
+            paths.append(path)
         }
+        return paths
     }
 
     func execute() async throws {
         try await storage.withMirror(forReading: true, given: try SourcesFile.located().store(ofSourceNamed: name)) { store in
             guard let collection = try await store.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
             let format = json ? .json : format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
-            let chosen = fields.map { $0.split(separator: ",").compactMap { JSONPath(parsing: String($0)) } }
+            let chosen = try fields.map(Self.paths(in:))
             let output = BufferedOutput(format == .json || format == .jsonl ? .json : .text)
             let projection = chosen.map(ItemProjection.init)
             switch format {
@@ -105,8 +117,11 @@ struct ItemsCommand: FreshSubcommand {
                 let table = DelimitedText(format == .csv ? .csv : .tsv)
                 let depth = Self.deepest(columns)
                 var row: [UInt8] = []
-                table.append(columns.map(\.description), to: &row)
-                output.write(utf8: row)
+                // No columns (no item to find them in): no header either, as the export is empty.
+                if !columns.isEmpty {
+                    table.append(columns.map(\.description), to: &row)
+                    output.write(utf8: row)
+                }
                 try await store.forEachItem(in: collection.id, filters: filters, limit: limit) { item in
                     row.removeAll(keepingCapacity: true)
                     table.append(Self.cells(of: item, columns: columns, depth: depth), to: &row)
