@@ -136,7 +136,7 @@ extension RowFields {
 extension ItemFilter {
     /// The SQL condition, its value bound at `$<argument>`; a member compares as its text, as on the SQLite side.
     func postgresCondition(argument: Int) -> String {
-        let member = "coalesce(json #>> \(path.postgresPath), '')"
+        let member = "coalesce(CASE jsonb_typeof(json #> \(path.postgresPath)) WHEN 'null' THEN 'null' ELSE json #>> \(path.postgresPath) END, '')"
         return switch comparison {
         case .equals: "\(member) = $\(argument)"
         case .notEquals: "\(member) != $\(argument)"

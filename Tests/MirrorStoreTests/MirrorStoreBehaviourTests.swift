@@ -268,12 +268,15 @@ struct MirrorStoreBehaviourTests {
         try await mirror.write([
             (.integer(1), #"{"id":1,"n":5,"ok":true,"t":"Swift","user":{"login":"kim"}}"#),
             (.integer(2), #"{"id":2,"n":"5","ok":false,"t":"Rust"}"#),
+            (.integer(3), #"{"id":3,"n":null,"t":"Go"}"#),
         ])
         func matching(_ text: String) async throws -> [ItemKey] { try await mirror.keys(filters: [ItemFilter(parsing: text)!]) }
         #expect(try await matching("n=5") == [.integer(1), .integer(2)])
         #expect(try await matching("ok=true") == [.integer(1)])
         #expect(try await matching("t~swi") == [.integer(1)])
-        #expect(try await matching("t!=Swift") == [.integer(2)])
+        #expect(try await matching("t!=Swift") == [.integer(2), .integer(3)])
+        #expect(try await matching("n=null") == [.integer(3)])
+        #expect(try await matching("ok=") == [.integer(3)], "a missing member is empty text")
         #expect(try await matching("user.login=kim") == [.integer(1)])
         #expect(try await matching("missing=x").isEmpty)
         #expect(try await mirror.keys(filters: [ItemFilter(parsing: "n=5")!, ItemFilter(parsing: "t=Rust")!]) == [.integer(2)])

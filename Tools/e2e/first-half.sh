@@ -420,6 +420,14 @@ release_port   # the last use of DEAD_URL
 mkdir -p "$WORK/static"
 echo '{"data": [ this is not json' >"$WORK/static/posts"
 start_static_server "$WORK/static"
+reading_creates_nothing() { # reading commands on a --db-dir that holds no mirror (a typo): an empty answer, no file made
+    local typo=$WORK/no-such-dir/db
+    "$BIN/fresh" collections --db-dir "$typo" 2>"$WORK/typo.err" && grep -q "no collections yet" "$WORK/typo.err" || return 1
+    [ "$("$BIN/fresh" collections --json --db-dir "$typo")" = "[]" ] || return 1
+    expect_failure 64 "$BIN/fresh" items posts --db-dir "$typo" || return 1
+    [ ! -e "$WORK/no-such-dir" ] || { echo "      $WORK/no-such-dir was created"; return 1; }
+}
+check "reading a --db-dir that holds no mirror: collections says none, items exits 64, and nothing is created" reading_creates_nothing
 check "a page that is not valid JSON: exit 5" expect_failure 5 "$BIN/fresh" sync "$BASE_URL/posts" --db-dir "$WORK/bad-db"
 cache_is_disposable() { # a cache directory that cannot exist: the request still works, with a warning
     "$BIN/fresh" get "$BASE_URL/posts" --db-dir "$WORK/a-file/db" >"$WORK/memory-only.out" 2>"$WORK/memory-only.err" &&

@@ -29,7 +29,8 @@ struct CollectionsCommand: FreshSubcommand {
     @OptionGroup var storage: StorageOptions
 
     func execute() async throws {
-        let (listed, damage) = try await storage.withMirror(forReading: true) { store in try await Self.listing(of: store) }
+        let (listed, damage) = try storage.noMirrorYet() ? ([], nil)
+            : try await storage.withMirror(forReading: true) { store in try await Self.listing(of: store) }
         if json {
             try JSONOutput.print(listed.map(Self.object))
         } else if listed.isEmpty {

@@ -20,10 +20,10 @@ struct ExplainCommand: FreshSubcommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("Absolute http or https URL.", valueName: "url"), transform: ParsedURL.parse)
+    @Argument(help: ArgumentHelp("http or https URL, as fresh get takes it (without a scheme, http).", valueName: "url"), transform: ParsedURL.parse)
     var target: ParsedURL
 
-    @Option(name: .customShort("H"), help: ArgumentHelp("Request header 'Name: value' (repeatable), for Vary and Cache-Control.", valueName: "header"))
+    @Option(name: [.customShort("H"), .customLong("header")], help: ArgumentHelp("Request header 'Name: value' (repeatable), for Vary and Cache-Control.", valueName: "header"))
     var headers: [String] = []
 
     @Flag(help: "Print a JSON object: the URL and each explanation's lines.")

@@ -13,10 +13,12 @@ struct ItemsCommand: FreshSubcommand {
         discussion: """
             Items come in the server's order, as the JSON it sent (without insignificant \
             whitespace). The default format is a table on a terminal and JSON Lines (one item \
-            per line) in a pipe.
+            per line) in a pipe. A table is for reading: without --limit it shows the first \
+            \(tableRows) items, and says so.
 
             --where keeps the items whose member matches: NAME=VALUE (equal as text: 5 \
-            matches the number 5 and the string "5"; true matches the boolean), NAME!=VALUE, \
+            matches the number 5 and the string "5"; true matches the boolean, null a null, \
+            an empty VALUE a missing member), NAME!=VALUE, \
             NAME~VALUE (contains, ignoring case). NAME may be a path (user.login). Several \
             --where must all hold.
 
@@ -86,7 +88,9 @@ struct ItemsCommand: FreshSubcommand {
     }
 
     func execute() async throws {
-        try await storage.withMirror(forReading: true, given: try SourcesFile.located().store(ofSourceNamed: name)) { store in
+        let given = try SourcesFile.located().store(ofSourceNamed: name)
+        if try storage.noMirrorYet(given: given) { throw SyncError.unknownCollection(name: name) }
+        try await storage.withMirror(forReading: true, given: given) { store in
             guard let collection = try await store.collection(meaning: name) else { throw SyncError.unknownCollection(name: name) }
             let format = json ? .json : format ?? (isatty(STDOUT_FILENO) == 1 ? .table : .jsonl)
             let chosen = try fields.map(Self.paths(in:))

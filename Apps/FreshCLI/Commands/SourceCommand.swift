@@ -214,7 +214,8 @@ struct SourceRemoveCommand: FreshSubcommand {
         // still find the source.
         let store = try SourcesFile.located().store(ofSourceNamed: name)
         try storage.handOffIfElsewhere([store])
-        let collection = try? await storage.withMirror(forReading: true, given: store) { try await $0.collection(named: name) }
+        let collection = try storage.noMirrorYet(given: store) ? nil
+            : try? await storage.withMirror(forReading: true, given: store) { try await $0.collection(named: name) }
         try SourcesFile.located().remove(named: name)
         StandardOutput.line("removed source '\(name)'" + (collection != nil ? " (its collection stays: 'fresh rm \(name)' removes it)" : ""))
     }

@@ -47,6 +47,13 @@ struct StorageOptions: ParsableArguments {
         for store in given { try mirrorChoice(given: store).handOffIfElsewhere() }
     }
 
+    /// Whether a reading command finds no mirror to read: an SQLite mirror whose file does not
+    /// exist yet (a new machine, a mistyped `--db-dir`). Reading creates nothing, so such a command
+    /// answers as for an empty mirror instead of opening one.
+    func noMirrorYet(given: String? = nil) throws -> Bool {
+        try mirrorChoice(given: given) == .sqlite && !FileManager.default.fileExists(atPath: location.itemDatabasePath)
+    }
+
     /// Runs `body` with the mirror open, and closes it however `body` ends. A PostgreSQL mirror in
     /// `fresh` never returns here (the line is handed to fresh-postgresql): nothing the command
     /// does before it may be seen or kept.

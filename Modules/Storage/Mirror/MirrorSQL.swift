@@ -43,9 +43,9 @@ extension StoredItem {
 
 extension ItemFilter {
     /// The SQL condition and its arguments. A member compares as its text: `5` matches the
-    /// number 5 and the string "5", `true` matches the boolean.
+    /// number 5 and the string "5", `true` matches the boolean, `null` a null; a missing member is empty.
     var sql: (String, [any DatabaseValueConvertible]) {
-        let member = "coalesce(CASE json_type(json, ?) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' "
+        let member = "coalesce(CASE json_type(json, ?) WHEN 'true' THEN 'true' WHEN 'false' THEN 'false' WHEN 'null' THEN 'null' "
             + "ELSE CAST(json_extract(json, ?) AS TEXT) END, '')"
         let path = self.path.sqlitePath
         switch comparison {
