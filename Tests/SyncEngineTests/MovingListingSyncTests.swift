@@ -30,6 +30,23 @@ struct MovingListingSyncTests {
         await server.stop()
     }
 
+    /// A pass stopped after 3 pages (as by Ctrl-C) over a listing that gains 2 entries before each
+    /// of the first 5 requests: the run that resumes it reads pages 4 to 6 while entries move from
+    /// page 3 onto page 4. The revisit reads every page again, not only the first three, so an
+    /// entry that moved past the stop is listed by a page of the pass and kept.
+    @Test func aResumedPassOverAListingThatMovedKeepsEveryEntry() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(
+            newsCount: 50, newsArrivals: NewsArrivals(count: 2, pace: .perRequest, maximum: 10)))
+        let fixture = try SyncFixture()
+        let url = server.baseURL + "/news?per_page=10"
+        let stopped = try await fixture.sync(url) { $0.maximumPages = 3 }
+        #expect(!stopped.complete && stopped.pages == 3)
+        let resumed = try await fixture.sync(url)
+        #expect(try fixture.items("news").map(\.key) == (1...60).reversed().map { JSON.ItemKey.integer($0) })
+        #expect(resumed.complete && resumed.removed == 0 && resumed.resumedAtPage == 4 && resumed.revisitedPages == 6)
+        await server.stop()
+    }
+
     @Test func aKeyRepeatedInACursorListingIsStillAnError() async throws {
         // A cursor names what comes after a key: a key that comes again is no listing moving.
         let origin = try ScriptedOrigin()

@@ -247,7 +247,7 @@ killed_while_changing() { # killed_while_changing ROUND
     [ "$staged" -eq 0 ] && [ "$status" -eq 137 ] || { echo "      the sync was not stopped mid-pass as staged (exit $status)"; return 1; }
     set_faults && change_read_pages "in round $1, after the kill" || return 1
     sync_json "$db" "$BASE_URL$PAGED_POSTS"
-    echo "      exit $SYNC_STATUS, resumed at page $RESUMED, $REVISITED pages read before the stop revalidated"
+    echo "      exit $SYNC_STATUS, resumed at page $RESUMED, $REVISITED pages revalidated from the first"
     mirror_is_the_server "$db" && [ "$SYNC_STATUS" -eq 0 ] && [ "$RESUMED" -ge 3 ] && [ "$REVISITED" -ge 2 ]
 }
 for round in 1 2 3 4 5; do

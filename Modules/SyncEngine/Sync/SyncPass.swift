@@ -187,16 +187,23 @@ struct SyncPass: Sendable {
 
     /// Revisits a pass that ended by resuming (docs/cli.md, "A resumed pass is a consistent copy"): from
     /// the first page, in a pass of its own, each asked conditionally, until it rejoins the pages read since.
+    ///
+    /// When the listing moved under the resumed pass (items seen twice), the revisit reads every page
+    /// instead: an item that had moved from a page read before the stop onto one read after it was
+    /// left where it was, as a repeat, and the page it now lies on, read before the revisit, did not
+    /// take it; the revisit rewrites the first pages as they are now, which sets that item aside, and
+    /// only a page of the revisit listing it again keeps it from being removed as gone.
     private func revisit(
         after first: PageWalk, from position: PassPosition, reader: inout PageReader, chain: StoredChain
     ) async throws -> (PageWalk, pass: Int) {
-        let rejoining = position.nextURL.flatMap(URL.init(string:)).map { (index: position.nextPageIndex, url: $0) }
+        let moved = tally.update { $0.repeatedItems } > 0
+        let rejoining = moved ? nil : position.nextURL.flatMap(URL.init(string:)).map { (index: position.nextPageIndex, url: $0) }
         // No page limit here: a pass is complete once, whole, or not at all.
         var walk = PageWalk(revisiting: firstURL, rejoining: rejoining, after: first,
                             limits: PageWalk.Limits(maximumEmptyPages: options.maximumEmptyPages))
         let pass = try await store.revisitPass(of: collection.id, now: Date())
         // Guesses go no further than the rejoining page: the pages from there on are current.
-        let source = pageSource(chain: chain, below: position.nextPageIndex - 1, skipping: [])
+        let source = pageSource(chain: chain, below: moved ? nil : position.nextPageIndex - 1, skipping: [])
         defer { source.cancelAll() }
         let before = tally.update { $0.pages }
         try await writing(pass: pass) { sink in

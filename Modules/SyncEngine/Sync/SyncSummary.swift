@@ -118,7 +118,7 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         }
         if let resumedAtPage {
             text += "; resumed at page \(resumedAtPage)"
-            if revisitedPages > 0 { text += ", then \(Plural.count(revisitedPages, "page")) read before the stop revalidated" }
+            if revisitedPages > 0 { text += ", then \(Plural.count(revisitedPages, "page")) revalidated from the first" }
         }
         return text
     }
