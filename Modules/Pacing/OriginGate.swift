@@ -50,7 +50,8 @@ public final class OriginGate: Sendable {
         var holdReason: HoldReason = .retryAfter
         /// The end of the last hold a waiter said; a hold ending within a second of it is the same.
         var announcedUntil: ContinuousClock.Instant?
-        /// Refusals in a row by a limit that stated no wait.
+        /// Refusals in a row by a limit that stated no wait, each of a request sent after the last
+        /// such hold ended (those in flight when one begins are part of it).
         var unstatedRefusals = 0
     }
 
@@ -166,6 +167,10 @@ public final class OriginGate: Sendable {
             case .spentBudget(let resetIn)?:
                 known.remaining = 0
                 known.resetAt = now + (resetIn ?? Self.unstatedLimitWait)
+            case .unstatedLimit? where Self.hold(of: known, at: now)?.reason == .unstatedLimit:
+                // Its request went before the hold began (none goes during one): one refusal with
+                // those in flight beside it, not a refusal again, so the wait does not double.
+                break
             case .unstatedLimit?:
                 known.unstatedRefusals += 1
                 hold(&known, until: now + Self.unstatedLimitWait * (1 << min(known.unstatedRefusals - 1, 10)), because: .unstatedLimit)

@@ -81,7 +81,9 @@ public struct RetryPolicy: Sendable, Equatable {
         }
         if let requested {
             guard requested <= maximumWait else {
-                return .stop(reason: "\(what): the server asks to wait \(requested.formattedSeconds), longer than \(maximumWaitName) \(maximumWait.formattedSeconds)")
+                // A limit that states no wait asked for none: the wait is the one such limits are given.
+                let asked = if case .limited(_, .unstatedLimit, _) = failure { "its wait is" } else { "the server asks to wait" }
+                return .stop(reason: "\(what): \(asked) \(requested.formattedSeconds), longer than \(maximumWaitName) \(maximumWait.formattedSeconds)")
             }
             return .retry(after: requested, reason: what)
         }

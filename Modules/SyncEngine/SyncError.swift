@@ -64,7 +64,8 @@ public enum ErrorDescription {
 
     public static func isOffline(_ error: any Error) -> Bool {
         switch error {
-        case SyncError.offline, SyncError.gaveUp(_, _, nil, _): true
+        // A give-up with a wait (a rate limit's hold) is the server's answer, not the network failing.
+        case SyncError.offline, SyncError.gaveUp(_, _, nil, nil): true
         case TransportError.unreachable, TransportError.timedOut: true
         default: false
         }

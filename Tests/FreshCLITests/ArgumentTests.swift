@@ -103,6 +103,13 @@ struct ArgumentTests {
         #expect(FailureReport.exitCode(for: NothingStored(url: URL(string: "http://o.test/")!)) == 7)
     }
 
+    /// Giving up on the network is 3; giving up on a rate limit's hold (a wait, no status) is 4, as the table says.
+    @Test func aRateLimitsHoldIsAnErrorStatusNotOffline() {
+        #expect(FailureReport.exitCode(for: SyncError.gaveUp(url: "u", reason: "r", status: nil)) == 3)
+        #expect(FailureReport.exitCode(for: SyncError.gaveUp(url: "u", reason: "r", status: nil, retryAfter: .seconds(960))) == 4)
+        #expect(!ErrorDescription.isOffline(SyncError.gaveUp(url: "u", reason: "r", status: nil, retryAfter: .seconds(960))))
+    }
+
     @Test func urlsMustBeAbsoluteHTTP() {
         #expect((try? ParsedURL.parse("http://127.0.0.1:8080/posts?limit=5")) != nil)
         #expect((try? ParsedURL.parse("https://example.test")) != nil)

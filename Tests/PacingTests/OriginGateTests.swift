@@ -123,6 +123,20 @@ struct OriginGateTests {
         #expect(clock.waits == [.seconds(60), .seconds(120), .seconds(60)])
     }
 
+    /// Six requests in flight when the first refusal comes (a re-sync's lookahead): all six are
+    /// refused, but as one refusal: the hold is a minute, not a minute doubled five times.
+    @Test func refusalsOfRequestsAlreadyInFlightDoNotDoubleTheWait() async throws {
+        let gate = OriginGate(parallel: 8, clock: clock.clock)
+        let secondary = #"{"message":"You have exceeded a secondary rate limit."}"#
+        for _ in 1...6 { try await admit(gate) }
+        for _ in 1...6 { gate.finish(url, response: response(403, body: secondary)) }
+        #expect(gate.hold(of: Origin.of(url)) == .seconds(60))
+        try await admit(gate)
+        gate.finish(url, response: response(403, body: secondary))
+        try await admit(gate)
+        #expect(clock.waits == [.seconds(60), .seconds(120)])
+    }
+
     @Test func aPermissionRefusalHoldsNothing() async throws {
         let gate = OriginGate(clock: clock.clock)
         try await admit(gate)

@@ -18,7 +18,8 @@ enum FailureReport {
         switch error {
         case let stopped as SyncStopped: exitCode(for: stopped.underlying)
         case is CancellationError, TransportError.cancelled: 130
-        case TransportError.unreachable, TransportError.timedOut, SyncError.offline, SyncError.gaveUp(_, _, nil, _): 3
+        // A give-up with no status and no wait is the network's; one with a wait is a rate limit's hold.
+        case TransportError.unreachable, TransportError.timedOut, SyncError.offline, SyncError.gaveUp(_, _, nil, nil): 3
         case SyncError.httpStatus, SyncError.gaveUp, is PacingError: 4
         case TransportError.certificate: 10
         case TransportError.truncated, TransportError.invalidResponse, SyncError.badReply, SyncError.invalidJSON, SyncError.invalidPage,
