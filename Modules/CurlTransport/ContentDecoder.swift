@@ -62,7 +62,9 @@ enum ContentDecoder {
         case FRESH_DECODE_TOO_LARGE: throw .bodyTooLarge(limit: limit ?? Int.max)
         case FRESH_DECODE_UNAVAILABLE: throw .invalidResponse("the body is in a content coding fresh cannot decode here (\(name): its library does not load)")
         case FRESH_DECODE_NO_MEMORY: throw .failed("out of memory decoding the \(name) body")
-        default: throw .invalidResponse("the \(name) body cannot be decoded: it is damaged or cut short")
+        // The HTTP was sound and the bytes are not: most likely cut short on the way (a proxy, a
+        // server that stopped mid-body), which a retry mends; asked again, as a cut-short body is.
+        default: throw .truncated("the \(name) body cannot be decoded: it is damaged or cut short")
         }
     }
 

@@ -169,7 +169,9 @@ final class CurlExchange: @unchecked Sendable {
             // The request went out, so what was not supported is the reply (HTTP/0.9, or no
             // HTTP at all); before sending it is the URL's scheme (or a libcurl without TLS).
             return .invalidResponse(message)
-        case CURLE_WEIRD_SERVER_REPLY, CURLE_BAD_CONTENT_ENCODING: return .invalidResponse(message)
+        case CURLE_WEIRD_SERVER_REPLY: return .invalidResponse(message)
+        // A body its coding cannot decode was most likely cut short on the way: asked again, as one.
+        case CURLE_BAD_CONTENT_ENCODING: return .truncated(message)
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .invalidURL(transfer.request.url.absoluteString)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY, CURLE_SEND_ERROR:
             return .unreachable(message)

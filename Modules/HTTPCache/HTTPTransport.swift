@@ -72,10 +72,11 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     case unreachable(String)
     /// The exchange did not finish in time.
     case timedOut(Duration)
-    /// The body ended before the length the server announced, or the connection closed early.
+    /// The body ended before the length the server announced, the connection closed early, or
+    /// the body's content coding cannot decode it (cut short, or damaged, on the way).
     case truncated(String)
     /// What the server sent back is not an HTTP response (an HTTP/0.9 or garbage reply, a
-    /// malformed header line, a body its Content-Encoding cannot decode).
+    /// malformed header line, a body in a content coding fresh cannot decode at all).
     case invalidResponse(String)
     /// The body passed the request's ``TransportRequest/maximumBodySize``: the transfer stopped there, or,
     /// for a body in a content coding, its decoding did.

@@ -85,7 +85,7 @@ struct ContentDecodingTests {
         }
         // Decoded whole, a body whose gzip trailer is missing is cut short: libcurl's zlib lets it pass.
         let error = await #expect(throws: TransportError.self) { try await fetch(reply(cut, coding: "gzip"), decoding: .whole) }
-        #expect(error == .invalidResponse("the gzip body cannot be decoded: it is damaged or cut short"))
+        #expect(error == .truncated("the gzip body cannot be decoded: it is damaged or cut short"))
     }
 
     /// A 429 or 503 says in `Retry-After` when the server takes the next request; its body is only

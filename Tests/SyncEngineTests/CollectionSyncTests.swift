@@ -293,6 +293,18 @@ struct CollectionSyncTests {
         #expect(fixture.waits.withLock { $0 } == [.milliseconds(750), .milliseconds(1500)])
     }
 
+    /// A gzip body cut short in a well-framed answer (fresh-mock's `truncate`): its coding cannot
+    /// decode it, so it is asked again, as a body cut short by the connection is, not refused as
+    /// a reply that is not HTTP.
+    @Test func aCompressedBodyCutShortIsAskedAgain() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(
+            postCount: 15, faults: [FaultRule(route: "/posts", failure: .truncate, first: 1)]))
+        let fixture = try SyncFixture()
+        let summary = try await fixture.sync("\(server.baseURL)/posts?limit=10")
+        await server.stop()
+        #expect(summary.retries == 1 && summary.totalItems == 15 && summary.complete)
+    }
+
     @Test func retryAfterIsHonouredAndTooLongAWaitStops() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(
             postCount: 15, faults: [FaultRule(route: "/posts", failure: .status, status: 429, first: 1, retryAfter: 7)]))
