@@ -20,9 +20,16 @@ struct ArgumentTests {
         #expect(SyncStopped(underlying: CancellationError(), written: summary).description
             == "interrupted; nothing stored by this run, the next sync resumes at page 4")
         summary.pagesWritten = 2
+        summary.pageAfterLastWritten = 6
         summary.items = 20
         #expect(SyncStopped(underlying: CancellationError(), written: summary).description
             == "interrupted; 2 pages (20 items) stored by this run, the next sync resumes at page 6")
+        // Stopped in the revisit that reads a resumed pass's pages again from the first: page 2 of that.
+        summary.pagesWritten = 5
+        summary.pageAfterLastWritten = 2
+        summary.items = 50
+        #expect(SyncStopped(underlying: CancellationError(), written: summary).description
+            == "interrupted; 5 pages (50 items) stored by this run, the next sync resumes at page 2")
         #expect(SyncStopped(underlying: CancellationError(), written: SyncSummary()).description == "interrupted")
     }
 

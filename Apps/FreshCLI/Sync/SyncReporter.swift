@@ -110,7 +110,7 @@ struct SyncStopped: Error, CustomStringConvertible {
         guard let written, written.pagesWritten > 0 || written.resumedAtPage != nil, !written.complete else { return cause }
         let stored = written.pagesWritten == 0 ? "nothing stored by this run"
             : "\(Plural.count(written.pagesWritten, "page")) (\(Plural.count(written.items, "item"))) stored by this run"
-        let resume = (written.resumedAtPage ?? 1) + written.pagesWritten
+        let resume = written.pageAfterLastWritten ?? written.resumedAtPage ?? 1
         switch underlying {
         case SyncError.duplicateKey: return cause
         case StorageError.corrupted: return "\(cause); \(stored) before the damage was found"

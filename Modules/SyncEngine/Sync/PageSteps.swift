@@ -70,6 +70,7 @@ struct PageWriter: Sendable {
             let unchanged = page.content.items == nil
             let summary = tally.update { summary in
                 summary.pagesWritten += 1
+                summary.pageAfterLastWritten = page.fetched.index + 2
                 summary.items += page.itemCount
                 summary.created += write.created
                 summary.changed += write.changed

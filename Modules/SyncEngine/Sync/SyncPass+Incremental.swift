@@ -42,6 +42,7 @@ extension SyncPass {
             let summary = tally.update { summary in
                 summary.count(fetched.response, storedLength: nil)
                 summary.pagesWritten += 1
+                summary.pageAfterLastWritten = index + 2
                 summary.items += items.count
                 summary.created += write.created
                 summary.changed += write.changed

@@ -9,6 +9,9 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     /// Pages of this run written to the mirror (or found stored already): fewer than ``pages``
     /// while the writer is behind, and when a page could not be read.
     public var pagesWritten = 0
+    /// The page (from 1) after the last one this run wrote: where an unfinished pass goes on
+    /// from (a revisit writes from the first page again, so this is not a count of pages).
+    public var pageAfterLastWritten: Int?
     /// Items on those pages.
     public var items = 0
     /// Items the collection did not have, items whose JSON changed, items deleted at the end of
