@@ -22,6 +22,15 @@ struct KeymapTests {
         }
     }
 
+    /// less's own control keys move as they do in less (Ctrl-N/E a line down, Ctrl-P/Y up, Ctrl-F/B a screen).
+    @Test func lessControlKeysMoveAsInLess() {
+        let expected: [(Character, Keymap.Action)] = [("n", .down), ("e", .down), ("p", .up), ("y", .up), ("f", .pageDown), ("b", .pageUp),
+                                                       ("d", .halfPageDown), ("u", .halfPageUp)]
+        for screen in Keymap.Screen.allCases {
+            for (letter, action) in expected { #expect(Keymap.action(for: .control(letter), on: screen) == action, "Ctrl-\(letter) on \(screen)") }
+        }
+    }
+
     @Test func controlKeysAreNamedAsLessNamesThem() {
         #expect(KeyInput.control("d").name == "Ctrl-D")
         #expect(KeyInput.character(" ").name == "Space")

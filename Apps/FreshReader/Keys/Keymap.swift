@@ -29,12 +29,12 @@ public enum Keymap {
 
     /// The table, in the order help lists it.
     public static let bindings: [Binding] = [
-        Binding(keys: [.character("j"), .down], action: .down, screens: everywhere, help: "next row; scroll down a line (5j: five)"),
-        Binding(keys: [.character("k"), .up], action: .up, screens: everywhere, help: "previous row; scroll up a line"),
+        Binding(keys: [.character("j"), .down, .control("n"), .control("e")], action: .down, screens: everywhere, help: "next row; scroll down a line (5j: five)"),
+        Binding(keys: [.character("k"), .up, .control("p"), .control("y")], action: .up, screens: everywhere, help: "previous row; scroll up a line"),
         Binding(keys: [.control("d")], action: .halfPageDown, screens: everywhere, help: "half a screen down"),
         Binding(keys: [.control("u")], action: .halfPageUp, screens: everywhere, help: "half a screen up"),
-        Binding(keys: [.character(" "), .pageDown, .character("f")], action: .pageDown, screens: everywhere, help: "a screen down"),
-        Binding(keys: [.character("b"), .pageUp], action: .pageUp, screens: everywhere, help: "a screen up"),
+        Binding(keys: [.character(" "), .pageDown, .character("f"), .control("f")], action: .pageDown, screens: everywhere, help: "a screen down"),
+        Binding(keys: [.character("b"), .pageUp, .control("b")], action: .pageUp, screens: everywhere, help: "a screen up"),
         Binding(keys: [.character("g"), .home], action: .first, screens: everywhere, help: "to the top"),
         Binding(keys: [.character("G"), .end], action: .last, screens: everywhere, help: "to the bottom, then the next page loads (50G: row 50)"),
         Binding(keys: [.enter], action: .open, screens: [.collections, .list], help: "open the selected collection or item"),
