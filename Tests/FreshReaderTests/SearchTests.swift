@@ -21,6 +21,20 @@ struct SearchTests {
         #expect(state.selectedRow?.title == "Item 2")
     }
 
+    /// A search that goes past the last match starts again at the top, and says so (as vim does).
+    @Test func aSearchThatWrapsAroundSaysSo() throws {
+        var state = try reader(MemoryLibrary(count: 30))
+        state.press(.character("/"))
+        state.type("item 2")
+        state.press(.enter)
+        for _ in 0..<10 { state.press(.character("n")) }
+        #expect(state.selectedRow?.title == "Item 29" && state.message == nil)
+        state.press(.character("n"))
+        #expect(state.selectedRow?.title == "Item 2" && state.message == "search hit the bottom, continued at the top")
+        state.press(.character("N"))
+        #expect(state.selectedRow?.title == "Item 29" && state.message == "search hit the top, continued at the bottom")
+    }
+
     @Test func lettersTypedInASearchAreNotCommands() throws {
         var state = try reader(MemoryLibrary(count: 30))
         state.press(.character("/"))

@@ -64,7 +64,7 @@ extension ReaderState {
                 message = "no match for \"\(SafeText.line(search.query, width: measure))\""
                 return .none
             }
-            try show(match: ordinal, isTheOnlyMatch: match == search.afterItem, query: search.query)
+            try show(match: ordinal, isTheOnlyMatch: match == search.afterItem, backward: search.backward, query: search.query)
             // A read-only mirror (the one that may not fetch) builds no index: its searches all read.
             if message == nil, options.canFetch { message = "found without the search index, which is being built" }
         } catch {
@@ -107,13 +107,18 @@ extension ReaderState {
             message = "no match for \"\(SafeText.line(query, width: measure))\""
             return
         }
-        try show(match: ordinal, isTheOnlyMatch: from?.id == match.id, query: query)
+        try show(match: ordinal, isTheOnlyMatch: from?.id == match.id, backward: backward, query: query)
     }
 
     /// Selects row `ordinal`, a match (the only one when it is the item the search started
-    /// after: it wrapped around to it); in an open item, opens it.
-    private mutating func show(match ordinal: Int, isTheOnlyMatch: Bool, query: String) throws {
-        if isTheOnlyMatch { message = "the only match for \"\(SafeText.line(query, width: measure))\"" }
+    /// after: it wrapped around to it); in an open item, opens it. A search that went past the
+    /// end (the start, `backward`) and on from the other says so, as vim does.
+    private mutating func show(match ordinal: Int, isTheOnlyMatch: Bool, backward: Bool, query: String) throws {
+        if isTheOnlyMatch {
+            message = "the only match for \"\(SafeText.line(query, width: measure))\""
+        } else if backward ? ordinal > list.selected : ordinal < list.selected {
+            message = backward ? "search hit the top, continued at the bottom" : "search hit the bottom, continued at the top"
+        }
         list.select(ordinal)
         try loadWindow()
         if mode == .item, let row = selectedRow { try openItem(row) }
