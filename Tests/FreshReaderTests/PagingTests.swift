@@ -44,7 +44,7 @@ struct PagingTests {
         var state = try reader(MemoryLibrary(count: 10, hasNextPage: true))
         state.press(.character("G"))
         #expect(state.pageLoaded(collectionID: 1, failure: "cannot reach the server") == .none)
-        #expect(state.screenText.contains { $0.contains("the next page failed: cannot reach the server — R retries") })
+        #expect(state.screenText.contains { $0.contains("the next page failed (R retries): cannot reach the server") })
         #expect(state.press(.up, .down).isEmpty)
         #expect(state.handle(.character("R")) == .loadNextPage(collectionID: 1))
         #expect(state.handle(.character("R")) == .none)

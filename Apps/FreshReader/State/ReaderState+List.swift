@@ -49,7 +49,8 @@ extension ReaderState {
         guard let entry else { return nil }
         switch paging {
         case .loading: return "loading the next page…"
-        case .failed(let reason): return "the next page failed: \(reason) — R retries"
+        // The key first: a long reason is cut at the screen's edge, and the way out must stay on screen.
+        case .failed(let reason): return "the next page failed (R retries): \(reason)"
         case .idle:
             guard entry.hasNextPage else { return entry.itemCount == 0 ? nil : "end of \(entry.name) · \(Grouped.count(entry.itemCount, "item"))" }
             return options.canFetch ? "more on the server: loads as you reach it" : "more on the server (read-only: not fetched)"
