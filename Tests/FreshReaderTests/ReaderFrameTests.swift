@@ -57,6 +57,17 @@ struct ReaderFrameTests {
         #expect(!status.contains("connecti…"))
     }
 
+    /// Left text that fills its room exactly still leaves a space before the position.
+    @Test func theStatusLinesTwoPartsNeverTouch() throws {
+        for columns in 30...60 {
+            var state = try reader(MemoryLibrary(count: 60), size: ScreenSize(rows: 6, columns: columns))
+            _ = state.press(.enter)
+            _ = state.refreshChanged(collectionID: 1, status: .loading, summary: nil)
+            let status = state.screenText.last!
+            #expect(status.contains(" 1/60 · ? help"), "\(columns) columns: \(status)")
+        }
+    }
+
     @Test func nestedJSONIsIndentedAndLongTextWrapped() throws {
         let json = #"{"title":"T","user":{"login":"minji","tags":["a","b"]},"body":"\#(String(repeating: "word ", count: 30))"}"#
         let lines = ItemDetailView.lines(row: ListRow(id: 1, key: "1", at: .init(pageIndex: 0, position: 0), title: "T", subtitle: nil), json: json,

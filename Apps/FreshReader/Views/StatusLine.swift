@@ -41,11 +41,11 @@ public enum StatusLine {
     }
 
     /// The whole line, `columns` cells: the left part cut between words with "…" so the
-    /// right part always fits.
+    /// right part always fits, a space at least between them.
     public static func line(for state: ReaderState) -> ScreenLine {
         let measure = state.measure
         let columns = state.size.columns
-        let hints = hints(for: state) + " "
+        let hints = " " + hints(for: state) + " "
         let left = " " + SafeText.line(text(for: state), width: measure)
         let room = columns - measure.cells(hints)
         let line = room >= 10 ? SafeText.fitted(left, to: room, measure: measure, atWord: true) + hints
