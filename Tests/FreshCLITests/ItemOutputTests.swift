@@ -58,4 +58,13 @@ struct ItemOutputTests {
         record.lastCompleteAt = nil
         #expect(CollectionsCommand.status(record, itemCount: 5).hasPrefix("failed: "), "never complete: not a stale copy")
     }
+
+    /// What `fresh check --recover` leaves (items, no pages, the pass complete) says so, not "complete".
+    @Test func recoveredItemsWithoutPagesSayTheNextSyncReadsThemAll() {
+        let record = CollectionRecord(id: 1, name: "posts", url: "http://o.test/posts", plan: nil, createdAt: 0, pass: 2, passComplete: true,
+                                      passStartedAt: nil, lastCompleteAt: 1, lastSyncAt: 1, lastError: nil, changeSequence: 0, shownSequence: nil)
+        #expect(CollectionsCommand.status(record, itemCount: 1977, pageCount: 0) == "recovered, no pages (the next sync reads them all)")
+        #expect(CollectionsCommand.status(record, itemCount: 2000, pageCount: 100) == "complete")
+        #expect(CollectionsCommand.status(record, itemCount: 0, pageCount: 0) == "complete")
+    }
 }

@@ -13,7 +13,9 @@ struct CollectionsCommand: FreshSubcommand {
             STATUS says how the last sync ended: "complete" (a whole pass), "complete, \
             incremental" (a --since run, which removed nothing), "unfinished" (the next sync \
             resumes it), "stale (last refresh failed: …)" when an error stopped a collection \
-            that was complete before (its items are kept), or "failed: …" when it never was.
+            that was complete before (its items are kept), "failed: …" when it never was, or \
+            "recovered, no pages" after 'fresh check --recover' saved its items (the next sync \
+            reads every page again).
 
             On a terminal narrower than the table, PAGES, SIZE and STYLE give way first.
 
@@ -39,7 +41,7 @@ struct CollectionsCommand: FreshSubcommand {
             let rows = listed.map { collection, figures in
                 [collection.name, figures.map { String($0.itemCount) } ?? "?", figures.map { String($0.pageCount) } ?? "?",
                  collection.plan?.style.name ?? "-", Self.lastSync(collection),
-                 Self.status(collection, itemCount: figures?.itemCount), figures.map { ByteCount.format($0.bytes) } ?? "?", collection.url]
+                 Self.status(collection, itemCount: figures?.itemCount, pageCount: figures?.pageCount), figures.map { ByteCount.format($0.bytes) } ?? "?", collection.url]
             }
             TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows,
                             numericColumns: [1, 2], dropping: [2, 6, 3])
@@ -64,13 +66,15 @@ struct CollectionsCommand: FreshSubcommand {
 
     /// How the last sync ended, on one line: a failure over stored items is "stale (last sync
     /// failed: …)", its reason cut to ``errorWidth`` characters (`--json` has it whole).
-    static func status(_ collection: CollectionRecord, itemCount: Int?) -> String {
+    static func status(_ collection: CollectionRecord, itemCount: Int?, pageCount: Int? = nil) -> String {
         if let error = collection.lastError {
             let reason = error.count > errorWidth ? String(error.prefix(errorWidth - 1)) + "…" : error
             return itemCount != 0 && collection.lastCompleteAt != nil ? "stale (last refresh failed: \(reason))" : "failed: \(reason)"
         }
         if collection.lastCompleteAt == nil && collection.plan == nil { return "never synced" }
         guard collection.passComplete else { return "unfinished" }
+        // Items without pages: saved by `fresh check --recover` (or brought from an old file).
+        if pageCount == 0, let itemCount, itemCount > 0 { return "recovered, no pages (the next sync reads them all)" }
         return collection.lastPassKind == .incremental ? "complete, incremental" : "complete"
     }
 
