@@ -9,6 +9,13 @@ import Foundation
 public enum CommandLaunch {
     public static func run<Command: ParsableCommand>(_ command: Command.Type, arguments: [String]? = nil) async -> Never {
         let arguments = arguments ?? Array(CommandLine.arguments.dropFirst())
+        // `help WORD` for a command the tree does not have is a mistyped command, as git says it;
+        // ArgumentParser would print the root's help and exit 0.
+        if arguments.first == "help", arguments.count > 1, let line = Suggestion.line(for: Array(arguments.dropFirst()), root: command) {
+            let name = command.configuration.commandName ?? "command"
+            FileHandle.standardError.write(Data("\(name): \(line) (see '\(name) --help')\n".utf8))
+            command.exit(withError: ExitCode(64))
+        }
         let entry = DirectEntry.subcommand(of: command, arguments: arguments)
         let parser = entry?.command ?? command
         do {

@@ -544,7 +544,11 @@ one_line_errors() { # every program: --version, and an argument error is one lin
         "$BIN/$program" --no-such-flag >/dev/null 2>"$WORK/flag.err"
         [ $? -eq 64 ] && one_line "$WORK/flag.err" && grep -q "^$program: " "$WORK/flag.err" || { cat "$WORK/flag.err"; return 1; }
     done
+    # `help` of a command there is not, as git says it: one line and 64, not the whole help and 0.
+    "$BIN/fresh" help itmes >/dev/null 2>"$WORK/help.err"
+    [ $? -eq 64 ] && [ "$(cat "$WORK/help.err")" = "fresh: 'itmes' is not a command (did you mean 'items'?) (see 'fresh --help')" ] || { cat "$WORK/help.err"; return 1; }
+    "$BIN/fresh" help items | grep -q "^USAGE: fresh items"
 }
-check "fresh, fresh-reader and fresh-mock: --version, and one line 'NAME: …' for a bad flag (exit 64)" one_line_errors
+check "fresh, fresh-reader and fresh-mock: --version, and one line 'NAME: …' for a bad flag or 'help' of no command (exit 64)" one_line_errors
 
 e2e_summary
