@@ -29,7 +29,7 @@ public struct FreshCommand: AsyncParsableCommand {
               6   a database or a file could not be opened or written, or is
                   damaged (the sources file included); a PostgreSQL store that
                   cannot be reached, a missing role or database, a lost connection
-              7   offline mode and nothing is stored for the URL
+              7   offline mode (also only-if-cached) and nothing stored may answer
               8   get --fail: the server answered with a 5xx status
               9   sync: the mirror may be partial (a stated total larger than what
                   was stored, a page size the server ignored, a member --paginate

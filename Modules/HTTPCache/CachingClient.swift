@@ -104,12 +104,15 @@ public final class CachingClient: Sendable {
     private func sendOneHop(_ request: TransportRequest, policy: CachePolicy) async throws -> CachedResponse {
         let requestCC = Self.requestCacheControl(request)
         let networkForbidden = Self.answersFromStorageOnly(request, policy: policy)
-        guard request.method == .get || request.method == .head else {
+        // Stored responses answer GET and HEAD by URL alone, so a request with a body (a search
+        // API's GET with its query inside) is neither answered from storage nor stored, as an
+        // unsafe method's is not: one body's answer must not be given to another.
+        let cacheable = (request.method == .get || request.method == .head) && (request.body?.isEmpty ?? true)
+        guard cacheable else {
+            let what = request.method == .get || request.method == .head ? "a request with a body" : "\(request.method.rawValue) responses"
             if policy == .returnCacheDataDontLoad { throw CacheError.notStored(request.url.absoluteString) }
-            if requestCC.onlyIfCached {
-                return unsatisfiable(request, reason: "only-if-cached and \(request.method.rawValue) responses are never stored")
-            }
-            return try await sendUnsafe(request)
+            if requestCC.onlyIfCached { return unsatisfiable(request, reason: "only-if-cached and \(what) are never stored") }
+            return try await sendUncached(request, notStored: "\(what) are not stored")
         }
         // The caller's own conditional request goes to the origin as it is, unless the network
         // is off limits: then it is answered from storage like any other request.
@@ -314,11 +317,12 @@ public final class CachingClient: Sendable {
     /// POST, PUT, PATCH, DELETE and other methods: sent as they are; a non-error response
     /// invalidates the stored entries of the URL and of same-origin Location /
     /// Content-Location (RFC 9111 §4.4).
-    private func sendUnsafe(_ request: TransportRequest) async throws -> CachedResponse {
+    /// Sends a request the cache does not answer (`notStored` says why); an unsafe method's
+    /// success invalidates what is stored for its URL.
+    private func sendUncached(_ request: TransportRequest, notStored: String) async throws -> CachedResponse {
         let network = try await transport.send(request)
-        var decision = CacheDecision(outcome: .bypassed, notStoredReason: "\(request.method.rawValue) responses are not stored",
-                                     requestsSent: 1, bytesReceived: network.wireByteCount,
-                                     reasons: ["\(request.method.rawValue) is not a cacheable method"])
+        var decision = CacheDecision(outcome: .bypassed, notStoredReason: notStored, requestsSent: 1, bytesReceived: network.wireByteCount,
+                                     reasons: [notStored])
         if Invalidation.invalidates(method: request.method, status: network.status) {
             for url in Invalidation.targets(requestURL: request.url, responseFields: network.headerFields) {
                 if removeStoredResponses(of: url, decision: &decision) {

@@ -117,6 +117,13 @@ struct ArgumentTests {
         #expect(!ErrorDescription.isOffline(SyncError.gaveUp(url: "u", reason: "r", status: nil, retryAfter: .seconds(960))))
     }
 
+    @Test func credentialsInAURLNeverReachStderr() {
+        #expect(StandardError.withoutCredentials("fresh: redirected to http://me:secret@host.test/a, then https://tok@h/b")
+            == "fresh: redirected to http://me:***@host.test/a, then https://***@h/b")
+        #expect(StandardError.withoutCredentials("at postgresql://kim:***@127.0.0.1:1/team") == "at postgresql://kim:***@127.0.0.1:1/team")
+        #expect(StandardError.withoutCredentials("fresh: a@b.test is no URL; http://host.test/x@y stays") == "fresh: a@b.test is no URL; http://host.test/x@y stays")
+    }
+
     @Test func urlsMustBeAbsoluteHTTP() {
         #expect((try? ParsedURL.parse("http://127.0.0.1:8080/posts?limit=5")) != nil)
         #expect((try? ParsedURL.parse("https://example.test")) != nil)

@@ -238,6 +238,20 @@ struct CachingClientTests {
         #expect(try await harness.get("http://origin.test/posts/7").decision.outcome == .downloaded)
     }
 
+    /// A GET with a body (a search API's query) is keyed by nothing that tells two bodies apart:
+    /// it is never answered from storage, nor stored, even by a fresh response.
+    @Test func aGETWithABodyIsNeitherAnsweredFromStorageNorStored() async throws {
+        let harness = Harness { request in response(.ok, ["Cache-Control": "max-age=60"], body: String(decoding: request.body ?? Data("none".utf8), as: UTF8.self)) }
+        let url = URL(string: "http://origin.test/_search")!
+        _ = try await harness.get("http://origin.test/_search")
+        let first = try await harness.client.send(TransportRequest(method: .get, url: url, body: Data(#"{"q":1}"#.utf8)))
+        let second = try await harness.client.send(TransportRequest(method: .get, url: url, body: Data(#"{"q":2}"#.utf8)))
+        #expect(first.body == Data(#"{"q":1}"#.utf8) && second.body == Data(#"{"q":2}"#.utf8))
+        #expect(first.decision.outcome == .bypassed && second.decision.outcome == .bypassed && harness.transport.requests.count == 3)
+        // What the bodiless GET stored is still its own answer.
+        #expect(try await harness.get("http://origin.test/_search").body == Data("none".utf8))
+    }
+
     @Test func errorResponseToUnsafeMethodDoesNotInvalidate() async throws {
         let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60"], body: "list") }
         _ = try await harness.get("http://origin.test/posts")

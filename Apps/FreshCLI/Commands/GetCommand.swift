@@ -65,8 +65,12 @@ struct GetCommand: FreshSubcommand {
             help: ArgumentHelp("Extra header 'Name: value' (repeatable; ${VAR} and $(command) in single quotes are expanded, as in a source).",
                                valueName: "header"))
     var headers: [String] = []
-    @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("Request body; @file reads it from a file, @- from standard input.", valueName: "data"))
-    var data: String?
+    @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("Request body, given once; @file reads it from a file, @- from standard input.", valueName: "data"))
+    var bodies: [String] = []
+
+    /// The one `--data` (``validate()`` refuses more: curl joins several with `&` as a form,
+    /// while fresh sends the body as it is, so a second one would be lost or mangled).
+    var data: String? { bodies.first }
     @Option(name: [.customShort("u"), .customLong("user")], help: ArgumentHelp("Basic authentication as user:password.", valueName: "user:password"))
     var user: String?
 
@@ -117,6 +121,7 @@ struct GetCommand: FreshSubcommand {
 
     func validate() throws {
         try TimeLimit.validate(maxTime)
+        if bodies.count > 1 { throw ValidationError("--data is given \(bodies.count) times: fresh sends one body as it is (curl would join them with &)") }
         if data == "@" { throw ValidationError("--data @ needs a file name (or @- for standard input)") }
         if let method, HTTPRequest.Method(method.uppercased()) == nil { throw ValidationError("invalid method '\(method)'") }
         if json && (include || head) { throw ValidationError("--json cannot be combined with --include or --head") }
@@ -154,7 +159,9 @@ struct GetCommand: FreshSubcommand {
         if let notice = StaleNotice.line(for: response.decision) { StandardError.note("fresh: \(notice)") }
         if response.decision.outcome == .unsatisfiable {
             StandardError.write("fresh: \(response.decision.reasons.first ?? "no usable stored response") (504)")
-            if response.decision.isUnreachableWithoutUsableData { throw ExitCode(3) }
+            // No server answered this 504: the cache did, having nothing it may answer with. Without
+            // the network (unreachable) that is 3; asked not to use it (only-if-cached), 7, as --offline.
+            throw ExitCode(response.decision.isUnreachableWithoutUsableData ? 3 : 7)
         }
         let toTerminal = output == nil && !raw && StandardOutput.isTerminal
         var printer = ResponsePrinter(

@@ -84,7 +84,18 @@ enum StandardError {
 
     /// Writes `line`, its control characters and bidi overrides escaped: a message may quote
     /// what a server sent (an URL, a reason phrase, an error body).
+    /// A stderr that cannot take it loses the line; nothing else can say so.
     static func writeAlways(_ line: String) {
-        FileHandle.standardError.write(Data((TerminalText.sanitized(line) + "\n").utf8))
+        _ = StandardOutput.writeAll(Data((TerminalText.sanitized(withoutCredentials(line)) + "\n").utf8), to: STDERR_FILENO)
+    }
+
+    /// `line` with the password of each URL in it shown as `***` (`https://me:***@host/`, as a
+    /// PostgreSQL address is shown), and a user without one too (it may be a token): a line on
+    /// stderr ends up in logs and terminals' scrollback.
+    static func withoutCredentials(_ line: String) -> String {
+        line.replacing(/(?<start>[A-Za-z][A-Za-z0-9+.-]*:\/\/)(?<user>[^\/\s@:]+)(?<password>:[^\/\s@]*)?@/) { match in
+            let output = match.output
+            return output.password == nil ? "\(output.start)***@" : "\(output.start)\(output.user):***@"
+        }
     }
 }

@@ -20,7 +20,7 @@ struct ResponsePrinter {
 
     func print(_ response: CachedResponse) throws {
         let bytes = try rendered(response)
-        if let output { try Self.write(bytes, to: output) } else { FileHandle.standardOutput.write(bytes) }
+        if let output { try Self.write(bytes, to: output) } else { StandardOutput.emit(bytes) }
     }
 
     /// The bytes ``print(_:)`` writes.
@@ -80,14 +80,8 @@ struct ResponsePrinter {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else { throw FileError.cannotWrite(path, reason: String(cString: strerror(errno))) }
         defer { close(descriptor) }
-        try bytes.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 && errno == EINTR { continue }
-                guard written > 0 else { throw FileError.cannotWrite(path, reason: String(cString: strerror(errno))) }
-                offset += written
-            }
+        if let failure = StandardOutput.writeAll(bytes, to: descriptor) {
+            throw FileError.cannotWrite(path, reason: String(cString: strerror(failure)))
         }
     }
 

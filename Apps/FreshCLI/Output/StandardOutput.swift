@@ -30,7 +30,31 @@ enum StandardOutput {
     }
 
     static func write(_ text: String, as kind: Kind = .text) {
-        FileHandle.standardOutput.write(Data(safe(text, as: kind).utf8))
+        emit(Data(safe(text, as: kind).utf8))
+    }
+
+    /// Writes `bytes` to stdout as they are. A stdout that cannot take them (a full disk, a
+    /// file that cannot grow) ends the command with one line and exit 6, as a file that cannot
+    /// be written does, where Foundation's `FileHandle.write(_:)` would crash with a trace.
+    static func emit(_ bytes: Data) {
+        guard let failure = writeAll(bytes, to: STDOUT_FILENO) else { return }
+        StandardError.write("fresh: cannot write to standard output: \(String(cString: strerror(failure)))")
+        exit(6)
+    }
+
+    /// Writes all of `bytes` to `descriptor`, in as many `write(2)` calls as it takes; returns
+    /// the `errno` of a write that failed, `nil` when all went.
+    static func writeAll(_ bytes: Data, to descriptor: Int32) -> Int32? {
+        bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = Foundation.write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                guard written > 0 else { return errno }
+                offset += written
+            }
+            return nil
+        }
     }
 
     static func line(_ line: String, as kind: Kind = .text) {
@@ -63,7 +87,7 @@ final class BufferedOutput {
 
     func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(buffer)
+        StandardOutput.emit(buffer)
         buffer.removeAll(keepingCapacity: true)
     }
 }

@@ -58,7 +58,7 @@ final class SyncReporter: Sendable {
     /// Clears the progress line.
     func finish() {
         let shown = state.withLock { state in defer { state.progressShown = false }; return state.progressShown }
-        if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+        if shown { _ = StandardOutput.writeAll(Data("\r\u{1B}[K".utf8), to: STDERR_FILENO) }
     }
 
     // MARK: Lines
@@ -93,7 +93,7 @@ final class SyncReporter: Sendable {
         let rate = Double(summary.pages) / max(now.timeIntervalSince(started), 0.001)
         let text = "page \(summary.pages) · \(Plural.count(summary.items, "item")) · \(summary.notModified) × 304 · "
             + "\(ByteCount.format(summary.bytesReceived)) · \(String(format: "%.0f", rate)) pages/s"
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+        _ = StandardOutput.writeAll(Data("\r\u{1B}[K\(text)".utf8), to: STDERR_FILENO)
     }
 }
 
