@@ -19,11 +19,23 @@ enum Suggestion {
             return "'\(word)' is not a command" + hint(word, known)
         }
         let known = optionNames(of: command)
-        for word in words.prefix(while: { $0 != "--" }) where word.hasPrefix("--") {
-            let name = String(word.prefix { $0 != "=" })
-            if !known.contains(name) { return "unknown option '\(name)'" + hint(name, known) }
+        let knownLetters = shortOptionLetters(of: command)
+        for word in words.prefix(while: { $0 != "--" }) where word.hasPrefix("-") {
+            if word.hasPrefix("--") {
+                let name = String(word.prefix { $0 != "=" })
+                if !known.contains(name) { return "unknown option '\(name)'" + hint(name, known) }
+            } else if let letter = word.dropFirst().first(where: { !knownLetters.contains($0) }), word.dropFirst().allSatisfy(\.isLetter) {
+                // `-w`, or a letter of `-sSw`; a word of digits (`-1`) is a value, not an option.
+                return "unknown option '-\(letter)'"
+            }
         }
         return nil
+    }
+
+    /// The letters of the short options `command` takes (`-H, --header` gives `H`), from its help.
+    private static func shortOptionLetters(of command: any ParsableCommand.Type) -> Set<Character> {
+        let help = command.helpMessage(includeHidden: true, columns: 1000)
+        return Set(help.matches(of: /(?:^|[\s,\[])-([A-Za-z])(?=[\s,\]])/.anchorsMatchLineEndings()).map { $0.output.1.first! } + ["h"])
     }
 
     /// ` (did you mean 'x'?)`, or nothing when no known name is near.

@@ -29,6 +29,8 @@ struct SuggestionTests {
         (["items", "--hedaer", "X: y", "posts"], "unknown option '--hedaer' (did you mean '--header'?)"),
         (["items", "posts", "--paralel=2"], "unknown option '--paralel' (did you mean '--parallel'?)"),
         (["zzzzzz"], "'zzzzzz' is not a command"),
+        (["items", "-w", "%{http_code}", "posts"], "unknown option '-w'"),
+        (["items", "-Hw", "X: y", "posts"], "unknown option '-w'"),
     ])
     func aMistypedWordGetsTheNameMeant(arguments: [String], line: String) {
         #expect(Suggestion.line(for: arguments, root: Root.self) == line)
@@ -37,6 +39,7 @@ struct SuggestionTests {
     @Test func aLineOfKnownWordsHasNoSuggestion() {
         #expect(Suggestion.line(for: ["items", "posts", "--header", "X: y"], root: Root.self) == nil)
         #expect(Suggestion.line(for: ["ls", "posts", "--", "--whatever"], root: Root.self) == nil)
+        #expect(Suggestion.line(for: ["items", "-H", "X: y", "-h", "posts", "-1"], root: Root.self) == nil, "-h is help's; -1 a value")
     }
 
     @Test func distancesCountATranspositionAsOne() {

@@ -483,21 +483,6 @@ fail_writes_nothing() { # --fail on a 4xx: the old file stays, exit 4
     echo "      exit $status: $(cat "$WORK/fail.err")"
     [ "$status" -eq 4 ] && [ "$(cat "$WORK/kept.json")" = "old content" ]
 }
-full_stdout() { # a stdout that cannot be written (a full disk): one line and exit 6 from each command that prints, no crash
-    local args
-    for args in "get $BASE_URL/posts/1" "get -i $BASE_URL/posts/1" "explain $BASE_URL/posts/1" "cache ls" "collections --json"; do
-        # shellcheck disable=SC2086 # each entry is a command line
-        "$BIN/fresh" $args --db-dir "$WORK/full-db" >/dev/full 2>"$WORK/full.err"
-        local status=$?
-        [ $status -eq 6 ] && one_line "$WORK/full.err" && grep -q "^fresh: cannot write to standard output: " "$WORK/full.err" ||
-            { echo "      fresh $args: exit $status: $(head -c 300 "$WORK/full.err")"; return 1; }
-    done
-}
-check "Cache-Control: only-if-cached with nothing stored: one line and exit 7, as --offline" \
-    expect_failure 7 "$BIN/fresh" get -H 'Cache-Control: only-if-cached' "$BASE_URL/posts/98" --db-dir "$WORK/only-if-cached-db"
-check "-d twice: refused with one line (exit 64), where a second body would be lost" \
-    expect_failure 64 "$BIN/fresh" get -d a=1 -d b=2 "$BASE_URL/posts" --db-dir "$WORK/only-if-cached-db"
-check "stdout on a full disk (/dev/full): one line and exit 6 for get, get -i, explain, cache ls, collections --json" full_stdout
 check "--fail on a 4xx writes nothing (-o keeps its old content) and exits 4" fail_writes_nothing
 check "--fail -i on a 4xx prints the status line and headers, no body, as curl" bash -c '
     out=$("$0" get --fail -i "$1/api/private/posts/" --db-dir "$2" 2>/dev/null); [ $? -eq 4 ] &&
@@ -511,6 +496,30 @@ check "-s silences the error line, -s -S shows it" bash -c '
 stop_server
 
 start_server --max-age 0 --posts 30
+full_stdout() { # a stdout that cannot be written (a full disk): one line and exit 6 from each command that prints, no crash
+    local args
+    for args in "get $BASE_URL/posts/1" "get -i $BASE_URL/posts/1" "explain $BASE_URL/posts/1" "cache ls" "collections --json"; do
+        # shellcheck disable=SC2086 # each entry is a command line
+        "$BIN/fresh" $args --db-dir "$WORK/full-db" >/dev/full 2>"$WORK/full.err"
+        local status=$?
+        [ $status -eq 6 ] && one_line "$WORK/full.err" && grep -q "^fresh: cannot write to standard output: " "$WORK/full.err" ||
+            { echo "      fresh $args: exit $status: $(head -c 300 "$WORK/full.err")"; return 1; }
+    done
+}
+check "stdout on a full disk (/dev/full): one line and exit 6 for get, get -i, explain, cache ls, collections --json" full_stdout
+check "Cache-Control: only-if-cached with nothing stored: one line and exit 7, as --offline" \
+    expect_failure 7 "$BIN/fresh" get -H 'Cache-Control: only-if-cached' "$BASE_URL/posts/98" --db-dir "$WORK/only-if-cached-db"
+check "-d twice: refused with one line (exit 64), where a second body would be lost" \
+    expect_failure 64 "$BIN/fresh" get -d a=1 -d b=2 "$BASE_URL/posts" --db-dir "$WORK/only-if-cached-db"
+raw_body_reads_no_file() { # --data-raw sends '@name' as it is (curl's); --data @file reads the file
+    echo '{"title":"from a file","body":"b","author":"a"}' >"$WORK/body.json"
+    "$BIN/fresh" get -X POST --data-raw '{"title":"@body.json","body":"b","author":"a"}' "$BASE_URL/posts" --db-dir "$WORK/raw-db" |
+        grep -q '"title":"@body.json"' &&
+        "$BIN/fresh" get --data "@$WORK/body.json" "$BASE_URL/posts" --db-dir "$WORK/raw-db" | grep -q '"title":"from a file"'
+}
+check "--data-raw sends its text as it is, @ included; --data @file sends the file" raw_body_reads_no_file
+check "an unknown short option is named as such (exit 64), not taken for the URL" \
+    expect_failure 64 "$BIN/fresh" get -w '%{http_code}' "$BASE_URL/posts" --db-dir "$WORK/raw-db"
 scheme_less_head_and_verbose() {
     local hostport=${BASE_URL#http://}
     "$BIN/fresh" get -I "$hostport/posts?limit=2" --db-dir "$WORK/curlish-db" >"$WORK/head.out" &&

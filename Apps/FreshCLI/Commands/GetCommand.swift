@@ -65,12 +65,26 @@ struct GetCommand: FreshSubcommand {
             help: ArgumentHelp("Extra header 'Name: value' (repeatable; ${VAR} and $(command) in single quotes are expanded, as in a source).",
                                valueName: "header"))
     var headers: [String] = []
-    @Option(name: [.customShort("d"), .customLong("data")], help: ArgumentHelp("Request body, given once; @file reads it from a file, @- from standard input.", valueName: "data"))
+    @Option(name: [.customShort("d"), .customLong("data"), .customLong("data-binary")],
+            help: ArgumentHelp("Request body, given once, sent as it is; @file reads it from a file, @- from standard input.", valueName: "data"))
     var bodies: [String] = []
+    @Option(name: .customLong("data-raw"), help: ArgumentHelp("Request body, given once, with no @file reading (what browsers' \"Copy as cURL\" writes).", valueName: "data"))
+    var rawBodies: [String] = []
 
-    /// The one `--data` (``validate()`` refuses more: curl joins several with `&` as a form,
-    /// while fresh sends the body as it is, so a second one would be lost or mangled).
-    var data: String? { bodies.first }
+    /// Where the request body comes from.
+    enum BodySource: Equatable {
+        case text(String)
+        /// `@path` (`@-`: standard input).
+        case file(String)
+    }
+
+    /// The one body (``validate()`` refuses more: curl joins several with `&` as a form, while
+    /// fresh sends the body as it is, so a second one would be lost or mangled).
+    var body: BodySource? {
+        if let raw = rawBodies.first { return .text(raw) }
+        guard let data = bodies.first else { return nil }
+        return data.hasPrefix("@") ? .file(String(data.dropFirst())) : .text(data)
+    }
     @Option(name: [.customShort("u"), .customLong("user")], help: ArgumentHelp("Basic authentication as user:password.", valueName: "user:password"))
     var user: String?
 
@@ -113,7 +127,7 @@ struct GetCommand: FreshSubcommand {
     var fail = false
     @Option(name: .customLong("retry"), parsing: .unconditional, help: ArgumentHelp("Retry up to n times on a timeout, a response cut short or a failed transfer, 408, 429, 5xx (not 501) or a 403 of a rate limit, waiting as the server asks (Retry-After, the stated reset), else 1 s, 2 s, 4 s…", valueName: "n"))
     var retries = 0
-    @Option(name: .customLong("max-time"), parsing: .unconditional, help: ArgumentHelp("Give up on the request after this many seconds (0: no limit).", valueName: "seconds"))
+    @Option(name: [.customShort("m"), .customLong("max-time")], parsing: .unconditional, help: ArgumentHelp("Give up on the request after this many seconds (0: no limit).", valueName: "seconds"))
     var maxTime: Double?
 
     @OptionGroup var network: NetworkOptions
@@ -121,11 +135,13 @@ struct GetCommand: FreshSubcommand {
 
     func validate() throws {
         try TimeLimit.validate(maxTime)
-        if bodies.count > 1 { throw ValidationError("--data is given \(bodies.count) times: fresh sends one body as it is (curl would join them with &)") }
-        if data == "@" { throw ValidationError("--data @ needs a file name (or @- for standard input)") }
+        if bodies.count + rawBodies.count > 1 {
+            throw ValidationError("--data is given \(bodies.count + rawBodies.count) times: fresh sends one body as it is (curl would join them with &)")
+        }
+        if body == .file("") { throw ValidationError("--data @ needs a file name (or @- for standard input)") }
         if let method, HTTPRequest.Method(method.uppercased()) == nil { throw ValidationError("invalid method '\(method)'") }
         if json && (include || head) { throw ValidationError("--json cannot be combined with --include or --head") }
-        if head && data != nil { throw ValidationError("--head cannot send --data") }
+        if head && body != nil { throw ValidationError("--head cannot send --data") }
         if let user, !user.contains(":") { throw ValidationError("-u needs user:password") }
         if maxRedirects < -1 { throw ValidationError("--max-redirs must be 0 or more, or -1 for no limit") }
         if retries < 0 { throw ValidationError("--retry must be 0 or more") }
@@ -196,7 +212,7 @@ struct GetCommand: FreshSubcommand {
         if let user, fields[.authorization] == nil {
             fields[.authorization] = "Basic " + Data(user.utf8).base64EncodedString()
         }
-        let body = try data.map(Self.readBody)
+        let body = try self.body.map(Self.read)
         let name = method?.uppercased() ?? (head ? "HEAD" : body == nil ? "GET" : "POST")
         if body != nil && fields[.contentType] == nil { fields[.contentType] = "application/json" }
         if let userAgent = network.userAgent, fields[.userAgent] == nil { fields[.userAgent] = userAgent }
@@ -206,12 +222,17 @@ struct GetCommand: FreshSubcommand {
         return request
     }
 
-    /// The `--data` text, or the bytes of the file after `@` (`@-`: standard input), read to
-    /// the end so pipes and FIFOs work too.
-    private static func readBody(_ argument: String) throws -> Data {
-        guard argument.hasPrefix("@") else { return Data(argument.utf8) }
-        let path = String(argument.dropFirst())
-        if path == "-" { return FileHandle.standardInput.readDataToEndOfFile() }
+    /// The body's bytes: its text, or the file's (`-`: standard input), read to the end so pipes
+    /// and FIFOs work too.
+    private static func read(_ source: BodySource) throws -> Data {
+        switch source {
+        case .text(let text): return Data(text.utf8)
+        case .file("-"): return FileHandle.standardInput.readDataToEndOfFile()
+        case .file(let path): return try readFile(path)
+        }
+    }
+
+    private static func readFile(_ path: String) throws -> Data {
         // A file that cannot be read is a file problem (exit 6, as for -o), found before any request.
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw FileError.cannotRead(path, reason: "no such file") }
