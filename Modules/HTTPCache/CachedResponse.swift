@@ -16,6 +16,9 @@ public struct CachedResponse: Sendable, Equatable {
     public var version: String
     /// What the storage kept of a body it left out (see ``OmittedBody``); `nil` when it is here.
     public var omittedBody: OmittedBody?
+    /// The redirects followed to reach this response, in order, without their bodies: what
+    /// `curl -i -L` shows before the last response.
+    public var redirects: [CachedResponse] = []
 
     public init(status: HTTPResponse.Status, headerFields: HTTPFields, body: Data, url: URL, decision: CacheDecision,
                 version: String = "HTTP/1.1", omittedBody: OmittedBody? = nil) {

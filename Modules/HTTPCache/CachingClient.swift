@@ -52,14 +52,18 @@ public final class CachingClient: Sendable {
     ) async throws -> CachedResponse {
         var current = request
         var requestsSent = 0
-        var followed = 0
+        var followed: [CachedResponse] = []
         while true {
             var response = try await sendOneHop(current, policy: policy)
             requestsSent += response.decision.requestsSent
             response.decision.requestsSent = requestsSent
-            guard let maximumRedirects, let next = RedirectRule.follow(current, response: response) else { return response }
-            guard followed < maximumRedirects else { throw CacheError.tooManyRedirects(current.url.absoluteString, limit: maximumRedirects) }
-            followed += 1
+            guard let maximumRedirects, let next = RedirectRule.follow(current, response: response) else {
+                response.redirects = followed
+                return response
+            }
+            guard followed.count < maximumRedirects else { throw CacheError.tooManyRedirects(current.url.absoluteString, limit: maximumRedirects) }
+            response.body = Data()
+            followed.append(response)
             current = next
         }
     }

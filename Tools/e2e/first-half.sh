@@ -471,9 +471,15 @@ redirects_need_location() { # Django's APPEND_SLASH answers 301 for the URL with
     status_line=$(head -1 "$WORK/redirect.out" | tr -d '\r')
     echo "      $status_line"
     [ "$status_line" = "HTTP/1.0 301 Moved Permanently" ] &&
-        "$BIN/fresh" get -L "$url" --db-dir "$WORK/redirect-db" | python3 -c 'import json,sys; sys.exit(len(json.load(sys.stdin)["results"]) != 1)'
+        "$BIN/fresh" get -L "$url" --db-dir "$WORK/redirect-db" | python3 -c 'import json,sys; sys.exit(len(json.load(sys.stdin)["results"]) != 1)' || return 1
+    # -i -L shows every response's head, the redirect's first, as curl -i -L does.
+    # (Their codes: a head answered from storage is said in the cache's HTTP/1.1.)
+    "$BIN/fresh" get -iL "$url" --db-dir "$WORK/redirect-db" | tr -d '\r' | awk '/^HTTP\//{print $2}' >"$WORK/redirect-heads.out"
+    echo "      -i -L: $(tr '\n' ' ' <"$WORK/redirect-heads.out")"
+    diff "$WORK/redirect-heads.out" <(curl -siL "$url" | tr -d '\r' | awk '/^HTTP\//{print $2}')
 }
-check "without -L the 301 is the answer, with the server's own status line; with -L it is followed" redirects_need_location
+check "without -L the 301 is the answer, with the server's own status line; with -L it is followed; -i -L shows each head, as curl" \
+    redirects_need_location
 check "-L --max-redirs 0 stops at the first redirect: exit 5" \
     expect_failure 5 "$BIN/fresh" get -L --max-redirs 0 "$BASE_URL/api/pages/posts?page_size=1" --db-dir "$WORK/redirect-db"
 fail_writes_nothing() { # --fail on a 4xx: the old file stays, exit 4

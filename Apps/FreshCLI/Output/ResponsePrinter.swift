@@ -33,13 +33,19 @@ struct ResponsePrinter {
         }
         var bytes = Data()
         if include || headOnly {
-            // Field values come from the network: escaped like every remote string shown.
-            var head = "\(StatusLine.text(of: response))\r\n"
-            for field in response.headerFields { head += "\(field.name.rawName): \(TerminalText.sanitized(field.value))\r\n" }
-            bytes.append(Data((head + "\r\n").utf8))
+            // Each redirect followed first, its head only, as curl -i -L shows them.
+            for hop in response.redirects + [response] { bytes.append(Data(Self.head(of: hop).utf8)) }
         }
         if !headOnly { bytes.append(try body(of: response)) }
         return bytes
+    }
+
+    /// The status line and header fields, and the blank line after them. Field values come
+    /// from the network: escaped like every remote string shown.
+    private static func head(of response: CachedResponse) -> String {
+        var head = "\(StatusLine.text(of: response))\r\n"
+        for field in response.headerFields { head += "\(field.name.rawName): \(TerminalText.sanitized(field.value))\r\n" }
+        return head + "\r\n"
     }
 
     /// The body as it goes out: exact bytes to a file or a pipe; on a terminal, JSON re-indented
