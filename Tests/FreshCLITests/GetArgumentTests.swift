@@ -61,4 +61,11 @@ struct GetArgumentTests {
         #expect(StaleNotice.line(for: decision)?.hasPrefix("offline: the server could not be reached") == true)
         #expect(StaleNotice.line(for: CacheDecision(outcome: .freshHit)) == nil)
     }
+
+    /// A server error hidden by a stored response (stale-if-error) is said, as being offline is.
+    @Test func aServerErrorTheStoredResponseAnswersIsSaid() {
+        let decision = CacheDecision(outcome: .staleServed(.onError(status: 503)), currentAge: 70)
+        #expect(StaleNotice.line(for: decision) == "the server answered 503; showing the stored response (age 70 s), as its stale-if-error allows")
+        #expect(StaleNotice.line(for: CacheDecision(outcome: .staleServed(.whileRevalidating))) == nil)
+    }
 }
