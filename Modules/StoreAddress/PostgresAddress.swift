@@ -35,7 +35,7 @@ public struct PostgresAddress: Sendable, Equatable, CustomStringConvertible {
     /// Seconds to wait for the connection (`connect_timeout`), 10 by default.
     public var connectTimeout: Int
     /// Whether the password came with the URI itself (then shown as `***`).
-    var passwordInText: Bool
+    public internal(set) var passwordInText: Bool
 
     /// The debian package's socket directory, libpq's default host there.
     static let defaultSocketDirectory = "/var/run/postgresql"

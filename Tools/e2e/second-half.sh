@@ -163,6 +163,13 @@ adopting_source() { # a source for a URL a collection already mirrors takes it o
         [ "$(wc -l <"$WORK/adopt-all.out")" -eq 1 ]
 }
 FRESH_CONFIG_DIR="$WORK/adopt-config" check "fresh source add for a URL already mirrored adopts that collection; --all syncs it once" adopting_source
+second_source_takes_nothing() { # another source for the same listing leaves the first source's collection to it
+    "$BIN/fresh" source add library2 "$BASE_URL/books?page=1&per_page=3" --db-dir "$WORK/books-db" >"$WORK/adopt2.out" 2>&1 || return 1
+    local names; names=$("$BIN/fresh" collections --json --db-dir "$WORK/books-db" | python3 -c 'import json, sys; print(" ".join(c["name"] for c in json.load(sys.stdin)))')
+    echo "      $(cat "$WORK/adopt2.out"); collections: $names"
+    ! grep -q "takes over" "$WORK/adopt2.out" && [ "$names" = "library" ]
+}
+FRESH_CONFIG_DIR="$WORK/adopt-config" check "a second source for the same listing does not take the first source's collection" second_source_takes_nothing
 stop_server
 
 installed() { # make install into a scratch PREFIX (the debug build), used from there, then make uninstall

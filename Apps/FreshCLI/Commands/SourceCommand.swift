@@ -96,6 +96,9 @@ struct SourceAddCommand: FreshSubcommand {
             source.headers.append((fieldName.rawName, HeaderTemplate(value)))
         }
         try file.add(source)
+        if let store = source.store, PostgresAddress.isAddress(store), (try? PostgresAddress(parsing: store))?.passwordInText == true {
+            StandardError.note("fresh: warning: the --store password is stored as it is in \(file.path); PGPASSWORD or ~/.pgpass keeps it out of the file")
+        }
         for (header, value) in source.headers where value.isLiteralSecret(header: header) {
             StandardError.note("fresh: warning: \(header) is stored as it is in \(file.path); write its secret as ${VAR} or $(command) to keep it out of the file")
         }
@@ -104,7 +107,8 @@ struct SourceAddCommand: FreshSubcommand {
     }
 
     /// A collection of another URL with the source's name is refused; one that mirrors its URL
-    /// under another name is renamed (with its items), so `--all` never syncs one URL twice.
+    /// under another name is renamed (with its items), so `--all` never syncs one URL twice,
+    /// unless another source syncs it (it stays that source's).
     /// Returns the collection adopted, if one was.
     private func adoptCollection(in store: any MirrorReading & CollectionEditing) async throws -> (name: String, items: Int)? {
         let identity = CollectionIdentity.of(target.url)
@@ -114,7 +118,11 @@ struct SourceAddCommand: FreshSubcommand {
             }
             return nil
         }
-        let mirroring = try await store.collections().filter { URL(string: $0.url).map(CollectionIdentity.of) == identity }
+        // A collection another source syncs stays that source's: its next sync would find none.
+        let sourceNames = Set(try SourcesFile.located().load().map(\.name))
+        let mirroring = try await store.collections().filter {
+            !sourceNames.contains($0.name) && URL(string: $0.url).map(CollectionIdentity.of) == identity
+        }
         guard mirroring.count == 1, let collection = mirroring.first else { return nil }
         let items = try await store.itemCount(in: collection.id)
         try await store.renameCollection(collection.id, to: name)
