@@ -111,9 +111,9 @@ public final class CachingClient: Sendable {
         // Stored responses answer GET and HEAD by URL alone, so a request with a body (a search
         // API's GET with its query inside) is neither answered from storage nor stored, as an
         // unsafe method's is not: one body's answer must not be given to another.
-        let cacheable = (request.method == .get || request.method == .head) && (request.body?.isEmpty ?? true)
-        guard cacheable else {
-            let what = request.method == .get || request.method == .head ? "a request with a body" : "\(request.method.rawValue) responses"
+        let isRead = request.method == .get || request.method == .head
+        guard isRead, request.body?.isEmpty ?? true else {
+            let what = isRead ? "a request with a body" : "\(request.method.rawValue) responses"
             if policy == .returnCacheDataDontLoad { throw CacheError.notStored(request.url.absoluteString) }
             if requestCC.onlyIfCached { return unsatisfiable(request, reason: "only-if-cached and \(what) are never stored") }
             return try await sendUncached(request, notStored: "\(what) are not stored")

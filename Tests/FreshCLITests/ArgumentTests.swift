@@ -121,6 +121,7 @@ struct ArgumentTests {
         #expect(StandardError.withoutCredentials("fresh: redirected to http://me:secret@host.test/a, then https://tok@h/b")
             == "fresh: redirected to http://me:***@host.test/a, then https://***@h/b")
         #expect(StandardError.withoutCredentials("at postgresql://kim:***@127.0.0.1:1/team") == "at postgresql://kim:***@127.0.0.1:1/team")
+        #expect(StandardError.withoutCredentials("at postgresql://fresh@%2Ftmp/db") == "at postgresql://fresh@%2Ftmp/db", "a role, not a secret")
         #expect(StandardError.withoutCredentials("fresh: a@b.test is no URL; http://host.test/x@y stays") == "fresh: a@b.test is no URL; http://host.test/x@y stays")
     }
 

@@ -134,10 +134,11 @@ struct ItemsCommand: FreshSubcommand {
             case .table:
                 let sample = try await store.firstItemJSON(in: collection.id)
                 let columns = chosen ?? Self.defaultColumns(collection, sample: sample)
+                let depth = Self.deepest(columns)
                 var rows: [[String]] = []
                 // A table is for reading: without --limit it shows the first rows, and says so.
                 try await store.forEachItem(in: collection.id, filters: filters, limit: limit ?? Self.tableRows + 1) { item in
-                    rows.append(Self.cells(of: item, columns: columns, depth: Self.deepest(columns)))
+                    rows.append(Self.cells(of: item, columns: columns, depth: depth))
                 }
                 let cut = limit == nil && rows.count > Self.tableRows
                 if cut { rows.removeLast() }

@@ -18,8 +18,7 @@ enum FailureReport {
         switch error {
         case let stopped as SyncStopped: exitCode(for: stopped.underlying)
         case is CancellationError, TransportError.cancelled: 130
-        // A give-up with no status and no wait is the network's; one with a wait is a rate limit's hold.
-        case TransportError.unreachable, TransportError.timedOut, SyncError.offline, SyncError.gaveUp(_, _, nil, nil): 3
+        case _ where ErrorDescription.isOffline(error): 3
         case SyncError.httpStatus, SyncError.gaveUp, is PacingError: 4
         case TransportError.certificate: 10
         case TransportError.truncated, TransportError.invalidResponse, SyncError.badReply, SyncError.invalidJSON, SyncError.invalidPage,
@@ -90,12 +89,14 @@ enum StandardError {
     }
 
     /// `line` with the password of each URL in it shown as `***` (`https://me:***@host/`, as a
-    /// PostgreSQL address is shown), and a user without one too (it may be a token): a line on
-    /// stderr ends up in logs and terminals' scrollback.
+    /// PostgreSQL address is shown), and an http(s) user without one too (it may be a token,
+    /// `https://TOKEN@host/`; a PostgreSQL user is a role, and stays): a line on stderr ends up
+    /// in logs and terminals' scrollback.
     static func withoutCredentials(_ line: String) -> String {
         line.replacing(/(?<start>[A-Za-z][A-Za-z0-9+.-]*:\/\/)(?<user>[^\/\s@:]+)(?<password>:[^\/\s@]*)?@/) { match in
             let output = match.output
-            return output.password == nil ? "\(output.start)***@" : "\(output.start)\(output.user):***@"
+            if output.password != nil { return "\(output.start)\(output.user):***@" }
+            return output.start.lowercased().hasPrefix("http") ? "\(output.start)***@" : "\(output.start)\(output.user)@"
         }
     }
 }

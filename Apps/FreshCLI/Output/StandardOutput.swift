@@ -71,18 +71,18 @@ final class BufferedOutput {
     init(_ kind: StandardOutput.Kind) { self.kind = kind }
 
     func write(_ text: String) {
-        buffer.append(contentsOf: StandardOutput.safe(text, as: kind).utf8)
-        if buffer.count >= 64 * 1024 { flush() }
+        append(StandardOutput.safe(text, as: kind).utf8)
     }
 
     /// UTF-8 text: its bytes as they are in a pipe; on a terminal, made safe as ``write(_:)`` makes it.
     func write(utf8 text: [UInt8]) {
-        guard StandardOutput.isTerminal else {
-            buffer.append(contentsOf: text)
-            if buffer.count >= 64 * 1024 { flush() }
-            return
-        }
-        write(String(decoding: text, as: UTF8.self))
+        if StandardOutput.isTerminal { return write(String(decoding: text, as: UTF8.self)) }
+        append(text)
+    }
+
+    private func append(_ bytes: some Sequence<UInt8>) {
+        buffer.append(contentsOf: bytes)
+        if buffer.count >= 64 * 1024 { flush() }
     }
 
     func flush() {

@@ -116,9 +116,14 @@ public enum MirrorCheck {
         let list = columns.joined(separator: ", ")
         let insert = try destination.makeStatement(
             sql: "INSERT OR IGNORE INTO \(table) (\(list)) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
-        func copy(_ row: Row) throws {
-            guard row["kept"] as Bool else { return lost += 1 }
+        /// Copies `row` if `keeping` kept it, else counts it lost; returns the rows copied (0 or 1).
+        func copy(_ row: Row) throws -> Int {
+            guard row["kept"] as Bool else {
+                lost += 1
+                return 0
+            }
             try insert.execute(arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
+            return 1
         }
         var copied = 0
         var after: Int64 = 0
@@ -128,8 +133,8 @@ public enum MirrorCheck {
                     SELECT rowid AS readRowID, (\(keeping)) AS kept, \(list) FROM \(table) WHERE rowid > ? ORDER BY rowid LIMIT 500
                     """, arguments: [after])
                 guard let final = rows.last else { return copied }
-                for row in rows { try copy(row) }
-                copied += rows.filter { $0["kept"] as Bool }.count
+                // Counted once the whole batch is in: a batch that fails is copied again row by row.
+                copied += try rows.reduce(0) { try $0 + copy($1) }
                 after = final["readRowID"]
             } catch {
                 // The batch after `after` is unreadable: one rowid at a time, up to the last.
@@ -138,8 +143,7 @@ public enum MirrorCheck {
                     do {
                         if let row = try Row.fetchOne(source, sql: "SELECT (\(keeping)) AS kept, \(list) FROM \(table) WHERE rowid = ?",
                                                       arguments: [probe]) {
-                            try copy(row)
-                            if row["kept"] as Bool { copied += 1 }
+                            copied += try copy(row)
                         }
                     } catch {
                         lost += 1
