@@ -8,6 +8,11 @@
 /// 3. the items the page no longer lists set aside until the pass ends (``setAside``);
 /// 4. the page's record (``recordPage``).
 ///
+/// A page record's validator vouches for exactly the items its write left on the page. Whatever
+/// else puts an item on a page or takes one off it drops that validator (``itemLeftPage``,
+/// ``pageGainedItems``), so the next pass reads the page in full instead of taking a 304 for
+/// content the mirror no longer holds as sent: no pass has to count a page's items to know it.
+///
 /// The text names the PostgreSQL store's columns and takes `:name` parameters. The SQLite store
 /// runs the statements one at a time under its own column names; the PostgreSQL store builds
 /// its `write_page` function from them, so that a batch of pages costs one round trip. Each
@@ -64,6 +69,28 @@ public enum PageWriteRule {
         INSERT INTO page \(pageColumns)
         VALUES (:collection, :page, :url, :next_url, :item_count, :validator, :pass, :pass, :now, :stated_total)
         \(pageConflict)
+        """
+
+    /// An item that step 2 took from another page (a page of an earlier pass, or a catch-up's
+    /// move) leaves that page holding less than it wrote. Each store runs `statement` from a
+    /// trigger on the item's page index, for each row where `condition` holds; a move to -1 (set
+    /// aside) is the page's own rewrite, which records the page anew.
+    public static let itemLeftPage = (
+        condition: "OLD.page_index >= 0 AND NEW.page_index >= 0 AND NEW.page_index != OLD.page_index",
+        statement: "UPDATE page SET validator = NULL WHERE collection_id = OLD.collection_id AND page_index = OLD.page_index"
+    )
+
+    /// Items added to a page by something other than its own write (a catch-up's on the first
+    /// page, an incremental merge's after the last item): the page holds more than it wrote.
+    public static let pageGainedItems = """
+        UPDATE page SET validator = NULL WHERE collection_id = :collection AND page_index = :page
+        """
+
+    /// Once, for a mirror written before ``itemLeftPage`` and ``pageGainedItems``: each page that
+    /// does not hold the items it wrote, counted, loses its validator.
+    public static let pagesNotHoldingWhatTheyWrote = """
+        UPDATE page SET validator = NULL WHERE validator IS NOT NULL AND item_count != (
+            SELECT count(*) FROM item i WHERE i.collection_id = page.collection_id AND i.page_index = page.page_index)
         """
 
     /// Step 4's columns, and what it does to a page recorded already: for a store that records

@@ -36,17 +36,16 @@ extension PostgresMirror {
 
     public func pages(of id: Int64, in range: Range<Int>) async throws -> [Int: PageRecord] {
         let rows = try await connection.query("""
-            SELECT p.page_index, p.url, p.next_url, p.item_count, p.validator, p.pass, p.content_pass, p.fetched_at, p.stated_total,
-                (SELECT count(*) FROM item i WHERE i.collection_id = p.collection_id AND i.page_index = p.page_index)
+            SELECT p.page_index, p.url, p.next_url, p.item_count, p.validator, p.pass, p.content_pass, p.fetched_at, p.stated_total
             FROM page p WHERE p.collection_id = \(id) AND p.page_index >= \(range.lowerBound) AND p.page_index < \(range.upperBound)
             """)
         var pages: [Int: PageRecord] = [:]
         for row in rows {
-            let (index, url, nextURL, itemCount, validator, pass, contentPass, fetchedAt, statedTotal, present) = try row.decode(
-                (Int, String, String?, Int, String?, Int, Int, Double, Int?, Int).self)
+            let (index, url, nextURL, itemCount, validator, pass, contentPass, fetchedAt, statedTotal) = try row.decode(
+                (Int, String, String?, Int, String?, Int, Int, Double, Int?).self)
             pages[index] = PageRecord(collectionID: id, pageIndex: index, url: url, nextURL: nextURL, itemCount: itemCount,
                                       validator: validator, pass: pass, contentPass: contentPass, fetchedAt: fetchedAt,
-                                      statedTotal: statedTotal, presentCount: present)
+                                      statedTotal: statedTotal)
         }
         return pages
     }

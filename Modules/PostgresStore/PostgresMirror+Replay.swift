@@ -6,17 +6,16 @@ extension PostgresMirror {
     public func recordedPages(at url: String) async throws -> [RecordedPage] {
         let rows = try await connection.query("""
             SELECT p.collection_id, p.page_index, p.url, p.next_url, p.item_count, p.validator, p.pass, p.content_pass, p.fetched_at,
-                p.stated_total, (SELECT count(*) FROM item i WHERE i.collection_id = p.collection_id AND i.page_index = p.page_index),
-                e.envelope
+                p.stated_total, e.envelope
             FROM page p LEFT JOIN page_envelope e ON e.collection_id = p.collection_id AND e.page_index = p.page_index
             WHERE p.url = \(url) ORDER BY p.fetched_at DESC
             """)
         return try rows.map { row in
-            let (id, index, url, nextURL, itemCount, validator, pass, contentPass, fetchedAt, statedTotal, present, envelope) = try row.decode(
-                (Int64, Int, String, String?, Int, String?, Int, Int, Double, Int?, Int, String?).self)
+            let (id, index, url, nextURL, itemCount, validator, pass, contentPass, fetchedAt, statedTotal, envelope) = try row.decode(
+                (Int64, Int, String, String?, Int, String?, Int, Int, Double, Int?, String?).self)
             let record = PageRecord(collectionID: id, pageIndex: index, url: url, nextURL: nextURL, itemCount: itemCount,
                                     validator: validator, pass: pass, contentPass: contentPass, fetchedAt: fetchedAt,
-                                    statedTotal: statedTotal, presentCount: present)
+                                    statedTotal: statedTotal)
             return RecordedPage(record: record, envelope: envelope.flatMap(PageEnvelope.init(storedText:)))
         }
     }

@@ -36,6 +36,26 @@ enum PostgresSchema {
         // server 29 ms, now 19 ms (the statements' logged durations, mean of four runs each). Blocks
         // filled from now on keep the room; a database's existing blocks stay as full as they are.
         ("v9-page-room-for-updates", ["ALTER TABLE page SET (fillfactor = 50)"]),
+        // As the SQLite side's `v11-validators-follow-moves`, with the catch-up and the merge that
+        // now drop a page's validator (the writing functions again).
+        ("v10-validators-follow-moves", validatorsFollowMoves + writingFunctions),
+    ]
+
+    /// ``PageWriteRule/itemLeftPage`` as a trigger, and the pages written before it checked once.
+    private static let validatorsFollowMoves = [
+        """
+        CREATE FUNCTION item_left_page() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+            \(PageWriteRule.itemLeftPage.statement);
+            RETURN NULL;
+        END
+        $$
+        """,
+        """
+        CREATE TRIGGER item_left_page AFTER UPDATE OF page_index ON item FOR EACH ROW
+        WHEN (\(PageWriteRule.itemLeftPage.condition)) EXECUTE FUNCTION item_left_page()
+        """,
+        PageWriteRule.pagesNotHoldingWhatTheyWrote,
     ]
 
     /// What a replay serves around a page's items (`PageEnvelope`), and pages found by URL, as
@@ -232,6 +252,7 @@ enum PostgresSchema {
             \(plpgsql(PageWriteRule.nextChangeNumber)) INTO sequence;
             \(upsertCounting(onPage: "0", from: "p_first_position", pass: "p_pass", moving: .caughtUp))
             repeated := coalesce(array_length(p_keys, 1), 0) - written;
+            IF written > 0 THEN \(plpgsql(PageWriteRule.pageGainedItems, ["page": "0"])); END IF;
             PERFORM pg_notify('fresh_changes', p_collection::text);
         END
         $$
@@ -252,6 +273,7 @@ enum PostgresSchema {
             SELECT page_index, position + 1 INTO last_page, next_position FROM item
             WHERE collection_id = p_collection AND page_index >= 0 ORDER BY page_index DESC, position DESC LIMIT 1;
             \(upsertCounting(onPage: "coalesce(last_page, 0)", from: "coalesce(next_position, 0)", pass: "current_pass", moving: .never))
+            IF created > 0 THEN \(plpgsql(PageWriteRule.pageGainedItems, ["page": "coalesce(last_page, 0)"])); END IF;
             PERFORM pg_notify('fresh_changes', p_collection::text);
         END
         $$

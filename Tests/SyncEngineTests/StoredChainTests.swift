@@ -17,7 +17,7 @@ struct StoredChainTests {
             return Dictionary(uniqueKeysWithValues: range.clamped(to: 0..<count).map { index in
                 (index, PageRecord(collectionID: 1, pageIndex: index, url: "https://api.test/items?page=\(index)", nextURL: nil,
                                    itemCount: 10, validator: "etag \"\(index)\"", pass: 1, contentPass: 1, fetchedAt: 0,
-                                   statedTotal: nil, presentCount: 10))
+                                   statedTotal: nil))
             })
         }
     }

@@ -21,12 +21,9 @@ public struct PageRecord: Sendable, Equatable {
     public var fetchedAt: Double
     /// The collection size the page stated (items, else pages), for offset and page-number styles.
     public var statedTotal: Int?
-    /// How many items the mirror holds for the page now (read with ``MirrorStore/pages(of:)``): fewer
-    /// than ``itemCount`` when a later write moved some away; the content is then not the page's, whatever its validator.
-    public var presentCount: Int?
 
     public init(collectionID: Int64, pageIndex: Int, url: String, nextURL: String?, itemCount: Int, validator: String?, pass: Int,
-                contentPass: Int, fetchedAt: Double, statedTotal: Int?, presentCount: Int?) {
+                contentPass: Int, fetchedAt: Double, statedTotal: Int?) {
         self.collectionID = collectionID
         self.pageIndex = pageIndex
         self.url = url
@@ -37,14 +34,10 @@ public struct PageRecord: Sendable, Equatable {
         self.contentPass = contentPass
         self.fetchedAt = fetchedAt
         self.statedTotal = statedTotal
-        self.presentCount = presentCount
     }
 
     /// Whether a total the page stated is what said the next page exists.
     public var totalSaysMore: Bool { nextURL != nil && statedTotal != nil }
-
-    /// Whether every item written for the page is still on it.
-    public var isIntact: Bool { presentCount.map { $0 == itemCount } ?? true }
 }
 
 /// What writing one page changed.

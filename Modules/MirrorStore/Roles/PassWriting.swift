@@ -9,8 +9,7 @@ public protocol PassWriting: AnyObject, Sendable {
     func lock(collection identity: String, onWait: @escaping @Sendable (String?) -> Void) async throws -> any CollectionLock
     /// Resumes the collection's unfinished pass, or starts a new one (`restart`, or none unfinished).
     func startPass(of id: Int64, restart: Bool, now: Date) async throws -> PassPosition
-    /// The stored page records of a collection whose indexes are in `range`, by index, each with
-    /// its ``PageRecord/presentCount``.
+    /// The stored page records of a collection whose indexes are in `range`, by index.
     func pages(of id: Int64, in range: Range<Int>) async throws -> [Int: PageRecord]
     /// Writes pages of one pass, in order, each in full or not at all (``PageWriteRule``), and returns
     /// what each changed. A page whose ``PageContent/items`` are `nil` is current: only its pass is recorded.

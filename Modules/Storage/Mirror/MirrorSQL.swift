@@ -15,17 +15,15 @@ extension CollectionRecord: FetchableRecord {
     }
 }
 extension PageRecord: FetchableRecord {
-    /// The columns a page is selected with from `page p`, the count of the items it holds now
-    /// last, in the order ``init(row:)`` reads them.
+    /// The columns a page is selected with from `page p`, in the order ``init(row:)`` reads them.
     static let columns = "p.collectionID, p.pageIndex, p.url, p.nextURL, p.itemCount, p.validator, p.pass, p.contentPass, "
-        + "p.fetchedAt, p.statedTotal, "
-        + "(SELECT count(*) FROM item i WHERE i.collectionID = p.collectionID AND i.pageIndex = p.pageIndex) AS presentCount"
+        + "p.fetchedAt, p.statedTotal"
 
     /// A row selected with ``columns``, read by column number (a warm sync reads every page's
     /// record; decoding by name was a fiftieth of its time).
     public init(row: Row) {
         self.init(collectionID: row[0], pageIndex: row[1], url: row[2], nextURL: row[3], itemCount: row[4], validator: row[5],
-                  pass: row[6], contentPass: row[7], fetchedAt: row[8], statedTotal: row[9], presentCount: row[10])
+                  pass: row[6], contentPass: row[7], fetchedAt: row[8], statedTotal: row[9])
     }
 }
 

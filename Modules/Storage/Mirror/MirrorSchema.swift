@@ -1,4 +1,5 @@
 import GRDB
+import MirrorStore
 
 /// The migrations of the item database, append-only: a database of any earlier version
 /// migrates without losing what it holds.
@@ -83,6 +84,16 @@ enum MirrorSchema {
                     changeSequence INTEGER NOT NULL
                 )
                 """)
+        }
+        // A page's validator vouches for the items its write left on it (``PageWriteRule``): a warm
+        // sync of 1,000 pages counted every page's items to know, a fifth of a PostgreSQL one's time.
+        migrator.registerMigration("v11-validators-follow-moves") { db in
+            let moved = PageWriteRule.itemLeftPage
+            try db.execute(sql: MirrorSQL.underSQLiteNames("""
+                CREATE TRIGGER item_left_page AFTER UPDATE OF page_index ON item WHEN \(moved.condition)
+                BEGIN \(moved.statement); END;
+                \(PageWriteRule.pagesNotHoldingWhatTheyWrote)
+                """))
         }
         return migrator
     }

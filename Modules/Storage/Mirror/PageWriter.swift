@@ -34,7 +34,10 @@ enum PageWriter {
     static func writeCaughtUp(
         _ items: [(key: ItemKey, json: Data)], of collectionID: Int64, pass: Int, firstPosition: Int, db: Database
     ) throws -> PageWrite {
-        try upsert(items, moving: .caughtUp, onPage: 0, from: firstPosition, of: collectionID, pass: pass, goingOn: true, db: db).write
+        let write = try upsert(items, moving: .caughtUp, onPage: 0, from: firstPosition, of: collectionID, pass: pass, goingOn: true,
+                               db: db).write
+        if write.repeated < items.count { try gained(page: 0, of: collectionID, db: db) }
+        return write
     }
 
     /// The items of an incremental run (``PassWriting/mergeItems(_:of:now:)``).
@@ -43,8 +46,16 @@ enum PageWriter {
         let last = try Row.fetchOne(db, sql: """
             SELECT pageIndex, position FROM item WHERE collectionID = ? AND pageIndex >= 0 ORDER BY pageIndex DESC, position DESC LIMIT 1
             """, arguments: [collectionID])
-        return try upsert(items, moving: .never, onPage: last?["pageIndex"] ?? 0, from: (last?["position"] ?? -1) + 1,
-                          of: collectionID, pass: pass, goingOn: false, db: db).write
+        let page: Int = last?["pageIndex"] ?? 0
+        let write = try upsert(items, moving: .never, onPage: page, from: (last?["position"] ?? -1) + 1,
+                               of: collectionID, pass: pass, goingOn: false, db: db).write
+        if write.created > 0 { try gained(page: page, of: collectionID, db: db) }
+        return write
+    }
+
+    /// ``PageWriteRule/pageGainedItems``.
+    private static func gained(page index: Int, of collectionID: Int64, db: Database) throws {
+        try db.cachedStatement(sql: pageGainedItems).execute(arguments: ["collection": collectionID, "page": index])
     }
 
     // MARK: The upsert
@@ -91,6 +102,7 @@ enum PageWriter {
     private static let nextChangeNumber = sqlite(PageWriteRule.nextChangeNumber)
     private static let setAside = sqlite(PageWriteRule.setAside)
     private static let recordPage = sqlite(PageWriteRule.recordPage)
+    private static let pageGainedItems = sqlite(PageWriteRule.pageGainedItems)
     /// The parameters' positions are their order (`:key` is 2, `:json` 5), as ``upsertEach`` binds them.
     private static let upserts = Dictionary(uniqueKeysWithValues: PageWriteRule.Moving.allCases.map { moving in
         (moving, sqlite(PageWriteRule.upsertItems("VALUES (:collection, :key, :page, :position, :json, :pass, :sequence, :sequence)",

@@ -232,9 +232,10 @@ struct SyncPass: Sendable {
         return page
     }
 
-    /// Whether the items stored for the page are `fetched`'s content (same URL and validator, none moved).
+    /// Whether the items stored for the page are `fetched`'s content: same URL and validator (a page
+    /// that gained or lost an item since its write keeps no validator, see `PageWriteRule`).
     private func isCurrent(_ fetched: FetchedPage, stored: PageRecord?, plan: PaginationPlan?) -> Bool {
-        guard let stored, plan != nil, stored.url == fetched.url.absoluteString, stored.isIntact else { return false }
+        guard let stored, plan != nil, stored.url == fetched.url.absoluteString else { return false }
         return stored.validator == ContentValidator.of(fetched.response)
     }
 
