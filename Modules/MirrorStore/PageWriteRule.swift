@@ -9,9 +9,9 @@
 /// 4. the page's record (``recordPage``).
 ///
 /// A page record's validator vouches for exactly the items its write left on the page. Whatever
-/// else puts an item on a page or takes one off it drops that validator (``itemLeftPage``,
-/// ``pageGainedItems``), so the next pass reads the page in full instead of taking a 304 for
-/// content the mirror no longer holds as sent: no pass has to count a page's items to know it.
+/// else puts an item on a page or takes one off it drops that validator (``pageNoLongerAsWritten``),
+/// so the next pass reads the page in full instead of taking a 304 for content the mirror no
+/// longer holds as sent: no pass has to count a page's items to know it.
 ///
 /// The text names the PostgreSQL store's columns and takes `:name` parameters. The SQLite store
 /// runs the statements one at a time under its own column names; the PostgreSQL store builds
@@ -49,13 +49,20 @@ public enum PageWriteRule {
         case .never: ""
         }
         return """
-            INSERT INTO item (collection_id, key, page_index, position, \(contentColumns.joined(separator: ", ")), pass,
-                created_sequence, changed_sequence)
-            \(rows)
+            \(insertItems(rows, contentColumns: contentColumns))
             ON CONFLICT (collection_id, key) DO UPDATE SET \(move)
                 changed_sequence = CASE WHEN \(sameContent) THEN item.changed_sequence ELSE excluded.changed_sequence END, \(content)
             \(condition)
             """
+    }
+
+    /// Step 2's insert, without what it does to a key the collection holds.
+    public static func insertItems(_ rows: String, contentColumns: [String]) -> String {
+        """
+        INSERT INTO item (collection_id, key, page_index, position, \(contentColumns.joined(separator: ", ")), pass,
+            created_sequence, changed_sequence)
+        \(rows)
+        """
     }
 
     /// Step 3.
@@ -71,23 +78,23 @@ public enum PageWriteRule {
         \(pageConflict)
         """
 
-    /// An item that step 2 took from another page (a page of an earlier pass, or a catch-up's
-    /// move) leaves that page holding less than it wrote. Each store runs `statement` from a
-    /// trigger on the item's page index, for each row where `condition` holds; a move to -1 (set
-    /// aside) is the page's own rewrite, which records the page anew.
-    public static let itemLeftPage = (
-        condition: "OLD.page_index >= 0 AND NEW.page_index >= 0 AND NEW.page_index != OLD.page_index",
-        statement: "UPDATE page SET validator = NULL WHERE collection_id = OLD.collection_id AND page_index = OLD.page_index"
-    )
-
-    /// Items added to a page by something other than its own write (a catch-up's on the first
-    /// page, an incremental merge's after the last item): the page holds more than it wrote.
-    public static let pageGainedItems = """
+    /// For a page that no longer holds what its write left on it:
+    /// - a page an item left, taken by step 2 for another page (a page of an earlier pass, or a
+    ///   catch-up's move), when ``itemLeftPage`` holds of the item's old and new page index (a
+    ///   move to -1, set aside, is the page's own rewrite, which records the page anew);
+    /// - a page items were added to by something other than its own write: a catch-up's, on the
+    ///   first page, and an incremental merge's, after the last item.
+    public static let pageNoLongerAsWritten = """
         UPDATE page SET validator = NULL WHERE collection_id = :collection AND page_index = :page
         """
 
-    /// Once, for a mirror written before ``itemLeftPage`` and ``pageGainedItems``: each page that
-    /// does not hold the items it wrote, counted, loses its validator.
+    /// Whether an item whose page index goes from `old` to `new` left a page (see ``pageNoLongerAsWritten``).
+    public static func itemLeftPage(old: String, new: String) -> String {
+        "\(old) >= 0 AND \(new) >= 0 AND \(new) != \(old)"
+    }
+
+    /// Once, for a mirror written before ``pageNoLongerAsWritten``: each page that does not hold
+    /// the items it wrote, counted, loses its validator.
     public static let pagesNotHoldingWhatTheyWrote = """
         UPDATE page SET validator = NULL WHERE validator IS NOT NULL AND item_count != (
             SELECT count(*) FROM item i WHERE i.collection_id = page.collection_id AND i.page_index = page.page_index)

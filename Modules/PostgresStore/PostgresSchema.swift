@@ -41,19 +41,21 @@ enum PostgresSchema {
         ("v10-validators-follow-moves", validatorsFollowMoves + writingFunctions),
     ]
 
-    /// ``PageWriteRule/itemLeftPage`` as a trigger, and the pages written before it checked once.
+    /// ``PageWriteRule/pageNoLongerAsWritten`` for the page an item left, kept by a trigger (the
+    /// server runs its condition for each updated row, and the function only for a move), and the
+    /// pages written before it checked once.
     private static let validatorsFollowMoves = [
         """
         CREATE FUNCTION item_left_page() RETURNS trigger LANGUAGE plpgsql AS $$
         BEGIN
-            \(PageWriteRule.itemLeftPage.statement);
+            \(plpgsql(PageWriteRule.pageNoLongerAsWritten, ["collection": "OLD.collection_id", "page": "OLD.page_index"]));
             RETURN NULL;
         END
         $$
         """,
         """
         CREATE TRIGGER item_left_page AFTER UPDATE OF page_index ON item FOR EACH ROW
-        WHEN (\(PageWriteRule.itemLeftPage.condition)) EXECUTE FUNCTION item_left_page()
+        WHEN (\(PageWriteRule.itemLeftPage(old: "OLD.page_index", new: "NEW.page_index"))) EXECUTE FUNCTION item_left_page()
         """,
         PageWriteRule.pagesNotHoldingWhatTheyWrote,
     ]
@@ -252,7 +254,7 @@ enum PostgresSchema {
             \(plpgsql(PageWriteRule.nextChangeNumber)) INTO sequence;
             \(upsertCounting(onPage: "0", from: "p_first_position", pass: "p_pass", moving: .caughtUp))
             repeated := coalesce(array_length(p_keys, 1), 0) - written;
-            IF written > 0 THEN \(plpgsql(PageWriteRule.pageGainedItems, ["page": "0"])); END IF;
+            IF written > 0 THEN \(plpgsql(PageWriteRule.pageNoLongerAsWritten, ["page": "0"])); END IF;
             PERFORM pg_notify('fresh_changes', p_collection::text);
         END
         $$
@@ -273,7 +275,7 @@ enum PostgresSchema {
             SELECT page_index, position + 1 INTO last_page, next_position FROM item
             WHERE collection_id = p_collection AND page_index >= 0 ORDER BY page_index DESC, position DESC LIMIT 1;
             \(upsertCounting(onPage: "coalesce(last_page, 0)", from: "coalesce(next_position, 0)", pass: "current_pass", moving: .never))
-            IF created > 0 THEN \(plpgsql(PageWriteRule.pageGainedItems, ["page": "coalesce(last_page, 0)"])); END IF;
+            IF created > 0 THEN \(plpgsql(PageWriteRule.pageNoLongerAsWritten, ["page": "coalesce(last_page, 0)"])); END IF;
             PERFORM pg_notify('fresh_changes', p_collection::text);
         END
         $$

@@ -65,7 +65,6 @@ struct MovingListingStoreTests {
         let id = mirror.collection.id
         _ = try await mirror.afterAFirstPassOfThreeItems()
         try mirror.execute(sqlite: """
-            DROP TRIGGER itemLeftPage;
             DELETE FROM grdb_migrations WHERE identifier = 'v11-validators-follow-moves';
             UPDATE item SET pageIndex = 1 WHERE pageIndex = 0 AND position = 1;
             """, postgresql: """
@@ -74,12 +73,12 @@ struct MovingListingStoreTests {
             UPDATE item SET page_index = 1 WHERE page_index = 0 AND position = 1;
             """)
         let before = try await mirror.store.pages(of: id)
-        #expect(before[0]?.validator == "v0-ab" && before[1]?.validator == "v1-c", "no trigger saw item 2 move")
+        #expect(before[0]?.validator == "v0-ab" && before[1]?.validator == "v1-c", "no write saw item 2 move")
         let reopened = try await mirror.reopen()
         let after = try await reopened.pages(of: id)
         await reopened.close()
         #expect(after[0]?.validator == nil && after[1]?.validator == nil, "page 1 lost item 2, page 2 gained it")
-        // The trigger is back: a move drops the validator as it happens.
+        // A write's move drops the validator as it happens.
         let pass = try await mirror.afterAFirstPassOfThreeItems()
         try await mirror.write(0, pass: pass, [(3, "c")])
         #expect(try await mirror.store.pages(of: id)[1]?.validator == nil)

@@ -85,15 +85,10 @@ enum MirrorSchema {
                 )
                 """)
         }
-        // A page's validator vouches for the items its write left on it (``PageWriteRule``): a warm
-        // sync of 1,000 pages counted every page's items to know, a fifth of a PostgreSQL one's time.
+        // A page's validator vouches for the items its write left on it (``PageWriteRule``), kept
+        // so by `PageWriter` from now on: the pages of an older file that do not, checked once.
         migrator.registerMigration("v11-validators-follow-moves") { db in
-            let moved = PageWriteRule.itemLeftPage
-            try db.execute(sql: MirrorSQL.underSQLiteNames("""
-                CREATE TRIGGER item_left_page AFTER UPDATE OF page_index ON item WHEN \(moved.condition)
-                BEGIN \(moved.statement); END;
-                \(PageWriteRule.pagesNotHoldingWhatTheyWrote)
-                """))
+            try db.execute(sql: MirrorSQL.underSQLiteNames(PageWriteRule.pagesNotHoldingWhatTheyWrote))
         }
         return migrator
     }

@@ -36,7 +36,7 @@ enum PageWriter {
     ) throws -> PageWrite {
         let write = try upsert(items, moving: .caughtUp, onPage: 0, from: firstPosition, of: collectionID, pass: pass, goingOn: true,
                                db: db).write
-        if write.repeated < items.count { try gained(page: 0, of: collectionID, db: db) }
+        if write.repeated < items.count { try noLongerAsWritten(page: 0, of: collectionID, db: db) }
         return write
     }
 
@@ -49,19 +49,20 @@ enum PageWriter {
         let page: Int = last?["pageIndex"] ?? 0
         let write = try upsert(items, moving: .never, onPage: page, from: (last?["position"] ?? -1) + 1,
                                of: collectionID, pass: pass, goingOn: false, db: db).write
-        if write.created > 0 { try gained(page: page, of: collectionID, db: db) }
+        if write.created > 0 { try noLongerAsWritten(page: page, of: collectionID, db: db) }
         return write
     }
 
-    /// ``PageWriteRule/pageGainedItems``.
-    private static func gained(page index: Int, of collectionID: Int64, db: Database) throws {
-        try db.cachedStatement(sql: pageGainedItems).execute(arguments: ["collection": collectionID, "page": index])
+    /// ``PageWriteRule/pageNoLongerAsWritten``: page `index` gained or lost an item other than by its own write.
+    private static func noLongerAsWritten(page index: Int, of collectionID: Int64, db: Database) throws {
+        try db.cachedStatement(sql: pageNoLongerAsWritten).execute(arguments: ["collection": collectionID, "page": index])
     }
 
     // MARK: The upsert
 
     /// Takes the collection's next change number and upserts `items` on page `pageIndex` at
-    /// positions from `firstPosition`; returns what changed and the first key refused.
+    /// positions from `firstPosition`; returns what changed and the first key refused. The pages
+    /// that items moved here left no longer hold what they wrote (``MoveWatch``).
     private static func upsert(
         _ items: [(key: ItemKey, json: Data)], moving: PageWriteRule.Moving, onPage pageIndex: Int, from firstPosition: Int,
         of collectionID: Int64, pass: Int, goingOn: Bool, db: Database
@@ -69,13 +70,18 @@ enum PageWriter {
         let sequence = try Int.fetchOne(db.cachedStatement(sql: nextChangeNumber),
                                         arguments: ["collection": collectionID]) ?? 0
         let statement = try db.cachedStatement(sql: upserts[moving]!)
-        let (inserted, refused, refusedCount) = try upsertEach(items, with: statement, db: db, goingOn: goingOn) { statement, position in
+        let moveWatch = moving == .never ? nil : MoveWatch(insertNew: try db.cachedStatement(sql: insertNew),
+                                                           storedPage: try db.cachedStatement(sql: storedPage),
+                                                           collectionID: collectionID, pageIndex: pageIndex)
+        let (inserted, refused, refusedCount, leftPages) = try upsertEach(items, with: statement, db: db, goingOn: goingOn,
+                                                                          moveWatch: moveWatch) { statement, position in
             sqlite3_bind_int64(statement, 1, collectionID)
             sqlite3_bind_int64(statement, 3, Int64(pageIndex))
             sqlite3_bind_int64(statement, 4, Int64(firstPosition + position))
             sqlite3_bind_int64(statement, 6, Int64(pass))
             sqlite3_bind_int64(statement, 7, Int64(sequence))
         }
+        for left in leftPages.sorted() { try noLongerAsWritten(page: left, of: collectionID, db: db) }
         var result = PageWrite(created: inserted, repeated: refusedCount)
         if inserted + refusedCount < items.count {
             // Some items were there already: their change numbers tell which of them changed.
@@ -102,12 +108,16 @@ enum PageWriter {
     private static let nextChangeNumber = sqlite(PageWriteRule.nextChangeNumber)
     private static let setAside = sqlite(PageWriteRule.setAside)
     private static let recordPage = sqlite(PageWriteRule.recordPage)
-    private static let pageGainedItems = sqlite(PageWriteRule.pageGainedItems)
+    private static let pageNoLongerAsWritten = sqlite(PageWriteRule.pageNoLongerAsWritten)
     /// The parameters' positions are their order (`:key` is 2, `:json` 5), as ``upsertEach`` binds them.
+    private static let itemRows = "VALUES (:collection, :key, :page, :position, :json, :pass, :sequence, :sequence)"
     private static let upserts = Dictionary(uniqueKeysWithValues: PageWriteRule.Moving.allCases.map { moving in
-        (moving, sqlite(PageWriteRule.upsertItems("VALUES (:collection, :key, :page, :position, :json, :pass, :sequence, :sequence)",
-                                                 moving: moving, contentColumns: ["json"])))
+        (moving, sqlite(PageWriteRule.upsertItems(itemRows, moving: moving, contentColumns: ["json"])))
     })
+    /// ``MoveWatch``'s statements.
+    private static let insertNew = sqlite(PageWriteRule.insertItems(itemRows, contentColumns: ["json"])
+        + " ON CONFLICT (collection_id, key) DO NOTHING")
+    private static let storedPage = "SELECT pageIndex FROM item WHERE collectionID = ?1 AND key = ?2"
 
     private static func sqlite(_ statement: String) -> String { MirrorSQL.underSQLiteNames(statement) }
 }
