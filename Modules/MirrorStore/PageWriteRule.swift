@@ -85,7 +85,7 @@ public enum PageWriteRule {
     /// - a page items were added to by something other than its own write: a catch-up's, on the
     ///   first page, and an incremental merge's, after the last item.
     public static let pageNoLongerAsWritten = """
-        UPDATE page SET validator = NULL WHERE collection_id = :collection AND page_index = :page
+        UPDATE page SET validator = NULL WHERE collection_id = :collection AND page_index = :page AND validator IS NOT NULL
         """
 
     /// Whether an item whose page index goes from `old` to `new` left a page (see ``pageNoLongerAsWritten``).

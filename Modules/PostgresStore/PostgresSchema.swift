@@ -7,7 +7,9 @@ import MirrorStore
 /// once, in a transaction, and is recorded in `fresh.migration`. Only one process migrates at
 /// a time (an advisory lock), and a database that has every migration is not locked at all.
 /// The one exception to append-only is a function's text: the writing functions are made from
-/// ``PageWriteRule`` by v5 (`CREATE OR REPLACE`), so v2 and v4 no longer carry their own.
+/// ``PageWriteRule`` by v5 (`CREATE OR REPLACE`), so v2 and v4 no longer carry their own, and
+/// made again by v10, whose catch-up and merge drop a page's validator. A change to their text
+/// needs a migration that makes them again.
 enum PostgresSchema {
     static let name = "fresh"
 
@@ -42,11 +44,12 @@ enum PostgresSchema {
     ]
 
     /// ``PageWriteRule/pageNoLongerAsWritten`` for the page an item left, kept by a trigger (the
-    /// server runs its condition for each updated row, and the function only for a move), and the
-    /// pages written before it checked once.
+    /// server runs its condition for each updated row, and the function only for a move, with
+    /// this schema's tables whatever the session's search path), and the pages written before it
+    /// checked once.
     private static let validatorsFollowMoves = [
         """
-        CREATE FUNCTION item_left_page() RETURNS trigger LANGUAGE plpgsql AS $$
+        CREATE FUNCTION item_left_page() RETURNS trigger LANGUAGE plpgsql SET search_path = \(name) AS $$
         BEGIN
             \(plpgsql(PageWriteRule.pageNoLongerAsWritten, ["collection": "OLD.collection_id", "page": "OLD.page_index"]));
             RETURN NULL;

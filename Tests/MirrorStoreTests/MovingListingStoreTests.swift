@@ -57,6 +57,22 @@ struct MovingListingStoreTests {
         #expect(try await mirror.keys() == [5, 3, 1, 2, 4].map { ItemKey.integer($0) })
     }
 
+    /// Keys of text are looked up the same way (with their byte count: `"a\u{0}b"` is not `"a"`).
+    @Test(arguments: StoreKind.allCases)
+    func aTextKeyTakenFromAnotherPageLeavesItWithoutItsValidator(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        func page(_ index: Int, _ keys: [String], pass: Int) async throws {
+            _ = try await mirror.store.writePages([PageContent(index: index, url: "u\(index)", nextURL: "more", validator: "v\(index)-\(pass)",
+                                                               items: keys.map { (.string($0), Data(#"{"n":1}"#.utf8)) })],
+                                                  of: mirror.collection.id, pass: pass, now: Date())
+        }
+        try await page(0, ["a", "a\u{0}b"], pass: 1)
+        try await page(1, ["c"], pass: 1)
+        try await page(0, ["c", "a"], pass: 2)
+        let pages = try await mirror.store.pages(of: mirror.collection.id)
+        #expect(pages[0]?.validator == "v0-2" && pages[1]?.validator == nil)
+    }
+
     /// A mirror written before validators followed moves: when it opens, each page that does not
     /// hold what it wrote loses its validator, counted once.
     @Test(arguments: StoreKind.allCases)
