@@ -13,8 +13,7 @@ public enum CommandLaunch {
         // ArgumentParser would print the root's help and exit 0.
         if arguments.first == "help", arguments.count > 1, let line = Suggestion.line(for: Array(arguments.dropFirst()), root: command) {
             let name = command.configuration.commandName ?? "command"
-            FileHandle.standardError.write(Data("\(name): \(line) (see '\(name) --help')\n".utf8))
-            command.exit(withError: ExitCode(64))
+            fail(command, line: line, help: "\(name) --help", code: 64)
         }
         let entry = DirectEntry.subcommand(of: command, arguments: arguments)
         let parser = entry?.command ?? command
@@ -32,13 +31,20 @@ public enum CommandLaunch {
             let message = parser.fullMessage(for: error)
             // A mistyped subcommand or option is said as such, with the name meant, whatever
             // ArgumentParser tripped over first (a value read in the wrong place, say).
-            if let line = Suggestion.line(for: arguments, root: command) ?? firstLine(of: message) {
-                let name = command.configuration.commandName ?? "command"
-                let help = helpCommand(in: message, root: name, subcommand: entry?.command.configuration.commandName)
-                FileHandle.standardError.write(Data("\(name): \(line) (see '\(help)')\n".utf8))
+            guard let line = Suggestion.line(for: arguments, root: command) ?? firstLine(of: message) else {
+                command.exit(withError: ExitCode(code.rawValue))
             }
-            command.exit(withError: ExitCode(code.rawValue))
+            let name = command.configuration.commandName ?? "command"
+            fail(command, line: line, help: helpCommand(in: message, root: name, subcommand: entry?.command.configuration.commandName),
+                 code: code.rawValue)
         }
+    }
+
+    /// Says `NAME: line (see 'help')` on stderr (lost if stderr cannot take it) and exits with `code`.
+    private static func fail<Command: ParsableCommand>(_ command: Command.Type, line: String, help: String, code: Int32) -> Never {
+        let name = command.configuration.commandName ?? "command"
+        try? FileHandle.standardError.write(contentsOf: Data("\(name): \(line) (see '\(help)')\n".utf8))
+        command.exit(withError: ExitCode(code))
     }
 
     /// The help command ArgumentParser's message points to (`See 'fresh sync --help' for more

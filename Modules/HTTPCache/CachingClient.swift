@@ -318,11 +318,9 @@ public final class CachingClient: Sendable {
         }
     }
 
-    /// POST, PUT, PATCH, DELETE and other methods: sent as they are; a non-error response
-    /// invalidates the stored entries of the URL and of same-origin Location /
-    /// Content-Location (RFC 9111 §4.4).
-    /// Sends a request the cache does not answer (`notStored` says why); an unsafe method's
-    /// success invalidates what is stored for its URL.
+    /// Sends a request the cache does not answer as it is (`notStored` says why: an unsafe
+    /// method, or a GET with a body); an unsafe method's non-error response invalidates the stored
+    /// entries of the URL and of same-origin Location / Content-Location (RFC 9111 §4.4).
     private func sendUncached(_ request: TransportRequest, notStored: String) async throws -> CachedResponse {
         let network = try await transport.send(request)
         var decision = CacheDecision(outcome: .bypassed, notStoredReason: notStored, requestsSent: 1, bytesReceived: network.wireByteCount,

@@ -39,6 +39,15 @@ struct GetArgumentTests {
         #expect(StatusLine.text(of: stored) == "HTTP/1.1 404 Not Found")
     }
 
+    /// The version is the first word of the server's status line: escaped like its phrase.
+    @Test func aStatusLineFromTheServerReachesTheTerminalEscaped() {
+        let hostile = CachedResponse(status: HTTPResponse.Status(code: 200, reasonPhrase: "OK\u{1B}[2J"), headerFields: [:], body: Data(),
+                                     url: URL(string: "http://o.test/a")!, decision: CacheDecision(outcome: .downloaded),
+                                     version: "HTTP/1.1\u{1B}]0;owned\u{07}")
+        let line = StatusLine.text(of: hostile)
+        #expect(!line.contains("\u{1B}") && !line.contains("\u{07}") && line.hasPrefix("HTTP/1.1") && line.contains(" 200 OK"))
+    }
+
     @Test func redirectsAreFollowedOnlyWithLocation() throws {
         #expect(try GetCommand.parse(["http://o.test/a"]).location == false)
         let following = try GetCommand.parse(["-L", "http://o.test/a"])

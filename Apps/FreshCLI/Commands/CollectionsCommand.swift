@@ -39,9 +39,12 @@ struct CollectionsCommand: FreshSubcommand {
             StandardError.write("fresh: no collections yet: 'fresh sync URL' mirrors one")
         } else {
             let rows = listed.map { collection, figures in
-                [collection.name, figures.map { String($0.itemCount) } ?? "?", figures.map { String($0.pageCount) } ?? "?",
-                 collection.plan?.style.name ?? "-", Self.lastSync(collection),
-                 Self.status(collection, itemCount: figures?.itemCount, pageCount: figures?.pageCount), figures.map { ByteCount.format($0.bytes) } ?? "?", collection.url]
+                // A figure the file's damage kept from being counted is `?`.
+                let figure = { (shown: (CollectionSummary) -> String) in figures.map(shown) ?? "?" }
+                return [collection.name, figure { String($0.itemCount) }, figure { String($0.pageCount) },
+                        collection.plan?.style.name ?? "-", Self.lastSync(collection),
+                        Self.status(collection, itemCount: figures?.itemCount, pageCount: figures?.pageCount),
+                        figure { ByteCount.format($0.bytes) }, collection.url]
             }
             TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows,
                             numericColumns: [1, 2], dropping: [2, 6, 3])

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Composition
 import Foundation
 import MirrorStore
 import NamedSources
@@ -96,7 +97,7 @@ struct SourceAddCommand: FreshSubcommand {
             source.headers.append((fieldName.rawName, HeaderTemplate(value)))
         }
         try file.add(source)
-        if let store = source.store, PostgresAddress.isAddress(store), (try? PostgresAddress(parsing: store))?.passwordInText == true {
+        if case .postgresql(let address)? = try? MirrorChoice.resolve(source.store, environment: [:]), address.passwordInText {
             StandardError.note("fresh: warning: the --store password is stored as it is in \(file.path); PGPASSWORD or ~/.pgpass keeps it out of the file")
         }
         for (header, value) in source.headers where value.isLiteralSecret(header: header) {

@@ -28,7 +28,8 @@ struct DelimitedText {
                 }
             }
         }
-        row.append(contentsOf: format == .csv ? [0x0D, 0x0A] : [0x0A])
+        if format == .csv { row.append(0x0D) }
+        row.append(0x0A)
     }
 
     private static func appendCSVField(_ text: UnsafeBufferPointer<UInt8>, to row: inout [UInt8]) {
@@ -52,7 +53,8 @@ struct DelimitedText {
         for index in text.indices {
             guard let letter = tsvEscapeLetter(text[index]) else { continue }
             row.append(contentsOf: UnsafeBufferPointer(rebasing: text[run..<index]))
-            row.append(contentsOf: [UInt8(ascii: "\\"), letter])
+            row.append(UInt8(ascii: "\\"))
+            row.append(letter)
             run = index + 1
         }
         row.append(contentsOf: UnsafeBufferPointer(rebasing: text[run...]))

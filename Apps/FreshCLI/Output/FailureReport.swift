@@ -88,15 +88,10 @@ enum StandardError {
         _ = StandardOutput.writeAll(Data((TerminalText.sanitized(withoutCredentials(line)) + "\n").utf8), to: STDERR_FILENO)
     }
 
-    /// `line` with the password of each URL in it shown as `***` (`https://me:***@host/`, as a
-    /// PostgreSQL address is shown), and an http(s) user without one too (it may be a token,
-    /// `https://TOKEN@host/`; a PostgreSQL user is a role, and stays): a line on stderr ends up
-    /// in logs and terminals' scrollback.
+    /// `line` with the password of each URL in it shown as `***` (``RedactedPassword``), and an
+    /// http(s) user without one too (it may be a token, `https://TOKEN@host/`; a PostgreSQL user
+    /// is a role, and stays): a line on stderr ends up in logs and terminals' scrollback.
     static func withoutCredentials(_ line: String) -> String {
-        line.replacing(/(?<start>[A-Za-z][A-Za-z0-9+.-]*:\/\/)(?<user>[^\/\s@:]+)(?<password>:[^\/\s@]*)?@/) { match in
-            let output = match.output
-            if output.password != nil { return "\(output.start)\(output.user):***@" }
-            return output.start.lowercased().hasPrefix("http") ? "\(output.start)***@" : "\(output.start)\(output.user)@"
-        }
+        RedactedPassword.hidden(in: line).replacing(/(?<start>[Hh][Tt][Tt][Pp][Ss]?:\/\/)[^\/?#@:\s]+@/) { "\($0.start)***@" }
     }
 }

@@ -9,7 +9,7 @@ enum StatusLine {
     static func text(of response: CachedResponse) -> String {
         let phrase = response.status.reasonPhrase.isEmpty
             ? standardPhrases[response.status.code] ?? "" : TerminalText.sanitized(response.status.reasonPhrase)
-        return "\(response.version) \(response.status.code) \(phrase)"
+        return "\(TerminalText.sanitized(response.version)) \(response.status.code) \(phrase)"
     }
 
     private static let known: [HTTPResponse.Status] = [

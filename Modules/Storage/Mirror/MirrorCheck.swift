@@ -116,10 +116,10 @@ public enum MirrorCheck {
         let list = columns.joined(separator: ", ")
         let insert = try destination.makeStatement(
             sql: "INSERT OR IGNORE INTO \(table) (\(list)) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))")
-        /// Copies `row` if `keeping` kept it, else counts it lost; returns the rows copied (0 or 1).
-        func copy(_ row: Row) throws -> Int {
+        /// Copies `row` if `keeping` kept it, else counts it into `refused`; returns the rows copied (0 or 1).
+        func copy(_ row: Row, refused: inout Int) throws -> Int {
             guard row["kept"] as Bool else {
-                lost += 1
+                refused += 1
                 return 0
             }
             try insert.execute(arguments: StatementArguments(columns.map { row[$0] as DatabaseValue }))
@@ -134,7 +134,9 @@ public enum MirrorCheck {
                     """, arguments: [after])
                 guard let final = rows.last else { return copied }
                 // Counted once the whole batch is in: a batch that fails is copied again row by row.
-                copied += try rows.reduce(0) { try $0 + copy($1) }
+                var refused = 0
+                copied += try rows.reduce(0) { try $0 + copy($1, refused: &refused) }
+                lost += refused
                 after = final["readRowID"]
             } catch {
                 // The batch after `after` is unreadable: one rowid at a time, up to the last.
@@ -143,7 +145,7 @@ public enum MirrorCheck {
                     do {
                         if let row = try Row.fetchOne(source, sql: "SELECT (\(keeping)) AS kept, \(list) FROM \(table) WHERE rowid = ?",
                                                       arguments: [probe]) {
-                            copied += try copy(row)
+                            copied += try copy(row, refused: &lost)
                         }
                     } catch {
                         lost += 1

@@ -69,12 +69,7 @@ struct PageWriter: Sendable {
         for (page, write) in zip(pages, writes) {
             let unchanged = page.content.items == nil
             let summary = tally.update { summary in
-                summary.pagesWritten += 1
-                summary.pageAfterLastWritten = page.fetched.index + 2
-                summary.items += page.itemCount
-                summary.created += write.created
-                summary.changed += write.changed
-                summary.repeatedItems += write.repeated
+                summary.countWritten(page: page.fetched.index, items: page.itemCount, write)
                 if unchanged { summary.unchangedPages += 1 }
                 return summary
             }

@@ -5,9 +5,9 @@ import MirrorStore
 /// its records half a window at a time, and the next half while the walk is in the one before, so
 /// the walk does not stop at each window's end for the store's read (in PostgreSQL a round trip
 /// and 256 rows, about 1 ms; 10 ms while a read also counted each page's items, before a page's
-/// validator followed its items' moves); the first request waits for half a window, not a whole one. The read runs in a `Task` of its own, kept in
-/// ``StoredChain/following``, awaited when the walk reaches it, cancelled when the walk goes
-/// elsewhere or the pass ends.
+/// validator followed its items' moves); the first request waits for half a window, not a whole
+/// one. The read runs in a `Task` of its own, kept in ``StoredChain/following``, awaited when the
+/// walk reaches it, cancelled when the walk goes elsewhere or the pass ends.
 extension StoredChain {
     /// Adds the records being read ahead to the window, which now starts at `index`, when they
     /// follow on from it and reach `index`; a walk that went elsewhere (a revisit) drops them.

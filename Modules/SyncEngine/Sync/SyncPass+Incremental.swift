@@ -41,11 +41,7 @@ extension SyncPass {
             let write = try await store.mergeItems(items, of: collection.id, now: Date())
             let summary = tally.update { summary in
                 summary.count(fetched.response, storedLength: nil)
-                summary.pagesWritten += 1
-                summary.pageAfterLastWritten = index + 2
-                summary.items += items.count
-                summary.created += write.created
-                summary.changed += write.changed
+                summary.countWritten(page: index, items: items.count, write)
                 return summary
             }
             events(.page(PageEvent(index: index, url: url, decision: fetched.response.decision, items: items.count, unchanged: false,

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCache
+import MirrorStore
 
 /// What one sync did and cost, counted from the cache decisions of its pages and the writes.
 public struct SyncSummary: Sendable, Equatable, Codable {
@@ -93,6 +94,17 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         case .revalidated: notModified += 1
         case .downloaded, .replaced, .bypassed, .unsatisfiable: fullResponses += 1
         }
+    }
+
+    /// Counts page `index` written (or found stored already) with its `items`, and what the write
+    /// changed; an unfinished pass goes on from the page after it.
+    mutating func countWritten(page index: Int, items: Int, _ write: PageWrite) {
+        pagesWritten += 1
+        pageAfterLastWritten = index + 2
+        self.items += items
+        created += write.created
+        changed += write.changed
+        repeatedItems += write.repeated
     }
 
     /// The line `fresh sync` prints:
