@@ -174,4 +174,23 @@ struct ArgumentTests {
         let unreadable = try GetCommand.parse(["http://o.test/x", "-d", "@/nonexistent/body.json"])
         #expect(throws: FileError.self) { try unreadable.makeRequest() }
     }
+
+    /// A command offers only the storage options it uses: one it would ignore is refused (exit 64,
+    /// docs/cli.md).
+    @Test func commandsRefuseStorageOptionsTheyWouldIgnore() throws {
+        let sync = try SyncCommand.parse(["http://o.test/posts", "--db-dir", "/d", "--cache-size", "2M", "--store", "sqlite"])
+        #expect(sync.cacheSize.capacity == 2 << 20 && sync.storage.store == "sqlite" && sync.storage.location.itemDatabasePath == "/d/data.sqlite")
+        #expect(try GetCommand.parse(["http://o.test/x", "--cache-size", "1M"]).storage.cacheCapacity == 1 << 20)
+        #expect(try ItemsCommand.parse(["posts", "--store", "sqlite"]).storage.store == "sqlite")
+        // Each line parses without the option, so each refusal below is the option's.
+        _ = try (CheckCommand.parse([]), RemoveCommand.parse(["posts"]), CollectionsCommand.parse([]))
+        _ = try (ExplainCommand.parse(["http://o.test/x"]), CacheCommand.Stats.parse([]))
+        #expect(throws: (any Error).self) { try ItemsCommand.parse(["posts", "--cache-size", "1M"]) }
+        #expect(throws: (any Error).self) { try CheckCommand.parse(["--cache-size", "1M"]) }
+        #expect(throws: (any Error).self) { try RemoveCommand.parse(["posts", "--cache-size", "1M"]) }
+        #expect(throws: (any Error).self) { try CollectionsCommand.parse(["--cache-size", "1M"]) }
+        #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--store", "sqlite"]) }
+        #expect(throws: (any Error).self) { try ExplainCommand.parse(["http://o.test/x", "--store", "sqlite"]) }
+        #expect(throws: (any Error).self) { try CacheCommand.Stats.parse(["--store", "sqlite"]) }
+    }
 }

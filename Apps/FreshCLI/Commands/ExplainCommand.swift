@@ -29,7 +29,7 @@ struct ExplainCommand: FreshSubcommand {
     @Flag(help: "Print a JSON object: the URL and each explanation's lines.")
     var json = false
 
-    @OptionGroup var storage: StorageOptions
+    @OptionGroup var storage: CacheOptions
 
     func validate() throws {
         for header in headers { _ = try HeaderArgument.parse(header) }

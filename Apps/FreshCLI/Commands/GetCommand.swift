@@ -131,7 +131,7 @@ struct GetCommand: FreshSubcommand {
     var maxTime: Double?
 
     @OptionGroup var network: NetworkOptions
-    @OptionGroup var storage: StorageOptions
+    @OptionGroup var storage: CacheOptions
 
     func validate() throws {
         try TimeLimit.validate(maxTime)

@@ -6,33 +6,20 @@ import Storage
 import StoreAddress
 import SyncEngine
 
-/// Where the databases live, shared by every subcommand.
+/// Where the mirror lives, for every command that opens it: `--db-dir` and `--store`.
 struct StorageOptions: ParsableArguments {
-    @Option(name: .customLong("db-dir"), help: ArgumentHelp(
-        "Directory for both cache.sqlite and data.sqlite (default: FRESH_HOME, else the XDG directories).",
-        valueName: "dir"))
-    var databaseDirectory: String?
-
-    @Option(name: .customLong("cache-size"), help: ArgumentHelp(
-        "Byte capacity of the HTTP cache, e.g. 100M, 2G, 500K (default 100M).", valueName: "size"),
-        transform: { text in
-            guard let bytes = ByteCount.parse(text) else { throw ValidationError("invalid size '\(text)': use a number with an optional K, M or G suffix") }
-            return bytes
-        })
-    var cacheCapacity: Int = CacheDatabase.defaultCapacity
+    @OptionGroup var directory: DirectoryOption
 
     @Option(name: .customLong("store"), help: ArgumentHelp(
         "The mirror: 'sqlite' (data.sqlite in the data directory, the default) or a PostgreSQL URI, postgresql://[user@]host[:port]/database (default: a source's own store when a command is given its name, else FRESH_STORE; the password from PGPASSWORD or ~/.pgpass).",
         valueName: "store"))
     var store: String?
 
-    var location: StorageLocation { StorageLocation.resolve(directory: databaseDirectory) }
+    var location: StorageLocation { directory.location }
 
     func validate() throws {
-        // An unset shell variable (`--db-dir "$DIR"`) would otherwise mean the default location.
-        if databaseDirectory == "" { throw ValidationError("--db-dir is empty: give a directory") }
         if store == "" { throw ValidationError("--store is empty: give 'sqlite' or a postgresql:// URI") }
-        // Only the flag: FRESH_STORE is read when a command opens the mirror (`fresh get` never does).
+        // Only the flag: FRESH_STORE is read when a command opens the mirror.
         guard let store else { return }
         do { _ = try MirrorChoice.resolve(store) } catch let error as AddressError { throw ValidationError(error.description) }
     }
@@ -71,14 +58,6 @@ struct StorageOptions: ParsableArguments {
             await store.close()
             throw error
         }
-    }
-
-    /// The cache database alone, for `fresh cache …`; a damaged file moved aside is reported
-    /// on stderr as `fresh get` reports it.
-    func openCacheDatabase() throws -> CacheDatabase {
-        let database = try CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
-        if let warning = database.recoveryWarning { StandardError.write("fresh: warning: \(warning)") }
-        return database
     }
 }
 

@@ -180,6 +180,7 @@ struct SyncCommand: FreshSubcommand {
 
     @OptionGroup var network: NetworkOptions
     @OptionGroup var storage: StorageOptions
+    @OptionGroup var cacheSize: CacheSizeOption
 
     var target: String? { all || inputFile != nil ? nil : words.first }
 
@@ -244,7 +245,7 @@ struct SyncCommand: FreshSubcommand {
         try storage.handOffIfElsewhere(mirrorsOpened())
         CurlTransport.preload()
         defer { CurlTransport.finishPreload() }
-        let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity, transport: network.transport)
+        let services = FreshServices(location: storage.location, cacheCapacity: cacheSize.capacity, transport: network.transport)
         let overrides = overrides()
         let output = SyncOutput(json: json, quiet: quiet, allowPartial: allowPartial)
         if watch {
