@@ -136,6 +136,14 @@ struct ArgumentTests {
         #expect((try? ParsedURL.parse("http://127.0.0.1:0/")) == nil)
     }
 
+    /// A `%` that starts no escape is a literal percent sign; the escapes beside it stay as written.
+    @Test func aLonePercentSignIsLiteralAndEscapesStay() throws {
+        #expect(try ParsedURL.parse("http://h.test/a%zz/b?q=%zz&r=%41&s=a%20b&t=%").url.absoluteString
+            == "http://h.test/a%25zz/b?q=%25zz&r=%41&s=a%20b&t=%25")
+        #expect(try ParsedURL.parse("http://h.test/a%2Fb?q=%E2%82%AC").url.absoluteString == "http://h.test/a%2Fb?q=%E2%82%AC")
+        #expect(try ParsedURL.parse("h.test/%4").url.absoluteString == "http://h.test/%254")
+    }
+
     @Test func aRefusedURLSaysWhy() {
         #expect(throws: ValidationError.self) { try ParsedURL.parse("ftp://example.test/file") }
         do {
