@@ -131,7 +131,7 @@ struct SyncPass: Sendable {
             try await chain.prepare(from: index)
             // 1. Fetch (unless its request went out while the page before was read).
             let fetched = if let ahead { ahead } else {
-                try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: reader.plan != nil && isGuessing)
+                try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: guessesAhead(of: url, plan: reader.plan))
             }
             ahead = nil
             guard !fetched.endsCollection else {
@@ -163,7 +163,7 @@ struct SyncPass: Sendable {
     ) async throws -> FetchedPage? {
         try walkError { () throws(PageWalkError) in try walk.follow(link) }
         let following = walk.next
-        let guessing = isGuessing
+        let guessing = if case .page(_, let url) = following { guessesAhead(of: url, plan: reader.plan) } else { false }
         async let next: FetchedPage? = {
             guard case .page(let index, let url) = following else { return nil }
             return try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: guessing)
@@ -217,8 +217,16 @@ struct SyncPass: Sendable {
 
     // MARK: Fetching
 
-    /// No guessing once the server has asked to slow down or states a limit: a wrong guess would spend the budget.
-    private var isGuessing: Bool { tally.update { $0.retries == 0 } && !fetcher.gate.isLimited(fetcher.origin) }
+    /// Whether the pages the stored chain names after `url` are asked before it is read (``ChainLookahead``).
+    /// - Not in a listing whose pages are named by position (``PaginationPlan/mayMove(at:)``): asked
+    ///   at once, its pages may be answered in any order while it moves, and an entry pushed from a
+    ///   page answered late onto one answered early is read on neither (the pass would then remove
+    ///   it). Read one after another, a moving listing only repeats entries, which the pass handles.
+    /// - Not once the server has asked to slow down or states a limit: a wrong guess would spend the budget.
+    private func guessesAhead(of url: URL, plan: PaginationPlan?) -> Bool {
+        guard let plan, !plan.mayMove(at: url) else { return false }
+        return tally.update { $0.retries == 0 } && !fetcher.gate.isLimited(fetcher.origin)
+    }
 
     /// The page to read: `fetched`, or fetched again in full when the cache answered for content the mirror
     /// lacks (the page cache keeps no bodies; a sync stopped between storing the entry and its items never gets them).
