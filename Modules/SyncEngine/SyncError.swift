@@ -24,6 +24,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
     case loop(url: String, pageIndex: Int)
     /// Pages kept coming back empty while still pointing onward.
     case emptyPages(url: String, count: Int)
+    /// Pages kept listing only items earlier pages of the pass listed (a server that ignores the
+    /// page parameter, or a listing that moves as fast as it is read).
+    case repeatingPages(url: String, count: Int)
     /// A page is larger than the limit.
     case pageTooLarge(url: String, limit: Int)
     /// `--name` names a collection of another URL.
@@ -48,6 +51,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .offline(let url, let reason): "\(reason) (\(url))"
         case .loop(let url, let pageIndex): "page \(pageIndex + 1) points back to \(url), which this pass already fetched; stopping to avoid a loop"
         case .emptyPages(let url, let count): "\(count) empty pages in a row still point onward (last \(url)); stopping to avoid a loop"
+        case .repeatingPages(let url, let count):
+            "\(count) pages in a row listed only items earlier pages listed (last \(url)): the server may ignore the page parameter (check --paginate); stopping to avoid a loop"
         case .pageTooLarge(let url, let limit): "the page at \(url) is larger than \(limit) bytes (--max-page-size)"
         case .nameTaken(let name, let url): "collection '\(name)' mirrors \(url); choose another --name (or 'fresh rm \(name)')"
         case .ambiguousCollection(let url, let names):

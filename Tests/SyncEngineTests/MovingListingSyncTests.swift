@@ -1,6 +1,7 @@
 import Foundation
 import JSON
 import MirrorStore
+import Pagination
 @testable import MockServer
 import SyncEngine
 import Testing
@@ -61,6 +62,19 @@ struct MovingListingSyncTests {
         let again = try await fixture.sync(url)
         let kept = Set(try fixture.items("news").map(\.key))
         #expect(again.complete && again.removed == 0 && first.isSubset(of: kept), "lost: \(first.subtracting(kept).sorted { "\($0)" < "\($1)" })")
+        await server.stop()
+    }
+
+    /// `--paginate page` on a listing that ignores `page=`: each page lists the first page's items
+    /// again. Repeats are allowed in pages named by position, but five pages of nothing else stop
+    /// the sync (exit 5) where it used to read and write pages until it was killed.
+    @Test func pagesThatListNothingNewStopTheSync() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration())
+        let fixture = try SyncFixture()
+        await #expect(throws: SyncError.repeatingPages(url: server.baseURL + "/posts?page=6", count: 5)) {
+            try await fixture.sync(server.baseURL + "/posts") { $0.overrides.paginate = try? PaginateSpec(parsing: "page") }
+        }
+        #expect(try fixture.items("posts").count == 20)
         await server.stop()
     }
 

@@ -22,7 +22,7 @@ enum FailureReport {
         case SyncError.httpStatus, SyncError.gaveUp, is PacingError: 4
         case TransportError.certificate: 10
         case TransportError.truncated, TransportError.invalidResponse, SyncError.badReply, SyncError.invalidJSON, SyncError.invalidPage,
-             SyncError.duplicateKey, SyncError.loop, SyncError.emptyPages, SyncError.pageTooLarge,
+             SyncError.duplicateKey, SyncError.loop, SyncError.emptyPages, SyncError.repeatingPages, SyncError.pageTooLarge,
              CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
         case is StorageError, is FileError: 6
         case CacheError.notStored, is NothingStored: 7

@@ -109,7 +109,8 @@ struct SyncStopped: Error, CustomStringConvertible {
         let cause = (Self.isInterruption(underlying) ? "interrupted" : ErrorDescription.line(underlying)) + (hint.map { "; \($0)" } ?? "")
         guard let written, written.pagesWritten > 0 || written.resumedAtPage != nil, !written.complete else { return cause }
         let stored = written.pagesWritten == 0 ? "nothing stored by this run"
-            : "\(Plural.count(written.pagesWritten, "page")) (\(Plural.count(written.items, "item"))) stored by this run"
+            : "\(Plural.count(written.pagesWritten, "page")) (\(Plural.count(written.items, "item"))"
+                + (written.repeatedItems > 0 ? ", \(written.repeatedItems) of them seen twice" : "") + ") stored by this run"
         let resume = written.pageAfterLastWritten ?? written.resumedAtPage ?? 1
         switch underlying {
         case SyncError.duplicateKey: return cause

@@ -75,7 +75,17 @@ struct PageWriter: Sendable {
             }
             events(.page(PageEvent(index: page.fetched.index, url: page.fetched.url, decision: page.fetched.response.decision,
                                    items: page.itemCount, unchanged: unchanged, write: write, summary: summary)))
+            if failure == nil, summary.repeatingPagesInARow >= Self.maximumRepeatingPages {
+                failure = SyncError.repeatingPages(url: page.content.url, count: summary.repeatingPagesInARow)
+            }
         }
         if let failure { throw failure }
     }
+
+    /// Pages in a row that list only items earlier pages of the pass listed, and stop it: as many
+    /// as the empty pages that do (``PageWalk/Limits/maximumEmptyPages``). In a listing named by
+    /// position a repeat is the listing moving, but a page of nothing else is a server that
+    /// ignores the page parameter (`--paginate page` on a listing that has no pages), which would
+    /// otherwise be read forever.
+    static let maximumRepeatingPages = PageWalk.Limits().maximumEmptyPages
 }
