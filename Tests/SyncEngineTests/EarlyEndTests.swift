@@ -42,6 +42,25 @@ struct EarlyEndTests {
         #expect(try keys(fixture) == ["1", "2"])
     }
 
+    /// Pages by number that end at a 404: a 404 for a moment on a middle page is asked again
+    /// before it ends the pass, so the pages after it are read, and nothing they hold is removed.
+    @Test func aPassIsNotEndedByA404ThatDoesNotLast() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let numbered = { (page: Int) in
+            Reply(body: "[" + (2 * page - 1...2 * page).map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]")
+        }
+        var pages = ["/things?per_page=2": numbered(1), "/things?per_page=2&page=2": numbered(2), "/things?per_page=2&page=3": numbered(3)]
+        try origin.serve(pages)
+        let first = try await fixture.sync(origin.baseURL + "/things?per_page=2")
+        #expect(first.totalItems == 6 && first.pages == 3)
+        (pages["/things?per_page=2&page=2"]!.throttled, pages["/things?per_page=2&page=2"]!.throttledStatus) = (1, 404)
+        try origin.serve(pages)
+        let again = try await fixture.sync(origin.baseURL + "/things?per_page=2")
+        #expect(again.complete && again.removed == 0 && again.pages == 3)
+        #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
+    }
+
     @Test func itemsMovedByAStoppedPassAreWrittenBackWhenTheirPageLooksUnchanged() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()

@@ -7,7 +7,8 @@ import HTTPCache
 final class ScriptedOrigin {
     /// One answer: a status and a JSON body (with an `ETag`, when given); or, with `raw`, those
     /// bytes and nothing else (a reply that is not HTTP). With `throttled`, the first that many
-    /// requests of the path get a 429 with `Retry-After: retryAfter` instead.
+    /// requests of the path get a 429 with `Retry-After: retryAfter` instead (or the status
+    /// `throttledStatus` names, with an empty object).
     struct Reply: Encodable {
         var status = 200
         var body: String
@@ -15,6 +16,7 @@ final class ScriptedOrigin {
         var raw: String?
         var throttled: Int?
         var retryAfter: String?
+        var throttledStatus: Int?
 
         init(status: Int = 200, body: String, etag: String? = nil) {
             self.status = status
@@ -55,7 +57,7 @@ final class ScriptedOrigin {
                         hits.clear()
                     hits[self.path] = hits.get(self.path, 0) + 1
                     if hits[self.path] <= (reply.get("throttled") or 0):
-                        reply = {"status": 429, "body": "{}", "retryAfter": reply.get("retryAfter")}
+                        reply = {"status": reply.get("throttledStatus") or 429, "body": "{}", "retryAfter": reply.get("retryAfter")}
                     log.append({"time": time.monotonic(), "path": self.path, "status": reply.get("status", 200)})
                 if reply.get("raw") is not None:
                     self.wfile.write(reply["raw"].encode())

@@ -63,6 +63,7 @@ struct PageFetcher: Sendable {
     /// One request for the page: the page, the end of the collection, a failure the retry
     /// policy decides on, or an error no retry mends (thrown).
     private func attempt(_ url: URL, index: Int, plan: PaginationPlan?, policy: CachePolicy) async throws -> RetryLoop.Attempt<FetchedPage> {
+        var policy = policy, endAskedAgain = false
         while true {
             let response: CachedResponse
             do {
@@ -104,6 +105,10 @@ struct PageFetcher: Sendable {
                 events(.notice("\(url.absoluteString) answered 406 to Accept: \(Self.accept); asking with */* from now on"))
                 continue
             } else if plan?.endsCollection(status: code, pageIndex: index) == true {
+                // The end is asked twice, the second time past the cache: a 404 for a moment (a
+                // deploy, a replica behind) would end the pass early, and the end of a pass
+                // removes every item after it.
+                guard endAskedAgain else { (endAskedAgain, policy) = (true, .reloadIgnoringLocalCacheData); continue }
                 return .done(FetchedPage(index: index, url: url, response: response, endsCollection: true))
             }
             let refusal = Refusal.of(status: code, limit: StatedLimit(fields: response.headerFields, now: clock.date()), body: response.body)
