@@ -27,12 +27,15 @@ struct JSONPrettyPrinterTests {
     }
 
     /// JSON allows C1 controls (U+009B is the 8-bit CSI), bidi overrides and U+2028 raw inside a
-    /// string; on a terminal they are escaped like every remote string, coloured or not.
+    /// string; on a terminal they become JSON escapes, coloured or not, so what it shows is still
+    /// JSON with the same meaning (docs/cli.md), as `fresh items` and `get --json` show them.
     @Test(arguments: [false, true])
     func rawControlsInsideStringsAreEscapedForTheTerminal(colored: Bool) throws {
         let raw = Data("{\"t\":\"a\u{9B}31mb\u{202E}c\u{2028}d é\"}".utf8)
         let text = try #require(JSONPrettyPrinter(colored: colored).format(raw).map { String(decoding: $0, as: UTF8.self) })
-        #expect(text.contains(#"a\u{9b}31mb\u{202e}c\u{2028}d é"#))
+        #expect(text.contains(#"a\u009b31mb\u202ec\u2028d é"#))
+        let plain = try #require(JSONPrettyPrinter(colored: false).format(raw))
+        #expect(try JSONSerialization.jsonObject(with: plain) as? [String: String] == ["t": "a\u{9B}31mb\u{202E}c\u{2028}d é"])
         #expect(!text.unicodeScalars.contains { (0x80...0x9F).contains($0.value) || $0.value == 0x202E || $0.value == 0x2028 })
     }
 

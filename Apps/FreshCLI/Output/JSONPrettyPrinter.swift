@@ -4,8 +4,8 @@ import TerminalText
 /// A JSON body re-indented for a terminal, the way jq shows it: two spaces a level, members in
 /// the server's order, strings and numbers as sent (escapes stay escapes), optionally coloured
 /// (keys bold blue, strings green, null grey). What JSON allows raw in a string but a terminal
-/// would obey (C1 controls such as U+009B, the 8-bit CSI; bidi overrides; U+2028) is escaped
-/// as every remote string shown is (``TerminalText/sanitized(_:keepingLineBreaks:)``).
+/// would obey (C1 controls such as U+009B, the 8-bit CSI; bidi overrides; U+2028) becomes a JSON
+/// escape (``TerminalText/jsonEscaped(_:)``), so the text shown is still the same JSON.
 struct JSONPrettyPrinter {
     var colored: Bool
 
@@ -24,7 +24,7 @@ struct JSONPrettyPrinter {
             output.append(contentsOf: repeatElement(0x20, count: containers.count * 2))
         }
         func emit(_ token: ArraySlice<UInt8>, color: String?) {
-            let shown = token.allSatisfy { $0 < 0x80 } ? Array(token) : Array(TerminalText.sanitized(String(decoding: token, as: UTF8.self)).utf8)
+            let shown = token.allSatisfy { $0 < 0x80 } ? Array(token) : Array(TerminalText.jsonEscaped(String(decoding: token, as: UTF8.self)).utf8)
             guard colored, let color else { return output.append(contentsOf: shown) }
             output.append(contentsOf: Array("\u{1B}[\(color)m".utf8) + shown + Array("\u{1B}[0m".utf8))
         }
