@@ -318,6 +318,22 @@ PY
 }
 check "a page of items scribbled over: fresh collections still lists the collection ('?' for its counts), then one line, exit 6" \
     listed_over_damage
+marked_read() { # a file an earlier run marked damaged, in pages reading does not touch: items and collections show all, then say so
+    local db=$WORK/marked-db
+    "$BIN/fresh" sync "$BASE_URL/posts?limit=20" --db-dir "$db" -q || return 1
+    echo "2026-01-01T00:00:00Z quick_check: page 9: btreeInitPage() returns error code 11" >"$db/data.sqlite.damaged"
+    "$BIN/fresh" items posts --db-dir "$db" --format jsonl >"$WORK/marked.out" 2>"$WORK/marked.err"
+    local status=$? items
+    items=$(wc -l <"$WORK/marked.out")
+    echo "      items: exit $status, $items items, $(head -c 100 "$WORK/marked.err")"
+    [ "$status" -eq 6 ] && [ "$items" -gt 0 ] && [ "$(wc -l <"$WORK/marked.err")" -eq 1 ] \
+        && grep -q "found damaged before" "$WORK/marked.err" || return 1
+    "$BIN/fresh" collections --db-dir "$db" >"$WORK/marked.out" 2>"$WORK/marked.err"
+    status=$?
+    echo "      collections: exit $status"
+    [ "$status" -eq 6 ] && grep -Eq "^posts +$items " "$WORK/marked.out" && [ "$(wc -l <"$WORK/marked.err")" -eq 1 ]
+}
+check "a file marked damaged: fresh items and collections show what they read, then one line, exit 6" marked_read
 miscount_found() { # a sound file whose kept item count was changed behind the mirror's back
     local db=$WORK/miscounted-db
     "$BIN/fresh" sync "$BASE_URL/posts?limit=50" --db-dir "$db" -q || return 1

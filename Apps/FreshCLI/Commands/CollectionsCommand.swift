@@ -49,7 +49,7 @@ struct CollectionsCommand: FreshSubcommand {
             TextTable.print(header: ["NAME", "ITEMS", "PAGES", "STYLE", "LAST SYNC", "STATUS", "SIZE", "URL"], rows: rows,
                             numericColumns: [1, 2], dropping: [2, 6, 3])
         }
-        if let damage { throw damage }
+        if let damage = try damage ?? storage.recordedDamage() { throw damage }
     }
 
     /// A collection, and its figures unless the file's damage kept them from being counted.

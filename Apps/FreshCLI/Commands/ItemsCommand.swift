@@ -149,6 +149,7 @@ struct ItemsCommand: FreshSubcommand {
             }
             output.flush()
         }
+        if let damage = try storage.recordedDamage(given: given) { throw damage }
     }
 
     /// The rows a table shows without `--limit`.

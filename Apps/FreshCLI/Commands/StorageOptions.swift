@@ -3,6 +3,7 @@ import Composition
 import Foundation
 import MirrorStore
 import Storage
+import StorageErrors
 import StoreAddress
 import SyncEngine
 
@@ -39,6 +40,14 @@ struct StorageOptions: ParsableArguments {
     /// answers as for an empty mirror instead of opening one.
     func noMirrorYet(given: String? = nil) throws -> Bool {
         try mirrorChoice(given: given) == .sqlite && !FileManager.default.fileExists(atPath: location.itemDatabasePath)
+    }
+
+    /// The damage an earlier command found in an SQLite mirror and marked (`data.sqlite.damaged`):
+    /// a reading command that read all it was asked shows it, then ends with this line (exit 6),
+    /// as one that meets the damage itself does, since what the file holds may be incomplete.
+    func recordedDamage(given: String? = nil) throws -> StorageError? {
+        guard try mirrorChoice(given: given) == .sqlite else { return nil }
+        return DamageMarker.recordedDamage(of: location.itemDatabasePath)
     }
 
     /// Runs `body` with the mirror open, and closes it however `body` ends. A PostgreSQL mirror in

@@ -18,9 +18,15 @@ public enum DamageMarker {
 
     /// Throws ``StorageError/corrupted(path:reason:)`` when the database at `path` is marked.
     static func refuseIfMarked(_ path: String) throws {
-        guard let data = FileManager.default.contents(atPath: markerPath(for: path)) else { return }
+        if let damage = recordedDamage(of: path) { throw damage }
+    }
+
+    /// The damage an earlier run found in the database at `path`, as the error that says it;
+    /// `nil` when the file is not marked.
+    public static func recordedDamage(of path: String) -> StorageError? {
+        guard let data = FileManager.default.contents(atPath: markerPath(for: path)) else { return nil }
         let recorded = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        throw StorageError.corrupted(path: path, reason: "found damaged before: \(recorded)")
+        return StorageError.corrupted(path: path, reason: "found damaged before: \(recorded)")
     }
 
     static func isMarked(_ path: String) -> Bool { access(markerPath(for: path), F_OK) == 0 }
