@@ -106,7 +106,7 @@ struct ArgumentTests {
     }
 
     @Test func exitStatusesOfFilesAndDatabases() {
-        #expect(FailureReport.exitCode(for: FileError.cannotRead("/x", reason: "Is a directory")) == 6)
+        #expect(FailureReport.exitCode(for: FileError.cannotRead("/x", role: "--input-file", reason: "it is a directory")) == 6)
         #expect(FailureReport.exitCode(for: NothingStored(url: URL(string: "http://o.test/")!)) == 7)
     }
 
@@ -134,6 +134,18 @@ struct ArgumentTests {
         #expect((try? ParsedURL.parse("http://127.0.0.1:65535/")) != nil)
         #expect((try? ParsedURL.parse("http://127.0.0.1:65536/")) == nil)
         #expect((try? ParsedURL.parse("http://127.0.0.1:0/")) == nil)
+    }
+
+    /// An `--input-file` that cannot be read is a file problem (exit 6) said in one line, as a
+    /// `--data @file` is.
+    @Test func anInputFileThatCannotBeReadIsAFileProblem() throws {
+        #expect(throws: FileError.self) { try SyncCommand.urls(listedIn: "/nonexistent/urls.txt") }
+        #expect(throws: FileError.self) { try SyncCommand.urls(listedIn: NSTemporaryDirectory()) }
+        do {
+            _ = try SyncCommand.urls(listedIn: "/nonexistent/urls.txt")
+        } catch {
+            #expect("\(error)" == "cannot read --input-file /nonexistent/urls.txt: no such file" && FailureReport.exitCode(for: error) == 6)
+        }
     }
 
     /// A `%` that starts no escape is a literal percent sign; the escapes beside it stay as written.

@@ -228,22 +228,7 @@ struct GetCommand: FreshSubcommand {
         switch source {
         case .text(let text): return Data(text.utf8)
         case .file("-"): return FileHandle.standardInput.readDataToEndOfFile()
-        case .file(let path): return try readFile(path)
-        }
-    }
-
-    private static func readFile(_ path: String) throws -> Data {
-        // A file that cannot be read is a file problem (exit 6, as for -o), found before any request.
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { throw FileError.cannotRead(path, reason: "no such file") }
-        guard !isDirectory.boolValue else { throw FileError.cannotRead(path, reason: "it is a directory") }
-        guard FileManager.default.isReadableFile(atPath: path) else { throw FileError.cannotRead(path, reason: "permission denied") }
-        do {
-            let file = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
-            defer { try? file.close() }
-            return try file.readToEnd() ?? Data()
-        } catch {
-            throw FileError.cannotRead(path, reason: (error as NSError).localizedDescription)
+        case .file(let path): return try FileError.contents(of: path, role: "the request body file")
         }
     }
 }

@@ -262,12 +262,9 @@ struct SyncCommand: FreshSubcommand {
 
     /// The URLs `--input-file` lists.
     static func urls(listedIn file: String) throws -> [String] {
-        let text: String
-        do {
-            text = file == "-" ? String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-                : try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            throw ValidationError("--input-file \(file): cannot be read (\(error.localizedDescription))")
+        let bytes = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try FileError.contents(of: file, role: "--input-file")
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw FileError.cannotRead(file, role: "--input-file", reason: "not UTF-8 text")
         }
         let urls = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty && !$0.hasPrefix("#") }
