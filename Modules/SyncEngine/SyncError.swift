@@ -56,7 +56,8 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .pageTooLarge(let url, let limit): "the page at \(url) is larger than \(limit) bytes (--max-page-size)"
         case .nameTaken(let name, let url): "collection '\(name)' mirrors \(url); choose another --name (or 'fresh rm \(name)')"
         case .ambiguousCollection(let url, let names):
-            "several collections mirror \(url) (\(names.joined(separator: ", "))); choose one with --name"
+            // Said by its name, which also works where --name cannot be given (--input-file, --all).
+            "several collections mirror \(url) (\(names.joined(separator: ", "))); sync one by its name, such as 'fresh sync \(names.first ?? "NAME")'"
         case .unknownCollection(let name): "no collection is called '\(name)' (see 'fresh collections')"
         }
     }

@@ -148,6 +148,14 @@ struct ArgumentTests {
         }
     }
 
+    /// Two collections of one listing: the way out named works with --input-file too, which
+    /// refuses --name.
+    @Test func aURLTwoCollectionsMirrorIsChosenByName() {
+        let error = SyncError.ambiguousCollection(url: "http://h.test/posts", names: ["offset", "offsets"])
+        #expect("\(error)" == "several collections mirror http://h.test/posts (offset, offsets); sync one by its name, such as 'fresh sync offset'")
+        #expect(FailureReport.exitCode(for: error) == 64)
+    }
+
     /// A `%` that starts no escape is a literal percent sign; the escapes beside it stay as written.
     @Test func aLonePercentSignIsLiteralAndEscapesStay() throws {
         #expect(try ParsedURL.parse("http://h.test/a%zz/b?q=%zz&r=%41&s=a%20b&t=%").url.absoluteString
