@@ -172,7 +172,7 @@ let package = Package(
         .target(
             name: "MockServer",
             dependencies: [
-                "COpenSSL", "Models", "HTTPFields", "JSON", "MirrorStore", "Pagination",
+                "COpenSSL", "CommandLaunch", "Models", "HTTPFields", "JSON", "MirrorStore", "Pagination",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "CompressNIO", package: "compress-nio"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

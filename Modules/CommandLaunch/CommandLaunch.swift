@@ -61,10 +61,15 @@ public enum CommandLaunch {
     }
 
     /// The message's first non-empty line without ArgumentParser's `Error: ` prefix; `nil`
-    /// when there is none (a command that already said why and threw a bare exit status).
-    static func firstLine(of message: String) -> String? {
-        let line = message.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
-        return line.map { $0.hasPrefix("Error: ") ? String($0.dropFirst(7)) : $0 }
+    /// when there is none (a command that already said why and threw a bare exit status). The
+    /// values it lists one a line after it (`Please provide one of the following:` and `- link`,
+    /// `- cursor`, … for a long list) join it: `one of the following: link, cursor, …`.
+    public static func firstLine(of message: String) -> String? {
+        let lines = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        guard let first = lines.firstIndex(where: { !$0.isEmpty }) else { return nil }
+        var line = lines[first].hasPrefix("Error: ") ? String(lines[first].dropFirst(7)) : lines[first]
+        let listed = lines[(first + 1)...].prefix { $0.hasPrefix("- ") }.map { $0.dropFirst(2) }
+        if line.hasSuffix(":"), !listed.isEmpty { line += " " + listed.joined(separator: ", ") }
+        return line
     }
 }

@@ -48,3 +48,33 @@ struct SuggestionTests {
         #expect(Suggestion.distance("", "ab") == 2)
     }
 }
+
+/// ArgumentParser's errors, said in one line.
+@Suite("One-line errors")
+struct OneLineErrorTests {
+    enum Style: String, ExpressibleByArgument, CaseIterable { case link, cursor, offset, page, after, single, more, other }
+
+    struct Serve: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "serve")
+        @Option var style: Style?
+    }
+
+    /// A long list of values comes one a line after the error's first line: it joins that line.
+    @Test func theValuesOfALongListJoinTheLine() throws {
+        let message = Serve.fullMessage(for: Serve.parseError(["--style", "nope"]))
+        #expect(CommandLaunch.firstLine(of: message)
+            == "The value 'nope' is invalid for '--style <style>'. Please provide one of the following: link, cursor, offset, page, after, single, more, other")
+    }
+}
+
+extension ParsableCommand {
+    /// The error parsing `arguments` throws.
+    static func parseError(_ arguments: [String]) -> any Error {
+        do {
+            _ = try parseAsRoot(arguments)
+            return CancellationError()
+        } catch {
+            return error
+        }
+    }
+}

@@ -49,4 +49,22 @@ struct FreshMockCommandTests {
     func invalidFlagsFailBeforeStarting(arguments: [String]) {
         #expect(throws: (any Error).self) { try FreshMockCommand.parse(arguments) }
     }
+
+    /// The line says what is wrong with the value: a negative number is one (not a missing
+    /// value), and the styles a mistyped one could be are listed.
+    @Test(arguments: [
+        (["--posts", "-1"], "collection sizes must not be negative"),
+        (["--max-age", "-5"], "--max-age must not be negative"),
+        (["--stale-if-error", "-1"], "--stale-while-revalidate and --stale-if-error must not be negative"),
+        (["--style", "pages"], "The value 'pages' is invalid for '--style <style>'. Please provide one of the following: "
+            + MockPaginationStyle.allCases.map(\.rawValue).joined(separator: ", ")),
+    ])
+    func aRefusedFlagSaysWhy(arguments: [String], line: String) {
+        do {
+            _ = try FreshMockCommand.parse(arguments)
+            Issue.record("\(arguments) was accepted")
+        } catch {
+            #expect(FreshMockCommand.argumentMessage(for: error) == line)
+        }
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLaunch
 import Foundation
 
 extension FreshMockCommand {
@@ -45,10 +46,8 @@ extension FreshMockCommand {
         }
     }
 
-    /// The first line of ArgumentParser's message, without its `Error: ` prefix.
+    /// ArgumentParser's message in one line (``CommandLaunch/firstLine(of:)``, as `fresh` says it).
     static func argumentMessage(for error: any Error) -> String {
-        let first = fullMessage(for: error).split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty } ?? "\(error)"
-        return first.hasPrefix("Error: ") ? String(first.dropFirst(7)) : first
+        CommandLaunch.firstLine(of: fullMessage(for: error)) ?? "\(error)"
     }
 }

@@ -68,7 +68,7 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Option(help: "Interface to bind. Loopback unless you mean to expose it.")
     var host = "127.0.0.1"
 
-    @Option(help: "TCP port; 0 picks a free one (read it from the first line of stdout).")
+    @Option(parsing: .unconditional, help: "TCP port; 0 picks a free one (read it from the first line of stdout).")
     var port = 8080
 
     @Flag(help: "Serve HTTPS with a self-signed certificate made at start (by openssl); its file, which clients trust with --cacert, is named on stderr.")
@@ -82,22 +82,22 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Option(help: "Seed of all generated data and of fault draws.")
     var seed: UInt64 = 42
 
-    @Option(help: "Number of seeded posts (made when a page asks for them: millions cost no memory).")
+    @Option(parsing: .unconditional, help: "Number of seeded posts (made when a page asks for them: millions cost no memory).")
     var posts = 100
 
-    @Option(help: "Number of seeded articles.")
+    @Option(parsing: .unconditional, help: "Number of seeded articles.")
     var articles = 95
 
-    @Option(name: .customLong("feed-items"), help: "Number of seeded feed entries.")
+    @Option(name: .customLong("feed-items"), parsing: .unconditional, help: "Number of seeded feed entries.")
     var feedItems = 250
 
-    @Option(help: "Number of seeded users (string ids).")
+    @Option(parsing: .unconditional, help: "Number of seeded users (string ids).")
     var users = 60
 
-    @Option(help: "Number of exercises in /exercises (2500 is about 1 MB).")
+    @Option(parsing: .unconditional, help: "Number of exercises in /exercises (2500 is about 1 MB).")
     var exercises = 2_500
 
-    @Option(help: "Number of seeded entries of /news, the newest-first listing.")
+    @Option(parsing: .unconditional, help: "Number of seeded entries of /news, the newest-first listing.")
     var news = 60
 
     @Option(
@@ -141,12 +141,12 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --mirror: a PostgreSQL mirror, postgresql://… (default: FRESH_STORE, else the data directory's SQLite file).", valueName: "uri"))
     var store: String?
 
-    @Option(help: ArgumentHelp("With --mirror --style: the page size of a request that names none (1…\(PageParameter.maxPageSize); default \(PageParameter.defaultPageSize)).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("With --mirror --style: the page size of a request that names none (1…\(PageParameter.maxPageSize); default \(PageParameter.defaultPageSize)).", valueName: "n"))
     var limit: Int?
 
     // MARK: Caching headers
 
-    @Option(name: .customLong("max-age"), help: "Cache-Control max-age in seconds.")
+    @Option(name: .customLong("max-age"), parsing: .unconditional, help: "Cache-Control max-age in seconds.")
     var maxAge = 60
 
     @Flag(name: .customLong("no-cache"), help: "Add no-cache: clients must revalidate before each reuse.")
@@ -158,10 +158,10 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Flag(name: .customLong("private"), help: "Add private.")
     var isPrivate = false
 
-    @Option(name: .customLong("stale-while-revalidate"), help: "Add stale-while-revalidate=N.")
+    @Option(name: .customLong("stale-while-revalidate"), parsing: .unconditional, help: "Add stale-while-revalidate=N.")
     var staleWhileRevalidate: Int?
 
-    @Option(name: .customLong("stale-if-error"), help: "Add stale-if-error=N.")
+    @Option(name: .customLong("stale-if-error"), parsing: .unconditional, help: "Add stale-if-error=N.")
     var staleIfError: Int?
 
     @Flag(name: .customLong("weak-etags"), help: "Send weak entity tags (W/\"…\").")
@@ -178,10 +178,10 @@ public struct FreshMockCommand: AsyncParsableCommand {
     @Flag(name: .customLong("require-if-match"), help: "Answer 428 to PUT, PATCH and DELETE of an item without If-Match.")
     var requireIfMatch = false
 
-    @Option(name: .customLong("max-body"), help: "Largest accepted request body in bytes (larger gets 413).")
+    @Option(name: .customLong("max-body"), parsing: .unconditional, help: "Largest accepted request body in bytes (larger gets 413).")
     var maxBody = 64 * 1024
 
-    @Option(name: .customLong("journal-size"), help: "How many requests /_admin/journal keeps.")
+    @Option(name: .customLong("journal-size"), parsing: .unconditional, help: "How many requests /_admin/journal keeps.")
     var journalSize = 200
 
     @Option(
@@ -255,7 +255,11 @@ public struct FreshMockCommand: AsyncParsableCommand {
         guard posts >= 0, articles >= 0, feedItems >= 0, users >= 0, exercises >= 0, news >= 0 else {
             throw ValidationError("collection sizes must not be negative")
         }
+        // Unconditional parsing reads `-1` as the value it is, to be refused here, not as a missing one.
         guard maxAge >= 0 else { throw ValidationError("--max-age must not be negative") }
+        guard (staleWhileRevalidate ?? 0) >= 0, (staleIfError ?? 0) >= 0 else {
+            throw ValidationError("--stale-while-revalidate and --stale-if-error must not be negative")
+        }
         guard maxBody > 0, journalSize > 0 else { throw ValidationError("--max-body and --journal-size must be positive") }
         guard !key.isEmpty else { throw ValidationError("--key must not be empty") }
         if watch, dataFile == nil { throw ValidationError("--watch goes with --data") }
