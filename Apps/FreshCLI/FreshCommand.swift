@@ -26,9 +26,10 @@ public struct FreshCommand: AsyncParsableCommand {
               5   the response was unusable (invalid JSON, a page that cannot be
                   mirrored, a pagination loop, cut short, 304 twice to a request
                   without validators, more redirects than --max-redirs)
-              6   a database or a file could not be opened or written, or is
-                  damaged (the sources file included); a PostgreSQL store that
-                  cannot be reached, a missing role or database, a lost connection
+              6   a database or a file could not be opened, read or written, or
+                  is damaged (a sources file that cannot be read: a directory,
+                  not UTF-8); a PostgreSQL store that cannot be reached, a
+                  missing role or database, a lost connection
               7   offline mode (also only-if-cached) and nothing stored may answer
               8   get --fail: the server answered with a 5xx status
               9   sync: the mirror may be partial (a stated total larger than what
@@ -37,8 +38,8 @@ public struct FreshCommand: AsyncParsableCommand {
               10  the server's TLS certificate cannot be trusted (an unknown or
                   private CA: --cacert, --capath; a wrong name; expired)
               64  invalid arguments (also: an unknown or ambiguous name, an unset
-                  ${VAR} in a source's or a -H header, a sources file that is not
-                  valid)
+                  ${VAR} in a source's or a -H header, a sources file that reads
+                  but is not valid TOML or holds an invalid source)
               130 interrupted (Ctrl-C; a second Ctrl-C stops without waiting)
 
             Shell completions: fresh --generate-completion-script bash (or zsh, fish); see \

@@ -54,10 +54,13 @@ public struct SourcesFile: Sendable {
 
     /// The file as TOML, `nil` when there is none; only its syntax is checked.
     private func document() throws(SourceError) -> TOMLTable? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
-            throw .cannotAccess(path: path, reason: access(path, R_OK) == 0 ? "not UTF-8 text" : String(cString: strerror(errno)))
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return nil }
+        guard !isDirectory.boolValue else { throw .cannotAccess(path: path, reason: "it is a directory") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw .cannotAccess(path: path, reason: String(cString: strerror(access(path, R_OK) == 0 ? EIO : errno)))
         }
+        guard let text = String(data: data, encoding: .utf8) else { throw .cannotAccess(path: path, reason: "not UTF-8 text") }
         do {
             return try TOMLTable(string: text)
         } catch let error as TOMLParseError {

@@ -23,6 +23,16 @@ struct SourcesFileTests {
         #expect(try file.load().isEmpty)
     }
 
+    /// A file that cannot be read says why: a directory in its place, or bytes that are not UTF-8.
+    @Test func aFileThatCannotBeReadSaysWhy() throws {
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try FileManager.default.createDirectory(atPath: file.path, withIntermediateDirectories: true)
+        #expect(throws: SourceError.cannotAccess(path: file.path, reason: "it is a directory")) { try file.load() }
+        try FileManager.default.removeItem(atPath: file.path)
+        try Data([0xFF, 0xFE, 0x0A]).write(to: URL(fileURLWithPath: file.path))
+        #expect(throws: SourceError.cannotAccess(path: file.path, reason: "not UTF-8 text")) { try file.load() }
+    }
+
     @Test func addedSourcesReadBackAndTheFileIsPrivate() throws {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let repos = Source(name: "repos", url: "https://api.example.com/repos",
