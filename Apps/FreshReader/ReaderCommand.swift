@@ -74,7 +74,7 @@ public struct ReaderCommand: AsyncParsableCommand {
         valueName: "store"))
     var store: String?
 
-    @Option(help: ArgumentHelp("Collection to refresh, e.g. http://127.0.0.1:8080/posts (default: the first one synced before).", valueName: "url"))
+    @Option(help: ArgumentHelp("Open the collection of this listing, e.g. http://127.0.0.1:8080/posts, and refresh it (made and fetched when it was never synced); without it the collection list opens, or the one collection there is.", valueName: "url"))
     var url: String?
     @Option(help: ArgumentHelp("Open this collection instead of the collection list: a source's name (its collection is fetched when new) or one in `fresh collections`, as `fresh sync NAME` reads it.", valueName: "name"),
             completion: NameCompletion.names)
