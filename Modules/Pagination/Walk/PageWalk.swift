@@ -105,7 +105,7 @@ public struct PageWalk: Sendable {
     /// The last page followed stated a total that says the next page exists.
     private var totalSaysMore = false
     /// How the collection size the pass's pages state changed during the pass.
-    private var totalChange: String?
+    public private(set) var totalChange: String?
     private var pagesRead = 0
     /// Pages read already (revalidated before the walk), stepped over when reached at the same URL.
     private var readBefore: [Int: (url: URL, link: PageLink)] = [:]

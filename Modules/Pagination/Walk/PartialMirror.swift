@@ -31,6 +31,12 @@ public enum PartialMirror {
         "--items \(path): a page has no member '\(path)', so it was read as holding no items"
     }
 
+    /// The collection's stated size changed while the pass read it (``PageWalk/totalChange``): items
+    /// added or removed ahead of the pages read move the others, which may slide past them.
+    public static func movedTotal(_ change: String) -> String {
+        "\(change): items may have moved past the pages read (the next sync reads them)"
+    }
+
     /// The collection's size as its pages state it, larger than what a complete pass stored.
     public static func missingItems(statedTotal: Int?, stored: Int) -> String? {
         guard let statedTotal, statedTotal > stored else { return nil }
