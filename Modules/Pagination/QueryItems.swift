@@ -12,23 +12,30 @@ public enum QueryItems {
         URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == name }?.value
     }
 
-    /// Sets (or, with `nil`, removes) one query item, keeping the others in order.
+    /// Sets (or, with `nil`, removes) one query item, keeping the others in order and as they were
+    /// written: their escapes, and a `+` that means a space in a search (`q=a+b`), reach the server
+    /// unchanged. Only the value set is escaped here (``escaped(_:)``).
     public static func setting(_ name: String, to value: String?, in url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
-        var items = components.queryItems ?? []
-        if let value {
-            if let index = items.firstIndex(where: { $0.name == name }) {
-                items[index].value = value
-                items = items.enumerated().filter { $0.offset <= index || $0.element.name != name }.map(\.element)
-            } else {
-                items.append(URLQueryItem(name: name, value: value))
-            }
+        var items = components.percentEncodedQueryItems ?? []
+        let isNamed = { (item: URLQueryItem) in (item.name.removingPercentEncoding ?? item.name) == name }
+        if let value, let index = items.firstIndex(where: isNamed) {
+            items[index].value = escaped(value)
+            items = items.enumerated().filter { $0.offset <= index || !isNamed($0.element) }.map(\.element)
+        } else if let value {
+            items.append(URLQueryItem(name: escaped(name), value: escaped(value)))
         } else {
-            items.removeAll { $0.name == name }
+            items.removeAll(where: isNamed)
         }
-        components.queryItems = items.isEmpty ? nil : items
-        // URLComponents leaves "+" alone, but servers read it as a space.
-        components.percentEncodedQuery = components.percentEncodedQuery?.replacingOccurrences(of: "+", with: "%2B")
+        components.percentEncodedQueryItems = items.isEmpty ? nil : items
         return components.url ?? url
     }
+
+    /// `text` escaped for a query item: all but the unreserved characters and `/?:@!$'()*,;`, so
+    /// `&`, `=`, `#` and `%` cannot end it, and a `+` is not read as a space (as servers read it).
+    static func escaped(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: allowedInItems) ?? text
+    }
+
+    private static let allowedInItems = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/?:@!$'()*,;")
 }
