@@ -59,6 +59,15 @@ struct EarlyEndTests {
         let again = try await fixture.sync(origin.baseURL + "/things?per_page=2")
         #expect(again.complete && again.removed == 0 && again.pages == 3)
         #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
+        // A 404 that lasts (asked twice) where the last pass read a page: the listing shrank or
+        // the server is wrong for a while. The pass ends there but removes nothing; the next
+        // sync, whose chain ends there, settles it.
+        pages["/things?per_page=2&page=2"]!.throttled = 2
+        try origin.serve(pages)
+        let shrunk = try await fixture.sync(origin.baseURL + "/things?per_page=2")
+        #expect(shrunk.complete && shrunk.removed == 0 && shrunk.pages == 1)
+        #expect(shrunk.endReason == "page 2 answered 404: past the last page; page 2 was there in the last pass, so nothing was removed")
+        #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
     }
 
     @Test func itemsMovedByAStoppedPassAreWrittenBackWhenTheirPageLooksUnchanged() async throws {

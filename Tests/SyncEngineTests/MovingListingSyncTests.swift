@@ -66,11 +66,13 @@ struct MovingListingSyncTests {
     /// last pass chained are not asked several at once. Answered out of order while the listing
     /// moved, an entry pushed from a page answered late onto one answered early was read on
     /// neither, and the end of the pass removed it while the server still listed it.
-    @Test func aResyncOfAMovingPositionalListingRemovesNothingTheServerLists() async throws {
+    /// The first URL of `/news?per_page=7` names no page; the next ones do (`page=2`…).
+    @Test(arguments: ["/news?offset=0&limit=7", "/news?per_page=7"])
+    func aResyncOfAMovingPositionalListingRemovesNothingTheServerLists(path: String) async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(
             newsCount: 45, newsArrivals: NewsArrivals(count: 1, pace: .perRequest, maximum: 40), maxAge: 0))
         let fixture = try SyncFixture()
-        let url = server.baseURL + "/news?offset=0&limit=7"
+        let url = server.baseURL + path
         _ = try await fixture.sync(url)
         let first = Set(try fixture.items("news").map(\.key))
         let again = try await fixture.sync(url)

@@ -169,13 +169,16 @@ public struct PageWalk: Sendable {
         if emptyRun >= limits.maximumEmptyPages { throw .emptyPages(url: page.url, count: emptyRun) }
     }
 
-    /// Page `next` names answered `status`, read as "no such page": the end, unless the page before promised it.
-    public mutating func pastTheEnd(status: Int) throws(PageWalkError) {
+    /// Page `next` names answered `status`, read as "no such page": the end, unless the page before
+    /// promised it. When the last pass had read that page (`wasStored`), the listing shrank, or the
+    /// server answered wrongly for a while: the end is unsettled, and nothing is removed this time.
+    public mutating func pastTheEnd(status: Int, wasStored: Bool = false) throws(PageWalkError) {
         guard case .page(let index, let url) = next, uncounted == nil else {
             preconditionFailure("pastTheEnd(status:) needs a page to read, and the page before it counted")
         }
         if totalSaysMore { throw .missingPage(url: url, status: status) }
-        next = .end(End(reason: "page \(index + 1) answered \(status): past the last page", unsettled: totalChange, lastPage: index - 1))
+        let stored = wasStored ? "page \(index + 1) was there in the last pass" : nil
+        next = .end(End(reason: "page \(index + 1) answered \(status): past the last page", unsettled: totalChange ?? stored, lastPage: index - 1))
     }
 
     /// Pages read before the walk reaches them (revalidated first, by index): when the walk comes

@@ -105,10 +105,16 @@ struct PageFetcher: Sendable {
                 events(.notice("\(url.absoluteString) answered 406 to Accept: \(Self.accept); asking with */* from now on"))
                 continue
             } else if plan?.endsCollection(status: code, pageIndex: index) == true {
-                // The end is asked twice, the second time past the cache: a 404 for a moment (a
-                // deploy, a replica behind) would end the pass early, and the end of a pass
-                // removes every item after it.
-                guard endAskedAgain else { (endAskedAgain, policy) = (true, .reloadIgnoringLocalCacheData); continue }
+                // The end is asked twice, the second time past a stored answer (unless the sync
+                // may not ask the network): a 404 for a moment (a deploy, a replica behind) would
+                // end the pass early, and the end of a pass removes every item after it.
+                guard endAskedAgain else {
+                    endAskedAgain = true
+                    if [.useProtocolCachePolicy, .reloadRevalidatingCacheData, .returnCacheDataElseLoad].contains(policy) {
+                        policy = .reloadIgnoringLocalCacheData
+                    }
+                    continue
+                }
                 return .done(FetchedPage(index: index, url: url, response: response, endsCollection: true))
             }
             let refusal = Refusal.of(status: code, limit: StatedLimit(fields: response.headerFields, now: clock.date()), body: response.body)

@@ -135,7 +135,8 @@ struct SyncPass: Sendable {
             }
             ahead = nil
             guard !fetched.endsCollection else {
-                try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code) }
+                let wasStored = chain[index] != nil
+                try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code, wasStored: wasStored) }
                 continue
             }
             let page = try await kept(fetched, stored: chain[index], plan: reader.plan)
