@@ -33,8 +33,10 @@ public struct FreshCommand: AsyncParsableCommand {
               7   offline mode (also only-if-cached) and nothing stored may answer
               8   get --fail: the server answered with a 5xx status
               9   sync: the mirror may be partial (a stated total larger than what
-                  was stored, a page size the server ignored, a member --paginate
-                  or --items names absent); --allow-partial makes it 0
+                  was stored or one that fell during the pass, a listing still
+                  moving after the catch-up, a page size the server ignored, a
+                  member --paginate or --items names absent); --allow-partial
+                  makes it 0
               10  the server's TLS certificate cannot be trusted (an unknown or
                   private CA: --cacert, --capath; a wrong name; expired)
               64  invalid arguments (also: an unknown or ambiguous name, an unset

@@ -52,7 +52,7 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         case .loop(let url, let pageIndex): "page \(pageIndex + 1) points back to \(url), which this pass already fetched; stopping to avoid a loop"
         case .emptyPages(let url, let count): "\(count) empty pages in a row still point onward (last \(url)); stopping to avoid a loop"
         case .repeatingPages(let url, let count):
-            "\(count) pages in a row listed only items earlier pages listed (last \(url)): the server may ignore the page parameter (check --paginate); stopping to avoid a loop"
+            "\(count) pages in a row listed only items earlier pages listed (last \(url)): the server may ignore the page parameter (check --paginate), or the listing grows as fast as it is read; stopping to avoid a loop"
         case .pageTooLarge(let url, let limit): "the page at \(url) is larger than \(limit) bytes (--max-page-size)"
         case .nameTaken(let name, let url): "collection '\(name)' mirrors \(url); choose another --name (or 'fresh rm \(name)')"
         case .ambiguousCollection(let url, let names):

@@ -220,5 +220,9 @@ struct ArgumentTests {
         #expect(throws: (any Error).self) { try GetCommand.parse(["http://o.test/x", "--store", "sqlite"]) }
         #expect(throws: (any Error).self) { try ExplainCommand.parse(["http://o.test/x", "--store", "sqlite"]) }
         #expect(throws: (any Error).self) { try CacheCommand.Stats.parse(["--store", "sqlite"]) }
+        #expect(try CacheCommand.Stats.parse(["--cache-size", "1M"]).storage.cacheCapacity == 1 << 20)
+        _ = try CacheCommand.List.parse([])
+        #expect(throws: (any Error).self) { try CacheCommand.List.parse(["--cache-size", "1M"]) }
+        #expect(throws: (any Error).self) { try ExplainCommand.parse(["http://o.test/x", "--cache-size", "1M"]) }
     }
 }

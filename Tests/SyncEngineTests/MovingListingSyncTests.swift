@@ -45,6 +45,18 @@ struct MovingListingSyncTests {
         await server.stop()
     }
 
+    /// A listing that gains 4 entries before every request, 200 in all, outruns the catch-up's 10
+    /// pages: the sync says it is still moving, and that the mirror may be partial (exit 9).
+    @Test func aListingStillMovingAfterTheCatchUpIsAPartialMirror() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(
+            newsCount: 50, newsArrivals: NewsArrivals(count: 4, pace: .perRequest, maximum: 200)))
+        let fixture = try SyncFixture()
+        let summary = try await fixture.sync(server.baseURL + "/news?per_page=10")
+        #expect(summary.complete && summary.caughtUpPages == 10)
+        #expect(summary.partial == ["the listing was still moving after 10 pages of catching up: the next sync catches up the rest"])
+        await server.stop()
+    }
+
     /// A pass stopped after 3 pages (as by Ctrl-C) over a listing that gains 2 entries before each
     /// of the first 5 requests: the run that resumes it reads pages 4 to 6 while entries move from
     /// page 3 onto page 4. The revisit reads every page again, not only the first three, so an

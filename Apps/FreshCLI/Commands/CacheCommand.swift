@@ -42,7 +42,7 @@ struct CacheCommand: AsyncParsableCommand {
     struct List: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "ls", abstract: "List stored entries, most recently used first.")
         @Flag(help: "Print a JSON array instead of lines.") var json = false
-        @OptionGroup var storage: CacheOptions
+        @OptionGroup var storage: DirectoryOption
 
         func execute() async throws {
             let entries = try storage.openCacheDatabase().listEntries()
@@ -63,7 +63,7 @@ struct CacheCommand: AsyncParsableCommand {
     struct Show: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "show", abstract: "Show a stored entry's status, headers, times and freshness.")
         @Argument(help: ArgumentHelp("The URL of the entry.", valueName: "url"), transform: ParsedURL.parse) var target: ParsedURL
-        @OptionGroup var storage: CacheOptions
+        @OptionGroup var storage: DirectoryOption
 
         func execute() async throws {
             let database = try storage.openCacheDatabase()
@@ -82,7 +82,7 @@ struct CacheCommand: AsyncParsableCommand {
     struct Remove: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "rm", abstract: "Remove every stored variant of a URL.")
         @Argument(help: ArgumentHelp("The URL of the entry.", valueName: "url"), transform: ParsedURL.parse) var target: ParsedURL
-        @OptionGroup var storage: CacheOptions
+        @OptionGroup var storage: DirectoryOption
 
         func execute() async throws {
             let database = try storage.openCacheDatabase()
@@ -95,7 +95,7 @@ struct CacheCommand: AsyncParsableCommand {
 
     struct Clear: FreshSubcommand {
         static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove every entry and reset the statistics.")
-        @OptionGroup var storage: CacheOptions
+        @OptionGroup var storage: DirectoryOption
 
         func execute() async throws {
             let database = try storage.openCacheDatabase()
@@ -118,7 +118,7 @@ struct CacheCommand: AsyncParsableCommand {
                     return bytes
                 })
         var maximumSize: Int
-        @OptionGroup var storage: CacheOptions
+        @OptionGroup var storage: DirectoryOption
 
         func execute() async throws {
             let database = try storage.openCacheDatabase()

@@ -2,7 +2,7 @@ import ArgumentParser
 import Storage
 
 /// `--cache-size`: the HTTP cache's capacity, for the commands that store responses in it
-/// (`get`, `sync`) or trim it (`cache`, `explain`).
+/// (`get`, `sync`) or report it (`cache stats`).
 struct CacheSizeOption: ParsableArguments {
     @Option(name: .customLong("cache-size"), help: ArgumentHelp(
         "Byte capacity of the HTTP cache, e.g. 100M, 2G, 500K (default 100M).", valueName: "size"),
@@ -13,8 +13,8 @@ struct CacheSizeOption: ParsableArguments {
     var capacity: Int = CacheDatabase.defaultCapacity
 }
 
-/// Where the HTTP cache lives and how large it may grow, for the commands that use the cache and
-/// never the mirror: `--db-dir` and `--cache-size`.
+/// Where the HTTP cache lives and how large it may grow, for the commands that store responses in
+/// it (`get`) or report its capacity (`cache stats`): `--db-dir` and `--cache-size`.
 struct CacheOptions: ParsableArguments {
     @OptionGroup var directory: DirectoryOption
     @OptionGroup var size: CacheSizeOption
@@ -22,11 +22,5 @@ struct CacheOptions: ParsableArguments {
     var location: StorageLocation { directory.location }
     var cacheCapacity: Int { size.capacity }
 
-    /// The cache database alone, for `fresh cache …`; a damaged file moved aside is reported
-    /// on stderr as `fresh get` reports it.
-    func openCacheDatabase() throws -> CacheDatabase {
-        let database = try CacheDatabase(path: location.cacheDatabasePath, capacity: cacheCapacity)
-        if let warning = database.recoveryWarning { StandardError.write("fresh: warning: \(warning)") }
-        return database
-    }
+    func openCacheDatabase() throws -> CacheDatabase { try directory.openCacheDatabase(capacity: size.capacity) }
 }

@@ -29,7 +29,7 @@ struct ExplainCommand: FreshSubcommand {
     @Flag(help: "Print a JSON object: the URL and each explanation's lines.")
     var json = false
 
-    @OptionGroup var storage: CacheOptions
+    @OptionGroup var storage: DirectoryOption
 
     func validate() throws {
         for header in headers { _ = try HeaderArgument.parse(header) }
@@ -37,7 +37,7 @@ struct ExplainCommand: FreshSubcommand {
 
     func execute() async throws {
         let fields = try HeaderArgument.fields(headers)
-        let services = FreshServices(location: storage.location, cacheCapacity: storage.cacheCapacity)
+        let services = FreshServices(location: storage.location)
         if let failure = services.cacheFailure { throw failure } // it was asked about the file
         services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
         let get = try services.client.explain(url: target.url, headerFields: fields)

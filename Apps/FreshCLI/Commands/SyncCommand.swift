@@ -70,7 +70,9 @@ struct SyncCommand: FreshSubcommand {
             sent for this run only: keep it in a source, as ${VAR} or $(command).
 
             A partial mirror is never silent: when the pages state a total larger than what \
-            was stored, the server ignored the page size asked for, a member --paginate \
+            was stored (or one that fell while the pass read them), the listing was still \
+            moving after the catch-up's 10 pages, the server ignored the page size asked \
+            for, a member --paginate \
             names is absent from the first page, or a page lacks the member --items names \
             (read as holding no items), a line says so on stderr and the exit status is 9 \
             (--allow-partial: 0, the line stays).

@@ -113,7 +113,7 @@ struct SyncStopped: Error, CustomStringConvertible {
                 + (written.repeatedItems > 0 ? ", \(written.repeatedItems) of them seen twice" : "") + ") stored by this run"
         let resume = written.pageAfterLastWritten ?? written.resumedAtPage ?? 1
         switch underlying {
-        case SyncError.duplicateKey: return cause
+        case SyncError.duplicateKey, SyncError.repeatingPages: return cause
         case StorageError.corrupted: return "\(cause); \(stored) before the damage was found"
         default: return "\(cause); \(stored), the next sync resumes at page \(resume)"
         }

@@ -106,6 +106,9 @@ public struct PageWalk: Sendable {
     private var totalSaysMore = false
     /// How the collection size the pass's pages state changed during the pass.
     public private(set) var totalChange: String?
+    /// A page of this run stated a smaller total than the first: items were removed ahead of pages
+    /// still to read, which pulled others back onto pages read already (no page of the pass lists them).
+    public private(set) var totalFell = false
     private var pagesRead = 0
     /// Pages read already (revalidated before the walk), stepped over when reached at the same URL.
     private var readBefore: [Int: (url: URL, link: PageLink)] = [:]
@@ -196,6 +199,7 @@ public struct PageWalk: Sendable {
             if let statedTotal, statedTotal != total, totalChange == nil {
                 totalChange = "the collection's stated total changed from \(statedTotal) to \(total) while the pass read it"
             }
+            if let statedTotal, total < statedTotal { totalFell = true }
             statedTotal = statedTotal ?? total
         }
         guard let following = link.next else {

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCache
 import MirrorStore
 import Pagination
+import Synchronization
 
 /// A page read and ready to be written.
 struct ReadPage: Sendable {
@@ -52,6 +53,13 @@ struct PageWriter: Sendable {
     let pass: Int
     let tally: SyncTally
     let events: @Sendable (SyncEvent) -> Void
+    /// Pages in a row that list only items earlier pages of the pass listed, and stop it: as many
+    /// as the empty pages that do (``SyncOptions/maximumEmptyPages``). In a listing named by
+    /// position a repeat is the listing moving, but a page of nothing else is a server that
+    /// ignores the page parameter (`--paginate page` on a listing that has no pages), or a listing
+    /// that grows as fast as it is read, which would otherwise be read forever.
+    let maximumRepeatingPages: Int
+    private let repeatingRun = RepeatingRun()
 
     /// Writes `pages` in one transaction. A key already listed by an earlier page of the pass
     /// abandons the pass (the pages before it stay written) and is the error.
@@ -75,17 +83,27 @@ struct PageWriter: Sendable {
             }
             events(.page(PageEvent(index: page.fetched.index, url: page.fetched.url, decision: page.fetched.response.decision,
                                    items: page.itemCount, unchanged: unchanged, write: write, summary: summary)))
-            if failure == nil, summary.repeatingPagesInARow >= Self.maximumRepeatingPages {
-                failure = SyncError.repeatingPages(url: page.content.url, count: summary.repeatingPagesInARow)
+            let run = repeatingRun.count(items: page.itemCount, repeated: write.repeated)
+            if failure == nil, run >= maximumRepeatingPages {
+                // Resuming would walk on into the same pages: the next sync starts over.
+                try await store.abandonPass(of: collectionID)
+                failure = SyncError.repeatingPages(url: page.content.url, count: run)
             }
         }
         if let failure { throw failure }
     }
+}
 
-    /// Pages in a row that list only items earlier pages of the pass listed, and stop it: as many
-    /// as the empty pages that do (``PageWalk/Limits/maximumEmptyPages``). In a listing named by
-    /// position a repeat is the listing moving, but a page of nothing else is a server that
-    /// ignores the page parameter (`--paginate page` on a listing that has no pages), which would
-    /// otherwise be read forever.
-    static let maximumRepeatingPages = PageWalk.Limits().maximumEmptyPages
+/// The pages in a row, up to the last written, that listed only items earlier pages of the pass
+/// listed (the writer's batches come one at a time).
+private final class RepeatingRun: Sendable {
+    private let pages = Mutex(0)
+
+    /// Counts a page written with `items`, `repeated` of them listed before; returns the run.
+    func count(items: Int, repeated: Int) -> Int {
+        pages.withLock { run in
+            run = items > 0 && repeated == items ? run + 1 : 0
+            return run
+        }
+    }
 }

@@ -18,28 +18,35 @@ extension SyncPass {
     func catchUp(pass: Int, plan: PaginationPlan, reader: PageReader) async throws {
         var pages = 0
         var sweep = 0
+        var settled = false
         while pages < Self.maximumCatchUpPages {
-            let read = try await catchUpSweep(pass: pass, plan: plan, reader: reader, base: ItemPosition.caughtUpBase - sweep << 32,
-                                              pageLimit: Self.maximumCatchUpPages - pages)
+            // Each reading's items go before the last one's: the gap between their bases holds any page.
+            let (read, quiet) = try await catchUpSweep(pass: pass, plan: plan, reader: reader, base: ItemPosition.caughtUpBase - (sweep << 32),
+                                                       pageLimit: Self.maximumCatchUpPages - pages)
             pages += read
             sweep += 1
-            // Only the first page read: it brought nothing new, or the listing ends there.
-            guard read > 1 else { break }
+            // Settled when the first page brought nothing new (or the listing ends there).
+            if read == 1 && quiet { settled = true }
+            if settled || !quiet { break }
         }
         let summary = tally.update { $0 }
         events(.listingMoved("the listing moved while it was read: \(Plural.count(summary.repeatedItems, "item")) seen twice; "
             + "caught up \(Plural.count(summary.caughtUpPages, "page")) from the first (\(summary.caughtUpItems) new)"
-            + (pages == Self.maximumCatchUpPages ? "; it is still moving: the next sync catches up the rest" : "")))
+            + (settled ? "" : "; it is still moving: the next sync catches up the rest")))
+        if !settled { notePartial("the listing was still moving after \(Self.maximumCatchUpPages) pages of catching up: the next sync catches up the rest") }
     }
 
     /// One reading from the first page until a page brings nothing new (at most `pageLimit`
-    /// pages), its items written from position `base` on; returns how many pages it read.
-    private func catchUpSweep(pass: Int, plan: PaginationPlan, reader: PageReader, base: Int, pageLimit: Int) async throws -> Int {
+    /// pages), its items written from position `base` on. Returns how many pages it read, and
+    /// whether it came to a page that brought nothing new or to the end of the listing (`quiet`)
+    /// rather than to its limit.
+    private func catchUpSweep(pass: Int, plan: PaginationPlan, reader: PageReader, base: Int, pageLimit: Int) async throws -> (read: Int, quiet: Bool) {
         var next: URL? = firstURL
         var seen: Set<String> = []
         var position = base
         var pages = 0
-        while let url = next, pages < pageLimit, seen.insert(url.absoluteString).inserted {
+        while let url = next, seen.insert(url.absoluteString).inserted {
+            guard pages < pageLimit else { return (pages, false) }
             try Task.checkCancellation()
             let fetched = try await fetcher.fetch(url, index: pages, plan: plan, policy: .reloadRevalidatingCacheData)
             pages += 1
@@ -59,6 +66,6 @@ extension SyncPass {
             guard write.repeated < items.count else { break }
             next = link.next
         }
-        return pages
+        return (pages, true)
     }
 }

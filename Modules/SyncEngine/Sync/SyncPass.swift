@@ -85,7 +85,7 @@ struct SyncPass: Sendable {
             if position.isResumed, onDemand { end.unsettled = end.unsettled ?? "the pages were read on demand, a page per run" }
             // The listing moved while it was read: what was added at its front since is read now.
             if !onDemand, tally.update({ $0.repeatedItems }) > 0, let plan = reader.plan { try await catchUp(pass: pass, plan: plan, reader: reader) }
-            try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, totalChange: walk.totalChange)
+            try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, fallenTotal: walk.totalFell ? walk.totalChange : nil)
         }
     }
 
@@ -97,7 +97,8 @@ struct SyncPass: Sendable {
     }
 
     private func writer(pass: Int) -> PageWriter {
-        PageWriter(store: store, collectionID: collection.id, pass: pass, tally: tally, events: events)
+        PageWriter(store: store, collectionID: collection.id, pass: pass, tally: tally, events: events,
+                   maximumRepeatingPages: options.maximumEmptyPages)
     }
 
     /// Runs `walk` with its pages going into pass `pass`, written behind it or each at once; returns once all are.
@@ -341,7 +342,8 @@ struct SyncPass: Sendable {
 
     /// Ends a pass that reached its last page: what no page listed is removed, unless the collection
     /// changed under the walk; a stated total above what is stored is said (``PartialMirror``).
-    private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?, totalChange: String?) async throws {
+    /// `fallenTotal`: how the stated total fell while the pass read the pages, if it did.
+    private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?, fallenTotal: String?) async throws {
         let removed = try await store.finishPass(pass, of: collection.id, lastPage: end.lastPage, removingUnlisted: end.unsettled == nil,
                                                  now: Date())
         try await store.recordPassKind(.full, of: collection.id)
@@ -351,12 +353,13 @@ struct SyncPass: Sendable {
             $0.complete = true
             $0.endReason = [end.reason, end.unsettled.map { "\($0), so nothing was removed" }].compactMap { $0 }.joined(separator: "; ")
         }
-        // A total that moved while the pass read the pages measures nothing stored against: the
-        // listing moved under the pass, so items may have slid past the pages read (the next
-        // sync reads them), and the mirror may be partial. Otherwise a stated total above what is
-        // stored is the sign; counting the items costs a scan in PostgreSQL, so only it needs it.
-        if let totalChange {
-            notePartial(PartialMirror.movedTotal(totalChange))
+        // A total that fell while the pass read the pages measures nothing stored against: items
+        // removed ahead of the pages still to read pulled others back past them (the next sync
+        // reads them), so the mirror may be partial. (A total that grew pushed items on, to be
+        // read twice, which a catch-up handles.) Otherwise a stated total above what is stored
+        // is the sign; counting the items costs a scan in PostgreSQL, so only it needs it.
+        if let fallenTotal {
+            notePartial(PartialMirror.movedTotal(fallenTotal))
         } else if let statedTotal, let missing = PartialMirror.missingItems(statedTotal: statedTotal, stored: try await store.itemCount(in: collection.id)) {
             notePartial(missing)
         }

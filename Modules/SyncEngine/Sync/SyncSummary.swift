@@ -54,9 +54,6 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var keyedByContent = false
     /// Items a later page of the pass listed again, the listing having moved while it was read (kept once).
     public var repeatedItems = 0
-    /// Pages in a row, up to the last written, that listed only items earlier pages of the pass
-    /// listed (``PageWriter/maximumRepeatingPages`` of them stop the pass).
-    var repeatingPagesInARow = 0
     /// The pages read again from the first after such a pass, and the items they brought that
     /// the pass had not listed (added at the front while it was read).
     public var caughtUpPages = 0
@@ -108,7 +105,6 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         created += write.created
         changed += write.changed
         repeatedItems += write.repeated
-        repeatingPagesInARow = items > 0 && write.repeated == items ? repeatingPagesInARow + 1 : 0
     }
 
     /// The line `fresh sync` prints:
