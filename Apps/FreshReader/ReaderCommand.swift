@@ -186,9 +186,7 @@ public struct ReaderCommand: AsyncParsableCommand {
                                                 url: CollectionIdentity.withoutCredentials(url).absoluteString, now: Date())
     }
 
-    private static func httpURL(_ text: String) -> URL? {
-        guard let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host != nil else { return nil }
-        return url
-    }
+    /// `text` read as `fresh sync` reads a URL (``ParsedURL``: http without a scheme, a lone `%`
+    /// literal), so both name the same collection; `nil` when it is no http(s) URL.
+    private static func httpURL(_ text: String) -> URL? { (try? ParsedURL.parse(text))?.url }
 }
