@@ -76,6 +76,21 @@ struct PageWalkTests {
         #expect(end.unsettled == "the collection's stated total changed from 30 to 31 while the pass read it")
     }
 
+    /// A total that falls from one page to the next is said as the fall, even when it stays
+    /// above the first (items removed ahead of pages still to read); one that only grows is not.
+    @Test func aFallOfTheStatedTotalIsToldFromTheRise() throws {
+        var walk = PageWalk(first: Self.first)
+        try Self.read(&walk, next: Self.url("2"), total: 100)
+        try Self.read(&walk, next: Self.url("3"), total: 103)
+        #expect(walk.totalFall == nil)
+        try Self.read(&walk, next: nil, endReason: "the last", total: 101)
+        #expect(walk.totalFall == "the collection's stated total fell from 103 to 101 while the pass read it")
+        #expect(walk.totalChange == "the collection's stated total changed from 100 to 103 while the pass read it")
+        // A revisit keeps what the pass saw.
+        let check = PageWalk(revisiting: Self.first, rejoining: nil, after: walk)
+        #expect(check.totalFall == walk.totalFall)
+    }
+
     @Test func aRunPausesAfterItsPageLimit() throws {
         var walk = PageWalk(first: Self.first, limits: PageWalk.Limits(maximumPages: 2))
         try Self.read(&walk, next: Self.url("2"))

@@ -167,7 +167,7 @@ struct EarlyEndTests {
         #expect(shifted.complete && shifted.removed == 0)
         #expect(notices.withLock { $0 } == ["the collection's stated total changed from 6 to 5 while the pass read it: nothing removed this time"])
         // Item 3 is on no page read: the mirror may be partial, and says why (not "states 6 items, 5 stored").
-        #expect(shifted.partial == [PartialMirror.movedTotal("the collection's stated total changed from 6 to 5 while the pass read it")])
+        #expect(shifted.partial == [PartialMirror.movedTotal("the collection's stated total fell from 6 to 5 while the pass read it")])
         // A pass over the settled collection lists item 3 again: kept, not created anew.
         try serve([2, 3], [4, 5], [6], totals: (5, 5))
         let settled = try await fixture.sync(url)

@@ -55,7 +55,8 @@ struct SyncCommand: FreshSubcommand {
             Collections: each URL (without its paging parameters) is one collection, named \
             after its last path segment unless --name says otherwise; 'fresh collections' \
             lists them, 'fresh items NAME' prints one. A sync that stopped (Ctrl-C, a crash, a \
-            rate limit, an error) resumes at the page it stopped on; --restart starts over. \
+            rate limit, an error) resumes at the page it stopped on (a key listed twice or a \
+            run of pages that list nothing new starts over instead); --restart starts over. \
             --paginate, --items and --key start a new pass when they change how pages are read. Syncs of one collection \
             from several processes run one after the other.
 

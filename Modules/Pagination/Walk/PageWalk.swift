@@ -106,9 +106,12 @@ public struct PageWalk: Sendable {
     private var totalSaysMore = false
     /// How the collection size the pass's pages state changed during the pass.
     public private(set) var totalChange: String?
-    /// A page of this run stated a smaller total than the first: items were removed ahead of pages
-    /// still to read, which pulled others back onto pages read already (no page of the pass lists them).
-    public private(set) var totalFell = false
+    /// How the stated total fell from one page to a later one of this run, if it did: items were
+    /// removed ahead of pages still to read, which pulled others back onto pages read already (no
+    /// page of the pass lists them).
+    public private(set) var totalFall: String?
+    /// The total the last page that stated one stated.
+    private var lastStatedTotal: Int?
     private var pagesRead = 0
     /// Pages read already (revalidated before the walk), stepped over when reached at the same URL.
     private var readBefore: [Int: (url: URL, link: PageLink)] = [:]
@@ -146,6 +149,7 @@ public struct PageWalk: Sendable {
         self.init(first: first, limits: limits)
         statedTotal = pass.statedTotal
         totalChange = pass.totalChange
+        (totalFall, lastStatedTotal) = (pass.totalFall, pass.lastStatedTotal)
         rejoin = rejoining.map { ($0.index, $0.url, end) }
     }
 
@@ -199,7 +203,10 @@ public struct PageWalk: Sendable {
             if let statedTotal, statedTotal != total, totalChange == nil {
                 totalChange = "the collection's stated total changed from \(statedTotal) to \(total) while the pass read it"
             }
-            if let statedTotal, total < statedTotal { totalFell = true }
+            if let last = lastStatedTotal, total < last, totalFall == nil {
+                totalFall = "the collection's stated total fell from \(last) to \(total) while the pass read it"
+            }
+            lastStatedTotal = total
             statedTotal = statedTotal ?? total
         }
         guard let following = link.next else {

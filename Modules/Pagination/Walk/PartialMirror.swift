@@ -31,7 +31,7 @@ public enum PartialMirror {
         "--items \(path): a page has no member '\(path)', so it was read as holding no items"
     }
 
-    /// The collection's stated size fell while the pass read it (``PageWalk/totalFell``): items
+    /// The collection's stated size fell while the pass read it (``PageWalk/totalFall``): items
     /// removed ahead of the pages still to read pulled others back past them.
     public static func movedTotal(_ change: String) -> String {
         "\(change): items may have moved past the pages read (the next sync reads them)"

@@ -20,9 +20,11 @@ extension SyncPass {
         var sweep = 0
         var settled = false
         while pages < Self.maximumCatchUpPages {
-            // Each reading's items go before the last one's: the gap between their bases holds any page.
+            // Each reading's items go before the last one's: the gap between their bases holds any
+            // page. One page of the budget is kept for the first page's confirming read, so
+            // "still moving" is said only when a page brought something new.
             let (read, quiet) = try await catchUpSweep(pass: pass, plan: plan, reader: reader, base: ItemPosition.caughtUpBase - (sweep << 32),
-                                                       pageLimit: Self.maximumCatchUpPages - pages)
+                                                       pageLimit: max(1, Self.maximumCatchUpPages - pages - 1))
             pages += read
             sweep += 1
             // Settled when the first page brought nothing new (or the listing ends there).

@@ -85,7 +85,7 @@ struct SyncPass: Sendable {
             if position.isResumed, onDemand { end.unsettled = end.unsettled ?? "the pages were read on demand, a page per run" }
             // The listing moved while it was read: what was added at its front since is read now.
             if !onDemand, tally.update({ $0.repeatedItems }) > 0, let plan = reader.plan { try await catchUp(pass: pass, plan: plan, reader: reader) }
-            try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, fallenTotal: walk.totalFell ? walk.totalChange : nil)
+            try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, fallenTotal: walk.totalFall)
         }
     }
 
