@@ -174,7 +174,7 @@ public struct ReaderCommand: AsyncParsableCommand {
             case .collection(let found): return found
             case .source(let source):
                 // As `fresh sync NAME` finds or makes it: its URL's identity, without credentials.
-                guard let url = httpURL(source.url) else { throw ReaderError.usage("source '\(source.name)' has no http or https URL: \(source.url)") }
+                guard let url = WrittenURL.http(source.url) else { throw ReaderError.usage("source '\(source.name)' has no http or https URL: \(source.url)") }
                 return try await CollectionResolver.resolve(url: url, name: source.name, in: store).0
             case .url: throw ReaderError.usage("--collection \(name): give a collection's name (an address goes with --url)")
             }
@@ -186,7 +186,7 @@ public struct ReaderCommand: AsyncParsableCommand {
                                                 url: CollectionIdentity.withoutCredentials(url).absoluteString, now: Date())
     }
 
-    /// `text` read as `fresh sync` reads a URL (``ParsedURL``: http without a scheme, a lone `%`
+    /// `--url` read as `fresh sync URL` reads it (``ParsedURL``: http without a scheme, a lone `%`
     /// literal), so both name the same collection; `nil` when it is no http(s) URL.
     private static func httpURL(_ text: String) -> URL? { (try? ParsedURL.parse(text))?.url }
 }

@@ -12,7 +12,7 @@ extension Source {
     /// failing command stops it here, before any request).
     public func syncOptions(environment: [String: String] = ProcessInfo.processInfo.environment,
                             run: (String) throws(SourceError) -> String = CommandOutput.run) throws(SourceError) -> SyncOptions {
-        guard let url = URL(string: url), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+        guard let url = WrittenURL.http(url) else {
             throw .badSource(name, reason: "url '\(self.url)' is not an http or https URL")
         }
         var options = SyncOptions(url: url)

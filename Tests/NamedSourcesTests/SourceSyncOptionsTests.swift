@@ -4,6 +4,14 @@ import Testing
 
 @Suite("A source as a sync")
 struct SourceSyncOptionsTests {
+    /// A URL hand-written in sources.toml is read as one on the command line is: a lone `%` is a
+    /// literal percent sign and the escapes beside it stay, so both name the same collection.
+    @Test func aSourceURLIsReadAsTheCommandLineReadsIt() throws {
+        let options = try Source(name: "s", url: "https://h.test/a%zz?q=%41&r=%").syncOptions(environment: [:])
+        #expect(options.url.absoluteString == "https://h.test/a%25zz?q=%41&r=%25")
+        #expect(WrittenURL.http("ftp://h.test/x") == nil && WrittenURL.http("h.test/x") == nil)
+    }
+
     @Test func aSourceBecomesItsSyncWithItsHeadersExpanded() throws {
         let source = Source(name: "repos", url: "https://api.example.com/repos", headers: [("Authorization", HeaderTemplate("Bearer ${T}"))],
                             paginate: "link", items: "data", key: "id", limit: 30)
