@@ -68,14 +68,12 @@ final class ChainLookahead: PageSource {
     }
 
     /// Requests page `candidate` at `next` unless that request is in flight already, and returns
-    /// its URL; `nil` when `next` is no URL, or a page named by position (``PaginationPlan/mayMove(at:)``:
-    /// such pages are asked one at a time, see `SyncPass.guessesAhead`), which ends the guessing.
-    /// Each page's take passes over the `depth - 1` guesses after it: a guess is known by the text
-    /// it was made from, which is parsed only when new.
+    /// its URL; `nil` when `next` is no URL. Each page's take passes over the `depth - 1` guesses
+    /// after it: a guess is known by the text it was made from, which is parsed only when new.
     private func guess(_ candidate: Int, at next: String, plan: PaginationPlan?, policy: CachePolicy?) -> URL? {
         guesses.withLock { guesses in
             if let existing = guesses[candidate], existing.text == next, existing.policy == policy { return existing.url }
-            guard let url = URL(string: next), plan?.mayMove(at: url) != true else { return nil }
+            guard let url = URL(string: next) else { return nil }
             if let existing = guesses.removeValue(forKey: candidate) { discard([existing]) }
             // A guess tries once: a failure is retried, with its waits said, when the page is taken.
             guesses[candidate] = Guess(url: url, text: next, policy: policy, task: Task(executorPreference: executor) { [fetcher] in

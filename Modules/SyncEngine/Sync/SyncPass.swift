@@ -20,6 +20,9 @@ struct SyncPass: Sendable {
     let loop: (any TaskExecutor)?
     let speedUps: SpeedUps
     let pageValidators: any PageValidators
+    /// Set once a page named by position (or followed by one) came back changed
+    /// (``guessesAhead(plan:)``).
+    private let positionalPageChanged = OnceFlag()
 
     /// How many read pages (by weight) may wait for the writer.
     static let writeQueueCapacity = 32
@@ -132,9 +135,14 @@ struct SyncPass: Sendable {
             try await chain.prepare(from: index)
             // 1. Fetch (unless its request went out while the page before was read).
             let fetched = if let ahead { ahead } else {
-                try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: guessesAhead(of: url, plan: reader.plan))
+                try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: guessesAhead(plan: reader.plan))
             }
             ahead = nil
+            if !fetched.isFromStorage, let plan = reader.plan, Self.isPositional(url, next: chain[index]?.nextURL, in: plan),
+               positionalPageChanged.set() {
+                // What was asked ahead of this page may have been answered before it (see guessesAhead).
+                source.cancelAll()
+            }
             guard !fetched.endsCollection else {
                 let wasStored = chain[index] != nil
                 try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code, wasStored: wasStored) }
@@ -165,7 +173,7 @@ struct SyncPass: Sendable {
     ) async throws -> FetchedPage? {
         try walkError { () throws(PageWalkError) in try walk.follow(link) }
         let following = walk.next
-        let guessing = if case .page(_, let url) = following { guessesAhead(of: url, plan: reader.plan) } else { false }
+        let guessing = guessesAhead(plan: reader.plan)
         async let next: FetchedPage? = {
             guard case .page(let index, let url) = following else { return nil }
             return try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: guessing)
@@ -219,15 +227,24 @@ struct SyncPass: Sendable {
 
     // MARK: Fetching
 
-    /// Whether the pages the stored chain names after `url` are asked before it is read (``ChainLookahead``).
-    /// - Not in a listing whose pages are named by position (``PaginationPlan/mayMove(at:)``): asked
-    ///   at once, its pages may be answered in any order while it moves, and an entry pushed from a
-    ///   page answered late onto one answered early is read on neither (the pass would then remove
-    ///   it). Read one after another, a moving listing only repeats entries, which the pass handles.
+    /// Whether the pages the stored chain names after a page are asked before it is read (``ChainLookahead``).
+    /// - Not once a page of a listing whose pages may be named by position (page numbers, offsets,
+    ///   links that carry them) came back changed. Asked at once, such pages may be answered in any
+    ///   order; while the listing moves, an entry pushed from a page answered late onto one answered
+    ///   early would be read on neither (and the pass would remove it). A page answered unchanged
+    ///   still held all it held, so the guesses stand while every page is a 304; after the first
+    ///   changed one, its pages are read one after another, and a moving listing only repeats entries.
     /// - Not once the server has asked to slow down or states a limit: a wrong guess would spend the budget.
-    private func guessesAhead(of url: URL, plan: PaginationPlan?) -> Bool {
-        guard let plan, !plan.mayMove(at: url) else { return false }
+    private func guessesAhead(plan: PaginationPlan?) -> Bool {
+        guard plan != nil, !positionalPageChanged.isSet else { return false }
         return tally.update { $0.retries == 0 } && !fetcher.gate.isLimited(fetcher.origin)
+    }
+
+    /// Whether the page at `url`, or the one the last pass found after it (`next`), is named by
+    /// position (``PaginationPlan/mayMove(at:)``): a first page often names none (`?per_page=100`),
+    /// and the next ones do (`&page=2`).
+    private static func isPositional(_ url: URL, next: String?, in plan: PaginationPlan) -> Bool {
+        plan.mayMove(at: url) || next.flatMap(URL.init(string:)).map(plan.mayMove(at:)) == true
     }
 
     /// The page to read: `fetched`, or fetched again in full when the cache answered for content the mirror
