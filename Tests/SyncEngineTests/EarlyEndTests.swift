@@ -62,7 +62,7 @@ struct EarlyEndTests {
         // A 404 that lasts (asked twice) where the last pass read a page: the listing shrank or
         // the server is wrong for a while. The pass ends there but removes nothing; the next
         // sync, whose chain ends there, settles it.
-        pages["/things?per_page=2&page=2"]!.throttled = 10  // whatever guesses ahead ask too
+        pages["/things?per_page=2&page=2"]!.throttled = 10  // 404s for the sync's two asks and any guess ahead
         try origin.serve(pages)
         let shrunk = try await fixture.sync(origin.baseURL + "/things?per_page=2")
         #expect(shrunk.complete && shrunk.removed == 0 && shrunk.pages == 1)

@@ -135,20 +135,16 @@ struct SyncPass: Sendable {
             try await chain.prepare(from: index)
             // 1. Fetch (unless its request went out while the page before was read).
             let fetched = if let ahead { ahead } else {
-                try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: guessesAhead(plan: reader.plan))
+                try await source.take(index, url: url, plan: reader.plan, policy: asking(policy), guessing: guessesAhead(plan: reader.plan))
             }
             ahead = nil
-            if !fetched.isFromStorage, let plan = reader.plan, Self.isPositional(url, next: chain[index]?.nextURL, in: plan),
-               positionalPageChanged.set() {
-                // What was asked ahead of this page may have been answered before it (see guessesAhead).
-                source.cancelAll()
-            }
             guard !fetched.endsCollection else {
                 let wasStored = chain[index] != nil
                 try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code, wasStored: wasStored) }
                 continue
             }
             let page = try await kept(fetched, stored: chain[index], plan: reader.plan)
+            noteChange(of: page, at: url, next: chain[index]?.nextURL, plan: reader.plan, source: source)
             if speedUps.contains(.readAhead), !isCurrent(page, stored: chain[index], plan: reader.plan), let link = reader.linkAhead(of: page) {
                 ahead = try await readAhead(page, link: link, walk: &walk, reader: reader, source: source, into: sink, policy: policy)
                 continue
@@ -176,7 +172,7 @@ struct SyncPass: Sendable {
         let guessing = guessesAhead(plan: reader.plan)
         async let next: FetchedPage? = {
             guard case .page(let index, let url) = following else { return nil }
-            return try await source.take(index, url: url, plan: reader.plan, policy: policy, guessing: guessing)
+            return try await source.take(index, url: url, plan: reader.plan, policy: asking(policy), guessing: guessing)
         }()
         // On the transfer loop the request above goes out when this task first suspends: now.
         await Task.yield()
@@ -232,12 +228,29 @@ struct SyncPass: Sendable {
     ///   links that carry them) came back changed. Asked at once, such pages may be answered in any
     ///   order; while the listing moves, an entry pushed from a page answered late onto one answered
     ///   early would be read on neither (and the pass would remove it). A page answered unchanged
-    ///   still held all it held, so the guesses stand while every page is a 304; after the first
-    ///   changed one, its pages are read one after another, and a moving listing only repeats entries.
+    ///   still held all it held (nothing added ahead of it pushed an entry off it), so the guesses
+    ///   stand while every page is a 304; after the first changed one, its pages are read one after
+    ///   another, and entries added ahead of them are only read twice.
     /// - Not once the server has asked to slow down or states a limit: a wrong guess would spend the budget.
     private func guessesAhead(plan: PaginationPlan?) -> Bool {
         guard plan != nil, !positionalPageChanged.isSet else { return false }
         return tally.update { $0.retries == 0 } && !fetcher.gate.isLimited(fetcher.origin)
+    }
+
+    /// A page named by position (or followed by one) that came back changed, as it is read: what
+    /// was asked ahead of it may have been answered before it, so it is dropped, and the rest of
+    /// the pass is read one page at a time (``guessesAhead(plan:)``, ``asking(_:)``).
+    private func noteChange(of page: FetchedPage, at url: URL, next: String?, plan: PaginationPlan?, source: any PageSource) {
+        guard !page.isFromStorage, let plan, Self.isPositional(url, next: next, in: plan), positionalPageChanged.set() else { return }
+        source.cancelAll()
+    }
+
+    /// The policy a page is asked with: once a page named by position changed, each later one is
+    /// asked of the server, even one the cache holds as fresh (its stored answer, or a dropped
+    /// guess's, may be older than the change).
+    private func asking(_ policy: CachePolicy?) -> CachePolicy? {
+        guard positionalPageChanged.isSet, (policy ?? options.policy) == .useProtocolCachePolicy else { return policy }
+        return .reloadRevalidatingCacheData
     }
 
     /// Whether the page at `url`, or the one the last pass found after it (`next`), is named by
