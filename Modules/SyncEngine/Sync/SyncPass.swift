@@ -241,7 +241,9 @@ struct SyncPass: Sendable {
     /// was asked ahead of it may have been answered before it, so it is dropped, and the rest of
     /// the pass is read one page at a time (``guessesAhead(plan:)``, ``asking(_:)``).
     private func noteChange(of page: FetchedPage, at url: URL, next: String?, plan: PaginationPlan?, source: any PageSource) {
-        guard !page.isFromStorage, let plan, Self.isPositional(url, next: next, in: plan), positionalPageChanged.set() else { return }
+        // Checked in this order, a page costs a URL parse only until the first change.
+        guard !page.isFromStorage, !positionalPageChanged.isSet, let plan, Self.isPositional(url, next: next, in: plan),
+              positionalPageChanged.set() else { return }
         source.cancelAll()
     }
 
