@@ -175,6 +175,30 @@ struct EarlyEndTests {
         #expect(try keys(fixture) == ["2", "3", "4", "5", "6"])
     }
 
+    /// The same fall in json-server's shape: the next page in `Link`, the total in `X-Total-Count`,
+    /// pages read ahead of their items (the read-ahead keeps each page's total).
+    @Test func aTotalThatFallsInXTotalCountDuringALinkedPassIsSaid() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        func page(_ number: Int, _ ids: [Int], total: Int) -> Reply {
+            let next = number < 3 ? ["Link": "<\(origin.baseURL)/things?_page=\(number + 1)&_limit=2>; rel=\"next\""] : [:]
+            return Reply(body: "[" + ids.map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]",
+                         headers: next.merging(["X-Total-Count": "\(total)"]) { $1 })
+        }
+        func serve(_ first: [Int], _ second: [Int], _ third: [Int], totals: (Int, Int)) throws {
+            try origin.serve(["/things?_page=1&_limit=2": page(1, first, total: totals.0),
+                              "/things?_page=2&_limit=2": page(2, second, total: totals.1),
+                              "/things?_page=3&_limit=2": page(3, third, total: totals.1)])
+        }
+        let url = origin.baseURL + "/things?_page=1&_limit=2"
+        try serve([1, 2], [3, 4], [5, 6], totals: (6, 6))
+        #expect(try await fixture.sync(url).partial.isEmpty)
+        try serve([1, 2], [4, 5], [6], totals: (6, 5))
+        let shifted = try await fixture.sync(url)
+        #expect(shifted.complete && shifted.removed == 0)
+        #expect(shifted.partial == [PartialMirror.movedTotal("the collection's stated total fell from 6 to 5 while the pass read it")])
+    }
+
     @Test func aStopNamesThePagesWrittenAndThePageWhoseLinkPointsBack() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()

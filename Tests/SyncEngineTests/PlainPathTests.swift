@@ -60,6 +60,21 @@ struct PlainPathTests {
         await server.stop()
     }
 
+    /// json-server's pages (`_page`, `_limit`) link the next one in `Link` and state the total in
+    /// `X-Total-Count`: the read-ahead, which reads the link before the items, keeps the total of
+    /// every page too, so a total that falls during a pass is seen on either path.
+    @Test func aLinkedListingKeepsItsStatedTotalOnEveryPage() async throws {
+        let notes = (1...25).map { #"{"id": \#($0), "text": "note \#($0)"}"# }.joined(separator: ", ")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("fresh-notes-\(UUID().uuidString).json")
+        try Data(#"{"notes": [\#(notes)]}"#.utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let server = try await RunningMockServer.start(MockServerConfiguration(dataFile: file.path))
+        let (fast, plain) = try await Self.bothPaths { (server.baseURL, "/notes?_page=1&_limit=10") }
+        await server.stop()
+        #expect(fast == plain)
+        #expect(fast[0].pages.count == 3 && fast[0].pages.allSatisfy { $0.hasSuffix("total 25") }, "\(fast[0].pages)")
+    }
+
     @Test(arguments: [
         FaultRule(route: "/posts", failure: .status, status: 502, first: 2),
         FaultRule(route: "/posts", failure: .status, status: 429, first: 1, retryAfter: 1),

@@ -5,7 +5,7 @@ import HTTPCache
 /// query) from a table the test writes, read again on every request: a server whose pages
 /// change, fail or disappear between two syncs, the way real APIs do.
 final class ScriptedOrigin {
-    /// One answer: a status and a JSON body (with an `ETag`, when given); or, with `raw`, those
+    /// One answer: a status and a JSON body (with an `ETag`, and other `headers`, when given); or, with `raw`, those
     /// bytes and nothing else (a reply that is not HTTP). With `throttled`, the first that many
     /// requests of the path get a 429 with `Retry-After: retryAfter` instead (or the status
     /// `throttledStatus` names, with an empty object).
@@ -17,11 +17,13 @@ final class ScriptedOrigin {
         var throttled: Int?
         var retryAfter: String?
         var throttledStatus: Int?
+        var headers: [String: String]?
 
-        init(status: Int = 200, body: String, etag: String? = nil) {
+        init(status: Int = 200, body: String, etag: String? = nil, headers: [String: String]? = nil) {
             self.status = status
             self.body = body
             self.etag = etag
+            self.headers = headers
         }
 
         init(raw: String) {
@@ -71,6 +73,8 @@ final class ScriptedOrigin {
                     self.send_header("ETag", reply["etag"])
                 if reply.get("retryAfter"):
                     self.send_header("Retry-After", reply["retryAfter"])
+                for name, value in (reply.get("headers") or {}).items():
+                    self.send_header(name, value)
                 self.end_headers()
                 self.wfile.write(body)
             def log_message(self, *arguments):

@@ -36,23 +36,25 @@ extension PaginationPlan {
         }
     }
 
-    /// How deep a skimming read must record the body for ``linkAhead(of:)``.
+    /// How deep a skimming read must record the body for ``linkAhead(of:)``: to the link, and to
+    /// the stated total.
     public var linkDepth: Int {
-        switch style {
+        let link = switch style {
         case .nextURL(let path): path.components.count + 1 // a link object's `href`
         case .cursor(let path, _, let hasMore): max(path.components.count, hasMore?.components.count ?? 0)
         default: 0
         }
+        return max(link, total?.components.count ?? 0)
     }
 
-    /// Where the page points, read without its items from a body skimmed to ``linkDepth``: what
-    /// ``link(of:items:typicalSize:)`` gives, for the styles that allow it (``linksAheadOfItems``);
+    /// Where the page points, and the total it states, read without its items from a body skimmed
+    /// to ``linkDepth``: what ``link(of:items:typicalSize:)`` gives, for the styles that allow it (``linksAheadOfItems``);
     /// `nil` for the others, and for a link that cannot be read (the full reading then says why).
     public func linkAhead(of page: PageResponse) -> PageLink? {
         guard linksAheadOfItems, let (next, reason) = try? nextPage(after: page, itemCount: 0, lastKey: nil, size: nil, typicalSize: nil) else {
             return nil
         }
-        return PageLink(next: next, endReason: next == nil ? reason : nil, statedTotal: nil)
+        return PageLink(next: next, endReason: next == nil ? reason : nil, statedTotal: statedTotal(of: page))
     }
 
     private func statedTotal(of page: PageResponse) -> Int? {
