@@ -148,54 +148,43 @@ struct JSONParser {
     }
 
     /// Moves past a string (the index is on its opening quote); whether it has escapes.
+    ///
+    /// The position is a local here, not ``index``: a stored property of the parser would be
+    /// written back to memory at every step, and strings are most of a page's bytes.
     private mutating func scanString() throws(JSONSyntaxError) -> Bool {
-        index += 1
+        guard let base = bytes.baseAddress else { throw error("the text ends inside a string") }
+        let end = bytes.count
+        var at = index + 1
         var hasEscapes = false
-        while index < bytes.count {
-            skipPlainASCII()
-            guard index < bytes.count else { break }
-            let byte = bytes[index]
+        while at < end {
+            at = Self.endOfPlainASCII(base, from: at, to: end)
+            guard at < end else { break }
+            let byte = base[at]
             if byte == UInt8(ascii: "\"") {
-                index += 1
+                index = at + 1
                 return hasEscapes
             }
-            if byte == UInt8(ascii: "\\") {
-                hasEscapes = true
-                try scanEscape()
-            } else if byte < 0x20 {
-                throw error("a control character (\(describe(byte))) inside a string")
-            } else if byte < 0x80 {
-                index += 1
-            } else {
-                try scanNonASCIIRun()
-            }
-        }
-        throw error("the text ends inside a string")
-    }
-
-    /// Moves past consecutive multi-byte UTF-8 sequences (text in most scripts other than
-    /// Latin is one long run of them). Two- and three-byte sequences are checked right here;
-    /// four-byte ones and anything invalid go to ``scanUTF8Sequence()``.
-    @inline(__always)
-    private mutating func scanNonASCIIRun() throws(JSONSyntaxError) {
-        let end = bytes.count
-        while index < end {
-            let lead = bytes[index]
-            if lead < 0x80 { return }
-            if lead >= 0xE0, lead <= 0xEF, index + 3 <= end {
-                let second = bytes[index + 1]
-                // No overlong forms (E0 needs A0–BF next), no surrogates (ED needs 80–9F next).
-                if second & 0xC0 == 0x80, bytes[index + 2] & 0xC0 == 0x80,
-                   lead != 0xE0 || second >= 0xA0, lead != 0xED || second < 0xA0 {
-                    index += 3
-                    continue
+            if byte >= 0x80 {
+                at = Self.endOfTwoAndThreeByteRun(base, from: at, to: end)
+                if at < end, base[at] >= 0x80 {
+                    index = at
+                    try scanUTF8Sequence()
+                    at = index
                 }
-            } else if lead >= 0xC2, lead <= 0xDF, index + 2 <= end, bytes[index + 1] & 0xC0 == 0x80 {
-                index += 2
-                continue
+            } else if byte == UInt8(ascii: "\\") {
+                hasEscapes = true
+                index = at
+                try scanEscape()
+                at = index
+            } else if byte < 0x20 {
+                index = at
+                throw error("a control character (\(describe(byte))) inside a string")
+            } else {
+                at += 1
             }
-            try scanUTF8Sequence()
         }
+        index = at
+        throw error("the text ends inside a string")
     }
 
     private mutating func scanEscape() throws(JSONSyntaxError) {
@@ -213,23 +202,48 @@ struct JSONParser {
         }
     }
 
-    /// Moves past the bytes of a string that need no look, eight at a time: stops before a word
+    /// Where the bytes of a string that need no look end, read eight at a time: before a word
     /// holding a quote, a backslash, a control character or a non-ASCII byte.
-    private mutating func skipPlainASCII() {
-        guard let base = bytes.baseAddress else { return }
+    @inline(__always)
+    private static func endOfPlainASCII(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
         let ones: UInt64 = 0x0101_0101_0101_0101
         let highBits: UInt64 = 0x8080_8080_8080_8080
-        while index + 8 <= bytes.count {
-            let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
+        var at = start
+        while at + 8 <= end {
+            let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
             let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
             let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
             // A byte is zero (or below 0x20) where subtracting borrows into its high bit.
             let zeroInQuote = (quote &- ones) & ~quote
             let zeroInBackslash = (backslash &- ones) & ~backslash
             let control = (word &- ones &* 0x20) & ~word
-            guard (zeroInQuote | zeroInBackslash | control | word) & highBits == 0 else { return }
-            index += 8
+            guard (zeroInQuote | zeroInBackslash | control | word) & highBits == 0 else { break }
+            at += 8
         }
+        return at
+    }
+
+    /// Where a run of well-formed two- and three-byte UTF-8 sequences ends (text in most scripts
+    /// other than Latin is one long run of them): at an ASCII byte, the end, or a byte that
+    /// ``scanUTF8Sequence()`` must look at (a four-byte sequence, or anything invalid).
+    @inline(__always)
+    private static func endOfTwoAndThreeByteRun(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+        var at = start
+        while at < end {
+            let lead = base[at]
+            if lead >= 0xE0, lead <= 0xEF, at + 3 <= end {
+                let second = base[at + 1]
+                // No overlong forms (E0 needs A0–BF next), no surrogates (ED needs 80–9F next).
+                guard second & 0xC0 == 0x80, base[at + 2] & 0xC0 == 0x80,
+                      lead != 0xE0 || second >= 0xA0, lead != 0xED || second < 0xA0 else { return at }
+                at += 3
+            } else if lead >= 0xC2, lead <= 0xDF, at + 2 <= end, base[at + 1] & 0xC0 == 0x80 {
+                at += 2
+            } else {
+                return at
+            }
+        }
+        return at
     }
 
     /// One multi-byte UTF-8 sequence (RFC 3629): no overlong forms, no surrogates, ≤ U+10FFFF.

@@ -18,7 +18,11 @@ public enum QueryItems {
     public static func setting(_ name: String, to value: String?, in url: URL) -> URL {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
         var items = components.percentEncodedQueryItems ?? []
-        let isNamed = { (item: URLQueryItem) in (item.name.removingPercentEncoding ?? item.name) == name }
+        // A name without escapes is compared as written (most are): decoding it would cost more
+        // than the rest of the edit.
+        let isNamed = { (item: URLQueryItem) in
+            item.name == name || item.name.contains("%") && item.name.removingPercentEncoding == name
+        }
         if let value, let index = items.firstIndex(where: isNamed) {
             items[index].value = escaped(value)
             items = items.enumerated().filter { $0.offset <= index || !isNamed($0.element) }.map(\.element)
