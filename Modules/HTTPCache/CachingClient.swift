@@ -281,6 +281,10 @@ public final class CachingClient: Sendable {
         } else if network.status == .notModified {
             decision.notStoredReason = "a 304 for the caller's own conditional request"
             freshenStoredResponse(for: request, by: network, requestTime: requestTime, responseTime: responseTime, decision: &decision)
+        } else if !request.trust.verifies, request.url.scheme?.lowercased() == "https" {
+            // A later request that checks certificates must not get, from storage, what no
+            // check vouched for (curl has no cache to ask this of; -k is for one request).
+            decision.notStoredReason = "the server's certificate was not checked (-k): nothing it sent is kept for requests that check it"
         } else if let reason = StorageRules.reasonNotToStore(
             method: request.method, requestCacheControl: requestCC, status: network.status,
             headerFields: network.headerFields, bodyCount: network.body.count, maximumEntrySize: maximumEntrySize
@@ -352,8 +356,7 @@ public final class CachingClient: Sendable {
 
     private func storedVariant(for request: TransportRequest) throws -> StoredResponse? {
         try storage.variants(forKey: CacheKey.primary(method: request.method, url: request.url)).first { stored in
-            guard stored.headerFields.firstValue(for: .vary) != nil else { return stored.variantKey.isEmpty }
-            return CacheKey.variant(vary: stored.headerFields[values: .vary], requestFields: request.headerFields) == stored.variantKey
+            CacheKey.variant(vary: stored.headerFields[values: .vary], requestFields: request.headerFields) == stored.variantKey
         }
     }
 

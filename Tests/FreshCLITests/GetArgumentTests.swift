@@ -23,6 +23,18 @@ struct GetArgumentTests {
         #expect(throws: (any Error).self) { try GetCommand.parse(["-u", "me", "http://o.test/a"]) }
     }
 
+    /// A URL's user and password are sent as curl sends them, and leave the URL: the cache's key
+    /// and every line printed hold neither (the cache tells credentials apart by `Authorization`).
+    @Test func aURLsUserInfoBecomesBasicAuthorizationUnlessGiven() throws {
+        let request = try GetCommand.parse(["http://me:s3cret@o.test/a"]).makeRequest()
+        #expect(request.headerFields[.authorization] == "Basic bWU6czNjcmV0" && request.url.absoluteString == "http://o.test/a")
+        let token = try GetCommand.parse(["http://tok@o.test/a"]).makeRequest()
+        #expect(token.headerFields[.authorization] == "Basic " + Data("tok:".utf8).base64EncodedString())
+        let given = try GetCommand.parse(["-u", "you:other", "http://me:s3cret@o.test/a"]).makeRequest()
+        #expect(given.headerFields[.authorization] == "Basic " + Data("you:other".utf8).base64EncodedString())
+        #expect(given.url.absoluteString == "http://o.test/a")
+    }
+
     @Test func headSendsHEADAndPrintsTheHeadOnly() throws {
         let command = try GetCommand.parse(["-I", "http://o.test/a"])
         #expect(try command.makeRequest().method == .head)

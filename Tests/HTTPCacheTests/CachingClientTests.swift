@@ -114,6 +114,43 @@ struct CachingClientTests {
         #expect(star.transport.requests.count == 2)
     }
 
+    /// A response to one user's request is not handed to another, nor to a request without
+    /// credentials: `Authorization` and `Cookie` part the entries as a `Vary` on them would, and
+    /// the stored key holds a digest of their values, not the secret.
+    @Test func credentialsKeepTheirOwnEntries() async throws {
+        let harness = Harness { request in
+            response(.ok, ["Cache-Control": "max-age=60"],
+                     body: (request.headerFields[.authorization] ?? "anonymous") + " " + (request.headerFields[.cookie] ?? "-"))
+        }
+        let alice = ["Authorization": "Bearer alice-secret"]
+        _ = try await harness.get(headers: alice)
+        let bob = try await harness.get(headers: ["Authorization": "Bearer bob"])
+        let anonymous = try await harness.get()
+        let session = try await harness.get(headers: ["Cookie": "s=1"])
+        let aliceAgain = try await harness.get(headers: alice)
+        #expect(bob.body == Data("Bearer bob -".utf8) && bob.decision.outcome == .downloaded)
+        #expect(anonymous.body == Data("anonymous -".utf8) && anonymous.decision.outcome == .downloaded)
+        #expect(session.body == Data("anonymous s=1".utf8) && session.decision.outcome == .downloaded)
+        #expect(aliceAgain.body == Data("Bearer alice-secret -".utf8) && aliceAgain.decision.outcome == .freshHit)
+        #expect(harness.transport.requests.count == 4)
+        let keys = try harness.storage.variants(forKey: "GET http://origin.test/posts?limit=2").map(\.variantKey)
+        #expect(keys.count == 4 && keys.contains("") && !keys.contains { $0.contains("secret") || $0.contains("bob") || $0.contains("s=1") })
+    }
+
+    /// What came over HTTPS without a certificate check (`-k`) is not stored: a later request
+    /// that checks would otherwise get it from storage, vouched for by nothing.
+    @Test func anUncheckedCertificatesAnswerIsNotStored() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60"], body: "v") }
+        var insecure = TransportRequest(method: .get, url: URL(string: "https://origin.test/a")!)
+        insecure.trust.verifies = false
+        let unchecked = try await harness.client.send(insecure, policy: .useProtocolCachePolicy)
+        #expect(unchecked.decision.stored == false && unchecked.decision.notStoredReason?.contains("-k") == true)
+        let checked = try await harness.get("https://origin.test/a")
+        #expect(checked.decision.outcome == .downloaded && checked.decision.stored == true)
+        let again = try await harness.client.send(insecure, policy: .useProtocolCachePolicy)
+        #expect(again.decision.outcome == .freshHit)
+    }
+
     @Test func varyMatchingNormalisesWhitespace() async throws {
         let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60", "Vary": "Accept"], body: "v") }
         _ = try await harness.get(headers: ["Accept": "application/json,  text/plain"])

@@ -36,15 +36,16 @@ struct ExplainCommand: FreshSubcommand {
     }
 
     func execute() async throws {
-        let fields = try HeaderArgument.fields(headers)
+        var fields = try HeaderArgument.fields(headers)
+        let url = URLCredentials.moved(from: target.url, into: &fields)
         let services = FreshServices(location: storage.location)
         if let failure = services.cacheFailure { throw failure } // it was asked about the file
         services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }
-        let get = try services.client.explain(url: target.url, headerFields: fields)
-        let syncPage = try services.pageClient.storesAnything(for: target.url)
-            ? try services.pageClient.explain(url: target.url, headerFields: fields) : nil
+        let get = try services.client.explain(url: url, headerFields: fields)
+        let syncPage = try services.pageClient.storesAnything(for: url)
+            ? try services.pageClient.explain(url: url, headerFields: fields) : nil
         if json {
-            return try JSONOutput.print(["url": target.url.absoluteString, "get": get, "syncPage": syncPage ?? NSNull()] as [String: Any])
+            return try JSONOutput.print(["url": url.absoluteString, "get": get, "syncPage": syncPage ?? NSNull()] as [String: Any])
         }
         get.forEach { StandardOutput.line(TerminalText.sanitized($0)) }
         if let syncPage {

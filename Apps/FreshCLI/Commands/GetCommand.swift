@@ -216,7 +216,8 @@ struct GetCommand: FreshSubcommand {
         let name = method?.uppercased() ?? (head ? "HEAD" : body == nil ? "GET" : "POST")
         if body != nil && fields[.contentType] == nil { fields[.contentType] = "application/json" }
         if let userAgent = network.userAgent, fields[.userAgent] == nil { fields[.userAgent] = userAgent }
-        var request = TransportRequest(method: HTTPRequest.Method(name)!, url: target.url, headerFields: fields, body: body,
+        let url = URLCredentials.moved(from: target.url, into: &fields)
+        var request = TransportRequest(method: HTTPRequest.Method(name)!, url: url, headerFields: fields, body: body,
                                        timeout: TimeLimit.duration(maxTime))
         request.trust = network.trust()
         return request
