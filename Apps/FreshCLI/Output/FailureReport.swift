@@ -85,13 +85,6 @@ enum StandardError {
     /// what a server sent (an URL, a reason phrase, an error body).
     /// A stderr that cannot take it loses the line; nothing else can say so.
     static func writeAlways(_ line: String) {
-        _ = StandardOutput.writeAll(Data((TerminalText.sanitized(withoutCredentials(line)) + "\n").utf8), to: STDERR_FILENO)
-    }
-
-    /// `line` with the password of each URL in it shown as `***` (``RedactedPassword``), and an
-    /// http(s) user without one too (it may be a token, `https://TOKEN@host/`; a PostgreSQL user
-    /// is a role, and stays): a line on stderr ends up in logs and terminals' scrollback.
-    static func withoutCredentials(_ line: String) -> String {
-        RedactedPassword.hidden(in: line).replacing(/(?<start>[Hh][Tt][Tt][Pp][Ss]?:\/\/)[^\/?#@:\s]+@/) { "\($0.start)***@" }
+        _ = StandardOutput.writeAll(Data((TerminalText.sanitized(RedactedPassword.hidden(in: line)) + "\n").utf8), to: STDERR_FILENO)
     }
 }
