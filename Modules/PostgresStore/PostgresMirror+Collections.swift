@@ -92,11 +92,15 @@ extension PostgresMirror {
     }
 
     public func rememberSince(_ since: String?, of id: Int64) async throws {
-        try await write { try await $0.query("UPDATE collection SET since = \(since) WHERE id = \(id)") }
+        try await write { try await $0.query("UPDATE collection SET since = \(since), incremental_from = NULL WHERE id = \(id)") }
+    }
+
+    public func recordIncrementalStart(_ value: String, of id: Int64) async throws {
+        try await write { try await $0.query("UPDATE collection SET incremental_from = \(value) WHERE id = \(id)") }
     }
 
     public func recordPassKind(_ kind: PassKind, of id: Int64) async throws {
-        try await write { try await $0.query("UPDATE collection SET last_pass_kind = \(kind.rawValue) WHERE id = \(id)") }
+        try await write { try await $0.query("UPDATE collection SET last_pass_kind = \(kind.rawValue), incremental_from = NULL WHERE id = \(id)") }
     }
 
     public func renameCollection(_ id: Int64, to name: String) async throws {

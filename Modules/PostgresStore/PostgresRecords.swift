@@ -74,17 +74,18 @@ extension CollectionRecord {
     /// The columns a collection is read with, in ``init(row:)``'s order.
     static let columns = """
         id, name, url, plan, created_at, pass, pass_complete, pass_started_at, last_complete_at, last_sync_at,
-        last_error, change_sequence, shown_sequence, headers, since, last_pass_kind
+        last_error, change_sequence, shown_sequence, headers, since, last_pass_kind, incremental_from
         """
 
     init(row: PostgresRow) throws {
         let (id, name, url, plan, createdAt, pass, passComplete, passStartedAt, lastCompleteAt, lastSyncAt, lastError,
-             changeSequence, shownSequence, headers, since, lastPassKind) = try row.decode(
-            (Int64, String, String, String?, Double, Int, Bool, Double?, Double?, Double?, String?, Int, Int?, String?, String?, String?).self)
+             changeSequence, shownSequence, headers, since, lastPassKind, incrementalFrom) = try row.decode(
+            (Int64, String, String, String?, Double, Int, Bool, Double?, Double?, Double?, String?, Int, Int?, String?, String?, String?,
+             String?).self)
         self.init(id: id, name: name, url: url, plan: StoredText.plan(from: plan), createdAt: createdAt, pass: pass, passComplete: passComplete,
                   passStartedAt: passStartedAt, lastCompleteAt: lastCompleteAt, lastSyncAt: lastSyncAt, lastError: lastError,
                   changeSequence: changeSequence, shownSequence: shownSequence, headerFields: StoredText.headerFields(from: headers),
-                  since: since, lastPassKind: lastPassKind.flatMap(PassKind.init(rawValue:)))
+                  since: since, lastPassKind: lastPassKind.flatMap(PassKind.init(rawValue:)), incrementalFrom: incrementalFrom)
     }
 }
 

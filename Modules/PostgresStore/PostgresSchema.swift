@@ -41,6 +41,8 @@ enum PostgresSchema {
         // As the SQLite side's `v11-validators-follow-moves`, with the catch-up and the merge that
         // now drop a page's validator (the writing functions again).
         ("v10-validators-follow-moves", validatorsFollowMoves + writingFunctions),
+        // As the SQLite side's `v12-incremental-start`.
+        ("v11-incremental-start", ["ALTER TABLE collection ADD COLUMN incremental_from text"]),
     ]
 
     /// ``PageWriteRule/pageNoLongerAsWritten`` for the page an item left, kept by a trigger (the

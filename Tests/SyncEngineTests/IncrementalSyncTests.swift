@@ -36,4 +36,33 @@ struct IncrementalSyncTests {
         #expect(try fixture.store.collection(named: "posts")?.lastPassKind == .full)
         await server.stop()
     }
+
+    /// An incremental run that stops after merging a page starts again, next time, from the value
+    /// it started from: the item edited late that its first page merged must not move the start
+    /// past the pages it never read (item 4 was lost that way, with exit 0).
+    @Test func anIncrementalRunThatStoppedStartsAgainFromItsValue() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        func page(_ items: [(Int, String)], next: String?) -> ScriptedOrigin.Reply {
+            let listed = items.map { #"{"id": \#($0.0), "updated_at": "\#($0.1)"}"# }.joined(separator: ", ")
+            return ScriptedOrigin.Reply(body: #"{"items": [\#(listed)], "next_cursor": \#(next.map { "\"\($0)\"" } ?? "null")}"#)
+        }
+        try origin.serve(["/things?limit=2": page([(1, "2024-01-01"), (2, "2024-01-01")], next: "c3"),
+                          "/things?limit=2&cursor=c3": page([(3, "2024-01-01")], next: nil)])
+        let url = origin.baseURL + "/things?limit=2"
+        let since = try #require(SinceSpec(parsing: "since=updated_at"))
+        #expect(try await fixture.sync(url) { $0.since = since }.totalItems == 3)
+        // Item 2 edited last, item 4 new; the run stops at its second page.
+        let changed = ["/things?limit=2&since=2024-01-01": page([(2, "2024-01-09")], next: "c4"),
+                       "/things?limit=2&since=2024-01-01&cursor=c4": page([(4, "2024-01-05")], next: nil),
+                       "/things?limit=2&since=2024-01-09": page([(2, "2024-01-09")], next: nil)]
+        try origin.serve(changed.merging(["/things?limit=2&since=2024-01-01&cursor=c4": ScriptedOrigin.Reply(status: 400, body: "{}")]) { $1 })
+        await #expect(throws: SyncError.self) { try await fixture.sync(url) { $0.since = since } }
+        #expect(try fixture.store.collection(named: "things")?.incrementalFrom == "2024-01-01")
+        try origin.serve(changed)
+        let again = try await fixture.sync(url) { $0.since = since }
+        #expect(again.incremental == "since=2024-01-01" && again.created == 1)
+        #expect(try fixture.items("things").map(\.key) == [.integer(1), .integer(2), .integer(3), .integer(4)])
+        #expect(try fixture.store.collection(named: "things")?.incrementalFrom == nil)
+    }
 }

@@ -115,7 +115,10 @@ struct SyncStopped: Error, CustomStringConvertible {
         switch underlying {
         case SyncError.duplicateKey, SyncError.repeatingPages: return cause
         case StorageError.corrupted: return "\(cause); \(stored) before the damage was found"
-        default: return "\(cause); \(stored), the next sync resumes at page \(resume)"
+        default:
+            // An incremental run is asked again whole, from the value it started from.
+            if let incremental = written.incremental { return "\(cause); \(stored), the next sync asks again from \(incremental)" }
+            return "\(cause); \(stored), the next sync resumes at page \(resume)"
         }
     }
 

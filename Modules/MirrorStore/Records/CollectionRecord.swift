@@ -34,10 +34,15 @@ public struct CollectionRecord: Sendable, Equatable {
     public var since: String?
     /// What the last run that ended did; `nil` before the first.
     public var lastPassKind: PassKind?
+    /// The value an incremental run that has not ended started from (`--since`'s parameter): the
+    /// next run starts from it again, since what the stopped run merged raised the largest stored
+    /// value past the pages it never read. `nil` once a run ends.
+    public var incrementalFrom: String?
 
     public init(id: Int64, name: String, url: String, plan: PaginationPlan?, createdAt: Double, pass: Int, passComplete: Bool,
                 passStartedAt: Double?, lastCompleteAt: Double?, lastSyncAt: Double?, lastError: String?, changeSequence: Int,
-                shownSequence: Int?, headerFields: HTTPFields = [:], since: String? = nil, lastPassKind: PassKind? = nil) {
+                shownSequence: Int?, headerFields: HTTPFields = [:], since: String? = nil, lastPassKind: PassKind? = nil,
+                incrementalFrom: String? = nil) {
         self.id = id
         self.name = name
         self.url = url
@@ -54,6 +59,7 @@ public struct CollectionRecord: Sendable, Equatable {
         self.headerFields = headerFields
         self.since = since
         self.lastPassKind = lastPassKind
+        self.incrementalFrom = incrementalFrom
     }
 }
 

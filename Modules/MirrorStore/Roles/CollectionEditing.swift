@@ -21,10 +21,14 @@ public protocol CollectionEditing: AnyObject, Sendable {
     func resetPlan(of id: Int64) async throws
     /// Keeps the header fields the collection's later syncs send (see ``CollectionRecord/headerFields``).
     func rememberHeaders(_ fields: HTTPFields, of id: Int64) async throws
-    /// Keeps the collection's `--since PARAM=MEMBER` for its later syncs by name (`nil`: whole passes).
+    /// Keeps the collection's `--since PARAM=MEMBER` for its later syncs by name (`nil`: whole
+    /// passes); forgets where an unfinished incremental run of another one started.
     func rememberSince(_ since: String?, of id: Int64) async throws
+    /// Records the value an incremental run starts from, before it writes (``CollectionRecord/incrementalFrom``).
+    func recordIncrementalStart(_ value: String, of id: Int64) async throws
     /// Records how the last sync of a collection ended (`nil`: it succeeded or stopped cleanly).
     func recordSyncEnd(of id: Int64, error: String?, at date: Date) async throws
-    /// Records the kind of the run that just ended (``CollectionRecord/lastPassKind``).
+    /// Records the kind of the run that just ended (``CollectionRecord/lastPassKind``); an
+    /// incremental run's start is forgotten.
     func recordPassKind(_ kind: PassKind, of id: Int64) async throws
 }

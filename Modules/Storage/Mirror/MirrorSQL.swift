@@ -11,7 +11,7 @@ extension CollectionRecord: FetchableRecord {
                   lastCompleteAt: row["lastCompleteAt"], lastSyncAt: row["lastSyncAt"], lastError: row["lastError"],
                   changeSequence: row["changeSequence"], shownSequence: row["shownSequence"],
                   headerFields: StoredText.headerFields(from: row["headers"]), since: row["since"],
-                  lastPassKind: (row["lastPassKind"] as String?).flatMap(PassKind.init(rawValue:)))
+                  lastPassKind: (row["lastPassKind"] as String?).flatMap(PassKind.init(rawValue:)), incrementalFrom: row["incrementalFrom"])
     }
 }
 extension PageRecord: FetchableRecord {

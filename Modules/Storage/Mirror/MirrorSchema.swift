@@ -90,6 +90,10 @@ enum MirrorSchema {
         migrator.registerMigration("v11-validators-follow-moves") { db in
             try db.execute(sql: MirrorSQL.underSQLiteNames(PageWriteRule.pagesNotHoldingWhatTheyWrote))
         }
+        // Where an incremental run that has not ended started (``CollectionRecord/incrementalFrom``).
+        migrator.registerMigration("v12-incremental-start") { db in
+            try db.execute(sql: "ALTER TABLE collection ADD COLUMN incrementalFrom TEXT")
+        }
         return migrator
     }
 

@@ -90,11 +90,15 @@ extension SQLiteMirror {
     }
 
     public func rememberSince(_ since: String?, of collectionID: Int64) throws {
-        try execute("UPDATE collection SET since = ? WHERE id = ?", [since, collectionID])
+        try execute("UPDATE collection SET since = ?, incrementalFrom = NULL WHERE id = ?", [since, collectionID])
+    }
+
+    public func recordIncrementalStart(_ value: String, of collectionID: Int64) throws {
+        try execute("UPDATE collection SET incrementalFrom = ? WHERE id = ?", [value, collectionID])
     }
 
     public func recordPassKind(_ kind: PassKind, of collectionID: Int64) throws {
-        try execute("UPDATE collection SET lastPassKind = ? WHERE id = ?", [kind.rawValue, collectionID])
+        try execute("UPDATE collection SET lastPassKind = ?, incrementalFrom = NULL WHERE id = ?", [kind.rawValue, collectionID])
     }
 
     public func renameCollection(_ collectionID: Int64, to name: String) throws {
