@@ -13,6 +13,8 @@ final class ScriptedScreen: TerminalScreen {
     /// Runs before each key is handed out (posts mailbox messages "while the user waits").
     var beforeRead: (Int) -> Void = { _ in }
     private var reads = 0
+    /// Set by a test to play a terminal that went away.
+    var inputClosed = false
 
     init(_ script: [KeyInput?]) {
         self.script = script
@@ -42,6 +44,15 @@ struct ReaderLoopTests {
         _ = try run(screen, library: MemoryLibrary(count: 3), perform: { effects.append($0) })
         #expect(screen.frames.first?[0].text.contains("Item 1") == true)
         #expect(effects == [.refresh(collectionID: 1, firstPages: [0])])
+    }
+
+    /// A terminal that can no longer be read (hung up, or reads failing with EIO) ends the loop,
+    /// as SIGHUP does: it was polled 4,600 times a second, keys ignored, for as long as it ran.
+    @Test func aTerminalThatCannotBeReadEndsTheLoop() throws {
+        let screen = ScriptedScreen(Array(repeating: nil, count: 50) + [.character("j")])
+        screen.beforeRead = { read in if read == 3 { screen.inputClosed = true } }
+        _ = try run(screen, library: MemoryLibrary(count: 3))
+        #expect(screen.frames.count == 1)
     }
 
     @Test func anotherProcessesWriteIsDrawnWithoutAKey() throws {

@@ -52,6 +52,7 @@ struct ReaderLoop {
                 needsDraw = false
             }
             guard let input = screen.readInput() else {
+                if screen.inputClosed { return state }
                 // A wait a posted message ended is no quiet poll: only one that timed out is.
                 if inbox.isEmpty { quietPolls += 1 }
                 if quietPolls == Self.messagePolls, state.message != nil {

@@ -16,6 +16,7 @@ final class Screen: TerminalScreen {
     private let window: UnsafeMutablePointer<WINDOW>
     private let wake: WakeSignal
     private var stopped = false
+    private(set) var inputClosed = false
 
     private init(window: UnsafeMutablePointer<WINDOW>, wake: WakeSignal) {
         self.window = window
@@ -92,6 +93,10 @@ final class Screen: TerminalScreen {
         var waits = [pollfd(fd: STDIN_FILENO, events: Int16(POLLIN), revents: 0),
                      pollfd(fd: wake.descriptor, events: Int16(POLLIN), revents: 0)]
         _ = poll(&waits, nfds_t(waits.count), Self.pollMilliseconds)
+        if waits[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+            inputClosed = true
+            return nil
+        }
         if waits[1].revents != 0 { wake.clear() }
         return waits[0].revents != 0 ? nextKey() : nil
     }
@@ -99,9 +104,14 @@ final class Screen: TerminalScreen {
     /// The next key if one has arrived, without waiting (but for the rest of an escape sequence).
     private func nextKey() -> KeyInput? {
         var code: wint_t = 0
+        errno = 0
         let kind = wget_wch(window, &code)
         if kind == fresh_key_code_yes() { return Self.specialKeys[Int32(code)] }
-        guard kind == fresh_ok() else { return nil }
+        guard kind == fresh_ok() else {
+            // No key yet, or none ever: a terminal that fails to be read says EIO.
+            if errno == EIO { inputClosed = true }
+            return nil
+        }
         switch code {
         case 1...26 where code != 9 && code != 10 && code != 13: return .control(Character(Unicode.Scalar(UInt8(code) + 96)))
         case 127, 8: return .backspace

@@ -8,4 +8,8 @@ protocol TerminalScreen: AnyObject {
     /// The next key, waiting a short while; `nil` when none came, so the loop can pick up
     /// messages between keys.
     func readInput() -> KeyInput?
+    /// Whether the terminal can no longer be read: it hung up, or reading it fails (it closed,
+    /// or the reader was left in a background process group). The loop then ends, as on SIGHUP,
+    /// instead of asking it for keys forever.
+    var inputClosed: Bool { get }
 }
