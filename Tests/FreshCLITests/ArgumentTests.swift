@@ -149,6 +149,20 @@ struct ArgumentTests {
         }
     }
 
+    /// A line of `--input-file` that is no URL is an invalid argument (exit 64, as the same URL
+    /// given on the command line), named by its line.
+    @Test func anInputFilesBadURLIsAnInvalidArgumentNamedByItsLine() throws {
+        let file = NSTemporaryDirectory() + "fresh-urls-\(UUID().uuidString).txt"
+        try Data("# mirrors\n\nhttp://h.test/a\nhttp://\n".utf8).write(to: URL(fileURLWithPath: file))
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        do {
+            _ = try SyncCommand.urls(listedIn: file)
+            Issue.record("a line without a host was taken")
+        } catch {
+            #expect("\(error)" == "--input-file line 4: 'http://' names no host" && FailureReport.exitCode(for: error) == 64)
+        }
+    }
+
     /// Two collections of one listing: the way out named works with --input-file too, which
     /// refuses --name.
     @Test func aURLTwoCollectionsMirrorIsChosenByName() {

@@ -269,9 +269,16 @@ struct SyncCommand: FreshSubcommand {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw FileError.cannotRead(file, role: "--input-file", reason: "not UTF-8 text")
         }
-        let urls = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty && !$0.hasPrefix("#") }
-        for url in urls { _ = try ParsedURL.parse(url) }
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        var urls: [String] = []
+        for (number, line) in lines.enumerated() where !line.isEmpty && !line.hasPrefix("#") {
+            do {
+                _ = try ParsedURL.parse(line)
+            } catch let error as ValidationError {
+                throw ValidationError("--input-file line \(number + 1): \(error.message)")
+            }
+            urls.append(line)
+        }
         return urls
     }
 

@@ -29,6 +29,8 @@ enum FailureReport {
         case SyncError.nameTaken, SyncError.ambiguousCollection, SyncError.unknownCollection, is UnknownSyncTarget: 64
         case SourceError.cannotAccess: 6
         case is SourceError, is AddressError, is HeaderArgument.Unexpandable: 64
+        // An argument found invalid once the work started (a URL listed by --input-file).
+        case is ValidationError: 64
         default: 1
         }
     }
