@@ -147,6 +147,20 @@ struct DetectionTests {
         #expect(try detected.read(last).link.endReason == "page 2 is the last of 2")
     }
 
+    /// json-server 1.0's `_page` with `_per_page`: its `"next": 2` is the next page's number (the
+    /// URL names the page), not a cursor, which the server would refuse as an unknown parameter.
+    @Test func jsonServersNextPageNumberIsNoCursor() throws {
+        let body = #"{"first": 1, "prev": null, "next": 2, "last": 2, "pages": 2, "items": 4, "data": \#(two)}"#
+        let first = try page("http://x.test/books?_page=1&_per_page=2", body)
+        let detected = try plan(first)
+        #expect(detected.style == .page(parameter: "_page", start: 1, totalPages: JSONPath(["pages"]), total: nil))
+        #expect(detected.items == JSONPath(["data"]) && detected.sizeParameter == "_per_page")
+        #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/books?_page=2&_per_page=2")
+        // Without the page in the URL, a number stays a cursor, as before.
+        let cursor = try plan(try page("http://x.test/books", #"{"next": 2, "data": \#(two)}"#))
+        #expect(cursor.style == .cursor(path: JSONPath(["next"]), parameter: "cursor", hasMore: nil))
+    }
+
     @Test func pageNumbersFromTheURLEndAtA404() throws {
         let detected = try plan(try page("http://x.test/a?page=1&per_page=2", two))
         #expect(detected.style == .page(parameter: "page", start: 1, totalPages: nil, total: nil))

@@ -43,7 +43,7 @@ public enum PaginationDetector {
         let relations = LinkField.parse(page.linkFields, base: page.url).flatMap(\.relations)
         if relations.contains(where: { ["next", "last", "prev", "previous", "first"].contains($0) }) { return .link }
         if let path = nextURLPath(document) { return .nextURL(path: path) }
-        if let (path, parameter) = cursorPath(document) {
+        if let (path, parameter) = cursorPath(document, numbersArePages: !pageParametersNamed(in: page.url).isEmpty) {
             return .cursor(path: path, parameter: parameter, hasMore: hasMorePath(document))
         }
         if let flag = hasMorePath(document) { return .hasMore(flag: flag, parameter: "starting_after") }
@@ -89,10 +89,13 @@ public enum PaginationDetector {
         text.hasPrefix("/") || text.hasPrefix("?") || text.contains("://")
     }
 
-    private static func cursorPath(_ document: JSONDocument) -> (JSONPath, String)? {
+    /// The member that holds the next page's cursor, and the parameter it goes in. A number is
+    /// one too, unless `numbersArePages`: with the page named in the URL (`?_page=1`), json-server's
+    /// `"next": 2` is the next page's number.
+    private static func cursorPath(_ document: JSONDocument, numbersArePages: Bool = false) -> (JSONPath, String)? {
         for (name, parameter) in KnownFields.cursorNames {
             // `next_page` is a token in some APIs and a page number in others: only the token is a cursor.
-            let kinds: [JSONValue.Kind] = name == "next_page" ? [.string, .null] : [.string, .number, .null]
+            let kinds: [JSONValue.Kind] = name == "next_page" || numbersArePages ? [.string, .null] : [.string, .number, .null]
             if let path = KnownFields.firstPath(named: [name], in: document, where: { kinds.contains($0.kind) }) {
                 return (path, parameter)
             }
@@ -121,10 +124,15 @@ public enum PaginationDetector {
         KnownFields.firstPath(named: KnownFields.totalPagesNames, in: document) { $0.integer != nil }
     }
 
+    /// The page-number parameters `url` names, in ``KnownFields/pageParameters``' order.
+    private static func pageParametersNamed(in url: URL) -> [String] {
+        let names = QueryItems.names(in: url)
+        return KnownFields.pageParameters.filter(names.contains)
+    }
+
     /// The page-number parameter the URL uses, or `page` when the body numbers its pages.
     private static func pageParameter(_ page: PageResponse) -> String? {
-        let names = QueryItems.names(in: page.url)
-        if let name = KnownFields.pageParameters.first(where: names.contains) { return name }
+        if let name = pageParametersNamed(in: page.url).first { return name }
         let numbered = KnownFields.firstPath(named: KnownFields.pageMembers, in: page.document) { $0.integer != nil } != nil
         return numbered ? "page" : nil
     }

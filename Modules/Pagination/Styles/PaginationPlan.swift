@@ -40,7 +40,7 @@ public struct PaginationPlan: Sendable, Equatable, Codable {
 
 /// The query parameters that commonly set a page size, in the order they are looked for.
 public enum PageSize {
-    public static let parameterNames = ["limit", "per_page", "page_size", "pageSize", "perPage", "size", "_limit",
+    public static let parameterNames = ["limit", "per_page", "page_size", "pageSize", "perPage", "size", "_limit", "_per_page",
                                         "max_results", "maxResults", "first", "take", "per-page", "pagesize", "count"]
 
     /// The size parameter already in `url`, if any.
