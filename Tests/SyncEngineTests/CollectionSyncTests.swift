@@ -337,6 +337,19 @@ struct CollectionSyncTests {
         #expect(fixture.waits.withLock { $0 }.isEmpty)
     }
 
+    /// A server's long error message is kept to a line, and says where it was cut.
+    @Test func aLongErrorMessageIsCutWithAnEllipsis() async throws {
+        let origin = try ScriptedOrigin()
+        let long = "query parameter 'cursor': not understood; " + String(repeating: "this API takes _page, _per_page, _sort, q ", count: 12) + "END"
+        try origin.serve(["/things": ScriptedOrigin.Reply(status: 400, body: #"{"error": "\#(long)"}"#)])
+        await #expect {
+            try await SyncFixture().sync(origin.baseURL + "/things")
+        } throws: { error in
+            guard case SyncError.httpStatus(400, _, let message?) = error else { return false }
+            return message.count == 300 && message.hasPrefix("query parameter 'cursor'") && message.hasSuffix("…") && !message.contains("END")
+        }
+    }
+
     @Test func anUnreachableServerIsOfflineAfterTheRetriesAndStoredItemsStay() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 15, maxAge: 0))
         let fixture = try SyncFixture()

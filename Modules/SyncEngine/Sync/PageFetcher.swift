@@ -171,17 +171,25 @@ struct PageFetcher: Sendable {
 /// The message of an error response, for the one-line error: the `message`, `detail` or
 /// `error` member of a JSON body (nested one level), else the start of a text body.
 enum ErrorMessage {
+    /// The most of a message kept: a line on stderr and in `fresh collections`, not a page.
+    static let maximumLength = 300
+
     static func from(_ response: CachedResponse) -> String? {
         guard !response.body.isEmpty else { return nil }
         if let document = try? JSONDocument(response.body) {
             for path in [["error", "message"], ["message"], ["detail"], ["error_description"], ["error"], ["title"]] {
-                if let text = document.value(at: JSONPath(path))?.string, !text.isEmpty { return String(text.prefix(200)) }
+                if let text = document.value(at: JSONPath(path))?.string, !text.isEmpty { return shortened(text) }
             }
             return nil
         }
-        let text = String(decoding: response.body.prefix(200), as: UTF8.self)
+        let text = String(decoding: response.body.prefix(maximumLength * 4), as: UTF8.self)
             .split(whereSeparator: \.isNewline).first.map(String.init)?.trimmingCharacters(in: .whitespaces)
-        return text?.isEmpty == false ? text : nil
+        return text?.isEmpty == false ? shortened(text!) : nil
+    }
+
+    /// `text` up to ``maximumLength`` characters, ending with `…` where it was cut.
+    static func shortened(_ text: String) -> String {
+        text.count > maximumLength ? text.prefix(maximumLength - 1) + "…" : text
     }
 }
 
