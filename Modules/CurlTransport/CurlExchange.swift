@@ -170,8 +170,11 @@ final class CurlExchange: @unchecked Sendable {
             // HTTP at all); before sending it is the URL's scheme (or a libcurl without TLS).
             return .invalidResponse(message)
         case CURLE_WEIRD_SERVER_REPLY: return .invalidResponse(message)
+        // libcurl 7.88 refuses a header past its limit (100 KB) as "out of memory": the same
+        // reply comes back when asked again, so it is no failure to retry.
+        case CURLE_OUT_OF_MEMORY where sink.receivedStatus: return .invalidResponse("a header larger than libcurl takes (\(message))")
         // A body its coding cannot decode was most likely cut short on the way: asked again, as one.
-        case CURLE_BAD_CONTENT_ENCODING: return .truncated(message)
+        case CURLE_BAD_CONTENT_ENCODING: return .truncated("the body cannot be decoded (damaged or cut short): \(message)")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .invalidURL(transfer.request.url.absoluteString)
         case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT, CURLE_COULDNT_RESOLVE_PROXY, CURLE_SEND_ERROR:
             return .unreachable(message)
@@ -188,7 +191,7 @@ final class CurlExchange: @unchecked Sendable {
         case CURLE_FILESIZE_EXCEEDED, CURLE_WRITE_ERROR where sink.exceededLimit:
             return .bodyTooLarge(limit: transfer.request.maximumBodySize ?? 0)
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
-            return sink.receivedStatus ? .truncated("\(message) after \(sink.body.count) body bytes") : .unreachable(message)
+            return sink.receivedStatus ? .truncated("response cut short: \(message) after \(sink.body.count) body bytes") : .unreachable(message)
         default: return .failed(message)
         }
     }

@@ -73,7 +73,8 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
     /// The exchange did not finish in time.
     case timedOut(Duration)
     /// The body ended before the length the server announced, the connection closed early, or
-    /// the body's content coding cannot decode it (cut short, or damaged, on the way).
+    /// the body's content coding cannot decode it (cut short, or damaged, on the way). The
+    /// text is the whole line ("response cut short: …", "the gzip body cannot be decoded: …").
     case truncated(String)
     /// What the server sent back is not an HTTP response (an HTTP/0.9 or garbage reply, a
     /// malformed header line, a body in a content coding fresh cannot decode at all).
@@ -105,7 +106,7 @@ public enum TransportError: Error, Sendable, Equatable, CustomStringConvertible 
         case .invalidURL(let url): "invalid URL: \(url)"
         case .unreachable(let reason): "cannot reach the server: \(reason)"
         case .timedOut(let limit): "timed out after \(limit.formattedSeconds)"
-        case .truncated(let reason): "response cut short: \(reason)"
+        case .truncated(let reason): reason
         case .invalidResponse(let reason): "the server's reply is not valid HTTP: \(reason)"
         case .bodyTooLarge(let limit): "the body is larger than \(limit) bytes"
         case .cancelled: "cancelled"

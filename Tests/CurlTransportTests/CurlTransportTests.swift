@@ -144,6 +144,20 @@ struct CurlTransportTests {
         }
     }
 
+    /// A header past libcurl's limit (100 KB): libcurl 7.88 says "out of memory"; it is the
+    /// reply's fault and asking again gets the same, so it is an invalid response (exit 5, no retry).
+    @Test func aHeaderLargerThanLibcurlTakesIsAnInvalidResponse() async throws {
+        let server = try RawReplyServer(reply: "HTTP/1.1 200 OK\r\nX-Big: \(String(repeating: "a", count: 200_000))\r\n"
+            + "Content-Length: 2\r\nConnection: close\r\n\r\nok")
+        defer { server.stop() }
+        await #expect {
+            try await transport.send(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/big")!))
+        } throws: { error in
+            guard case TransportError.invalidResponse(let reason) = error else { return false }
+            return reason.hasPrefix("a header larger than libcurl takes")
+        }
+    }
+
     @Test func headerValuesLoseTheirOptionalWhitespaceOnly() async throws {
         let server = try RawReplyServer(reply: "HTTP/1.1 200 Fine Thanks\r\nETag:\t \"a b\" \t\r\nX-Note:  caf\u{e9}  au lait \r\n"
             + "X-Empty:\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")

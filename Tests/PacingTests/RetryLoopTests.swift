@@ -64,7 +64,7 @@ struct RetryLoopTests {
     /// One set of transient failures for `get` and `sync`.
     @Test func transportErrorsWorthAnotherTryAreTheSameForEveryCaller() {
         #expect(RetryLoop.failure(of: .timedOut(.seconds(5))) == .transient("timed out after 5 s"))
-        #expect(RetryLoop.failure(of: .truncated("closed")) == .transient("response cut short: closed"))
+        #expect(RetryLoop.failure(of: .truncated("response cut short: closed")) == .transient("response cut short: closed"))
         #expect(RetryLoop.failure(of: .failed("reset")) == .transient("transfer failed: reset"))
         #expect(RetryLoop.failure(of: .unreachable("refused")) == .unreachable("cannot reach the server: refused"))
         for error: TransportError in [.invalidURL("x"), .invalidResponse("x"), .bodyTooLarge(limit: 1), .cancelled, .unavailable("x"), .certificate("x")] {
