@@ -190,6 +190,9 @@ final class CurlExchange: @unchecked Sendable {
             return .certificate(message)
         case CURLE_FILESIZE_EXCEEDED, CURLE_WRITE_ERROR where sink.exceededLimit:
             return .bodyTooLarge(limit: transfer.request.maximumBodySize ?? 0)
+        // The server took the connection and closed it without a byte: reached, and no answer.
+        case CURLE_GOT_NOTHING where !sink.receivedStatus:
+            return .truncated("the server closed the connection without a reply")
         case CURLE_PARTIAL_FILE, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
             return sink.receivedStatus ? .truncated("response cut short: \(message) after \(sink.body.count) body bytes") : .unreachable(message)
         default: return .failed(message)

@@ -8,6 +8,9 @@ public struct FreshnessLifetime: Sendable, Equatable {
     public enum Source: Sendable, Equatable {
         /// `Cache-Control: max-age`.
         case maxAge
+        /// A `max-age` that is not a number of seconds, or given twice with different values:
+        /// stale (RFC 9111 §4.2.1, §5.2).
+        case invalidMaxAge
         /// `Expires` minus `Date`.
         case expires
         /// 10% of the time since `Last-Modified` (§4.2.2).
@@ -31,7 +34,9 @@ public struct FreshnessLifetime: Sendable, Equatable {
 
     /// The lifetime of a stored response whose `Cache-Control` the caller has already parsed.
     static func of(_ entry: StoredResponse, cacheControl: CacheControl) -> FreshnessLifetime {
-        if let maxAge = cacheControl.maxAge { return FreshnessLifetime(seconds: maxAge, source: .maxAge) }
+        if let maxAge = cacheControl.maxAge {
+            return FreshnessLifetime(seconds: maxAge, source: cacheControl.maxAgeIsInvalid ? .invalidMaxAge : .maxAge)
+        }
         let fields = entry.headerFields
         let expiresValues = fields[values: .expires]
         if !expiresValues.isEmpty {

@@ -33,6 +33,7 @@ public struct StoredResponseEvaluation: Sendable, Equatable {
         case .maxAge: text += "max-age="; text += String(lifetime.seconds)
         case .expires: text += "Expires − Date = "; text += String(lifetime.seconds); text += " s"
         case .heuristic: text += "heuristic 10% of (Date − Last-Modified) = "; text += String(lifetime.seconds); text += " s"
+        case .invalidMaxAge: text += "invalid max-age (treated as 0)"
         case .invalidExpires: text += "invalid Expires (treated as already expired)"
         case .none: text += "no explicit freshness"
         }

@@ -144,6 +144,16 @@ struct CurlTransportTests {
         }
     }
 
+    /// A server that takes the connection and closes it without a byte was reached: its answer
+    /// is missing (retried as one cut short), not the server.
+    @Test func anEmptyReplyIsAMissingAnswerNotAnUnreachableServer() async throws {
+        let server = try RawReplyServer(reply: "")
+        defer { server.stop() }
+        await #expect(throws: TransportError.truncated("the server closed the connection without a reply")) {
+            try await transport.send(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/x")!))
+        }
+    }
+
     /// A header past libcurl's limit (100 KB): libcurl 7.88 says "out of memory"; it is the
     /// reply's fault and asking again gets the same, so it is an invalid response (exit 5, no retry).
     @Test func aHeaderLargerThanLibcurlTakesIsAnInvalidResponse() async throws {

@@ -26,6 +26,15 @@ struct FreshnessTests {
         #expect(lifetime == FreshnessLifetime(seconds: 300, source: .expires))
     }
 
+    /// An invalid or doubled `max-age` counts as 0, and the explanation says so rather than
+    /// quoting a `max-age=0` the server never sent.
+    @Test(arguments: ["max-age=abc", "max-age=-5", "max-age=60, max-age=120"])
+    func anInvalidMaxAgeMeansStaleAndIsSaidSo(_ value: String) {
+        let stored = entry(["Cache-Control": value, "Date": HTTPDate.format(received)])
+        #expect(FreshnessLifetime.of(stored) == FreshnessLifetime(seconds: 0, source: .invalidMaxAge))
+        #expect(StoredResponseEvaluation(entry: stored, now: received).summary == "stale by 0 s: invalid max-age (treated as 0), age=0")
+    }
+
     @Test func invalidExpiresMeansStale() {
         let lifetime = FreshnessLifetime.of(entry(["Expires": "0", "Last-Modified": HTTPDate.format(received.addingTimeInterval(-86_400))]))
         #expect(lifetime == FreshnessLifetime(seconds: 0, source: .invalidExpires))
