@@ -45,6 +45,22 @@ struct GetArgumentTests {
         #expect(String(decoding: printed, as: UTF8.self) == "HTTP/2 200 Fine\r\nContent-Type: text/plain\r\n\r\n")
     }
 
+    /// `-L -v`: each hop says its own status and decision, after its URL; the last one's
+    /// "fresh hit" is not all there is when redirects went to the network.
+    @Test func verboseExplainsEveryHopOfARedirect() {
+        var hop = CachedResponse(status: HTTPResponse.Status(code: 302), headerFields: [:], body: Data(), url: URL(string: "http://o.test/old")!,
+                                 decision: CacheDecision(outcome: .downloaded, notStoredReason: "a 302 without explicit freshness"))
+        hop.decision.requestsSent = 1
+        var last = CachedResponse(status: HTTPResponse.Status(code: 200), headerFields: [:], body: Data("x".utf8), url: URL(string: "http://o.test/new")!,
+                                  decision: CacheDecision(outcome: .freshHit, requestsSent: 1))
+        last.redirects = [hop]
+        #expect(GetCommand.verboseLines(last, head: false) == [
+            "GET http://o.test/old", "HTTP/1.1 302 Found", "downloaded", "not stored: a 302 without explicit freshness",
+            "GET http://o.test/new", "HTTP/1.1 200 OK", "fresh hit",
+        ])
+        #expect(GetCommand.verboseLines(hop, head: false) == ["HTTP/1.1 302 Found", "downloaded", "not stored: a 302 without explicit freshness"])
+    }
+
     @Test func aStoredResponseGetsTheStandardReasonPhrase() {
         let stored = CachedResponse(status: HTTPResponse.Status(code: 404), headerFields: [:], body: Data(),
                                     url: URL(string: "http://o.test/a")!, decision: CacheDecision(outcome: .freshHit))

@@ -196,15 +196,27 @@ struct GetCommand: FreshSubcommand {
         try printer.print(response)
     }
 
-    /// `-v`: the status line, the cache decision, and the bytes that travelled.
+    /// `-v`, on stderr.
     private func explain(_ response: CachedResponse) {
+        Self.verboseLines(response, head: head).forEach { StandardError.writeAlways("fresh: \($0)") }
+    }
+
+    /// What `-v` says: the status line and the cache decision of each hop (a redirect `-L`
+    /// followed is cached by its own rules, so each hop says its own, after its URL), and the
+    /// bytes that travelled.
+    static func verboseLines(_ response: CachedResponse, head: Bool) -> [String] {
+        var lines: [String] = []
+        for hop in response.redirects + [response] {
+            if !response.redirects.isEmpty { lines.append("GET \(hop.url.absoluteString)") }
+            lines.append(StatusLine.text(of: hop))
+            lines += hop.decision.explanation
+        }
         let decision = response.decision
-        StandardError.writeAlways("fresh: \(StatusLine.text(of: response))")
-        decision.explanation.forEach { StandardError.writeAlways("fresh: \($0)") }
         let fromNetwork = [.downloaded, .replaced, .bypassed].contains(decision.outcome)
         if fromNetwork && decision.bytesReceived != response.body.count && !head {
-            StandardError.writeAlways("fresh: \(decision.bytesReceived) bytes on the wire for a body of \(response.body.count) bytes (content coding decoded)")
+            lines.append("\(decision.bytesReceived) bytes on the wire for a body of \(response.body.count) bytes (content coding decoded)")
         }
+        return lines
     }
 
     func makeRequest() throws -> TransportRequest {
