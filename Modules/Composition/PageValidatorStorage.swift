@@ -50,11 +50,12 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
     }
 
     /// An entry that holds only a validator the mirror keeps: stale at once (no freshness), so
-    /// the cache revalidates it with `If-None-Match`.
+    /// the cache revalidates it with `If-None-Match`, whatever the sync's credentials (the server
+    /// answers for them: ``StoredResponse/anyVariant``).
     private func mirrorEntry(forKey key: String) -> StoredResponse? {
         guard let (url, tag) = mirrorTags.withLock({ $0[key] }) else { return nil }
-        return StoredResponse(key: key, variantKey: "", url: url, method: .get, status: .ok, headerFields: [.eTag: tag], body: Data(),
-                              requestTime: .distantPast, responseTime: .distantPast)
+        return StoredResponse(key: key, variantKey: StoredResponse.anyVariant, url: url, method: .get, status: .ok,
+                              headerFields: [.eTag: tag], body: Data(), requestTime: .distantPast, responseTime: .distantPast)
     }
 
     deinit { writeWaiting() }

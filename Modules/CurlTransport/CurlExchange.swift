@@ -160,6 +160,10 @@ final class CurlExchange: @unchecked Sendable {
     /// the coding to the transport, which decodes whole, and libdeflate loads.
     private var decodesWhole: Bool { sink.decodes && transfer.decoding == .whole && ContentDecoder.offered != nil }
 
+    /// `CURLE_TOO_LARGE`, which libcurl 8.6 added (the headers of Debian 12's 7.88 lack it; the
+    /// library is loaded at run time, so a newer one may answer with it).
+    private static let tooLarge = CURLcode(rawValue: 100)
+
     private func error(for code: CURLcode, requestSent: Bool) -> TransportError {
         // libcurl's sentence for this transfer ("Received HTTP/0.9 when not allowed"), else the code's.
         let detail = String(cString: sink.errorBuffer)
@@ -170,9 +174,10 @@ final class CurlExchange: @unchecked Sendable {
             // HTTP at all); before sending it is the URL's scheme (or a libcurl without TLS).
             return .invalidResponse(message)
         case CURLE_WEIRD_SERVER_REPLY: return .invalidResponse(message)
-        // libcurl 7.88 refuses a header past its limit (100 KB) as "out of memory": the same
-        // reply comes back when asked again, so it is no failure to retry.
-        case CURLE_OUT_OF_MEMORY where sink.receivedStatus: return .invalidResponse("a header larger than libcurl takes (\(message))")
+        // libcurl refuses a header past its limit (100 KB), 7.88 as "out of memory", 8.6 and later
+        // as CURLE_TOO_LARGE: the same reply comes back when asked again, so no failure to retry.
+        case CURLE_OUT_OF_MEMORY where sink.receivedStatus, Self.tooLarge where sink.receivedStatus:
+            return .invalidResponse("a header larger than libcurl takes (\(message))")
         // A body its coding cannot decode was most likely cut short on the way: asked again, as one.
         case CURLE_BAD_CONTENT_ENCODING: return .truncated("the body cannot be decoded (damaged or cut short): \(message)")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .invalidURL(transfer.request.url.absoluteString)

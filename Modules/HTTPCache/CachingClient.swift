@@ -86,7 +86,11 @@ public final class CachingClient: Sendable {
     public func explain(url: URL, headerFields: HTTPFields = [:]) throws -> [String] {
         let request = TransportRequest(method: .get, url: url, headerFields: headerFields)
         guard let entry = try storedVariant(for: request) else {
-            return ["nothing stored for \(CacheKey.primary(method: .get, url: url)): would download"]
+            let key = CacheKey.primary(method: .get, url: url)
+            let others = try storage.variants(forKey: key).count
+            return [others == 0 ? "nothing stored for \(key): would download"
+                : "nothing stored for \(key) for these credentials and headers (\(others) entr\(others == 1 ? "y" : "ies") for others: "
+                    + "other credentials, -k, or other values of the fields its Vary names): would download"]
         }
         let evaluation = StoredResponseEvaluation(entry: entry, now: now())
         let (usable, reason) = evaluation.servesWithoutValidation(request: Self.requestCacheControl(request))
@@ -281,17 +285,13 @@ public final class CachingClient: Sendable {
         } else if network.status == .notModified {
             decision.notStoredReason = "a 304 for the caller's own conditional request"
             freshenStoredResponse(for: request, by: network, requestTime: requestTime, responseTime: responseTime, decision: &decision)
-        } else if !request.trust.verifies, request.url.scheme?.lowercased() == "https" {
-            // A later request that checks certificates must not get, from storage, what no
-            // check vouched for (curl has no cache to ask this of; -k is for one request).
-            decision.notStoredReason = "the server's certificate was not checked (-k): nothing it sent is kept for requests that check it"
         } else if let reason = StorageRules.reasonNotToStore(
             method: request.method, requestCacheControl: requestCC, status: network.status,
             headerFields: network.headerFields, bodyCount: network.body.count, maximumEntrySize: maximumEntrySize
         ) {
             decision.notStoredReason = reason
             if network.status.code < 400 { removeStoredResponses(of: request.url, decision: &decision) }
-        } else if let variantKey = CacheKey.variant(vary: network.headerFields[values: .vary], requestFields: request.headerFields) {
+        } else if let variantKey = Self.variant(of: request, vary: network.headerFields[values: .vary]) {
             let entry = StoredResponse(
                 key: key, variantKey: variantKey, url: request.url, method: .get, status: network.status,
                 headerFields: HopByHopFields.removed(from: network.headerFields), body: network.body,
@@ -356,8 +356,15 @@ public final class CachingClient: Sendable {
 
     private func storedVariant(for request: TransportRequest) throws -> StoredResponse? {
         try storage.variants(forKey: CacheKey.primary(method: request.method, url: request.url)).first { stored in
-            CacheKey.variant(vary: stored.headerFields[values: .vary], requestFields: request.headerFields) == stored.variantKey
+            stored.variantKey == StoredResponse.anyVariant || Self.variant(of: request, vary: stored.headerFields[values: .vary]) == stored.variantKey
         }
+    }
+
+    /// The secondary key of `request` under a response's `Vary`: its credentials, and whether its
+    /// server certificate goes unchecked (`-k` over HTTPS), count as well (``CacheKey/variant(vary:requestFields:uncheckedTLS:)``).
+    private static func variant(of request: TransportRequest, vary: [String]) -> String? {
+        CacheKey.variant(vary: vary, requestFields: request.headerFields,
+                         uncheckedTLS: !request.trust.verifies && request.url.scheme?.lowercased() == "https")
     }
 
     private func persist(_ entry: StoredResponse, decision: inout CacheDecision, keepingBody: Bool = false) -> Bool {

@@ -6,13 +6,21 @@ import HTTPTypes
 public struct StoredResponse: Sendable, Equatable {
     /// The primary cache key: method and absolute URL (see ``CacheKey``).
     public var key: String
-    /// The request's values of the fields named by `Vary`, normalised; empty without `Vary`.
+    /// The request's values of the fields named by `Vary`, its credentials' digests and its
+    /// certificate check (``CacheKey/variant(vary:requestFields:uncheckedTLS:)``); empty for a
+    /// plain request without `Vary`; ``anyVariant`` for an entry that answers any request.
     public var variantKey: String
     public var url: URL
     public var method: HTTPRequest.Method
     public var status: HTTPResponse.Status
     public var headerFields: HTTPFields
     public var body: Data
+
+    /// The variant key of an entry that holds a validator only, stale at once, so the origin
+    /// checks it for whoever asks, with the asker's own credentials (a sync's stand-in for a page
+    /// the cache lacks: `PageValidatorStorage`). A response `Vary: *` (which this key reads as)
+    /// is never stored, so no other entry has it.
+    public static let anyVariant = "*"
     /// When the request that produced this response was sent.
     public var requestTime: Date
     /// When the response was received.

@@ -55,8 +55,8 @@ struct GetArgumentTests {
                                   decision: CacheDecision(outcome: .freshHit, requestsSent: 1))
         last.redirects = [hop]
         #expect(GetCommand.verboseLines(last, head: false) == [
-            "GET http://o.test/old", "HTTP/1.1 302 Found", "downloaded", "not stored: a 302 without explicit freshness",
-            "GET http://o.test/new", "HTTP/1.1 200 OK", "fresh hit",
+            "request to http://o.test/old", "HTTP/1.1 302 Found", "downloaded", "not stored: a 302 without explicit freshness",
+            "request to http://o.test/new", "HTTP/1.1 200 OK", "fresh hit",
         ])
         #expect(GetCommand.verboseLines(hop, head: false) == ["HTTP/1.1 302 Found", "downloaded", "not stored: a 302 without explicit freshness"])
     }

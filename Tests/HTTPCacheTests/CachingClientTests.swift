@@ -137,18 +137,36 @@ struct CachingClientTests {
         #expect(keys.count == 4 && keys.contains("") && !keys.contains { $0.contains("secret") || $0.contains("bob") || $0.contains("s=1") })
     }
 
-    /// What came over HTTPS without a certificate check (`-k`) is not stored: a later request
-    /// that checks would otherwise get it from storage, vouched for by nothing.
-    @Test func anUncheckedCertificatesAnswerIsNotStored() async throws {
-        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60"], body: "v") }
+    /// What came over HTTPS without a certificate check (`-k`) answers only `-k` requests: a
+    /// request that checks never gets, from storage, what no check vouched for, nor does a 304
+    /// to a `-k` request renew what a checked one stored.
+    @Test func anUncheckedCertificatesAnswerIsKeptApart() async throws {
+        let harness = Harness { request in response(.ok, ["Cache-Control": "max-age=60"], body: request.trust.verifies ? "checked" : "unchecked") }
         var insecure = TransportRequest(method: .get, url: URL(string: "https://origin.test/a")!)
         insecure.trust.verifies = false
         let unchecked = try await harness.client.send(insecure, policy: .useProtocolCachePolicy)
-        #expect(unchecked.decision.stored == false && unchecked.decision.notStoredReason?.contains("-k") == true)
+        #expect(unchecked.decision.stored)
         let checked = try await harness.get("https://origin.test/a")
-        #expect(checked.decision.outcome == .downloaded && checked.decision.stored == true)
-        let again = try await harness.client.send(insecure, policy: .useProtocolCachePolicy)
-        #expect(again.decision.outcome == .freshHit)
+        #expect(checked.decision.outcome == .downloaded && checked.body == Data("checked".utf8))
+        let uncheckedAgain = try await harness.client.send(insecure, policy: .useProtocolCachePolicy)
+        #expect(uncheckedAgain.decision.outcome == .freshHit && uncheckedAgain.body == Data("unchecked".utf8))
+        let checkedAgain = try await harness.get("https://origin.test/a")
+        #expect(checkedAgain.decision.outcome == .freshHit && checkedAgain.body == Data("checked".utf8))
+        #expect(harness.transport.requests.count == 2)
+    }
+
+    /// An entry that stands for a validator only (a sync's page the cache lacks) is revalidated
+    /// for any request, credentials or not: the server answers for them.
+    @Test func aStandInIsRevalidatedWhoeverAsks() async throws {
+        let harness = Harness { request in
+            request.headerFields[.ifNoneMatch] == #""v1""# ? response(.notModified, ["ETag": #""v1""#]) : response(.ok, [:], body: "full")
+        }
+        try harness.storage.store(StoredResponse(key: "GET http://origin.test/posts?limit=2", variantKey: StoredResponse.anyVariant,
+                                                 url: URL(string: "http://origin.test/posts?limit=2")!, method: .get, status: .ok,
+                                                 headerFields: [.eTag: #""v1""#], body: Data(), requestTime: .distantPast, responseTime: .distantPast))
+        let answer = try await harness.get(headers: ["Authorization": "Bearer someone"])
+        #expect(answer.decision.outcome == .revalidated)
+        #expect(harness.transport.requests.first?.headerFields[.ifNoneMatch] == #""v1""#)
     }
 
     @Test func varyMatchingNormalisesWhitespace() async throws {

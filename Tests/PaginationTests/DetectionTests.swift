@@ -156,6 +156,10 @@ struct DetectionTests {
         #expect(detected.style == .page(parameter: "_page", start: 1, totalPages: JSONPath(["pages"]), total: nil))
         #expect(detected.items == JSONPath(["data"]) && detected.sizeParameter == "_per_page")
         #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/books?_page=2&_per_page=2")
+        // A listing that fits one page says `"next": null`: still numbered pages, so it grows as one.
+        let single = try plan(try page("http://x.test/books?_page=1&_per_page=10",
+                                       #"{"first": 1, "prev": null, "next": null, "last": 1, "pages": 1, "items": 2, "data": \#(two)}"#))
+        #expect(single.style == .page(parameter: "_page", start: 1, totalPages: JSONPath(["pages"]), total: nil))
         // Without the page in the URL, a number stays a cursor, as before.
         let cursor = try plan(try page("http://x.test/books", #"{"next": 2, "data": \#(two)}"#))
         #expect(cursor.style == .cursor(path: JSONPath(["next"]), parameter: "cursor", hasMore: nil))

@@ -68,7 +68,10 @@ struct CacheBodyTableTests {
         #expect(counts.entries == 2 && counts.bodies == 2 && counts.orphans == 0)
     }
 
-    @Test func aDatabaseFromBeforeTheMoveKeepsEveryEntry() throws {
+    /// A file from before the bodies moved is brought up to date: its entries go with the
+    /// credentials rule (v4: they said nothing of who asked), their bodies and their size with
+    /// them, and the tables it ends with store and count as a new file's do.
+    @Test func aDatabaseFromBeforeTheMoveIsEmptiedAndWorks() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.sqlite")
         let small = entry("/small", body: 500), large = entry("/large", body: 90_000)
@@ -87,6 +90,12 @@ struct CacheBodyTableTests {
         try old.close()
 
         let database = try CacheDatabase(path: path)
+        #expect(try database.variants(forKey: small.key).isEmpty && database.variants(forKey: large.key).isEmpty)
+        #expect(try database.statistics().bytes == 0)
+        let emptied = try census(path)
+        #expect(emptied.entries == 0 && emptied.bodies == 0 && emptied.orphans == 0 && emptied.totalDrift == 0)
+        try database.store(small)
+        try database.store(large)
         #expect(try database.variants(forKey: small.key) == [small])
         #expect(try database.variants(forKey: large.key) == [large])
         #expect(try database.statistics().bytes == small.approximateSize + large.approximateSize)

@@ -67,10 +67,13 @@ struct CacheCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let database = try storage.openCacheDatabase()
-            let variants = try database.variants(forKey: CacheKey.primary(method: .get, url: target.url))
-            guard !variants.isEmpty else { throw NothingStored(url: target.url) }
+            // Keys hold no user or password (`get` sends them as Authorization).
+            let url = CollectionIdentity.withoutCredentials(target.url)
+            let variants = try database.variants(forKey: CacheKey.primary(method: .get, url: url))
+            guard !variants.isEmpty else { throw NothingStored(url: url) }
             for entry in variants {
-                StandardOutput.line(TerminalText.sanitized(RedactedPassword.hidden(in: entry.key)) + "  (\(entry.body.count) body bytes)")
+                let variant = entry.variantKey.isEmpty ? "" : " [\(entry.variantKey.replacingOccurrences(of: "\n", with: "; "))]"
+                StandardOutput.line(TerminalText.sanitized(RedactedPassword.hidden(in: entry.key + variant)) + "  (\(entry.body.count) body bytes)")
                 StandardOutput.line("status: \(entry.status.code)")
                 StandardOutput.line("requested: \(HTTPDate.format(entry.requestTime)), received: \(HTTPDate.format(entry.responseTime))")
                 StandardOutput.line(StoredResponseEvaluation(entry: entry, now: Date()).summary)
@@ -86,10 +89,11 @@ struct CacheCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let database = try storage.openCacheDatabase()
-            let key = CacheKey.primary(method: .get, url: target.url)
+            let url = CollectionIdentity.withoutCredentials(target.url)
+            let key = CacheKey.primary(method: .get, url: url)
             let count = try database.variants(forKey: key).count
             try database.removeAll(forKey: key)
-            StandardOutput.line("removed \(count) entr\(count == 1 ? "y" : "ies") for \(RedactedPassword.hidden(in: target.url.absoluteString))")
+            StandardOutput.line("removed \(count) entr\(count == 1 ? "y" : "ies") for \(TerminalText.sanitized(url.absoluteString))")
         }
     }
 

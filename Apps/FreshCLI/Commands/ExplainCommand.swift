@@ -37,7 +37,7 @@ struct ExplainCommand: FreshSubcommand {
 
     func execute() async throws {
         var fields = try HeaderArgument.fields(headers)
-        let url = URLCredentials.moved(from: target.url, into: &fields)
+        let url = CollectionIdentity.movingCredentials(from: target.url, into: &fields)
         let services = FreshServices(location: storage.location)
         if let failure = services.cacheFailure { throw failure } // it was asked about the file
         services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }

@@ -207,7 +207,7 @@ struct GetCommand: FreshSubcommand {
     static func verboseLines(_ response: CachedResponse, head: Bool) -> [String] {
         var lines: [String] = []
         for hop in response.redirects + [response] {
-            if !response.redirects.isEmpty { lines.append("GET \(hop.url.absoluteString)") }
+            if !response.redirects.isEmpty { lines.append("request to \(hop.url.absoluteString)") }
             lines.append(StatusLine.text(of: hop))
             lines += hop.decision.explanation
         }
@@ -228,7 +228,7 @@ struct GetCommand: FreshSubcommand {
         let name = method?.uppercased() ?? (head ? "HEAD" : body == nil ? "GET" : "POST")
         if body != nil && fields[.contentType] == nil { fields[.contentType] = "application/json" }
         if let userAgent = network.userAgent, fields[.userAgent] == nil { fields[.userAgent] = userAgent }
-        let url = URLCredentials.moved(from: target.url, into: &fields)
+        let url = CollectionIdentity.movingCredentials(from: target.url, into: &fields)
         var request = TransportRequest(method: HTTPRequest.Method(name)!, url: url, headerFields: fields, body: body,
                                        timeout: TimeLimit.duration(maxTime))
         request.trust = network.trust()

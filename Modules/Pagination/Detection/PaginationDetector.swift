@@ -42,6 +42,7 @@ public enum PaginationDetector {
         let document = page.document
         let relations = LinkField.parse(page.linkFields, base: page.url).flatMap(\.relations)
         if relations.contains(where: { ["next", "last", "prev", "previous", "first"].contains($0) }) { return .link }
+        if let numbered = numberedWithNextNumber(page) { return numbered }
         if let path = nextURLPath(document) { return .nextURL(path: path) }
         if let (path, parameter) = cursorPath(document, numbersArePages: !pageParametersNamed(in: page.url).isEmpty) {
             return .cursor(path: path, parameter: parameter, hasMore: hasMorePath(document))
@@ -53,6 +54,16 @@ public enum PaginationDetector {
         }
         if let parameter = offsetParameter(page) { return .offset(parameter: parameter, total: totalPath(document)) }
         return sizedArrayStyle(page) ?? .single
+    }
+
+    /// json-server 1.0's pages: the page named in the URL (`_page`), a count of pages in the body
+    /// (`"pages"`), and `next` the next page's number, `null` on the last: numbered pages, not a
+    /// cursor nor a link's end (a listing that fits one page would otherwise stay `next-url`).
+    private static func numberedWithNextNumber(_ page: PageResponse) -> PaginationStyle? {
+        let document = page.document
+        guard let parameter = pageParametersNamed(in: page.url).first, let totalPages = totalPagesPath(document),
+              KnownFields.firstPath(named: ["next"], in: document, where: { $0.kind == .number || $0.kind == .null }) != nil else { return nil }
+        return .page(parameter: parameter, start: 1, totalPages: totalPages, total: totalPath(document))
     }
 
     /// Search hits that carry their `sort` values (Elasticsearch, OpenSearch): the next page is

@@ -36,8 +36,8 @@ public struct PageLink: Sendable, Equatable {
     public var next: URL?
     /// Why this page is the last, when it is (`'next_cursor' is null`, `a short page (7 of 20 items)`, …).
     public var endReason: String?
-    /// The collection size the page states (items, else pages), for the styles whose pages
-    /// shift when it changes: offsets and page numbers.
+    /// The collection size the page states (items, else pages): what a pass checks its mirror
+    /// against, and whose fall from one page to a later one says items slid back past the pages read.
     public var statedTotal: Int?
 
     public init(next: URL?, endReason: String?, statedTotal: Int? = nil) {

@@ -12,7 +12,7 @@ import HTTPTypes
 enum CacheSchema {
     /// The identifiers ``migrator`` registers, in order, as a file this version set up lists them in
     /// `grdb_migrations` (what ``CacheConnection/openReady(at:migrations:probeTables:pragmas:busyTimeout:)`` compares).
-    static let identifiers = ["v1-cache-entries", "v2-bodies-apart", "v3-omitted-bodies"]
+    static let identifiers = ["v1-cache-entries", "v2-bodies-apart", "v3-omitted-bodies", "v4-entries-by-credentials"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -83,6 +83,14 @@ enum CacheSchema {
                 try db.execute(sql: "UPDATE cacheEntry SET headers = ?, omittedLength = ?, omittedDigest = ? WHERE rowid = ?",
                                arguments: [CacheEntryRecord.lines(of: fields), kept.length, kept.digest, row["rowid"]])
             }
+        }
+        // Responses are kept apart by the credentials and the certificate check of their request
+        // (``CacheKey/variant(vary:requestFields:uncheckedTLS:)``); an entry stored before says
+        // neither, and would answer whoever asks (a `Vary: Authorization` one held the token as
+        // text). The cache is disposable: every entry goes; a sync's pages are revalidated with the
+        // mirror's ETags (PageValidatorStorage's stand-ins), the others downloaded once again.
+        migrator.registerMigration("v4-entries-by-credentials") { db in
+            try db.execute(sql: "DELETE FROM cacheEntry")
         }
         return migrator
     }

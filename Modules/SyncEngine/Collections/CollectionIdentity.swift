@@ -1,4 +1,5 @@
 import Foundation
+import HTTPTypes
 import Pagination
 
 /// What makes two URLs the same collection: scheme, host and port (lower-cased, default
@@ -55,6 +56,14 @@ public enum CollectionIdentity {
         components.user = nil
         components.password = nil
         return components.url ?? url
+    }
+
+    /// `url` without its user name and password; `fields` gain the `Authorization: Basic …` they
+    /// stand for (as curl sends them), unless they hold one already (`-u`, `-H`). What a sync
+    /// and `fresh get` send: their URLs, and the cache's keys, never hold the secret.
+    public static func movingCredentials(from url: URL, into fields: inout HTTPFields) -> URL {
+        if fields[.authorization] == nil, let basic = basicAuthorization(in: url) { fields[.authorization] = basic }
+        return withoutCredentials(url)
     }
 
     /// The `Authorization: Basic …` value of the user name and password in `url`, if it has any.

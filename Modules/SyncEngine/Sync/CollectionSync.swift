@@ -95,10 +95,7 @@ extension SyncOptions {
     /// The options with the URL's user name and password moved to `Authorization`, out of every URL.
     var withCredentialsAsField: SyncOptions {
         var options = self
-        if let authorization = CollectionIdentity.basicAuthorization(in: url), options.headerFields[.authorization] == nil {
-            options.headerFields[.authorization] = authorization
-        }
-        options.url = CollectionIdentity.withoutCredentials(url)
+        options.url = CollectionIdentity.movingCredentials(from: url, into: &options.headerFields)
         return options
     }
 }
