@@ -31,7 +31,7 @@ public struct FreshCommand: AsyncParsableCommand {
                   not UTF-8); a PostgreSQL store that cannot be reached, a
                   missing role or database, a lost connection
               7   offline mode (also only-if-cached) and nothing stored may answer
-              8   get --fail: the server answered with a 5xx status
+              8   get --fail or --fail-with-body: the server answered with a 5xx status
               9   sync: the mirror may be partial (a stated total larger than what
                   was stored or one that fell during the pass, a listing still
                   moving after the catch-up, a page size the server ignored, a

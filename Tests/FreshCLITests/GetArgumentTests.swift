@@ -35,6 +35,12 @@ struct GetArgumentTests {
         #expect(given.url.absoluteString == "http://o.test/a")
     }
 
+    /// `--fail-with-body` is curl's: the body of an error status is written; not with `--fail`.
+    @Test func failWithBodyIsTakenAndExcludesFail() throws {
+        #expect(try GetCommand.parse(["--fail-with-body", "http://o.test/a"]).failWithBody)
+        #expect(throws: (any Error).self) { try GetCommand.parse(["--fail", "--fail-with-body", "http://o.test/a"]) }
+    }
+
     @Test func headSendsHEADAndPrintsTheHeadOnly() throws {
         let command = try GetCommand.parse(["-I", "http://o.test/a"])
         #expect(try command.makeRequest().method == .head)

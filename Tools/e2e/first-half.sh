@@ -506,6 +506,13 @@ fail_writes_nothing() { # --fail on a 4xx: the old file stays, exit 4
     [ "$status" -eq 4 ] && [ "$(cat "$WORK/kept.json")" = "old content" ]
 }
 check "--fail on a 4xx writes nothing (-o keeps its old content) and exits 4" fail_writes_nothing
+fail_with_body_writes_it() { # --fail-with-body on a 4xx: the API's error body is written, exit 4
+    "$BIN/fresh" get --fail-with-body -o "$WORK/error.json" "$BASE_URL/api/private/posts/" --db-dir "$WORK/fail-db" 2>"$WORK/fail.err"
+    local status=$?
+    echo "      exit $status: $(cat "$WORK/fail.err"); body: $(head -c 80 "$WORK/error.json")"
+    [ "$status" -eq 4 ] && grep -q "{" "$WORK/error.json" && grep -q -- "--fail-with-body" "$WORK/fail.err"
+}
+check "--fail-with-body on a 4xx writes the body and exits 4, as curl" fail_with_body_writes_it
 check "--fail -i on a 4xx prints the status line and headers, no body, as curl" bash -c '
     out=$("$0" get --fail -i "$1/api/private/posts/" --db-dir "$2" 2>/dev/null); [ $? -eq 4 ] &&
     printf "%s" "$out" | head -1 | grep -q "^HTTP/[0-9.]* 4" && printf "%s" "$out" | grep -qi "^content-type:" &&

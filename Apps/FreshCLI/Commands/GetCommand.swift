@@ -26,7 +26,8 @@ struct GetCommand: FreshSubcommand {
             or exit 7; never the network; same as --offline).
 
             Like curl: redirects are followed only with -L (at most --max-redirs, 50); --fail \
-            writes nothing on a status of 400 or above (exit 4 for 4xx, 8 for 5xx); a URL without \
+            writes nothing on a status of 400 or above (exit 4 for 4xx, 8 for 5xx), \
+            --fail-with-body writes the body and exits the same way; a URL without \
             a scheme is http. Compression is always asked for and decoded (the decoded body is \
             what is stored); -H 'Accept-Encoding: …' gets the exact bytes instead.
 
@@ -125,6 +126,8 @@ struct GetCommand: FreshSubcommand {
 
     @Flag(name: [.customShort("f"), .customLong("fail")], help: "On a status of 400 or above write no body and exit 4 (4xx) or 8 (5xx).")
     var fail = false
+    @Flag(name: .customLong("fail-with-body"), help: "On a status of 400 or above write the body as usual, then exit 4 (4xx) or 8 (5xx).")
+    var failWithBody = false
     @Option(name: .customLong("retry"), parsing: .unconditional, help: ArgumentHelp("Retry up to n times on a timeout, a response cut short or a failed transfer, 408, 429, 5xx (not 501) or a 403 of a rate limit, waiting as the server asks (Retry-After, the stated reset), else 1 s, 2 s, 4 s…", valueName: "n"))
     var retries = 0
     @Option(name: [.customShort("m"), .customLong("max-time")], parsing: .unconditional, help: ArgumentHelp("Give up on the request after this many seconds (0: no limit).", valueName: "seconds"))
@@ -141,6 +144,7 @@ struct GetCommand: FreshSubcommand {
         if body == .file("") { throw ValidationError("--data @ needs a file name (or @- for standard input)") }
         if let method, HTTPRequest.Method(method.uppercased()) == nil { throw ValidationError("invalid method '\(method)'") }
         if json && (include || head) { throw ValidationError("--json cannot be combined with --include or --head") }
+        if fail && failWithBody { throw ValidationError("--fail and --fail-with-body exclude each other (as in curl)") }
         if head && body != nil { throw ValidationError("--head cannot send --data") }
         if let user, !user.contains(":") { throw ValidationError("-u needs user:password") }
         if maxRedirects < -1 { throw ValidationError("--max-redirs must be 0 or more, or -1 for no limit") }
@@ -191,10 +195,17 @@ struct GetCommand: FreshSubcommand {
                 try printer.print(response)
             }
             StandardError.write("fresh: the server answered \(response.status.code) (--fail)")
-            throw ExitCode(response.status.code >= 500 ? 8 : 4)
+            throw ExitCode(Self.failureStatus(response))
         }
         try printer.print(response)
+        if failWithBody && response.status.code >= 400 {
+            StandardError.write("fresh: the server answered \(response.status.code) (--fail-with-body)")
+            throw ExitCode(Self.failureStatus(response))
+        }
     }
+
+    /// The exit status of `--fail` and `--fail-with-body`: 4 for a 4xx, 8 for a 5xx.
+    private static func failureStatus(_ response: CachedResponse) -> Int32 { response.status.code >= 500 ? 8 : 4 }
 
     /// `-v`, on stderr.
     private func explain(_ response: CachedResponse) {
