@@ -163,7 +163,7 @@ let package = Package(
         .target(
             name: "FreshReader",
             dependencies: ["StorageErrors", "Composition",
-                "CNcursesw", "Fetcher", "JSON", "MirrorStore", "NamedSources", "Pagination", "Storage", "StoreAddress", "SyncEngine", "SyncOrchestration", "TerminalText",
+                "CNcursesw", "Fetcher", "HTTPCache", "JSON", "MirrorStore", "NamedSources", "Pagination", "Storage", "StoreAddress", "SyncEngine", "SyncOrchestration", "TerminalText",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Apps/FreshReader"
@@ -222,7 +222,7 @@ let package = Package(
             path: "Tests/SyncEngineTests"),
         .testTarget(
             name: "FreshCLITests",
-            dependencies: ["StorageErrors", "FreshCLI", "SyncOrchestration", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "NamedSources", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
+            dependencies: ["StorageErrors", "CommandLaunch", "FreshCLI", "SyncOrchestration", "FreshReader", "HTTPCache", "JSON", "MirrorStore", "MockServer", "NamedSources", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "HTTPTypes", package: "swift-http-types")],
             path: "Tests/FreshCLITests"),
         .testTarget(
             name: "FreshReaderTests", dependencies: ["Composition", "Fetcher", "NamedSources", "SyncOrchestration", "FreshReader", "JSON", "MirrorStore", "Pagination", "Pacing", "Storage", "SyncEngine", "TerminalText", .product(name: "ArgumentParser", package: "swift-argument-parser")],

@@ -1,14 +1,15 @@
 import ArgumentParser
 import Composition
 import Foundation
+import HTTPCache
 import JSON
 import MirrorStore
 import NamedSources
 import Storage
 import StorageErrors
 import StoreAddress
-import SyncOrchestration
 import SyncEngine
+import SyncOrchestration
 import TerminalText
 
 /// `fresh-reader`: browse the synced posts in the terminal, offline first.
@@ -183,7 +184,7 @@ public struct ReaderCommand: AsyncParsableCommand {
         let identity = CollectionIdentity.of(url)
         if let match = try await store.collections().first(where: { URL(string: $0.url).map(CollectionIdentity.of) == identity }) { return match }
         return try await store.createCollection(preferredName: CollectionIdentity.defaultName(for: url),
-                                                url: CollectionIdentity.withoutCredentials(url).absoluteString, now: Date())
+                                                url: URLCredentials.removed(from: url).absoluteString, now: Date())
     }
 
     /// `--url` read as `fresh sync URL` reads it (``ParsedURL``: http without a scheme, a lone `%`

@@ -43,7 +43,7 @@ public enum CommandLaunch {
     /// Says `NAME: line (see 'help')` on stderr (lost if stderr cannot take it) and exits with `code`.
     private static func fail<Command: ParsableCommand>(_ command: Command.Type, line: String, help: String, code: Int32) -> Never {
         let name = command.configuration.commandName ?? "command"
-        try? FileHandle.standardError.write(contentsOf: Data("\(name): \(line) (see '\(help)')\n".utf8))
+        try? FileHandle.standardError.write(contentsOf: Data("\(name): \(RedactedPassword.hidden(in: line)) (see '\(help)')\n".utf8))
         command.exit(withError: ExitCode(code))
     }
 

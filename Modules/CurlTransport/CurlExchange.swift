@@ -177,7 +177,7 @@ final class CurlExchange: @unchecked Sendable {
         // libcurl refuses a header past its limit (100 KB), 7.88 as "out of memory", 8.6 and later
         // as CURLE_TOO_LARGE: the same reply comes back when asked again, so no failure to retry.
         case CURLE_OUT_OF_MEMORY where sink.receivedStatus, Self.tooLarge where sink.receivedStatus:
-            return .invalidResponse("a header larger than libcurl takes (\(message))")
+            return .invalidResponse("a header larger than libcurl takes (100 KB)")
         // A body its coding cannot decode was most likely cut short on the way: asked again, as one.
         case CURLE_BAD_CONTENT_ENCODING: return .truncated("the body cannot be decoded (damaged or cut short): \(message)")
         case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT: return .invalidURL(transfer.request.url.absoluteString)

@@ -55,26 +55,33 @@ public enum CacheKey {
         }
     }
 
-    /// The secondary key: the request's values of every field the response's `Vary` names,
-    /// and of the fields that say who asks (``credentialFields``) when the request has them, with
-    /// whitespace normalised; a field the request lacks is spelled without `=`, since it only
-    /// matches another request that lacks it too, not an empty value. A request whose server
-    /// certificate was not checked (`uncheckedTLS`: `-k` over HTTPS) ends with
-    /// ``uncheckedTLSPart``: what it brought answers only such requests, never one that checks.
-    /// `nil` when `Vary: *`, which never matches (§4.1).
+    /// The secondary key: the request's values of every field the response's `Vary` names, and of
+    /// the fields that say who asks or whom (``SecretFields``, and a `Host` the request sets itself)
+    /// when the request has them, with whitespace normalised; a field the request lacks is spelled
+    /// without `=`, since it only matches another request that lacks it too, not an empty value.
+    /// A secret's value enters as a digest. A request whose server certificate was not checked
+    /// (`uncheckedTLS`: `-k` over HTTPS) ends with ``uncheckedTLSPart``: what it brought answers
+    /// only such requests, never one that checks. `nil` when `Vary: *`, which never matches (§4.1).
+    ///
+    /// A response is so reused only for a request with the same credentials, as if the server had
+    /// named them in `Vary`: a cache on a developer's machine serves requests made with several
+    /// tokens and users, and one's answer must not be handed to another, nor to a request without
+    /// credentials (RFC 9111 §3.5 lets a private cache store such responses). The digests (FNV-1a,
+    /// 64 bits) tell them apart and keep them out of the cache file as text; they do not stop
+    /// someone who reads the file from guessing a weak password, no more than the responses it
+    /// holds are hidden.
     public static func variant(vary: [String], requestFields: HTTPFields, uncheckedTLS: Bool = false) -> String? {
         let names = FieldList.elements(vary).map { $0.lowercased() }
         if names.contains("*") { return nil }
-        let credentials = credentialFields.filter { requestFields[$0] != nil }.map { $0.canonicalName }
-        let parts = Set(names).union(credentials).sorted().map { name in
-            let field = HTTPField.Name(name)
-            let values = field.map { requestFields[values: $0] } ?? []
+        let implicit = requestFields.map(\.name.canonicalName).filter { SecretFields.isSecret($0) || $0 == "host" }
+        let parts = Set(names).union(implicit).sorted().map { name in
+            let values = HTTPField.Name(name).map { requestFields[values: $0] } ?? []
             if values.isEmpty { return name }
             // The list grammar of HTTPFields: a comma inside a quoted string does not separate.
             let normalisedValue = FieldList.elements(values)
                 .map { $0.split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: " ") }
                 .joined(separator: ",")
-            if let field, credentialFields.contains(field) { return "\(name)=#\(FNV1a64.hex(Data(normalisedValue.utf8)))" }
+            if SecretFields.isSecret(name) { return "\(name)=#\(FNV1a64.hex(Data(normalisedValue.utf8)))" }
             return "\(name)=\(normalisedValue)"
         }
         return (parts + (uncheckedTLS ? [uncheckedTLSPart] : [])).joined(separator: "\n")
@@ -82,14 +89,4 @@ public enum CacheKey {
 
     /// The part of a variant key that marks a response fetched without checking the server's certificate.
     public static let uncheckedTLSPart = "tls=unchecked"
-
-    /// The request fields that say who asks (`-u` and a URL's `user:password@` arrive as
-    /// `Authorization`). A response is reused only for a request with the same ones, as if the
-    /// server had named them in `Vary`: a cache on a developer's machine serves requests made
-    /// with several tokens and users, and one's answer must not be handed to another, nor to a
-    /// request without credentials (RFC 9111 §3.5 lets a private cache store such responses).
-    /// Their values enter the key as digests (FNV-1a, 64 bits): they tell them apart and keep
-    /// them out of the cache file as text; they do not stop someone who reads the file from
-    /// guessing a weak password, no more than the responses it holds are hidden.
-    static let credentialFields: [HTTPField.Name] = [.authorization, .cookie, .proxyAuthorization]
 }

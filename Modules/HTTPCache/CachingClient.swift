@@ -65,6 +65,9 @@ public final class CachingClient: Sendable {
             response.body = Data()
             followed.append(response)
             current = next
+            // A Location with `user:password@` (the server's doing): sent as the first URL's are,
+            // and kept out of the key and of every line printed.
+            current.url = URLCredentials.moving(from: next.url, into: &current.headerFields)
         }
     }
 

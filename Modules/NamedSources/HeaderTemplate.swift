@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCache
 
 /// A header value as the sources file keeps it: literal text with `${VAR}` (an environment
 /// variable) and `$(command)` (what a command prints, such as `$(pass show api/token)`) in it.
@@ -114,16 +115,9 @@ public struct HeaderTemplate: Sendable, Equatable, CustomStringConvertible {
         return name.unicodeScalars.allSatisfy { $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
     }
 
-    /// Whether a field of this name usually carries a secret (`Authorization`, `Cookie`, `X-Api-Key`, …).
-    public static func isSecretName(_ name: String) -> Bool {
-        let lower = name.lowercased()
-        return ["authorization", "proxy-authorization", "cookie"].contains(lower)
-            || ["token", "key", "secret", "auth", "password"].contains { lower.contains($0) }
-    }
-
     /// Whether this value, stored as it is, is a secret: a secret-named field whose value is literal text.
     public func isLiteralSecret(header: String) -> Bool {
-        HeaderTemplate.isSecretName(header) && (try? origin()) == .file
+        SecretFields.isSecret(header) && (try? origin()) == .file
     }
 
     /// The value as it may be shown: the template, or `***` for a literal secret.

@@ -46,7 +46,7 @@ public struct SyncOverrides: Sendable {
         case .url(let url):
             options = SyncOptions(url: url)
             options.name = name
-            options.rememberedHeaders = HTTPFields(fields.filter { !HeaderTemplate.isSecretName($0.name.rawName) })
+            options.rememberedHeaders = HTTPFields(fields.filter { !SecretFields.isSecret($0.name.rawName) })
         case .source(let source):
             if name != nil { throw ValidationError("a source's collection is named after it: --name does not apply to '\(source.name)'") }
             options = try source.syncOptions()

@@ -164,7 +164,7 @@ struct CurlTransportTests {
             try await transport.send(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/big")!))
         } throws: { error in
             guard case TransportError.invalidResponse(let reason) = error else { return false }
-            return reason.hasPrefix("a header larger than libcurl takes")
+            return reason == "a header larger than libcurl takes (100 KB)"
         }
     }
 

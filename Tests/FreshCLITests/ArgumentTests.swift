@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLaunch
 import Foundation
 import HTTPCache
 import MirrorStore

@@ -169,6 +169,25 @@ struct CachingClientTests {
         #expect(harness.transport.requests.first?.headerFields[.ifNoneMatch] == #""v1""#)
     }
 
+    /// Any field whose name says it carries a secret (an API key, a token) parts the entries as
+    /// `Authorization` does, as a digest; a `Host` the request sets names another site.
+    @Test func secretNamedFieldsAndAnOwnHostKeepTheirOwnEntries() async throws {
+        let harness = Harness { request in
+            response(.ok, ["Cache-Control": "max-age=60", "Vary": "X-Api-Key"],
+                     body: [HTTPField.Name("X-Api-Key")!, .init("Host")!].map { request.headerFields[$0] ?? "-" }.joined(separator: " "))
+        }
+        _ = try await harness.get(headers: ["X-Api-Key": "key-AAA"])
+        let other = try await harness.get(headers: ["X-Api-Key": "key-BBB"])
+        let none = try await harness.get()
+        let tenant = try await harness.get(headers: ["Host": "tenant-a.example"])
+        let again = try await harness.get(headers: ["X-Api-Key": "key-AAA"])
+        #expect(other.body == Data("key-BBB -".utf8) && none.body == Data("- -".utf8) && tenant.body == Data("- tenant-a.example".utf8))
+        #expect(again.decision.outcome == .freshHit && again.body == Data("key-AAA -".utf8))
+        #expect(harness.transport.requests.count == 4)
+        let keys = try harness.storage.variants(forKey: "GET http://origin.test/posts?limit=2").map(\.variantKey)
+        #expect(!keys.contains { $0.contains("key-") } && keys.contains("host=tenant-a.example\nx-api-key"))
+    }
+
     @Test func varyMatchingNormalisesWhitespace() async throws {
         let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=60", "Vary": "Accept"], body: "v") }
         _ = try await harness.get(headers: ["Accept": "application/json,  text/plain"])
@@ -329,6 +348,20 @@ struct CachingClientTests {
         #expect(first.redirects.map(\.status) == [.movedPermanently] && first.redirects.first?.headerFields[.location] == "/new")
         let again = try await harness.get("http://origin.test/old")
         #expect(harness.transport.requests.count == 2 && again.redirects.map(\.status) == [.movedPermanently])
+    }
+
+    /// A Location with `user:password@` is followed with them as Basic authentication, and the
+    /// key of its answer holds neither (it was kept, password and all, in cache.sqlite).
+    @Test func aRedirectsCredentialsGoToAuthorizationNotTheKey() async throws {
+        let harness = Harness { request in
+            request.url.path == "/old"
+                ? response(.found, ["Location": "http://mallory:hop-secret@origin.test/new"])
+                : response(.ok, ["Cache-Control": "max-age=60"], body: request.headerFields[.authorization] ?? "none")
+        }
+        let answer = try await harness.get("http://origin.test/old")
+        #expect(answer.body == Data(("Basic " + Data("mallory:hop-secret".utf8).base64EncodedString()).utf8))
+        #expect(harness.transport.requests.last?.url.absoluteString == "http://origin.test/new")
+        #expect(try harness.storage.variants(forKey: "GET http://origin.test/new").count == 1)
     }
 
     @Test func redirectLoopsStopAfterTenHops() async throws {

@@ -103,4 +103,33 @@ struct CacheBodyTableTests {
         let counts = try census(path)
         #expect(counts.entries == 1 && counts.bodies == 1 && counts.orphans == 0 && counts.totalDrift == 0)
     }
+
+    /// What the emptying deleted is overwritten: a token an older entry kept as text (a
+    /// `Vary: Authorization` variant) is nowhere in the file once its log is checkpointed.
+    @Test func theEmptiedEntriesLeaveNoTokenInTheFile() throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("cache.sqlite")
+        let old = try DatabaseQueue(path: path)
+        try CacheSchema.migrator.migrate(old, upTo: "v3-omitted-bodies")
+        try old.write { db in
+            for index in 0..<50 {
+                var stored = entry("/private/\(index)", body: 300)
+                stored.variantKey = "authorization=Bearer OLD-SECRET-TOKEN-\(index)"
+                let record = CacheEntryRecord(stored, accessedAt: Date(timeIntervalSince1970: 1002))
+                try db.execute(sql: "INSERT INTO cacheBody (body) VALUES (?)", arguments: [record.body])
+                try db.execute(sql: """
+                    INSERT INTO cacheEntry (key, variantKey, url, method, status, headers, requestTime, responseTime, size, lastAccess, bodyID)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [record.key, record.variantKey, record.url, record.method, record.status, record.headers,
+                                     record.requestTime, record.responseTime, record.size, record.lastAccess, db.lastInsertedRowID])
+            }
+        }
+        try old.close()
+        _ = try CacheDatabase(path: path)
+        let checkpointing = try DatabaseQueue(path: path)
+        try checkpointing.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try checkpointing.close()
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(bytes.range(of: Data("OLD-SECRET-TOKEN".utf8)) == nil)
+    }
 }

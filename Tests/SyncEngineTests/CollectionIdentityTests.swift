@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCache
 import SyncEngine
 import Testing
 
@@ -22,8 +23,8 @@ struct CollectionIdentityTests {
 
     @Test func credentialsBecomeAnAuthorizationField() {
         let url = URL(string: "https://me:s3cret@x.test/a")!
-        #expect(CollectionIdentity.basicAuthorization(in: url) == "Basic " + Data("me:s3cret".utf8).base64EncodedString())
-        #expect(CollectionIdentity.withoutCredentials(url).absoluteString == "https://x.test/a")
-        #expect(CollectionIdentity.basicAuthorization(in: URL(string: "https://x.test/a")!) == nil)
+        #expect(URLCredentials.basicAuthorization(in: url) == "Basic " + Data("me:s3cret".utf8).base64EncodedString())
+        #expect(URLCredentials.removed(from: url).absoluteString == "https://x.test/a")
+        #expect(URLCredentials.basicAuthorization(in: URL(string: "https://x.test/a")!) == nil)
     }
 }

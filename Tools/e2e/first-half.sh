@@ -513,6 +513,9 @@ fail_with_body_writes_it() { # --fail-with-body on a 4xx: the API's error body i
     [ "$status" -eq 4 ] && grep -q "{" "$WORK/error.json" && grep -q -- "--fail-with-body" "$WORK/fail.err"
 }
 check "--fail-with-body on a 4xx writes the body and exits 4, as curl" fail_with_body_writes_it
+check "a URL refused on the command line shows its password as *** (exit 64)" bash -c '
+    err=$("$0" get "http://me:pwSECRET@127.0.0.1:99999/x" 2>&1 >/dev/null); status=$?; echo "      exit $status: $err"
+    [ "$status" -eq 64 ] && printf "%s" "$err" | grep -q "me:\*\*\*@" && ! printf "%s" "$err" | grep -q pwSECRET' "$BIN/fresh"
 check "--fail -i on a 4xx prints the status line and headers, no body, as curl" bash -c '
     out=$("$0" get --fail -i "$1/api/private/posts/" --db-dir "$2" 2>/dev/null); [ $? -eq 4 ] &&
     printf "%s" "$out" | head -1 | grep -q "^HTTP/[0-9.]* 4" && printf "%s" "$out" | grep -qi "^content-type:" &&

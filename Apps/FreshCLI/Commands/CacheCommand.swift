@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLaunch
 import Foundation
 import HTTPCache
 import HTTPFields
@@ -68,7 +69,7 @@ struct CacheCommand: AsyncParsableCommand {
         func execute() async throws {
             let database = try storage.openCacheDatabase()
             // Keys hold no user or password (`get` sends them as Authorization).
-            let url = CollectionIdentity.withoutCredentials(target.url)
+            let url = URLCredentials.removed(from: target.url)
             let variants = try database.variants(forKey: CacheKey.primary(method: .get, url: url))
             guard !variants.isEmpty else { throw NothingStored(url: url) }
             for entry in variants {
@@ -89,7 +90,7 @@ struct CacheCommand: AsyncParsableCommand {
 
         func execute() async throws {
             let database = try storage.openCacheDatabase()
-            let url = CollectionIdentity.withoutCredentials(target.url)
+            let url = URLCredentials.removed(from: target.url)
             let key = CacheKey.primary(method: .get, url: url)
             let count = try database.variants(forKey: key).count
             try database.removeAll(forKey: key)

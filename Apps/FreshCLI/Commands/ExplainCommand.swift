@@ -1,6 +1,7 @@
 import ArgumentParser
 import Composition
 import Foundation
+import HTTPCache
 import SyncEngine
 import SyncOrchestration
 import TerminalText
@@ -37,7 +38,7 @@ struct ExplainCommand: FreshSubcommand {
 
     func execute() async throws {
         var fields = try HeaderArgument.fields(headers)
-        let url = CollectionIdentity.movingCredentials(from: target.url, into: &fields)
+        let url = URLCredentials.moving(from: target.url, into: &fields)
         let services = FreshServices(location: storage.location)
         if let failure = services.cacheFailure { throw failure } // it was asked about the file
         services.warnings.forEach { StandardError.write("fresh: warning: \($0)") }

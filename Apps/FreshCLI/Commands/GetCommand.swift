@@ -239,7 +239,7 @@ struct GetCommand: FreshSubcommand {
         let name = method?.uppercased() ?? (head ? "HEAD" : body == nil ? "GET" : "POST")
         if body != nil && fields[.contentType] == nil { fields[.contentType] = "application/json" }
         if let userAgent = network.userAgent, fields[.userAgent] == nil { fields[.userAgent] = userAgent }
-        let url = CollectionIdentity.movingCredentials(from: target.url, into: &fields)
+        let url = URLCredentials.moving(from: target.url, into: &fields)
         var request = TransportRequest(method: HTTPRequest.Method(name)!, url: url, headerFields: fields, body: body,
                                        timeout: TimeLimit.duration(maxTime))
         request.trust = network.trust()

@@ -354,7 +354,7 @@ struct SyncCommand: FreshSubcommand {
     /// with quoting that works as typed (the scheme word kept, the secret a variable).
     private func noteSecretsNotKept(url: URL) {
         // The fields as written (validated already): naming them runs no `$(command)`.
-        let secrets = headers.compactMap { try? HeaderArgument.parse($0) }.filter { HeaderTemplate.isSecretName($0.0.rawName) }
+        let secrets = headers.compactMap { try? HeaderArgument.parse($0) }.filter { SecretFields.isSecret($0.0.rawName) }
         guard let (name, value) = secrets.first, !quiet else { return }
         StandardError.note("fresh: note: \(secrets.map(\.0.rawName).joined(separator: ", ")) is used for this run only; to keep it, name a source: "
             + "fresh source add NAME '\(url.absoluteString)' -H '\(name.rawName): \(Self.template(of: value))'")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandLaunch
 import Foundation
 import HTTPCache
 import MirrorStore
@@ -7,9 +8,9 @@ import Pacing
 import Storage
 import StorageErrors
 import StoreAddress
+import SyncEngine
 import SyncOrchestration
 import Synchronization
-import SyncEngine
 import TerminalText
 
 /// Turns any error into one line on stderr and a documented exit status (see `fresh --help`).

@@ -89,8 +89,10 @@ enum CacheSchema {
         // neither, and would answer whoever asks (a `Vary: Authorization` one held the token as
         // text). The cache is disposable: every entry goes; a sync's pages are revalidated with the
         // mirror's ETags (PageValidatorStorage's stand-ins), the others downloaded once again.
+        // `secure_delete`: the freed pages are overwritten, not left holding what was deleted.
         migrator.registerMigration("v4-entries-by-credentials") { db in
-            try db.execute(sql: "DELETE FROM cacheEntry")
+            let previous = try Int.fetchOne(db, sql: "PRAGMA secure_delete") ?? 0
+            try db.execute(sql: "PRAGMA secure_delete = ON; DELETE FROM cacheEntry; PRAGMA secure_delete = \(previous)")
         }
         return migrator
     }

@@ -1,5 +1,4 @@
 import Foundation
-import HTTPTypes
 import Pagination
 
 /// What makes two URLs the same collection: scheme, host and port (lower-cased, default
@@ -47,28 +46,5 @@ public enum CollectionIdentity {
         let extensions = [".json", ".ndjson", ".jsonl", ".geojson", ".php", ".asp", ".aspx", ".cgi"]
         guard let found = extensions.first(where: { segment.lowercased().hasSuffix($0) && segment.count > $0.count }) else { return segment }
         return String(segment.dropLast(found.count))
-    }
-
-    /// `url` as it may be stored and shown: without a password or user name.
-    public static func withoutCredentials(_ url: URL) -> URL {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              components.user != nil || components.password != nil else { return url }
-        components.user = nil
-        components.password = nil
-        return components.url ?? url
-    }
-
-    /// `url` without its user name and password; `fields` gain the `Authorization: Basic …` they
-    /// stand for (as curl sends them), unless they hold one already (`-u`, `-H`). What a sync
-    /// and `fresh get` send: their URLs, and the cache's keys, never hold the secret.
-    public static func movingCredentials(from url: URL, into fields: inout HTTPFields) -> URL {
-        if fields[.authorization] == nil, let basic = basicAuthorization(in: url) { fields[.authorization] = basic }
-        return withoutCredentials(url)
-    }
-
-    /// The `Authorization: Basic …` value of the user name and password in `url`, if it has any.
-    public static func basicAuthorization(in url: URL) -> String? {
-        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: false), let user = components.user else { return nil }
-        return "Basic " + Data("\(user):\(components.password ?? "")".utf8).base64EncodedString()
     }
 }

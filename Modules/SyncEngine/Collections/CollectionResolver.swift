@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCache
 import MirrorStore
 
 /// Finds the collection a `fresh sync URL [--name NAME]` means, or creates it.
@@ -8,7 +9,7 @@ public enum CollectionResolver {
     /// - Throws: ``SyncError/nameTaken(name:url:)`` when `name` mirrors another URL.
     public static func resolve(url: URL, name: String?, in store: any MirrorReading & CollectionEditing) async throws -> (CollectionRecord, isNew: Bool) {
         let identity = CollectionIdentity.of(url)
-        let stored = CollectionIdentity.withoutCredentials(url).absoluteString
+        let stored = URLCredentials.removed(from: url).absoluteString
         if let name {
             if let existing = try await store.collection(named: name) {
                 guard let existingURL = URL(string: existing.url), CollectionIdentity.of(existingURL) == identity else {

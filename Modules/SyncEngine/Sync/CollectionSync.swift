@@ -95,7 +95,7 @@ extension SyncOptions {
     /// The options with the URL's user name and password moved to `Authorization`, out of every URL.
     var withCredentialsAsField: SyncOptions {
         var options = self
-        options.url = CollectionIdentity.movingCredentials(from: url, into: &options.headerFields)
+        options.url = URLCredentials.moving(from: url, into: &options.headerFields)
         return options
     }
 }
