@@ -100,7 +100,13 @@ extension PostgresMirror {
     }
 
     public func recordPassKind(_ kind: PassKind, of id: Int64) async throws {
-        try await write { try await $0.query("UPDATE collection SET last_pass_kind = \(kind.rawValue), incremental_from = NULL WHERE id = \(id)") }
+        try await write { transaction in
+            try await transaction.query("""
+                UPDATE collection SET last_pass_kind = \(kind.rawValue),
+                    incremental_from = CASE WHEN \(kind.rawValue) = 'incremental' THEN NULL ELSE incremental_from END
+                WHERE id = \(id)
+                """)
+        }
     }
 
     public func renameCollection(_ id: Int64, to name: String) async throws {

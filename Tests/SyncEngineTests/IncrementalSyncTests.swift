@@ -47,22 +47,50 @@ struct IncrementalSyncTests {
             let listed = items.map { #"{"id": \#($0.0), "updated_at": "\#($0.1)"}"# }.joined(separator: ", ")
             return ScriptedOrigin.Reply(body: #"{"items": [\#(listed)], "next_cursor": \#(next.map { "\"\($0)\"" } ?? "null")}"#)
         }
-        try origin.serve(["/things?limit=2": page([(1, "2024-01-01"), (2, "2024-01-01")], next: "c3"),
-                          "/things?limit=2&cursor=c3": page([(3, "2024-01-01")], next: nil)])
+        let full = ["/things?limit=2": page([(1, "2024-01-01"), (2, "2024-01-01")], next: "c3"),
+                    "/things?limit=2&cursor=c3": page([(3, "2024-01-01")], next: nil)]
+        try origin.serve(full)
         let url = origin.baseURL + "/things?limit=2"
         let since = try #require(SinceSpec(parsing: "since=updated_at"))
         #expect(try await fixture.sync(url) { $0.since = since }.totalItems == 3)
         // Item 2 edited last, item 4 new; the run stops at its second page.
         let changed = ["/things?limit=2&since=2024-01-01": page([(2, "2024-01-09")], next: "c4"),
                        "/things?limit=2&since=2024-01-01&cursor=c4": page([(4, "2024-01-05")], next: nil),
-                       "/things?limit=2&since=2024-01-09": page([(2, "2024-01-09")], next: nil)]
+                       "/things?limit=2&since=2024-01-09": page([(2, "2024-01-09")], next: nil)].merging(full) { $1 }
         try origin.serve(changed.merging(["/things?limit=2&since=2024-01-01&cursor=c4": ScriptedOrigin.Reply(status: 400, body: "{}")]) { $1 })
         await #expect(throws: SyncError.self) { try await fixture.sync(url) { $0.since = since } }
+        #expect(try fixture.store.collection(named: "things")?.incrementalFrom == "2024-01-01")
+        // A whole pass between (its pages may be fresh hits, which read nothing) keeps the start.
+        _ = try await fixture.sync(url) { $0.since = since; $0.full = true }
         #expect(try fixture.store.collection(named: "things")?.incrementalFrom == "2024-01-01")
         try origin.serve(changed)
         let again = try await fixture.sync(url) { $0.since = since }
         #expect(again.incremental == "since=2024-01-01" && again.created == 1)
         #expect(try fixture.items("things").map(\.key) == [.integer(1), .integer(2), .integer(3), .integer(4)])
         #expect(try fixture.store.collection(named: "things")?.incrementalFrom == nil)
+    }
+
+    /// An incremental run whose listing's stated total falls while it reads (an entry deleted
+    /// ahead of the pages still to read pulls others back past them) says the mirror may be
+    /// partial (exit 9) and keeps its start, so the next run reads those entries.
+    @Test func anIncrementalRunWhoseTotalFellKeepsItsStart() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        func page(_ offset: Int, _ items: [(Int, String)], total: Int) -> ScriptedOrigin.Reply {
+            let listed = items.map { #"{"id": \#($0.0), "updated_at": "\#($0.1)"}"# }.joined(separator: ", ")
+            return ScriptedOrigin.Reply(body: #"{"offset": \#(offset), "limit": 2, "total": \#(total), "items": [\#(listed)]}"#)
+        }
+        let old = "2024-01-01"
+        try origin.serve(["/things?limit=2": page(0, [(1, old), (2, old)], total: 4),
+                          "/things?limit=2&offset=2": page(2, [(3, old), (4, old)], total: 4)])
+        let url = origin.baseURL + "/things?limit=2"
+        let since = try #require(SinceSpec(parsing: "since=updated_at"))
+        _ = try await fixture.sync(url) { $0.since = since }
+        // Items 1 to 3 edited; item 1 deleted once the first page was read: item 3 slides onto it.
+        try origin.serve(["/things?limit=2&since=2024-01-01": page(0, [(1, "2024-02-01"), (2, "2024-02-01")], total: 3),
+                          "/things?limit=2&since=2024-01-01&offset=2": page(2, [(4, old)], total: 3 - 1)])
+        let fell = try await fixture.sync(url) { $0.since = since }
+        #expect(fell.partial.contains { $0.contains("fell from 3 to 2") })
+        #expect(try fixture.store.collection(named: "things")?.incrementalFrom == old)
     }
 }

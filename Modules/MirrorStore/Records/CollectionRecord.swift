@@ -36,7 +36,8 @@ public struct CollectionRecord: Sendable, Equatable {
     public var lastPassKind: PassKind?
     /// The value an incremental run that has not ended started from (`--since`'s parameter): the
     /// next run starts from it again, since what the stopped run merged raised the largest stored
-    /// value past the pages it never read. `nil` once a run ends.
+    /// value past the pages it never read. `nil` once an incremental run ends whole (a whole
+    /// pass may have read its pages from the cache, and confirms nothing).
     public var incrementalFrom: String?
 
     public init(id: Int64, name: String, url: String, plan: PaginationPlan?, createdAt: Double, pass: Int, passComplete: Bool,

@@ -29,6 +29,7 @@ public protocol CollectionEditing: AnyObject, Sendable {
     /// Records how the last sync of a collection ended (`nil`: it succeeded or stopped cleanly).
     func recordSyncEnd(of id: Int64, error: String?, at date: Date) async throws
     /// Records the kind of the run that just ended (``CollectionRecord/lastPassKind``); an
-    /// incremental run's start is forgotten.
+    /// incremental run that ended forgets where it started. A whole pass does not: its pages may
+    /// have been fresh hits, which read nothing from the server.
     func recordPassKind(_ kind: PassKind, of id: Int64) async throws
 }

@@ -98,7 +98,8 @@ extension SQLiteMirror {
     }
 
     public func recordPassKind(_ kind: PassKind, of collectionID: Int64) throws {
-        try execute("UPDATE collection SET lastPassKind = ?, incrementalFrom = NULL WHERE id = ?", [kind.rawValue, collectionID])
+        try execute("UPDATE collection SET lastPassKind = ?, incrementalFrom = CASE WHEN ? = 'incremental' THEN NULL ELSE incrementalFrom END WHERE id = ?",
+                    [kind.rawValue, kind.rawValue, collectionID])
     }
 
     public func renameCollection(_ collectionID: Int64, to name: String) throws {

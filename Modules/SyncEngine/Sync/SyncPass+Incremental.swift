@@ -52,7 +52,13 @@ extension SyncPass {
             events(.page(PageEvent(index: index, url: url, decision: fetched.response.decision, items: items.count, unchanged: false,
                                    write: write, summary: summary)))
         }
-        try await store.recordPassKind(.incremental, of: collection.id)
+        // A total that fell while the run read its pages pulled entries back past the pages read:
+        // the run may have missed some, so the next one starts from the same value again.
+        if let fall = walk.totalFall {
+            notePartial(PartialMirror.movedTotal(fall))
+        } else {
+            try await store.recordPassKind(.incremental, of: collection.id)
+        }
         tally.update {
             $0.complete = true
             if case .end(let end) = walk.next { $0.endReason = end.reason }
