@@ -28,6 +28,24 @@ struct MirrorStoreBehaviourTests {
         #expect(try await store.collection(meaning: "POSTS") == nil)
     }
 
+    /// Where an incremental run started is kept until an incremental run ends: a whole pass
+    /// (whose pages may be fresh hits) keeps it, another `--since` forgets it.
+    @Test(arguments: StoreKind.allCases)
+    func anIncrementalStartIsKeptUntilAnIncrementalRunEnds(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let store = mirror.store, id = mirror.collection.id
+        func start() async throws -> String? { try await store.collection(id: id)?.incrementalFrom }
+        try await store.recordIncrementalStart("2024-01-01", of: id)
+        try await store.recordPassKind(.full, of: id)
+        #expect(try await start() == "2024-01-01")
+        try await store.recordPassKind(.incremental, of: id)
+        #expect(try await start() == nil)
+        try await store.recordIncrementalStart("2024-02-01", of: id)
+        try await store.rememberSince("since=modified", of: id)
+        let record = try await store.collection(id: id)
+        #expect(record?.incrementalFrom == nil && record?.lastPassKind == .incremental)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func collectionsGetUniqueNamesAndDeleteWithTheirItems(_ kind: StoreKind) async throws {
         let mirror = try await StoreUnderTest(kind)
