@@ -346,7 +346,17 @@ struct CollectionSyncTests {
             try await SyncFixture().sync(origin.baseURL + "/things")
         } throws: { error in
             guard case SyncError.httpStatus(400, _, let message?) = error else { return false }
-            return message.count == 300 && message.hasPrefix("query parameter 'cursor'") && message.hasSuffix("…") && !message.contains("END")
+            // Cut after a word: "… q …", never "… _sort, q th…".
+            return message.count <= 300 && message.hasPrefix("query parameter 'cursor'") && message.hasSuffix(" …") == false
+                && message.hasSuffix("…") && message.dropLast().last != " " && long.hasPrefix(message.dropLast() + " ") && !message.contains("END")
+        }
+        // A text body is kept to its first line, and says there was more.
+        try origin.serve(["/page": ScriptedOrigin.Reply(status: 400, body: "<title>400 Bad Request</title>\n<p>the rest</p>")])
+        await #expect {
+            try await SyncFixture().sync(origin.baseURL + "/page")
+        } throws: { error in
+            guard case SyncError.httpStatus(400, _, let message?) = error else { return false }
+            return message == "<title>400 Bad Request</title> …"
         }
     }
 

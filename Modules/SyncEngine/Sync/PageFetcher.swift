@@ -182,14 +182,19 @@ enum ErrorMessage {
             }
             return nil
         }
-        let text = String(decoding: response.body.prefix(maximumLength * 4), as: UTF8.self)
-            .split(whereSeparator: \.isNewline).first.map(String.init)?.trimmingCharacters(in: .whitespaces)
-        return text?.isEmpty == false ? shortened(text!) : nil
+        let lines = String(decoding: response.body.prefix(maximumLength * 4), as: UTF8.self).split(whereSeparator: \.isNewline)
+        guard let first = lines.first?.trimmingCharacters(in: .whitespaces), !first.isEmpty else { return nil }
+        // Only the first line is kept: more after it is a cut too.
+        return shortened(first, more: lines.count > 1)
     }
 
-    /// `text` up to ``maximumLength`` characters, ending with `…` where it was cut.
-    static func shortened(_ text: String) -> String {
-        text.count > maximumLength ? text.prefix(maximumLength - 1) + "…" : text
+    /// `text` up to ``maximumLength`` characters, cut after a word where it can be, and ending
+    /// with `…` where it was cut (or where `more` follows it).
+    static func shortened(_ text: String, more: Bool = false) -> String {
+        guard text.count > maximumLength else { return more ? text + " …" : text }
+        let kept = text.prefix(maximumLength - 1)
+        let lastSpace = kept.lastIndex(of: " ").flatMap { kept.distance(from: kept.startIndex, to: $0) > maximumLength * 2 / 3 ? $0 : nil }
+        return String(kept[..<(lastSpace ?? kept.endIndex)]) + "…"
     }
 }
 
