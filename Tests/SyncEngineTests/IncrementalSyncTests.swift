@@ -93,4 +93,25 @@ struct IncrementalSyncTests {
         #expect(fell.partial.contains { $0.contains("fell from 3 to 2") })
         #expect(try fixture.store.collection(named: "things")?.incrementalFrom == old)
     }
+
+    /// A whole pass whose stated total fell may have missed items ("the next sync reads them"):
+    /// the next sync is a whole pass again, not an incremental run from the newest stored value.
+    @Test func aPartialWholePassIsFollowedByAWholePass() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        func page(_ offset: Int, _ ids: [Int], total: Int) -> ScriptedOrigin.Reply {
+            let listed = ids.map { #"{"id": \#($0), "updated_at": "2024-01-0\#($0)"}"# }.joined(separator: ", ")
+            return ScriptedOrigin.Reply(body: #"{"offset": \#(offset), "limit": 2, "total": \#(total), "items": [\#(listed)]}"#)
+        }
+        // Item 1 deleted once the first page was read: item 3 slides onto it, unseen.
+        try origin.serve(["/things?limit=2": page(0, [1, 2], total: 4), "/things?limit=2&offset=2": page(2, [4], total: 3)])
+        let url = origin.baseURL + "/things?limit=2"
+        let since = try #require(SinceSpec(parsing: "since=updated_at"))
+        let partial = try await fixture.sync(url) { $0.since = since }
+        #expect(partial.partial.contains { $0.contains("fell from 4 to 3") })
+        try origin.serve(["/things?limit=2": page(0, [2, 3], total: 3), "/things?limit=2&offset=2": page(2, [4], total: 3)])
+        let next = try await fixture.sync(url) { $0.since = since }
+        #expect(next.incremental == nil)
+        #expect(try fixture.items("things").map(\.key).contains(.integer(3)))
+    }
 }

@@ -70,6 +70,9 @@ public enum PassKind: String, Sendable {
     case full
     /// What changed merged in (`--since`), nothing removed.
     case incremental
+    /// A whole pass whose stated total fell while it read: items may have slid back past the
+    /// pages read, so the next sync is a whole pass again, not an incremental one.
+    case partial
 }
 
 /// A collection with the figures `fresh collections` shows.

@@ -7,13 +7,14 @@ import Pagination
 
 extension SyncPass {
     /// The value an incremental run starts from: the largest stored value of `--since`'s member,
-    /// once a whole pass has completed and none is unfinished (and not `--full`); `nil` for a whole pass.
+    /// once a whole pass has completed and none is unfinished (and not `--full`), unless the last
+    /// whole pass may have missed items (``PassKind/partial``); `nil` for a whole pass.
     /// After an incremental run of the same `--since` that did not end, the value it started from:
     /// what it merged (an item edited late, listed early) raised the largest stored value past the
     /// pages it never read, and starting from there would skip them for good.
     func incrementalStart() async throws -> (spec: SinceSpec, value: String)? {
         guard let since = options.since, !options.full, collection.plan != nil, collection.passComplete,
-              collection.lastCompleteAt != nil else { return nil }
+              collection.lastCompleteAt != nil, collection.lastPassKind != .partial else { return nil }
         if let unfinished = collection.incrementalFrom, collection.since == since.description { return (since, unfinished) }
         guard let value = try await store.largestValue(of: since.member, in: collection.id) else { return nil }
         return (since, value)
