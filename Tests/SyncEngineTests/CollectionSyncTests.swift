@@ -360,6 +360,18 @@ struct CollectionSyncTests {
         }
     }
 
+    /// A 5xx given up on keeps what the server said with it, as a 4xx's line does.
+    @Test func aServerErrorGivenUpOnSaysTheServersMessage() async throws {
+        let origin = try ScriptedOrigin()
+        try origin.serve(["/things": ScriptedOrigin.Reply(status: 500, body: #"{"message": "database is down for maintenance"}"#)])
+        await #expect {
+            try await SyncFixture().sync(origin.baseURL + "/things") { $0.retry = RetryPolicy(retries: 0) }
+        } throws: { error in
+            guard case SyncError.gaveUp(_, let reason, 500, _) = error else { return false }
+            return reason.hasSuffix(": database is down for maintenance")
+        }
+    }
+
     @Test func anUnreachableServerIsOfflineAfterTheRetriesAndStoredItemsStay() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 15, maxAge: 0))
         let fixture = try SyncFixture()

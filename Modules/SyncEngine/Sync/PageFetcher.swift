@@ -47,8 +47,10 @@ struct PageFetcher: Sendable {
     /// collection instead. `retrying`: `false` for a single attempt (a guess; see ``ChainLookahead``).
     func fetch(_ url: URL, index: Int, plan: PaginationPlan?, policy: CachePolicy? = nil, retrying: Bool = true) async throws -> FetchedPage {
         let retry = retrying ? options.retry : RetryPolicy(retries: 0, retriesUnreachable: false)
+        // What the server said with the last error status, for the line that gives up.
+        let lastMessage = Mutex<String?>(nil)
         return try await RetryLoop(policy: retry, clock: clock, random: random).run { _ in
-            try await attempt(url, index: index, plan: plan, policy: policy ?? options.policy)
+            try await attempt(url, index: index, plan: plan, policy: policy ?? options.policy, said: lastMessage)
         } willRetry: { retry in
             tally.update { $0.retries += 1 }
             // A rate limit's wait is the gate's: the next attempt waits there, and says so.
@@ -56,13 +58,16 @@ struct PageFetcher: Sendable {
             events(.retrying(url: url, after: retry.wait, reason: retry.reason, attempt: retry.attempt, of: options.retry.retries))
             tally.update { $0.wait(retry.wait, for: SyncSummary.backoff) }
         } giveUp: { stop in
-            throw stopError(stop.failure, url: url, reason: stop.reason)
+            throw stopError(stop.failure, url: url, reason: stop.reason + (lastMessage.withLock { $0 }.map { ": \($0)" } ?? ""))
         }
     }
 
     /// One request for the page: the page, the end of the collection, a failure the retry
     /// policy decides on, or an error no retry mends (thrown).
-    private func attempt(_ url: URL, index: Int, plan: PaginationPlan?, policy: CachePolicy) async throws -> RetryLoop.Attempt<FetchedPage> {
+    /// `said`: what the server said with an error status it answered (``ErrorMessage``).
+    private func attempt(
+        _ url: URL, index: Int, plan: PaginationPlan?, policy: CachePolicy, said: borrowing Mutex<String?>
+    ) async throws -> RetryLoop.Attempt<FetchedPage> {
         var policy = policy, endAskedAgain = false
         while true {
             let response: CachedResponse
@@ -121,6 +126,7 @@ struct PageFetcher: Sendable {
             guard refusal != nil || RetryPolicy.isRetryable(status: code) else {
                 throw SyncError.httpStatus(code: code, url: url.absoluteString, message: ErrorMessage.from(response))
             }
+            said.withLock { $0 = ErrorMessage.from(response) }
             return .failed(RetryPolicy.failure(status: code, refusal: refusal, hold: gate.hold(of: Origin.of(url))))
         }
     }
