@@ -181,10 +181,34 @@ struct PageWalkTests {
 
     @Test func aTotalThatMovedBetweenTheTwoWalksLeavesThePassUnsettled() throws {
         var pass = PageWalk(first: Self.first)
-        try Self.read(&pass, next: nil, endReason: "the last", total: 10)
+        try Self.read(&pass, next: nil, items: 4, endReason: "the last", total: 10)
         var check = PageWalk(revisiting: Self.first, rejoining: nil, after: pass)
-        try Self.read(&check, next: nil, endReason: "the last", total: 9)
+        try Self.read(&check, next: nil, items: 4, endReason: "the last", total: 9)
         guard case .end(let end) = check.next else { Issue.record("the walk did not end"); return }
         #expect(end.unsettled == "the collection's stated total changed from 10 to 9 while the pass read it")
+    }
+
+    /// A "total" that every page matches with its own item count is the page's count (some
+    /// envelopes' `count`): a short last page is no fall, and the pass is settled.
+    @Test func aTotalThatCountsThePagesOwnItemsIsNoFall() throws {
+        var walk = PageWalk(first: Self.first)
+        try Self.read(&walk, next: Self.url("2"), items: 10, total: 10)
+        try Self.read(&walk, next: nil, items: 3, endReason: "the last", total: 3)
+        #expect(walk.totalFall == nil && walk.totalChange == nil)
+        guard case .end(let end) = walk.next else { Issue.record("the walk did not end"); return }
+        #expect(end.unsettled == nil)
+        // A real total (more than a page holds) falling is one.
+        var real = PageWalk(first: Self.first)
+        try Self.read(&real, next: Self.url("2"), items: 10, total: 25)
+        try Self.read(&real, next: nil, items: 10, endReason: "the last", total: 24)
+        #expect(real.totalFall == "the collection's stated total fell from 25 to 24 while the pass read it")
+    }
+
+    /// A pass resumed by a later run: a fall from the last page the run before read counts.
+    @Test func aFallAcrossARunsStopCounts() throws {
+        let point = PageWalk.ResumePoint(index: 2, url: Self.url("3"), readURLDigests: [], firstPageSize: 10, statedTotal: 40, totalSaysMore: true)
+        var walk = PageWalk(resuming: point)
+        try Self.read(&walk, next: nil, items: 10, endReason: "the last", total: 38)
+        #expect(walk.totalFall == "the collection's stated total fell from 40 to 38 while the pass read it")
     }
 }

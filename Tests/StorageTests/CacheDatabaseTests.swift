@@ -157,6 +157,11 @@ struct CacheDatabaseTests {
     @Test func closingWithASmallWALKeepsItForTheNextOpen() throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("cache.sqlite")
+        // The file made (its migrations, a few hundred KiB of log), and its log emptied.
+        _ = try CacheDatabase(path: path)
+        let made = try DatabaseQueue(path: path)
+        try made.writeWithoutTransaction { try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+        try made.close()
         do {
             let database = try CacheDatabase(path: path)
             try database.store(entry("/a"))

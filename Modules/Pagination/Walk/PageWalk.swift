@@ -99,17 +99,23 @@ public struct PageWalk: Sendable {
     /// of 100,000 pages took 15 MB): one seen again would loop. Two URLs of a pass sharing a
     /// digest, which would end it as a loop, is a chance of about 3 in 10^10 at 100,000 pages.
     private var seen: Set<UInt64>
-    /// The page followed and not yet counted: its index, URL and whether it pointed onward.
-    private var uncounted: (index: Int, url: URL, pointsOnward: Bool)?
+    /// The page followed and not yet counted: its index, URL, whether it pointed onward, and the total it stated.
+    private var uncounted: (index: Int, url: URL, pointsOnward: Bool, statedTotal: Int?)?
     private var emptyRun = 0
     /// The last page followed stated a total that says the next page exists.
     private var totalSaysMore = false
     /// How the collection size the pass's pages state changed during the pass.
-    public private(set) var totalChange: String?
+    public var totalChange: String? { totalsArePageCounts ? nil : change }
     /// How the stated total fell from one page to a later one of this run, if it did: items were
     /// removed ahead of pages still to read, which pulled others back onto pages read already (no
     /// page of the pass lists them).
-    public private(set) var totalFall: String?
+    public var totalFall: String? { totalsArePageCounts ? nil : fall }
+    private var change: String?
+    private var fall: String?
+    /// Whether every page that stated a "total" listed exactly that many items: then the member
+    /// counts the page's own items (some envelopes' `count` does), and its changes say nothing
+    /// of the collection (a short last page is no fall).
+    private var totalsArePageCounts = true
     /// The total the last page that stated one stated.
     private var lastStatedTotal: Int?
     private var pagesRead = 0
@@ -131,6 +137,8 @@ public struct PageWalk: Sendable {
         seen = Set(point.readURLDigests)
         typicalSize = point.firstPageSize
         statedTotal = point.statedTotal
+        // The run before read up to here: a fall from its last page to the next one counts too.
+        lastStatedTotal = point.statedTotal
         totalSaysMore = point.totalSaysMore
         if let url = point.url {
             seen.insert(Self.digest(url))
@@ -148,8 +156,7 @@ public struct PageWalk: Sendable {
         guard case .end(let end) = pass.next else { preconditionFailure("revisit a pass that has ended") }
         self.init(first: first, limits: limits)
         statedTotal = pass.statedTotal
-        totalChange = pass.totalChange
-        (totalFall, lastStatedTotal) = (pass.totalFall, pass.lastStatedTotal)
+        (change, fall, lastStatedTotal, totalsArePageCounts) = (pass.change, pass.fall, pass.lastStatedTotal, pass.totalsArePageCounts)
         rejoin = rejoining.map { ($0.index, $0.url, end) }
     }
 
@@ -160,7 +167,7 @@ public struct PageWalk: Sendable {
         guard case .page(let index, let url) = next, uncounted == nil else {
             preconditionFailure("follow(_:) needs a page to read, and the page before it counted")
         }
-        uncounted = (index, url, link.next != nil)
+        uncounted = (index, url, link.next != nil, link.statedTotal)
         pagesRead += 1
         try advance(past: index, by: link)
         if case .page = next, let maximum = limits.maximumPages, pagesRead >= maximum { next = .pause }
@@ -171,6 +178,7 @@ public struct PageWalk: Sendable {
     public mutating func count(items count: Int) throws(PageWalkError) {
         guard let page = uncounted else { preconditionFailure("count(items:) needs a page followed and not yet counted") }
         uncounted = nil
+        if let stated = page.statedTotal, stated != count { totalsArePageCounts = false }
         if page.index == 0, count > 0 { typicalSize = count }
         emptyRun = count == 0 && page.pointsOnward ? emptyRun + 1 : 0
         if emptyRun >= limits.maximumEmptyPages { throw .emptyPages(url: page.url, count: emptyRun) }
@@ -200,11 +208,11 @@ public struct PageWalk: Sendable {
     private mutating func advance(past index: Int, by link: PageLink) throws(PageWalkError) {
         totalSaysMore = link.totalSaysMore
         if let total = link.statedTotal {
-            if let statedTotal, statedTotal != total, totalChange == nil {
-                totalChange = "the collection's stated total changed from \(statedTotal) to \(total) while the pass read it"
+            if let statedTotal, statedTotal != total, change == nil {
+                change = "the collection's stated total changed from \(statedTotal) to \(total) while the pass read it"
             }
-            if let last = lastStatedTotal, total < last, totalFall == nil {
-                totalFall = "the collection's stated total fell from \(last) to \(total) while the pass read it"
+            if let last = lastStatedTotal, total < last, fall == nil {
+                fall = "the collection's stated total fell from \(last) to \(total) while the pass read it"
             }
             lastStatedTotal = total
             statedTotal = statedTotal ?? total

@@ -12,7 +12,8 @@ import HTTPTypes
 enum CacheSchema {
     /// The identifiers ``migrator`` registers, in order, as a file this version set up lists them in
     /// `grdb_migrations` (what ``CacheConnection/openReady(at:migrations:probeTables:pragmas:busyTimeout:)`` compares).
-    static let identifiers = ["v1-cache-entries", "v2-bodies-apart", "v3-omitted-bodies", "v4-entries-by-credentials"]
+    static let identifiers = ["v1-cache-entries", "v2-bodies-apart", "v3-omitted-bodies", "v4-entries-by-credentials",
+                              "v5-entries-by-secret-fields"]
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -89,11 +90,19 @@ enum CacheSchema {
         // neither, and would answer whoever asks (a `Vary: Authorization` one held the token as
         // text). The cache is disposable: every entry goes; a sync's pages are revalidated with the
         // mirror's ETags (PageValidatorStorage's stand-ins), the others downloaded once again.
-        // `secure_delete`: the freed pages are overwritten, not left holding what was deleted.
-        migrator.registerMigration("v4-entries-by-credentials") { db in
-            let previous = try Int.fetchOne(db, sql: "PRAGMA secure_delete") ?? 0
-            try db.execute(sql: "PRAGMA secure_delete = ON; DELETE FROM cacheEntry; PRAGMA secure_delete = \(previous)")
-        }
+        migrator.registerMigration("v4-entries-by-credentials") { db in try emptyOverwriting(db) }
+        // The same, once more, for a file v4 emptied before secret-named fields (`X-Api-Key`), an
+        // own `Host` and a redirect's credentials joined the rule, and before it overwrote.
+        migrator.registerMigration("v5-entries-by-secret-fields") { db in try emptyOverwriting(db) }
         return migrator
+    }
+
+    /// Deletes every entry with `secure_delete` on: the freed pages are overwritten, not left
+    /// holding what was deleted; the connection's own setting (`FAST`, say) comes back after.
+    private static func emptyOverwriting(_ db: Database) throws {
+        // A new file has nothing to delete, and need not write its pages again to say so.
+        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM cacheEntry LIMIT 1") == true else { return }
+        let previous = try Int.fetchOne(db, sql: "PRAGMA secure_delete") ?? 0
+        try db.execute(sql: "PRAGMA secure_delete = ON; DELETE FROM cacheEntry; PRAGMA secure_delete = \(previous == 2 ? "FAST" : String(previous))")
     }
 }

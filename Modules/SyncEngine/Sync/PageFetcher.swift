@@ -188,16 +188,20 @@ enum ErrorMessage {
             }
             return nil
         }
-        let lines = String(decoding: response.body.prefix(maximumLength * 4), as: UTF8.self).split(whereSeparator: \.isNewline)
-        guard let first = lines.first?.trimmingCharacters(in: .whitespaces), !first.isEmpty else { return nil }
-        // Only the first line is kept: more after it is a cut too.
-        return shortened(first, more: lines.count > 1)
+        let read = response.body.prefix(maximumLength * 4)
+        let lines = String(decoding: read, as: UTF8.self).split(whereSeparator: \.isNewline)
+        // A character the byte limit cut in two is no part of the message.
+        guard let first = lines.first?.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["\u{FFFD}"]), !first.isEmpty else {
+            return nil
+        }
+        // Only the first line is kept: more after it, or past the bytes read, is a cut too.
+        return shortened(first, more: lines.count > 1 || read.count < response.body.count)
     }
 
     /// `text` up to ``maximumLength`` characters, cut after a word where it can be, and ending
     /// with `…` where it was cut (or where `more` follows it).
     static func shortened(_ text: String, more: Bool = false) -> String {
-        guard text.count > maximumLength else { return more ? text + " …" : text }
+        guard text.count > maximumLength - (more ? 2 : 0) else { return more ? text + " …" : text }
         let kept = text.prefix(maximumLength - 1)
         let lastSpace = kept.lastIndex(of: " ").flatMap { kept.distance(from: kept.startIndex, to: $0) > maximumLength * 2 / 3 ? $0 : nil }
         return String(kept[..<(lastSpace ?? kept.endIndex)]) + "…"
