@@ -13,7 +13,7 @@
 /// - a page's items and its record are written in one transaction (``PassWriting/writePages(_:of:pass:now:)``),
 ///   so a sync stopped anywhere leaves whole pages;
 /// - an unfinished pass can be resumed (``PassWriting/startPass(of:restart:now:)``), and only a
-///   complete one deletes what no page listed (``PassWriting/finishPass(_:of:lastPage:removingUnlisted:now:)``);
+///   complete one deletes what no page listed (``PassWriting/finishPass(_:of:lastPage:removingUnlisted:recording:now:)``);
 /// - one sync of a collection at a time, across processes (``PassWriting/lock(collection:onWait:)``);
 /// - a damaged store is never written to (it throws `StorageError.corrupted`).
 public typealias MirrorStore = MirrorReading & CollectionEditing & PassWriting & MirrorMaintenance & ShownMarks

@@ -181,7 +181,7 @@ extension PostgresMirror {
         try await write { try await $0.query("UPDATE collection SET pass_complete = true WHERE id = \(id)") }
     }
 
-    public func finishPass(_ pass: Int, of id: Int64, lastPage: Int, removingUnlisted: Bool, now: Date) async throws -> Int {
+    public func finishPass(_ pass: Int, of id: Int64, lastPage: Int, removingUnlisted: Bool, recording kind: PassKind, now: Date) async throws -> Int {
         stopBulkLoad(of: id)
         return try await write { transaction in
             let dropped = try await transaction.query("""
@@ -190,7 +190,8 @@ extension PostgresMirror {
                 """).first?.decode(Int.self) ?? 0
             let removed = removingUnlisted ? try await deleteUnlisted(of: id, pagesDropped: dropped > 0, transaction) : 0
             try await transaction.query("""
-                UPDATE collection SET pass_complete = true, last_complete_at = \(now.timeIntervalSince1970) WHERE id = \(id) AND pass = \(pass)
+                UPDATE collection SET pass_complete = true, last_complete_at = \(now.timeIntervalSince1970), last_pass_kind = \(kind.rawValue)
+                WHERE id = \(id) AND pass = \(pass)
                 """)
             try await keepCount(of: id, unlessKeptAndNoneRemoved: removed == 0, transaction)
             return removed

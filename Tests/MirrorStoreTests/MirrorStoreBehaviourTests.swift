@@ -144,7 +144,10 @@ struct MirrorStoreBehaviourTests {
         let mirror = try await StoreUnderTest(kind)
         let pass = try await mirror.afterAFirstPassOfThreeItems()
         try await mirror.write(0, pass: pass, [(1, "a")], next: nil)
-        #expect(try await mirror.store.finishPass(pass, of: mirror.collection.id, lastPage: 0, removingUnlisted: false, now: Date()) == 0)
+        #expect(try await mirror.store.finishPass(pass, of: mirror.collection.id, lastPage: 0, removingUnlisted: false, recording: .partial,
+                                                  now: Date()) == 0)
+        // The pass's kind is written with its end, in one transaction.
+        #expect(try await mirror.store.collection(id: mirror.collection.id)?.lastPassKind == .partial)
         try await mirror.store.abandonPass(of: mirror.collection.id)
         #expect(try await mirror.store.collection(id: mirror.collection.id)?.passComplete == true)
         #expect(try await mirror.keys() == [.integer(1), .integer(3)], "2 is set aside; 3 stays, though its page is gone")

@@ -43,7 +43,7 @@ struct PageEnvelopeStoreTests {
         _ = try await store.writePages([Self.page(0, envelope: nil, items: [1, 2])], of: id, pass: 2, now: Date())
         #expect(try await store.recordedPages(at: "http://o.test/p?page=1").map(\.envelope) == [nil])
         _ = try await store.writePages([Self.page(0, envelope: Self.envelope, items: [1, 2])], of: id, pass: 3, now: Date())
-        _ = try await store.finishPass(3, of: id, lastPage: 0, removingUnlisted: true, now: Date())
+        _ = try await store.finishPass(3, of: id, lastPage: 0, removingUnlisted: true, recording: .full, now: Date())
         #expect(try await store.pageURLs(of: id) == ["http://o.test/p?page=1"])
         #expect(try await store.recordedPages(at: "http://o.test/p?page=1").map(\.envelope) == [Self.envelope])
         #expect(try await store.problems().isEmpty)

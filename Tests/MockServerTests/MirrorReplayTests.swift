@@ -56,7 +56,7 @@ struct MirrorReplayTests {
                         validator: nil, items: page.keys.map { (key: ItemKey.integer($0), json: Data(Self.item($0).utf8)) }, envelope: page.envelope)
         }
         _ = try await mirror.writePages(contents, of: collection.id, pass: pass, now: Date())
-        _ = try await mirror.finishPass(pass, of: collection.id, lastPage: pages.count - 1, removingUnlisted: true, now: Date())
+        _ = try await mirror.finishPass(pass, of: collection.id, lastPage: pages.count - 1, removingUnlisted: true, recording: .full, now: Date())
     }
 
     static func item(_ key: Int) -> String { #"{"id":\#(key),"title":"item \#(key)"}"# }

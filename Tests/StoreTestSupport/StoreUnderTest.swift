@@ -87,7 +87,7 @@ public final class StoreUnderTest {
     }
 
     public func finish(_ pass: Int, lastPage: Int) async throws -> Int {
-        try await store.finishPass(pass, of: collection.id, lastPage: lastPage, removingUnlisted: true, now: Date())
+        try await store.finishPass(pass, of: collection.id, lastPage: lastPage, removingUnlisted: true, recording: .full, now: Date())
     }
 
     /// A complete first pass of two pages, items 1 and 2 then 3; returns the next pass.

@@ -107,7 +107,9 @@ extension SQLiteMirror {
         try execute("UPDATE collection SET passComplete = 1 WHERE id = ?", [collectionID])
     }
 
-    public func finishPass(_ pass: Int, of collectionID: Int64, lastPage: Int, removingUnlisted: Bool = true, now: Date = Date()) throws -> Int {
+    public func finishPass(
+        _ pass: Int, of collectionID: Int64, lastPage: Int, removingUnlisted: Bool = true, recording kind: PassKind = .full, now: Date = Date()
+    ) throws -> Int {
         try write { db in
             try db.execute(sql: "DELETE FROM page WHERE collectionID = ? AND (pass != ? OR pageIndex > ?)",
                            arguments: [collectionID, pass, lastPage])
@@ -117,8 +119,8 @@ extension SQLiteMirror {
                 removed = try pagesDropped ? PassEnd.deleteUnlisted(of: collectionID, db: db)
                     : PassEnd.deleteSetAsideAndPastTheEnd(of: collectionID, db: db)
             }
-            try db.execute(sql: "UPDATE collection SET passComplete = 1, lastCompleteAt = ? WHERE id = ? AND pass = ?",
-                           arguments: [now.timeIntervalSince1970, collectionID, pass])
+            try db.execute(sql: "UPDATE collection SET passComplete = 1, lastCompleteAt = ?, lastPassKind = ? WHERE id = ? AND pass = ?",
+                           arguments: [now.timeIntervalSince1970, kind.rawValue, collectionID, pass])
             // A warm pass that removed nothing leaves the kept count as it was: no count of 10,000,000 items.
             if try removed > 0 || PassEnd.keptCount(of: collectionID, db: db) == nil {
                 try PassEnd.keepCount(of: collectionID, db: db)

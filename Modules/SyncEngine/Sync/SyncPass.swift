@@ -377,8 +377,7 @@ struct SyncPass: Sendable {
     /// `fallenTotal`: how the stated total fell while the pass read the pages, if it did.
     private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?, fallenTotal: String?) async throws {
         let removed = try await store.finishPass(pass, of: collection.id, lastPage: end.lastPage, removingUnlisted: end.unsettled == nil,
-                                                 now: Date())
-        try await store.recordPassKind(fallenTotal == nil ? .full : .partial, of: collection.id)
+                                                 recording: fallenTotal == nil ? .full : .partial, now: Date())
         if let unsettled = end.unsettled { events(.notice("\(unsettled): nothing removed this time")) }
         tally.update {
             $0.removed = removed
