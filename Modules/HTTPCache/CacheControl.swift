@@ -41,9 +41,6 @@ public struct CacheControl: Sendable, Equatable {
 
     /// `max-age`: present but invalid or conflicting counts as 0 (stale).
     public var maxAge: Int? { deltaSeconds("max-age").secondsTreatingInvalidAsZero }
-    /// Whether `max-age` is there but not a number of seconds (`max-age=abc`, `max-age=-5`), or
-    /// given twice with different values: ``maxAge`` is then 0.
-    public var maxAgeIsInvalid: Bool { deltaSeconds("max-age") == .invalid }
     /// `no-store`: neither the request nor the response may be stored.
     public var noStore: Bool { contains("no-store") }
     /// `no-cache`: the response may be stored but must be revalidated before every use.

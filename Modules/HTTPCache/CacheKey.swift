@@ -88,5 +88,5 @@ public enum CacheKey {
     }
 
     /// The part of a variant key that marks a response fetched without checking the server's certificate.
-    public static let uncheckedTLSPart = "tls=unchecked"
+    static let uncheckedTLSPart = "tls=unchecked"
 }

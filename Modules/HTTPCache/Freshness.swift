@@ -34,8 +34,10 @@ public struct FreshnessLifetime: Sendable, Equatable {
 
     /// The lifetime of a stored response whose `Cache-Control` the caller has already parsed.
     static func of(_ entry: StoredResponse, cacheControl: CacheControl) -> FreshnessLifetime {
-        if let maxAge = cacheControl.maxAge {
-            return FreshnessLifetime(seconds: maxAge, source: cacheControl.maxAgeIsInvalid ? .invalidMaxAge : .maxAge)
+        switch cacheControl.deltaSeconds("max-age") {
+        case .seconds(let maxAge): return FreshnessLifetime(seconds: maxAge, source: .maxAge)
+        case .invalid: return FreshnessLifetime(seconds: 0, source: .invalidMaxAge)
+        case .absent: break
         }
         let fields = entry.headerFields
         let expiresValues = fields[values: .expires]
