@@ -176,6 +176,15 @@ extension PostgresMirror {
         }
     }
 
+    public func holdsUnlistedItems(after pass: Int, of id: Int64, lastPage: Int) async throws -> Bool {
+        try await connection.query("""
+            SELECT EXISTS (SELECT 1 FROM item WHERE collection_id = \(id) AND page_index < 0)
+                OR EXISTS (SELECT 1 FROM item WHERE collection_id = \(id) AND page_index > \(lastPage))
+                OR EXISTS (SELECT 1 FROM page p JOIN item i ON i.collection_id = p.collection_id AND i.page_index = p.page_index
+                           WHERE p.collection_id = \(id) AND p.pass != \(pass))
+            """).first?.decode(Bool.self) ?? false
+    }
+
     public func abandonPass(of id: Int64) async throws {
         stopBulkLoad(of: id)
         try await write { try await $0.query("UPDATE collection SET pass_complete = true WHERE id = \(id)") }

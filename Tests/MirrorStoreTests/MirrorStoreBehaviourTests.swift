@@ -255,6 +255,25 @@ struct MirrorStoreBehaviourTests {
         #expect(try await mirror.keys() == [.integer(1), .integer(2)])
     }
 
+    /// Asked before a pass ends, whether its end would remove anything: an item set aside, one
+    /// past the last page, one on a page the pass has not read; nothing once every item is listed.
+    @Test(arguments: StoreKind.allCases)
+    func aPassCanAskWhetherItsEndWouldRemoveItems(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let id = mirror.collection.id
+        let second = try await mirror.afterAFirstPassOfThreeItems()
+        try await mirror.unchanged(0, pass: second)
+        #expect(try await mirror.store.holdsUnlistedItems(after: second, of: id, lastPage: 1), "page 1 is not read yet")
+        try await mirror.unchanged(1, pass: second)
+        #expect(try await mirror.store.holdsUnlistedItems(after: second, of: id, lastPage: 1) == false)
+        #expect(try await mirror.store.holdsUnlistedItems(after: second, of: id, lastPage: 0), "item 3 is past the last page")
+        try await mirror.write(0, pass: second, [(1, "a")])
+        #expect(try await mirror.store.holdsUnlistedItems(after: second, of: id, lastPage: 1), "item 2 is set aside")
+        try await mirror.write(1, pass: second, [(2, "b"), (3, "c")], next: nil)
+        #expect(try await mirror.store.holdsUnlistedItems(after: second, of: id, lastPage: 1) == false)
+        #expect(try await mirror.finish(second, lastPage: 1) == 0)
+    }
+
     @Test(arguments: StoreKind.allCases)
     func resettingAPlanForgetsThePagesButNotTheItems(_ kind: StoreKind) async throws {
         let mirror = try await StoreUnderTest(kind)

@@ -8,7 +8,9 @@ final class ScriptedOrigin {
     /// One answer: a status and a JSON body (with an `ETag`, and other `headers`, when given); or, with `raw`, those
     /// bytes and nothing else (a reply that is not HTTP). With `throttled`, the first that many
     /// requests of the path get a 429 with `Retry-After: retryAfter` instead (or the status
-    /// `throttledStatus` names, with an empty object).
+    /// `throttledStatus` names, with an empty object). With `laterBody`, the second request of
+    /// the path and those after it get that body. With `revalidates`, a request that names the
+    /// reply's `etag` in `If-None-Match` gets a 304.
     struct Reply: Encodable {
         var status = 200
         var body: String
@@ -18,6 +20,10 @@ final class ScriptedOrigin {
         var retryAfter: String?
         var throttledStatus: Int?
         var headers: [String: String]?
+        /// The body from the path's second request on: a page that changes once it has been read.
+        var laterBody: String?
+        /// Whether a request whose `If-None-Match` names `etag` gets a 304.
+        var revalidates: Bool?
 
         init(status: Int = 200, body: String, etag: String? = nil, headers: [String: String]? = nil) {
             self.status = status
@@ -58,14 +64,21 @@ final class ScriptedOrigin {
                         served[0] = os.stat(table).st_mtime_ns
                         hits.clear()
                     hits[self.path] = hits.get(self.path, 0) + 1
-                    if hits[self.path] <= (reply.get("throttled") or 0):
+                    count = hits[self.path]
+                    if count <= (reply.get("throttled") or 0):
                         reply = {"status": reply.get("throttledStatus") or 429, "body": "{}", "retryAfter": reply.get("retryAfter")}
                     log.append({"time": time.monotonic(), "path": self.path, "status": reply.get("status", 200)})
                 if reply.get("raw") is not None:
                     self.wfile.write(reply["raw"].encode())
                     self.close_connection = True
                     return
-                body = reply["body"].encode()
+                if reply.get("revalidates") and reply.get("etag") and self.headers.get("If-None-Match") == reply["etag"]:
+                    self.send_response(304)
+                    self.send_header("ETag", reply["etag"])
+                    self.end_headers()
+                    return
+                later = reply.get("laterBody") is not None and count > 1
+                body = (reply["laterBody"] if later else reply["body"]).encode()
                 self.send_response(reply["status"])
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))

@@ -103,6 +103,17 @@ extension SQLiteMirror {
                     [pass, collectionID, index, pass - 1])
     }
 
+    public func holdsUnlistedItems(after pass: Int, of collectionID: Int64, lastPage: Int) throws -> Bool {
+        try read { db in
+            try Bool.fetchOne(db, sql: """
+                SELECT EXISTS (SELECT 1 FROM item WHERE collectionID = ?1 AND pageIndex < 0)
+                    OR EXISTS (SELECT 1 FROM item WHERE collectionID = ?1 AND pageIndex > ?2)
+                    OR EXISTS (SELECT 1 FROM page p JOIN item i ON i.collectionID = p.collectionID AND i.pageIndex = p.pageIndex
+                               WHERE p.collectionID = ?1 AND p.pass != ?3)
+                """, arguments: [collectionID, lastPage, pass]) ?? false
+        }
+    }
+
     public func abandonPass(of collectionID: Int64) throws {
         try execute("UPDATE collection SET passComplete = 1 WHERE id = ?", [collectionID])
     }

@@ -61,8 +61,7 @@ struct SyncPass: Sendable {
         if !replan, let since = try await incrementalStart() { return try await runIncremental(since) }
         if replan && collection.plan != nil { try await store.resetPlan(of: collection.id) }
         let position = try await store.startPass(of: collection.id, restart: options.restart || replan, now: Date())
-        let chain = StoredChain(readingWith: { [store, id = collection.id] in try await store.pages(of: id, in: $0) },
-                                validators: pageValidators, readsAhead: speedUps.contains(.recordReadAhead))
+        let chain = storedChain()
         defer { chain.close() }
         var reader = PageReader(plan: replan ? nil : collection.plan, itemsGiven: options.overrides.items != nil)
         if let plan = reader.plan { announce(plan) }
@@ -82,7 +81,9 @@ struct SyncPass: Sendable {
         // pass ends without the revisit and so removes nothing; the next refresh settles it.
         let onDemand = options.maximumPages != nil
         if position.isResumed, !onDemand, case .end = walk.next {
-            (walk, pass) = try await revisit(after: walk, from: position, reader: &reader, chain: chain)
+            (walk, pass) = try await revisit(after: walk, from: position, reader: &reader)
+        } else if !onDemand, try await mustConfirmRemovals(after: walk, pass: pass) {
+            (walk, pass) = try await revisit(after: walk, from: nil, reader: &reader)
         }
         if case .end(var end) = walk.next {
             if position.isResumed, onDemand { end.unsettled = end.unsettled ?? "the pages were read on demand, a page per run" }
@@ -90,6 +91,12 @@ struct SyncPass: Sendable {
             if !onDemand, tally.update({ $0.repeatedItems }) > 0, let plan = reader.plan { try await catchUp(pass: pass, plan: plan, reader: reader) }
             try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, fallenTotal: walk.totalFall)
         }
+    }
+
+    /// The page records the store holds now, read as the walk goes.
+    private func storedChain() -> StoredChain {
+        StoredChain(readingWith: { [store, id = collection.id] in try await store.pages(of: id, in: $0) },
+                    validators: pageValidators, readsAhead: speedUps.contains(.recordReadAhead))
     }
 
     /// The pass's source of pages: the chain lookahead (a speed-up), or one page at a time.
@@ -193,6 +200,7 @@ struct SyncPass: Sendable {
 
     /// Revisits a pass that ended by resuming (docs/cli.md, "A resumed pass is a consistent copy"): from
     /// the first page, in a pass of its own, each asked conditionally, until it rejoins the pages read since.
+    /// Without `position` (``mustConfirmRemovals(after:pass:)``), it reads every page.
     ///
     /// When the listing moved under the resumed pass (items seen twice), the revisit reads every page
     /// instead: an item that had moved from a page read before the stop onto one read after it was
@@ -200,16 +208,25 @@ struct SyncPass: Sendable {
     /// take it; the revisit rewrites the first pages as they are now, which sets that item aside, and
     /// only a page of the revisit listing it again keeps it from being removed as gone.
     private func revisit(
-        after first: PageWalk, from position: PassPosition, reader: inout PageReader, chain: StoredChain
+        after first: PageWalk, from position: PassPosition?, reader: inout PageReader
     ) async throws -> (PageWalk, pass: Int) {
         let moved = tally.update { $0.repeatedItems } > 0
-        let rejoining = moved ? nil : position.nextURL.flatMap(URL.init(string:)).map { (index: position.nextPageIndex, url: $0) }
+        let resumedAt = moved ? nil : position
+        let rejoining = resumedAt.flatMap { position in
+            position.nextURL.flatMap(URL.init(string:)).map { (index: position.nextPageIndex, url: $0) }
+        }
         // No page limit here: a pass is complete once, whole, or not at all.
         var walk = PageWalk(revisiting: firstURL, rejoining: rejoining, after: first,
                             limits: PageWalk.Limits(maximumEmptyPages: options.maximumEmptyPages))
         let pass = try await store.revisitPass(of: collection.id, now: Date())
+        // The entries of the pages just read are written before they are asked for again: as
+        // the ETags the cache holds, their answers are 304s, not downloads.
+        pageValidators.drain()
+        // The records as the walk left them (the first walk's chain holds them as they were).
+        let chain = storedChain()
+        defer { chain.close() }
         // Guesses go no further than the rejoining page: the pages from there on are current.
-        let source = pageSource(chain: chain, below: moved ? nil : position.nextPageIndex - 1, skipping: [])
+        let source = pageSource(chain: chain, below: resumedAt.map { $0.nextPageIndex - 1 }, skipping: [])
         defer { source.cancelAll() }
         let before = tally.update { $0.pages }
         try await writing(pass: pass) { sink in
@@ -217,8 +234,20 @@ struct SyncPass: Sendable {
         }
         tally.update { $0.revisitedPages = $0.pages - before }
         // A changed chain of pages was read again whole; else the pages read since the resume complete it.
-        if case .end = walk.next { try await store.joinPass(pass, of: collection.id, pagesFrom: position.nextPageIndex) }
+        if case .end = walk.next, let position { try await store.joinPass(pass, of: collection.id, pagesFrom: position.nextPageIndex) }
         return (walk, pass)
+    }
+
+    /// Whether a whole pass must read the listing again before it removes what no page listed.
+    /// When pages named by position came back changed, the listing may have shifted under the
+    /// walk: an item deleted upstream ahead of the pages still to read pulls a live item back onto
+    /// a page read already, so no page of the pass lists it, and the pass would remove an item the
+    /// server still lists. So when there is something to remove, a revisit reads every page again
+    /// (each a 304 unless it changed since), and only what it too finds on no page is removed.
+    /// A stated total that changed has said so already: that pass removes nothing.
+    private func mustConfirmRemovals(after walk: PageWalk, pass: Int) async throws -> Bool {
+        guard case .end(let end) = walk.next, end.unsettled == nil, walk.totalFall == nil, positionalPageChanged.isSet else { return false }
+        return try await store.holdsUnlistedItems(after: pass, of: collection.id, lastPage: end.lastPage)
     }
 
     // MARK: Fetching

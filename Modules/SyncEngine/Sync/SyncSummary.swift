@@ -44,7 +44,8 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var secondsWaitedFor: [String: Double] = [:]
     /// The page (from 1, as messages number them) at which this run resumed an unfinished pass.
     public var resumedAtPage: Int?
-    /// Pages a resumed pass read before its stop, read again (conditionally) at its end.
+    /// Pages read again (conditionally) from the first at the pass's end: a resumed pass's, or
+    /// those of a listing named by position before it removes what no page listed.
     public var revisitedPages = 0
     /// Whether the pass reached the last page (it did unless the run was stopped).
     public var complete = false
@@ -134,6 +135,8 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         if let resumedAtPage {
             text += "; resumed at page \(resumedAtPage)"
             if revisitedPages > 0 { text += ", then \(Plural.count(revisitedPages, "page")) revalidated from the first" }
+        } else if revisitedPages > 0 {
+            text += "; \(Plural.count(revisitedPages, "page")) read again before removing what no page listed"
         }
         return text
     }

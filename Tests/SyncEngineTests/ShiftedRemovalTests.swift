@@ -1,0 +1,91 @@
+import Foundation
+import Storage
+import SyncEngine
+import Testing
+
+/// A whole pass over a listing named by position (page numbers, offsets, links that carry them)
+/// reads the listing again before it removes what no page listed: a deletion upstream while it
+/// read pulls a live item back onto a page read already, where no page of the pass finds it.
+@Suite("Removals in listings that shift")
+struct ShiftedRemovalTests {
+    typealias Reply = ScriptedOrigin.Reply
+
+    /// A JSON array of `ids` as items; with `next`, a `Link` to that page number (no total stated).
+    static func linkedPage(_ origin: ScriptedOrigin, _ ids: [Int], next: Int?) -> Reply {
+        Reply(body: "[" + ids.map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]",
+              headers: next.map { ["Link": "<\(origin.baseURL)/things?page=\($0)>; rel=\"next\""] })
+    }
+
+    /// `{"data": [ids…], "next_cursor": next}`.
+    static func cursorPage(_ ids: [Int], next: String?) -> Reply {
+        let items = ids.map { #"{"id": \#($0)}"# }.joined(separator: ", ")
+        return Reply(body: #"{"data": [\#(items)], "next_cursor": \#(next.map { "\"\($0)\"" } ?? "null")}"#)
+    }
+
+    func keys(_ fixture: SyncFixture) throws -> [Int] {
+        try fixture.items("things").map { Int($0.key.text)! }.sorted()
+    }
+
+    /// Item 1 is deleted upstream once the first page has been read: item 3 slides back onto the
+    /// first page, and the second page no longer lists it. No total is stated, so nothing in the
+    /// pass shows the shift; without a second look it removed item 3, which the server still
+    /// lists, and kept item 1, which it no longer does (exit 0).
+    @Test func anItemPulledBackOntoAPageReadAlreadyIsNotRemoved() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        try origin.serve(["/things": Self.linkedPage(origin, [1, 2], next: 2), "/things?page=2": Self.linkedPage(origin, [3, 4], next: 3),
+                          "/things?page=3": Self.linkedPage(origin, [5, 6], next: nil)])
+        _ = try await fixture.sync(url)
+        var first = Self.linkedPage(origin, [1, 2], next: 2)
+        first.laterBody = Self.linkedPage(origin, [2, 3], next: 2).body
+        try origin.serve(["/things": first, "/things?page=2": Self.linkedPage(origin, [4, 5], next: 3),
+                          "/things?page=3": Self.linkedPage(origin, [6], next: nil)])
+        let shifted = try await fixture.sync(url)
+        #expect(try keys(fixture) == [2, 3, 4, 5, 6])
+        #expect(shifted.complete && shifted.removed == 1 && shifted.created == 0 && shifted.partial.isEmpty)
+        #expect(shifted.revisitedPages == 3)
+        #expect(shifted.line.contains("; 3 pages read again before removing what no page listed"))
+    }
+
+    /// An item deleted before the sync: the pages after it come back changed, the pass finds it
+    /// on none, and the second look (every page a 304, unchanged since the pass read it) confirms it.
+    @Test func aDeletionIsConfirmedByConditionalRequests() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        func serve(_ pages: [[Int]]) throws {
+            var replies: [String: Reply] = [:]
+            for (index, ids) in pages.enumerated() {
+                var page = Self.linkedPage(origin, ids, next: index + 1 < pages.count ? index + 2 : nil)
+                page.etag = "\"" + ids.map(String.init).joined(separator: "-") + "\""
+                page.revalidates = true
+                replies[index == 0 ? "/things" : "/things?page=\(index + 1)"] = page
+            }
+            try origin.serve(replies)
+        }
+        try serve([[1, 2], [3, 4], [5, 6]])
+        _ = try await fixture.sync(url)
+        try serve([[2, 3], [4, 5], [6]])
+        let summary = try await fixture.sync(url)
+        #expect(try keys(fixture) == [2, 3, 4, 5, 6])
+        #expect(summary.removed == 1 && summary.revisitedPages == 3)
+        #expect(summary.fullResponses == 3 && summary.notModified == 3, "\(summary.line)")
+        // Nothing to remove: one look is enough.
+        let again = try await fixture.sync(url)
+        #expect(again.removed == 0 && again.revisitedPages == 0 && again.requests == 3, "\(again.line)")
+    }
+
+    /// A cursor does not shift: what its pass found on no page is removed without a second look.
+    @Test func aCursorListingRemovesWithoutASecondLook() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        try origin.serve(["/things": Self.cursorPage([1, 2], next: "2"), "/things?cursor=2": Self.cursorPage([3, 4], next: nil)])
+        _ = try await fixture.sync(url)
+        try origin.serve(["/things": Self.cursorPage([2], next: "2"), "/things?cursor=2": Self.cursorPage([3, 4], next: nil)])
+        let summary = try await fixture.sync(url)
+        #expect(try keys(fixture) == [2, 3, 4])
+        #expect(summary.removed == 1 && summary.revisitedPages == 0 && summary.requests == 2)
+    }
+}
