@@ -164,6 +164,23 @@ struct ArgumentTests {
         }
     }
 
+    /// Each URL comes with its line, and a line with two URLs is refused: it would have been
+    /// sent as one URL with an escaped space, to a 400.
+    @Test func anInputFileHoldsOneURLALine() throws {
+        let file = NSTemporaryDirectory() + "fresh-urls-\(UUID().uuidString).txt"
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data("# mirrors\nhttp://h.test/a\n\n  http://h.test/b  \n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try SyncCommand.urls(listedIn: file).map { "\($0.line) \($0.url)" } == ["2 http://h.test/a", "4 http://h.test/b"])
+        try Data("http://h.test/a\nhttp://h.test/b http://h.test/c\n".utf8).write(to: URL(fileURLWithPath: file))
+        do {
+            _ = try SyncCommand.urls(listedIn: file)
+            Issue.record("two URLs on a line were taken")
+        } catch {
+            #expect("\(error)" == "--input-file line 2: 'http://h.test/b http://h.test/c' is more than one word: one URL a line"
+                    && FailureReport.exitCode(for: error) == 64)
+        }
+    }
+
     /// Two collections of one listing: the way out named works with --input-file too, which
     /// refuses --name.
     @Test func aURLTwoCollectionsMirrorIsChosenByName() {

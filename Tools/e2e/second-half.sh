@@ -516,6 +516,16 @@ miss_filled() { # a request the recording lacks: 404 naming the nearest URL, lis
     [ "$(curl -s -o /dev/null -w '%{http_code}' "$REPLAY_URL/styles/page-404/users?per_page=9")" = 200 ]
 }
 check "… a miss is a 404 naming the nearest recorded URL, listed at /_admin/misses; fresh sync --input-file fills it" miss_filled
+input_file_stops() { # a URL that fails stops the list: which line, how many URLs were left, then the error
+    printf '%s\n' "$ORIGIN/posts?limit=50" "# the next one fails" "$ORIGIN/no-such-listing" "$ORIGIN/users" >"$WORK/urls.txt"
+    local status=0
+    "$BIN/fresh" sync --input-file "$WORK/urls.txt" --db-dir "$WORK/input-db" -q 2>"$WORK/input.err" || status=$?
+    echo "      exit $status: $(head -n 1 "$WORK/input.err")"
+    [ "$status" -ne 0 ] && [ "$(wc -l <"$WORK/input.err")" -eq 2 ] && grep -q '^fresh: server answered 404 for .*/no-such-listing' "$WORK/input.err" \
+        && [ "$(head -n 1 "$WORK/input.err")" = "fresh: --input-file stopped at line 3: 1 URL after it not synced" ] \
+        && [ "$("$BIN/fresh" collections --db-dir "$WORK/input-db" --json | python3 -c 'import json, sys; print(sorted(c["name"] for c in json.load(sys.stdin)))')" = "['posts']" ]
+}
+check "fresh sync --input-file: a URL that fails stops the list, and says which line and how many URLs it left" input_file_stops
 stop_replay
 check "… the request log marked the miss" grep -q 'GET /styles/page-404/users?per_page=9 404 .* miss$' "$WORK/replay.log"
 check "fresh-mock --mirror NAME the mirror lacks: one line, exit 64" expect_failure 64 "$BIN/fresh-mock" --mirror nosuch --db-dir "$WORK/recorded-db" --port 0

@@ -258,26 +258,36 @@ struct SyncCommand: FreshSubcommand {
         }
         if all { return try await SyncAll(overrides: overrides, output: output, storage: storage, services: services).run() }
         guard let inputFile else { return try await sync(target ?? "", services: services, overrides: overrides, output: output) }
-        for url in try Self.urls(listedIn: inputFile) {
-            try await sync(url, services: services, overrides: overrides, output: output)
+        let listed = try Self.urls(listedIn: inputFile)
+        for (index, entry) in listed.enumerated() {
+            do {
+                try await sync(entry.url, services: services, overrides: overrides, output: output)
+            } catch {
+                // What the file asked for that this run left undone (the sync's own error follows).
+                let left = listed.count - index - 1
+                if left > 0 { StandardError.write("fresh: --input-file stopped at line \(entry.line): \(Plural.count(left, "URL")) after it not synced") }
+                throw error
+            }
         }
     }
 
-    /// The URLs `--input-file` lists.
-    static func urls(listedIn file: String) throws -> [String] {
+    /// The URLs `--input-file` lists, each with its line number (from 1).
+    static func urls(listedIn file: String) throws -> [(line: Int, url: String)] {
         let bytes = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try FileError.contents(of: file, role: "--input-file")
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw FileError.cannotRead(file, role: "--input-file", reason: "not UTF-8 text")
         }
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
-        var urls: [String] = []
+        var urls: [(line: Int, url: String)] = []
         for (number, line) in lines.enumerated() where !line.isEmpty && !line.hasPrefix("#") {
             do {
+                // Two URLs on a line would be sent as one (a space is escaped), to a 400.
+                if line.contains(where: \.isWhitespace) { throw ValidationError("'\(line)' is more than one word: one URL a line") }
                 _ = try ParsedURL.parse(line)
             } catch let error as ValidationError {
                 throw ValidationError("--input-file line \(number + 1): \(error.message)")
             }
-            urls.append(line)
+            urls.append((number + 1, line))
         }
         return urls
     }
