@@ -67,4 +67,17 @@ struct ItemOutputTests {
         #expect(CollectionsCommand.status(record, itemCount: 2000, pageCount: 100) == "complete")
         #expect(CollectionsCommand.status(record, itemCount: 0, pageCount: 0) == "complete")
     }
+
+    /// A run that may have missed items says so, and what the next sync does about it.
+    @Test func aMirrorThatMayMissItemsIsPartial() {
+        var record = CollectionRecord(id: 1, name: "posts", url: "http://o.test/posts", plan: nil, createdAt: 0, pass: 2, passComplete: true,
+                                      passStartedAt: nil, lastCompleteAt: 1, lastSyncAt: 1, lastError: nil, changeSequence: 0, shownSequence: nil,
+                                      lastPassKind: .incremental)
+        #expect(CollectionsCommand.status(record, itemCount: 10, pageCount: 1) == "complete, incremental")
+        record.incrementalFrom = "2026-11-30T00:00:00Z"
+        #expect(CollectionsCommand.status(record, itemCount: 10, pageCount: 1) == "partial (the next --since run starts again from 2026-11-30T00:00:00Z)")
+        record.incrementalFrom = nil
+        record.lastPassKind = .partial
+        #expect(CollectionsCommand.status(record, itemCount: 10, pageCount: 1) == "partial (its stated total fell; the next sync reads every page)")
+    }
 }

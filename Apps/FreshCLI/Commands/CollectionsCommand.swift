@@ -68,20 +68,28 @@ struct CollectionsCommand: FreshSubcommand {
     }
 
     /// How the last sync ended, on one line: a failure over stored items is "stale (last sync
-    /// failed: …)", its reason cut to ``errorWidth`` characters (`--json` has it whole).
+    /// failed: …)", its reason cut to ``errorWidth`` characters (`--json` has it whole); a mirror
+    /// that may lack items is "partial (…)", with what the next sync does about it.
     static func status(_ collection: CollectionRecord, itemCount: Int?, pageCount: Int? = nil) -> String {
+        func cut(_ text: String) -> String { text.count > errorWidth ? String(text.prefix(errorWidth - 1)) + "…" : text }
         if let error = collection.lastError {
-            let reason = error.count > errorWidth ? String(error.prefix(errorWidth - 1)) + "…" : error
+            let reason = cut(error)
             return itemCount != 0 && collection.lastCompleteAt != nil ? "stale (last refresh failed: \(reason))" : "failed: \(reason)"
         }
         if collection.lastCompleteAt == nil && collection.plan == nil { return "never synced" }
         guard collection.passComplete else { return "unfinished" }
         // Items without pages: saved by `fresh check --recover` (or brought from an old file).
         if pageCount == 0, let itemCount, itemCount > 0 { return "recovered, no pages (the next sync reads them all)" }
-        return collection.lastPassKind == .incremental ? "complete, incremental" : "complete"
+        // An incremental run that did not end whole (stopped, or its stated total fell) keeps its start.
+        if let start = collection.incrementalFrom { return "partial (the next --since run starts again from \(cut(start)))" }
+        switch collection.lastPassKind {
+        case .incremental: return "complete, incremental"
+        case .partial: return "partial (its stated total fell; the next sync reads every page)"
+        case .full, nil: return "complete"
+        }
     }
 
-    /// The most of an error's text the table shows.
+    /// The most of an error's text (or of a stored value) the table shows.
     static let errorWidth = 40
 
     static func lastSync(_ collection: CollectionRecord) -> String {
@@ -104,6 +112,7 @@ struct CollectionsCommand: FreshSubcommand {
         object["lastComplete"] = collection.lastCompleteAt.map { ISO8601DateFormatter().string(from: Date(timeIntervalSince1970: $0)) }
         object["lastError"] = collection.lastError
         object["lastPassKind"] = collection.lastPassKind?.rawValue
+        object["incrementalFrom"] = collection.incrementalFrom
         object["since"] = collection.since
         return object
     }
