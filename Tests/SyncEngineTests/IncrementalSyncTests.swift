@@ -4,6 +4,7 @@ import JSON
 import MirrorStore
 @testable import MockServer
 import SyncEngine
+import Synchronization
 import Testing
 
 /// `--since PARAM=MEMBER`: after a first whole pass, a sync asks for what changed since the
@@ -34,6 +35,24 @@ struct IncrementalSyncTests {
         let full = try await fixture.sync(url) { $0.since = since; $0.full = true }
         #expect(full.incremental == nil && full.removed == deleted.count)
         #expect(try fixture.store.collection(named: "posts")?.lastPassKind == .full)
+        await server.stop()
+    }
+
+    /// A member no stored item has (misspelled, or not in this API) gives no value to start from:
+    /// each run reads every page, and says why instead of doing so silently.
+    @Test func aSinceMemberNoItemHasIsSaid() async throws {
+        let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 10))
+        let fixture = try SyncFixture()
+        let url = URL(string: server.baseURL + "/posts?limit=10")!
+        var options = SyncOptions(url: url)
+        options.since = try #require(SinceSpec(parsing: "since=updatedAt"))
+        _ = try await fixture.engine.run(options) { _ in }
+        let notices = Mutex<[String]>([])
+        let second = try await fixture.engine.run(options) { event in
+            if case .notice(let text) = event { notices.withLock { $0.append(text) } }
+        }
+        #expect(second.incremental == nil && second.complete)
+        #expect(notices.withLock { $0 } == ["no stored item has updatedAt (--since since=updatedAt): this run reads every page"])
         await server.stop()
     }
 

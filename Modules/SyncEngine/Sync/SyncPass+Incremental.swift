@@ -16,7 +16,11 @@ extension SyncPass {
         guard let since = options.since, !options.full, collection.plan != nil, collection.passComplete,
               collection.lastCompleteAt != nil, collection.lastPassKind != .partial else { return nil }
         if let unfinished = collection.incrementalFrom, collection.since == since.description { return (since, unfinished) }
-        guard let value = try await store.largestValue(of: since.member, in: collection.id) else { return nil }
+        guard let value = try await store.largestValue(of: since.member, in: collection.id) else {
+            // Said, or every run would read every page with no word why (a member misspelled).
+            events(.notice("no stored item has \(since.member) (--since \(since)): this run reads every page"))
+            return nil
+        }
         return (since, value)
     }
 
