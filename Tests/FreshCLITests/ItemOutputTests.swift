@@ -75,7 +75,7 @@ struct ItemOutputTests {
                                       lastPassKind: .incremental)
         #expect(CollectionsCommand.status(record, itemCount: 10, pageCount: 1) == "complete, incremental")
         record.incrementalFrom = "2026-11-30T00:00:00Z"
-        #expect(CollectionsCommand.status(record, itemCount: 10, pageCount: 1) == "partial (the next --since run starts again from 2026-11-30T00:00:00Z)")
+        #expect(CollectionsCommand.status(record, itemCount: 10, pageCount: 1) == "incremental run unfinished (the next starts from 2026-11-30T00:00:00Z)")
         record.incrementalFrom = nil
         record.lastPassKind = .partial
         #expect(CollectionsCommand.status(record, itemCount: 10, pageCount: 1) == "partial (its stated total fell; the next sync reads every page)")

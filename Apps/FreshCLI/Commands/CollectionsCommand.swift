@@ -69,7 +69,7 @@ struct CollectionsCommand: FreshSubcommand {
 
     /// How the last sync ended, on one line: a failure over stored items is "stale (last sync
     /// failed: …)", its reason cut to ``errorWidth`` characters (`--json` has it whole); a mirror
-    /// that may lack items is "partial (…)", with what the next sync does about it.
+    /// that may lack items says so, with what the next sync does about it.
     static func status(_ collection: CollectionRecord, itemCount: Int?, pageCount: Int? = nil) -> String {
         func cut(_ text: String) -> String { text.count > errorWidth ? String(text.prefix(errorWidth - 1)) + "…" : text }
         if let error = collection.lastError {
@@ -80,8 +80,9 @@ struct CollectionsCommand: FreshSubcommand {
         guard collection.passComplete else { return "unfinished" }
         // Items without pages: saved by `fresh check --recover` (or brought from an old file).
         if pageCount == 0, let itemCount, itemCount > 0 { return "recovered, no pages (the next sync reads them all)" }
-        // An incremental run that did not end whole (stopped, or its stated total fell) keeps its start.
-        if let start = collection.incrementalFrom { return "partial (the next --since run starts again from \(cut(start)))" }
+        // An incremental run that did not end whole (stopped, or its stated total fell) keeps its
+        // start until one does; a whole pass since keeps it too (its pages may have been fresh hits).
+        if let start = collection.incrementalFrom { return "incremental run unfinished (the next starts from \(cut(start)))" }
         switch collection.lastPassKind {
         case .incremental: return "complete, incremental"
         case .partial: return "partial (its stated total fell; the next sync reads every page)"
