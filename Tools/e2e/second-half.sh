@@ -41,6 +41,19 @@ check "r says what the refresh changed (the last page: 200, the other four: 304)
 check "… and the selection stays on the same item" wait_for_screen "96/97 · ? help"
 keys q q
 check "q goes back to the collection list, q again quits with 0" reader_exited_zero
+deletion_looked_at_twice() { # pages named by number shift after a deletion: read again (304s) before the post is removed
+    sync_json "$WORK/shift-db" "$BASE_URL/styles/page-404/posts?per_page=20" >/dev/null
+    local before=$ITEMS pages=$PAGES
+    curl -s -o /dev/null -X DELETE "$BASE_URL/posts/5"
+    sync_json "$WORK/shift-db" "$BASE_URL/styles/page-404/posts?per_page=20" >/dev/null
+    echo "      $before items, then $ITEMS; $REVISITED pages read again, $NOT_MODIFIED × 304"
+    [ "$SYNC_STATUS" -eq 0 ] && [ "$ITEMS" -eq $((before - 1)) ] && [ "$REVISITED" -eq "$pages" ] && [ "$NOT_MODIFIED" -eq "$pages" ] \
+        && [ "$("$BIN/fresh" items posts --db-dir "$WORK/shift-db" | grep -c '"id":5,')" -eq 0 ] || return 1
+    curl -s -o /dev/null -X DELETE "$BASE_URL/posts/6"
+    "$BIN/fresh" sync posts --db-dir "$WORK/shift-db" >"$WORK/shift.out" 2>>"$WORK/fresh.err"
+    grep -q "(0 new, 0 changed, 1 removed).*; $pages pages read again before removing what no page listed$" "$WORK/shift.out"
+}
+check "a deletion in a page-numbered listing: its pages read again (all 304s) before the post is removed, exit 0" deletion_looked_at_twice
 stop_server
 
 # Infinite scroll: an empty collection opened with --url, every page 300 ms slow. The reader
