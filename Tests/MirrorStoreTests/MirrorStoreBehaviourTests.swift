@@ -272,6 +272,13 @@ struct MirrorStoreBehaviourTests {
         try await mirror.write(1, pass: second, [(2, "b"), (3, "c")], next: nil)
         #expect(try await mirror.store.holdsUnlistedItems(after: second, of: id, lastPage: 1) == false)
         #expect(try await mirror.finish(second, lastPage: 1) == 0)
+        // What it says is there to remove, the pass's end removes.
+        let third = try await mirror.startPass().pass
+        try await mirror.write(0, pass: third, [(1, "a")])
+        try await mirror.write(1, pass: third, [(3, "c")], next: nil)
+        #expect(try await mirror.store.holdsUnlistedItems(after: third, of: id, lastPage: 1))
+        #expect(try await mirror.finish(third, lastPage: 1) == 1)
+        #expect(try await mirror.keys() == [.integer(1), .integer(3)])
     }
 
     @Test(arguments: StoreKind.allCases)

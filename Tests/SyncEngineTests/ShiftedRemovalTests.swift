@@ -76,6 +76,63 @@ struct ShiftedRemovalTests {
         #expect(again.removed == 0 && again.revisitedPages == 0 && again.requests == 3, "\(again.line)")
     }
 
+    /// Serves `pages` as a `?page=N` listing linked by `Link` (no total); page `i` of `later`
+    /// answers with those items from its second request on.
+    static func serveLinked(_ origin: ScriptedOrigin, _ pages: [[Int]], later: [Int: [Int]] = [:]) throws {
+        var replies: [String: Reply] = [:]
+        for (index, ids) in pages.enumerated() {
+            let next = index + 1 < pages.count ? index + 2 : nil
+            var page = linkedPage(origin, ids, next: next)
+            if let changed = later[index] { page.laterBody = linkedPage(origin, changed, next: next).body }
+            replies[index == 0 ? "/things" : "/things?page=\(index + 1)"] = page
+        }
+        try origin.serve(replies)
+    }
+
+    /// The same slide in the part of a pass a later run resumed: item 3 is deleted once page 2
+    /// has been read, item 5 slides onto it. The resumed pass's revisit, which stops where the
+    /// run resumed, never read page 2 again; now, with something to remove, it reads every page.
+    @Test func anItemPulledBackInTheResumedPartOfAPassIsNotRemoved() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        try Self.serveLinked(origin, [[1, 2], [3, 4], [5, 6], [7, 8]])
+        _ = try await fixture.sync(url)
+        _ = try await fixture.sync(url) { $0.maximumPages = 1 }
+        try Self.serveLinked(origin, [[1, 2], [3, 4], [6, 7], [8]], later: [1: [4, 5]])
+        let resumed = try await fixture.sync(url)
+        #expect(resumed.resumedAtPage == 2 && resumed.complete && resumed.removed == 1)
+        #expect(try keys(fixture) == [1, 2, 4, 5, 6, 7, 8])
+    }
+
+    /// A reader's refresh reads the pages on screen before the walk: a change among them counts
+    /// too. Item 1 is deleted once the first page has been read, item 3 slides onto it.
+    @Test func anItemPulledBackOntoAPageTheRefreshReadFirstIsNotRemoved() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        try Self.serveLinked(origin, [[1, 2], [3, 4]])
+        _ = try await fixture.sync(url)
+        try Self.serveLinked(origin, [[1, 2], [4]], later: [0: [2, 3]])
+        let refreshed = try await fixture.sync(url) { $0.firstPages = [0, 1] }
+        #expect(refreshed.complete && refreshed.removed == 1)
+        #expect(try keys(fixture) == [2, 3, 4])
+    }
+
+    /// A page that changed with nothing to remove (an item edited) is not read twice.
+    @Test func anEditWithNothingToRemoveIsNotReadTwice() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        try origin.serve(["/things": Self.linkedPage(origin, [1, 2], next: 2), "/things?page=2": Self.linkedPage(origin, [3, 4], next: nil)])
+        _ = try await fixture.sync(url)
+        var edited = Self.linkedPage(origin, [3, 4], next: nil)
+        edited.body = edited.body.replacingOccurrences(of: #"{"id": 4}"#, with: #"{"id": 4, "title": "edited"}"#)
+        try origin.serve(["/things": Self.linkedPage(origin, [1, 2], next: 2), "/things?page=2": edited])
+        let summary = try await fixture.sync(url)
+        #expect(summary.changed == 1 && summary.removed == 0 && summary.revisitedPages == 0 && summary.requests == 2)
+    }
+
     /// A cursor does not shift: what its pass found on no page is removed without a second look.
     @Test func aCursorListingRemovesWithoutASecondLook() async throws {
         let origin = try ScriptedOrigin()

@@ -80,10 +80,12 @@ struct SyncPass: Sendable {
         // Pages read on demand (a reader's scroll, a page per run) are each asked once: such a
         // pass ends without the revisit and so removes nothing; the next refresh settles it.
         let onDemand = options.maximumPages != nil
-        if position.isResumed, !onDemand, case .end = walk.next {
-            (walk, pass) = try await revisit(after: walk, from: position, reader: &reader)
-        } else if !onDemand, try await mustConfirmRemovals(after: walk, pass: pass) {
-            (walk, pass) = try await revisit(after: walk, from: nil, reader: &reader)
+        // A resumed pass is revisited up to where it resumed; every page when removals need confirming.
+        if !onDemand, case .end = walk.next {
+            let readingAll = try await mustConfirmRemovals(after: walk, pass: pass)
+            if position.isResumed || readingAll {
+                (walk, pass) = try await revisit(after: walk, from: readingAll ? nil : position, reader: &reader)
+            }
         }
         if case .end(var end) = walk.next {
             if position.isResumed, onDemand { end.unsettled = end.unsettled ?? "the pages were read on demand, a page per run" }
@@ -200,7 +202,7 @@ struct SyncPass: Sendable {
 
     /// Revisits a pass that ended by resuming (docs/cli.md, "A resumed pass is a consistent copy"): from
     /// the first page, in a pass of its own, each asked conditionally, until it rejoins the pages read since.
-    /// Without `position` (``mustConfirmRemovals(after:pass:)``), it reads every page.
+    /// Without `position` (``mustConfirmRemovals(after:pass:)``, resumed or not), it reads every page.
     ///
     /// When the listing moved under the resumed pass (items seen twice), the revisit reads every page
     /// instead: an item that had moved from a page read before the stop onto one read after it was
@@ -269,11 +271,11 @@ struct SyncPass: Sendable {
     /// A page named by position (or followed by one) that came back changed, as it is read: what
     /// was asked ahead of it may have been answered before it, so it is dropped, and the rest of
     /// the pass is read one page at a time (``guessesAhead(plan:)``, ``asking(_:)``).
-    private func noteChange(of page: FetchedPage, at url: URL, next: String?, plan: PaginationPlan?, source: any PageSource) {
+    private func noteChange(of page: FetchedPage, at url: URL, next: String?, plan: PaginationPlan?, source: (any PageSource)?) {
         // Checked in this order, a page costs a URL parse only until the first change.
         guard !page.isFromStorage, !positionalPageChanged.isSet, let plan, Self.isPositional(url, next: next, in: plan),
               positionalPageChanged.set() else { return }
-        source.cancelAll()
+        source?.cancelAll()
     }
 
     /// The policy a page is asked with: once a page named by position changed, each later one is
@@ -376,6 +378,8 @@ struct SyncPass: Sendable {
             let fetched = try await fetcher.fetch(url, index: record.pageIndex, plan: reader.plan)
             guard !fetched.endsCollection else { continue }
             let page = try await kept(fetched, stored: record, plan: reader.plan)
+            // Before the walk and its source: a change here counts as one the walk met (``mustConfirmRemovals``).
+            noteChange(of: page, at: url, next: record.nextURL, plan: reader.plan, source: nil)
             let (read, link) = try read(page, stored: record, reader: reader, typicalSize: nil)
             try await writer(pass: pass).write([read])
             revalidated[record.pageIndex] = (url, link)
