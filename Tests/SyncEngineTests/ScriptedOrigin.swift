@@ -8,8 +8,8 @@ final class ScriptedOrigin {
     /// One answer: a status and a JSON body (with an `ETag`, and other `headers`, when given); or, with `raw`, those
     /// bytes and nothing else (a reply that is not HTTP). With `throttled`, the first that many
     /// requests of the path get a 429 with `Retry-After: retryAfter` instead (or the status
-    /// `throttledStatus` names, with an empty object). With `laterBody`, the second request of
-    /// the path and those after it get that body. With `revalidates`, a request that names the
+    /// `throttledStatus` names, with an empty object). With `laterBodies`, the second request of
+    /// the path gets the first of them, the third the second, and so on, the last repeated. With `revalidates`, a request that names the
     /// reply's `etag` in `If-None-Match` gets a 304.
     struct Reply: Encodable {
         var status = 200
@@ -20,8 +20,9 @@ final class ScriptedOrigin {
         var retryAfter: String?
         var throttledStatus: Int?
         var headers: [String: String]?
-        /// The body from the path's second request on: a page that changes once it has been read.
-        var laterBody: String?
+        /// The bodies of the path's second request on, the last one repeated: a page that
+        /// changes once it has been read, and maybe again.
+        var laterBodies: [String]?
         /// Whether a request whose `If-None-Match` names `etag` gets a 304.
         var revalidates: Bool?
 
@@ -77,8 +78,8 @@ final class ScriptedOrigin {
                     self.send_header("ETag", reply["etag"])
                     self.end_headers()
                     return
-                later = reply.get("laterBody") is not None and count > 1
-                body = (reply["laterBody"] if later else reply["body"]).encode()
+                later = reply.get("laterBodies") or []
+                body = (later[min(count - 2, len(later) - 1)] if later and count > 1 else reply["body"]).encode()
                 self.send_response(reply["status"])
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(body)))

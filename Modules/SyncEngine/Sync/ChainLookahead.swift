@@ -28,6 +28,8 @@ final class ChainLookahead: PageSource {
     /// Pages revalidated before the walk, never requested again.
     private let skipped: Set<Int>
     private let guesses = Mutex<[Int: Guess]>([:])
+    /// Guesses dropped, in flight or done: ``settle()`` counts what they sent.
+    private let dropped = Mutex<[Task<FetchedPage, any Error>]>([])
 
     /// - Parameter depth: how many pages may be in flight at once (1: no guessing).
     init(fetcher: PageFetcher, chain: StoredChain, below: Int? = nil, depth: Int, executor: (any TaskExecutor)?, skipping skipped: Set<Int>) {
@@ -49,8 +51,15 @@ final class ChainLookahead: PageSource {
         return try await fetcher.fetch(url, index: index, plan: plan, policy: policy)
     }
 
-    func cancelAll() {
+    func dropGuesses() {
         discard(guesses.withLock { all in defer { all = [:] }; return Array(all.values) })
+    }
+
+    func settle() async {
+        dropGuesses()
+        for task in dropped.withLock({ all in defer { all = [] }; return all }) {
+            if let page = try? await task.value { fetcher.tally.update { $0.countUnused(page.response) } }
+        }
     }
 
     private func guessAhead(after index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?) {
@@ -83,15 +92,9 @@ final class ChainLookahead: PageSource {
         }
     }
 
-    /// Cancels guesses; the requests that went out anyway still count.
+    /// Drops guesses, left to finish: a request in flight has gone out (cancelling it would only
+    /// hide it from the count), and ``settle()`` counts it.
     private func discard(_ discarded: [Guess]) {
-        for guess in discarded {
-            guess.task.cancel()
-            Task { [fetcher] in
-                if let page = try? await guess.task.value {
-                    fetcher.tally.update { $0.requests += page.response.decision.requestsSent }
-                }
-            }
-        }
+        dropped.withLock { $0.append(contentsOf: discarded.map(\.task)) }
     }
 }

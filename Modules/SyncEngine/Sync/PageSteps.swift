@@ -15,8 +15,11 @@ struct ReadPage: Sendable {
 protocol PageSource: Sendable {
     /// Page `index` at `url`, asked with `policy` (`nil`: the sync's); `guessing`: whether pages after it may be asked.
     func take(_ index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?, guessing: Bool) async throws -> FetchedPage
-    /// Cancels whatever was asked for ahead.
-    func cancelAll()
+    /// Drops whatever was asked for ahead: what is in flight finishes, unused.
+    func dropGuesses()
+    /// Drops what was asked for ahead and waits for it: the requests that went out count in the
+    /// summary, with their bytes (the walk is over, or goes elsewhere).
+    func settle() async
 }
 
 /// The plain path's source: one request at a time, for the page the walk is at.
@@ -27,7 +30,8 @@ struct OnePageAtATime: PageSource {
         try await fetcher.fetch(url, index: index, plan: plan, policy: policy)
     }
 
-    func cancelAll() {}
+    func dropGuesses() {}
+    func settle() async {}
 }
 
 /// Where a pass's read pages go, the last step of the walk: ``WriteAtOnce`` or ``WriteBehind``.

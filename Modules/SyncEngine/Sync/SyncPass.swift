@@ -72,26 +72,32 @@ struct SyncPass: Sendable {
             try walkError { () throws(PageWalkError) in try walk.stepOver(readBefore) }
         }
         let source = pageSource(chain: chain, skipping: Set(readBefore.keys))
-        defer { source.cancelAll() }
+        defer { source.dropGuesses() }
         var pass = position.pass
         try await writing(pass: pass) { sink in
             try await walkPages(&walk, reader: &reader, chain: chain, source: source, into: sink)
         }
+        await source.settle()
         // Pages read on demand (a reader's scroll, a page per run) are each asked once: such a
         // pass ends without the revisit and so removes nothing; the next refresh settles it.
         let onDemand = options.maximumPages != nil
-        // A resumed pass is revisited up to where it resumed; every page when removals need confirming.
+        // A resumed pass is revisited up to where it resumed; every page, until the listing holds
+        // still, when removals need confirming.
+        var movedWhileReadAgain = false
         if !onDemand, case .end = walk.next {
-            let readingAll = try await mustConfirmRemovals(after: walk, pass: pass)
-            if position.isResumed || readingAll {
-                (walk, pass) = try await revisit(after: walk, from: readingAll ? nil : position, reader: &reader)
+            if try await mustConfirmRemovals(after: walk, pass: pass) {
+                movedWhileReadAgain = try await lookAgainUntilStill(&walk, pass: &pass, reader: &reader)
+            } else if position.isResumed {
+                (walk, pass) = try await revisit(after: walk, from: position, reader: &reader)
             }
         }
         if case .end(var end) = walk.next {
             if position.isResumed, onDemand { end.unsettled = end.unsettled ?? "the pages were read on demand, a page per run" }
+            if movedWhileReadAgain { end.unsettled = end.unsettled ?? "the listing changed while its pages were read again" }
             // The listing moved while it was read: what was added at its front since is read now.
             if !onDemand, tally.update({ $0.repeatedItems }) > 0, let plan = reader.plan { try await catchUp(pass: pass, plan: plan, reader: reader) }
-            try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, fallenTotal: walk.totalFall)
+            let doubt = walk.totalFall.map(PartialMirror.movedTotal) ?? (movedWhileReadAgain ? PartialMirror.movedWhileReadAgain : nil)
+            try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, doubt: doubt)
         }
     }
 
@@ -229,24 +235,45 @@ struct SyncPass: Sendable {
         defer { chain.close() }
         // Guesses go no further than the rejoining page: the pages from there on are current.
         let source = pageSource(chain: chain, below: resumedAt.map { $0.nextPageIndex - 1 }, skipping: [])
-        defer { source.cancelAll() }
+        defer { source.dropGuesses() }
         let before = tally.update { $0.pages }
         try await writing(pass: pass) { sink in
             try await walkPages(&walk, reader: &reader, chain: chain, source: source, into: sink, policy: .reloadRevalidatingCacheData)
         }
-        tally.update { $0.revisitedPages = $0.pages - before }
+        await source.settle()
+        tally.update { $0.revisitedPages += $0.pages - before }
         // A changed chain of pages was read again whole; else the pages read since the resume complete it.
         if case .end = walk.next, let position { try await store.joinPass(pass, of: collection.id, pagesFrom: position.nextPageIndex) }
         return (walk, pass)
+    }
+
+    /// The most times ``lookAgainUntilStill(_:pass:reader:)`` reads every page.
+    static let maximumLooks = 3
+
+    /// Reads every page again (a revisit, each page asked conditionally) until a reading finds
+    /// every page as the one before left it, nothing is left to remove, or the stated total moved;
+    /// at most ``maximumLooks`` times. A reading in which no page changed saw no item slide: a
+    /// deletion during it would have shifted (changed) every page after it. Returns whether the
+    /// listing was still moving at the last reading (what no page listed must then stay).
+    private func lookAgainUntilStill(_ walk: inout PageWalk, pass: inout Int, reader: inout PageReader) async throws -> Bool {
+        for look in 1...Self.maximumLooks {
+            let changedBefore = tally.update { $0.pages - $0.unchangedPages }
+            (walk, pass) = try await revisit(after: walk, from: nil, reader: &reader)
+            guard tally.update({ $0.pages - $0.unchangedPages }) > changedBefore, case .end(let end) = walk.next, end.unsettled == nil,
+                  try await store.holdsUnlistedItems(after: pass, of: collection.id, lastPage: end.lastPage) else { return false }
+            if look == Self.maximumLooks { return true }
+        }
+        return false
     }
 
     /// Whether a whole pass must read the listing again before it removes what no page listed.
     /// When pages named by position came back changed, the listing may have shifted under the
     /// walk: an item deleted upstream ahead of the pages still to read pulls a live item back onto
     /// a page read already, so no page of the pass lists it, and the pass would remove an item the
-    /// server still lists. So when there is something to remove, a revisit reads every page again
-    /// (each a 304 unless it changed since), and only what it too finds on no page is removed.
-    /// A stated total that changed has said so already: that pass removes nothing.
+    /// server still lists. So when there is something to remove, revisits read every page again
+    /// (each a 304 unless it changed since) until the listing holds still, and only what they too
+    /// find on no page is removed. A stated total that changed has said so already: that pass
+    /// removes nothing.
     private func mustConfirmRemovals(after walk: PageWalk, pass: Int) async throws -> Bool {
         guard case .end(let end) = walk.next, end.unsettled == nil, walk.totalFall == nil, positionalPageChanged.isSet else { return false }
         return try await store.holdsUnlistedItems(after: pass, of: collection.id, lastPage: end.lastPage)
@@ -275,7 +302,7 @@ struct SyncPass: Sendable {
         // Checked in this order, a page costs a URL parse only until the first change.
         guard !page.isFromStorage, !positionalPageChanged.isSet, let plan, Self.isPositional(url, next: next, in: plan),
               positionalPageChanged.set() else { return }
-        source?.cancelAll()
+        source?.dropGuesses()
     }
 
     /// The policy a page is asked with: once a page named by position changed, each later one is
@@ -407,10 +434,11 @@ struct SyncPass: Sendable {
 
     /// Ends a pass that reached its last page: what no page listed is removed, unless the collection
     /// changed under the walk; a stated total above what is stored is said (``PartialMirror``).
-    /// `fallenTotal`: how the stated total fell while the pass read the pages, if it did.
-    private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?, fallenTotal: String?) async throws {
+    /// `doubt`: why items may have slid past the pages read (a stated total that fell, a second
+    /// look that found the listing moving), if they may have.
+    private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?, doubt: String?) async throws {
         let removed = try await store.finishPass(pass, of: collection.id, lastPage: end.lastPage, removingUnlisted: end.unsettled == nil,
-                                                 recording: fallenTotal == nil ? .full : .partial, now: Date())
+                                                 recording: doubt == nil ? .full : .partial, now: Date())
         if let unsettled = end.unsettled { events(.notice("\(unsettled): nothing removed this time")) }
         tally.update {
             $0.removed = removed
@@ -419,11 +447,13 @@ struct SyncPass: Sendable {
         }
         // A total that fell while the pass read the pages measures nothing stored against: items
         // removed ahead of the pages still to read pulled others back past them (the next sync
-        // reads them), so the mirror may be partial. (A total that grew pushed items on, to be
-        // read twice, which a catch-up handles.) Otherwise a stated total above what is stored
-        // is the sign; counting the items costs a scan in PostgreSQL, so only it needs it.
-        if let fallenTotal {
-            notePartial(PartialMirror.movedTotal(fallenTotal))
+        // reads them), so the mirror may be partial; so may a second look that found the listing
+        // moving. (A total that grew is mostly items added ahead, which push others on to be read
+        // twice, as a catch-up handles; a deletion among them can still slide one back unseen until
+        // the next sync.) Otherwise a stated total above what is stored is the sign; counting the
+        // items costs a scan in PostgreSQL, so only it needs it.
+        if let doubt {
+            notePartial(doubt)
         } else if let statedTotal, let missing = PartialMirror.missingItems(statedTotal: statedTotal, stored: try await store.itemCount(in: collection.id)) {
             notePartial(missing)
         }

@@ -97,6 +97,13 @@ public struct SyncSummary: Sendable, Equatable, Codable {
         }
     }
 
+    /// Counts a response the walk did not use (a page asked ahead of a change): its requests,
+    /// among the line's "more", and the bytes it brought.
+    mutating func countUnused(_ response: CachedResponse) {
+        requests += response.decision.requestsSent
+        bytesReceived += response.decision.bytesReceived
+    }
+
     /// Counts page `index` written (or found stored already) with its `items`, and what the write
     /// changed; an unfinished pass goes on from the page after it.
     mutating func countWritten(page index: Int, items: Int, _ write: PageWrite) {
