@@ -55,6 +55,11 @@ final class ChainLookahead: PageSource {
         discard(guesses.withLock { all in defer { all = [:] }; return Array(all.values) })
     }
 
+    func cancelAll() {
+        dropGuesses()
+        for task in dropped.withLock({ all in defer { all = [] }; return all }) { task.cancel() }
+    }
+
     func settle() async {
         dropGuesses()
         for task in dropped.withLock({ all in defer { all = [] }; return all }) {

@@ -18,8 +18,10 @@ protocol PageSource: Sendable {
     /// Drops whatever was asked for ahead: what is in flight finishes, unused.
     func dropGuesses()
     /// Drops what was asked for ahead and waits for it: the requests that went out count in the
-    /// summary, with their bytes (the walk is over, or goes elsewhere).
+    /// summary, with their bytes (the walk is over).
     func settle() async
+    /// Cancels whatever was asked for ahead, dropped or not (the walk failed or was stopped).
+    func cancelAll()
 }
 
 /// The plain path's source: one request at a time, for the page the walk is at.
@@ -32,6 +34,7 @@ struct OnePageAtATime: PageSource {
 
     func dropGuesses() {}
     func settle() async {}
+    func cancelAll() {}
 }
 
 /// Where a pass's read pages go, the last step of the walk: ``WriteAtOnce`` or ``WriteBehind``.

@@ -72,7 +72,7 @@ struct SyncPass: Sendable {
             try walkError { () throws(PageWalkError) in try walk.stepOver(readBefore) }
         }
         let source = pageSource(chain: chain, skipping: Set(readBefore.keys))
-        defer { source.dropGuesses() }
+        defer { source.cancelAll() }
         var pass = position.pass
         try await writing(pass: pass) { sink in
             try await walkPages(&walk, reader: &reader, chain: chain, source: source, into: sink)
@@ -235,7 +235,7 @@ struct SyncPass: Sendable {
         defer { chain.close() }
         // Guesses go no further than the rejoining page: the pages from there on are current.
         let source = pageSource(chain: chain, below: resumedAt.map { $0.nextPageIndex - 1 }, skipping: [])
-        defer { source.dropGuesses() }
+        defer { source.cancelAll() }
         let before = tally.update { $0.pages }
         try await writing(pass: pass) { sink in
             try await walkPages(&walk, reader: &reader, chain: chain, source: source, into: sink, policy: .reloadRevalidatingCacheData)
