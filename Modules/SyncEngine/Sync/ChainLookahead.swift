@@ -28,8 +28,9 @@ final class ChainLookahead: PageSource {
     /// Pages revalidated before the walk, never requested again.
     private let skipped: Set<Int>
     private let guesses = Mutex<[Int: Guess]>([:])
-    /// Guesses dropped, in flight or done: ``settle()`` counts what they sent.
-    private let dropped = Mutex<[Task<FetchedPage, any Error>]>([])
+    /// Dropped guesses not yet counted, each with the task that counts it when it ends and then
+    /// leaves this table (so the table holds what is in flight, not every guess of a long walk).
+    private let dropped = Mutex<(nextID: Int, tasks: [Int: (guess: Task<FetchedPage, any Error>, counting: Task<Void, Never>)])>((0, [:]))
 
     /// - Parameter depth: how many pages may be in flight at once (1: no guessing).
     init(fetcher: PageFetcher, chain: StoredChain, below: Int? = nil, depth: Int, executor: (any TaskExecutor)?, skipping skipped: Set<Int>) {
@@ -57,14 +58,12 @@ final class ChainLookahead: PageSource {
 
     func cancelAll() {
         dropGuesses()
-        for task in dropped.withLock({ all in defer { all = [] }; return all }) { task.cancel() }
+        dropped.withLock { $0.tasks.values.forEach { $0.guess.cancel() } }
     }
 
     func settle() async {
         dropGuesses()
-        for task in dropped.withLock({ all in defer { all = [] }; return all }) {
-            if let page = try? await task.value { fetcher.tally.update { $0.countUnused(page.response) } }
-        }
+        while let counting = dropped.withLock({ $0.tasks.values.first?.counting }) { await counting.value }
     }
 
     private func guessAhead(after index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?) {
@@ -98,8 +97,19 @@ final class ChainLookahead: PageSource {
     }
 
     /// Drops guesses, left to finish: a request in flight has gone out (cancelling it would only
-    /// hide it from the count), and ``settle()`` counts it.
+    /// hide it from the count), and each is counted when it ends (``settle()`` waits for that).
     private func discard(_ discarded: [Guess]) {
-        dropped.withLock { $0.append(contentsOf: discarded.map(\.task)) }
+        for guess in discarded {
+            dropped.withLock { state in
+                let id = state.nextID
+                state.nextID += 1
+                // Made under the lock, so its own removal (which takes the lock) comes after its entry.
+                let counting = Task { [fetcher] in
+                    if let page = try? await guess.task.value { fetcher.tally.update { $0.countUnused(page.response) } }
+                    _ = self.dropped.withLock { $0.tasks.removeValue(forKey: id) }
+                }
+                state.tasks[id] = (guess.task, counting)
+            }
+        }
     }
 }
