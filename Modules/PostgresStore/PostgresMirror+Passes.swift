@@ -176,13 +176,16 @@ extension PostgresMirror {
         }
     }
 
-    public func holdsUnlistedItems(after pass: Int, of id: Int64, lastPage: Int) async throws -> Bool {
-        try await connection.query("""
-            SELECT EXISTS (SELECT 1 FROM item WHERE collection_id = \(id) AND page_index < 0)
-                OR EXISTS (SELECT 1 FROM item WHERE collection_id = \(id) AND page_index > \(lastPage))
-                OR EXISTS (SELECT 1 FROM page p JOIN item i ON i.collection_id = p.collection_id AND i.page_index = p.page_index
-                           WHERE p.collection_id = \(id) AND p.pass != \(pass))
-            """).first?.decode(Bool.self) ?? false
+    public func unlistedItems(after pass: Int, of id: Int64, lastPage: Int) async throws -> UnlistedItems {
+        let row = try await connection.query("""
+            SELECT count(*), coalesce(sum(id), 0)::bigint FROM (
+                SELECT id FROM item WHERE collection_id = \(id) AND page_index < 0
+                UNION ALL SELECT id FROM item WHERE collection_id = \(id) AND page_index > \(lastPage)
+                UNION ALL SELECT i.id FROM page p JOIN item i ON i.collection_id = p.collection_id AND i.page_index = p.page_index
+                    WHERE p.collection_id = \(id) AND p.page_index <= \(lastPage) AND p.pass != \(pass)) unlisted
+            """).first
+        let (count, rowSum) = try row?.decode((Int, Int64).self) ?? (0, Int64(0))
+        return UnlistedItems(count: count, rowSum: rowSum)
     }
 
     public func abandonPass(of id: Int64) async throws {

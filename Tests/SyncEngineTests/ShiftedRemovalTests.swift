@@ -48,7 +48,7 @@ struct ShiftedRemovalTests {
         #expect(shifted.complete && shifted.removed == 1 && shifted.created == 0 && shifted.partial.isEmpty)
         // The first look found page 1 changed; the second, every page as the first left it.
         #expect(shifted.revisitedPages == 6)
-        #expect(shifted.line.contains("; 6 pages read again before removing what no page listed"))
+        #expect(shifted.line.contains("; 6 pages read again to confirm what no page listed"))
     }
 
     /// An item deleted before the sync: the pages after it come back changed, the pass finds it
@@ -155,6 +155,27 @@ struct ShiftedRemovalTests {
         try Self.serveLinked(origin, [[2, 3], [4, 5], [6]])
         let settled = try await fixture.sync(url)
         #expect(settled.created == 0 && settled.removed == 1 && settled.partial.isEmpty)
+        #expect(try keys(fixture) == [2, 3, 4, 5, 6])
+    }
+
+    /// Item 1 was deleted before the sync, and item 4 is edited at every answer (or the page's
+    /// bytes change as a timestamp would): the look finds the same item unlisted, so one look is
+    /// enough, and the deletion is removed.
+    @Test func editsDuringTheLookAreNoMove() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        try Self.serveLinked(origin, [[1, 2], [3, 4], [5, 6]])
+        _ = try await fixture.sync(url)
+        var replies: [String: Reply] = [
+            "/things": Self.linkedPage(origin, [2, 3], next: 2), "/things?page=3": Self.linkedPage(origin, [6], next: nil),
+        ]
+        var edited = Self.linkedPage(origin, [4, 5], next: 3)
+        edited.laterBodies = (1...4).map { edited.body.replacingOccurrences(of: #"{"id": 4}"#, with: #"{"id": 4, "edit": \#($0)}"#) }
+        replies["/things?page=2"] = edited
+        try origin.serve(replies)
+        let summary = try await fixture.sync(url)
+        #expect(summary.removed == 1 && summary.revisitedPages == 3 && summary.partial.isEmpty)
         #expect(try keys(fixture) == [2, 3, 4, 5, 6])
     }
 

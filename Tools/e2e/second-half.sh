@@ -51,7 +51,7 @@ deletion_looked_at_twice() { # pages named by number shift after a deletion: rea
         && [ "$("$BIN/fresh" items posts --db-dir "$WORK/shift-db" | grep -c '"id":5,')" -eq 0 ] || return 1
     curl -s -o /dev/null -X DELETE "$BASE_URL/posts/6"
     "$BIN/fresh" sync posts --db-dir "$WORK/shift-db" >"$WORK/shift.out" 2>>"$WORK/fresh.err"
-    grep -q "(0 new, 0 changed, 1 removed).*; $pages pages read again before removing what no page listed$" "$WORK/shift.out"
+    grep -q "(0 new, 0 changed, 1 removed).*; $pages pages read again to confirm what no page listed$" "$WORK/shift.out"
 }
 check "a deletion in a page-numbered listing: its pages read again (all 304s) before the post is removed, exit 0" deletion_looked_at_twice
 stop_server

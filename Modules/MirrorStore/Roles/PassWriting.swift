@@ -29,11 +29,11 @@ public protocol PassWriting: AnyObject, Sendable {
     /// Merges the items of an incremental run: an item the collection holds is updated where it
     /// stands, a new one is added after the last. Nothing is removed or set aside.
     func mergeItems(_ items: [(key: ItemKey, json: Data)], of id: Int64, now: Date) async throws -> PageWrite
-    /// Whether ``finishPass(_:of:lastPage:removingUnlisted:recording:now:)`` would delete an item
-    /// now: one set aside, past `lastPage`, or on a page pass `pass` did not read (the pass read a
+    /// The items ``finishPass(_:of:lastPage:removingUnlisted:recording:now:)`` would delete now:
+    /// those set aside, past `lastPage`, or on a page pass `pass` did not read (the pass read a
     /// page at each index up to `lastPage`). Index ranges and the pass's stale pages: no walk over
     /// every item.
-    func holdsUnlistedItems(after pass: Int, of id: Int64, lastPage: Int) async throws -> Bool
+    func unlistedItems(after pass: Int, of id: Int64, lastPage: Int) async throws -> UnlistedItems
     /// Gives up the current pass without deleting anything: the next sync starts a new one.
     func abandonPass(of id: Int64) async throws
     /// Ends a pass whose last page is `lastPage`: deletes the pages it did not read and those

@@ -37,10 +37,10 @@ public enum PartialMirror {
         "\(change): items may have moved past the pages read (the next sync reads them)"
     }
 
-    /// Pages of the second look before a removal (`SyncPass.mustConfirmRemovals`) changed since
-    /// the pass read them: the listing moved again, and an item no page listed may still exist.
+    /// The pages read again before a removal (`SyncPass.lookAgainUntilStill`) kept finding items
+    /// moved: the listing moves still, and an item no page listed may still exist.
     public static let movedWhileReadAgain =
-        "the listing changed while its pages were read again: items no page listed are kept aside (the next sync reads them)"
+        "the listing kept moving while its pages were read again: items no page listed are kept aside (the next sync reads them)"
 
     /// The collection's size as its pages state it, larger than what a complete pass stored.
     public static func missingItems(statedTotal: Int?, stored: Int) -> String? {

@@ -103,14 +103,16 @@ extension SQLiteMirror {
                     [pass, collectionID, index, pass - 1])
     }
 
-    public func holdsUnlistedItems(after pass: Int, of collectionID: Int64, lastPage: Int) throws -> Bool {
+    public func unlistedItems(after pass: Int, of collectionID: Int64, lastPage: Int) throws -> UnlistedItems {
         try read { db in
-            try Bool.fetchOne(db, sql: """
-                SELECT EXISTS (SELECT 1 FROM item WHERE collectionID = ?1 AND pageIndex < 0)
-                    OR EXISTS (SELECT 1 FROM item WHERE collectionID = ?1 AND pageIndex > ?2)
-                    OR EXISTS (SELECT 1 FROM page p JOIN item i ON i.collectionID = p.collectionID AND i.pageIndex = p.pageIndex
-                               WHERE p.collectionID = ?1 AND p.pass != ?3)
-                """, arguments: [collectionID, lastPage, pass]) ?? false
+            let row = try Row.fetchOne(db, sql: """
+                SELECT count(*), coalesce(sum(id), 0) FROM (
+                    SELECT id FROM item WHERE collectionID = ?1 AND pageIndex < 0
+                    UNION ALL SELECT id FROM item WHERE collectionID = ?1 AND pageIndex > ?2
+                    UNION ALL SELECT i.id FROM page p JOIN item i ON i.collectionID = p.collectionID AND i.pageIndex = p.pageIndex
+                        WHERE p.collectionID = ?1 AND p.pageIndex <= ?2 AND p.pass != ?3)
+                """, arguments: [collectionID, lastPage, pass])
+            return UnlistedItems(count: row?[0] ?? 0, rowSum: row?[1] ?? 0)
         }
     }
 

@@ -63,7 +63,11 @@ final class ChainLookahead: PageSource {
 
     func settle() async {
         dropGuesses()
-        while let counting = dropped.withLock({ $0.tasks.values.first?.counting }) { await counting.value }
+        await withTaskCancellationHandler {
+            while let counting = dropped.withLock({ $0.tasks.values.first?.counting }) { await counting.value }
+        } onCancel: {
+            cancelAll()
+        }
     }
 
     private func guessAhead(after index: Int, url: URL, plan: PaginationPlan?, policy: CachePolicy?) {
@@ -98,14 +102,18 @@ final class ChainLookahead: PageSource {
 
     /// Drops guesses, left to finish: a request in flight has gone out (cancelling it would only
     /// hide it from the count), and each is counted when it ends (``settle()`` waits for that).
+    /// Once the origin states a limit they are cancelled instead: one still waiting for its turn
+    /// would spend the budget on an answer nobody reads.
     private func discard(_ discarded: [Guess]) {
+        if fetcher.gate.isLimited(fetcher.origin) { discarded.forEach { $0.task.cancel() } }
         for guess in discarded {
             dropped.withLock { state in
                 let id = state.nextID
                 state.nextID += 1
                 // Made under the lock, so its own removal (which takes the lock) comes after its entry.
                 let counting = Task { [fetcher] in
-                    if let page = try? await guess.task.value { fetcher.tally.update { $0.countUnused(page.response) } }
+                    // The end of the collection (a 404 past the last page) counted its requests as it came.
+                    if let page = try? await guess.task.value, !page.endsCollection { fetcher.tally.update { $0.countUnused(page.response) } }
                     _ = self.dropped.withLock { $0.tasks.removeValue(forKey: id) }
                 }
                 state.tasks[id] = (guess.task, counting)

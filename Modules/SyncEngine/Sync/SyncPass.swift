@@ -85,15 +85,15 @@ struct SyncPass: Sendable {
         // still, when removals need confirming.
         var movedWhileReadAgain = false
         if !onDemand, case .end = walk.next {
-            if try await mustConfirmRemovals(after: walk, pass: pass) {
-                movedWhileReadAgain = try await lookAgainUntilStill(&walk, pass: &pass, reader: &reader)
+            if let unlisted = try await removalsToConfirm(after: walk, pass: pass) {
+                movedWhileReadAgain = try await lookAgainUntilStill(&walk, pass: &pass, reader: &reader, from: unlisted)
             } else if position.isResumed {
                 (walk, pass) = try await revisit(after: walk, from: position, reader: &reader)
             }
         }
         if case .end(var end) = walk.next {
             if position.isResumed, onDemand { end.unsettled = end.unsettled ?? "the pages were read on demand, a page per run" }
-            if movedWhileReadAgain { end.unsettled = end.unsettled ?? "the listing changed while its pages were read again" }
+            if movedWhileReadAgain { end.unsettled = end.unsettled ?? "the listing kept moving while its pages were read again" }
             // The listing moved while it was read: what was added at its front since is read now.
             if !onDemand, tally.update({ $0.repeatedItems }) > 0, let plan = reader.plan { try await catchUp(pass: pass, plan: plan, reader: reader) }
             let doubt = walk.totalFall.map(PartialMirror.movedTotal) ?? (movedWhileReadAgain ? PartialMirror.movedWhileReadAgain : nil)
@@ -208,7 +208,7 @@ struct SyncPass: Sendable {
 
     /// Revisits a pass that ended by resuming (docs/cli.md, "A resumed pass is a consistent copy"): from
     /// the first page, in a pass of its own, each asked conditionally, until it rejoins the pages read since.
-    /// Without `position` (``mustConfirmRemovals(after:pass:)``, resumed or not), it reads every page.
+    /// Without `position` (``removalsToConfirm(after:pass:)``, resumed or not), it reads every page.
     ///
     /// When the listing moved under the resumed pass (items seen twice), the revisit reads every page
     /// instead: an item that had moved from a page read before the stop onto one read after it was
@@ -247,36 +247,42 @@ struct SyncPass: Sendable {
         return (walk, pass)
     }
 
-    /// The most times ``lookAgainUntilStill(_:pass:reader:)`` reads every page.
+    /// The most times ``lookAgainUntilStill(_:pass:reader:from:)`` reads every page.
     static let maximumLooks = 3
 
-    /// Reads every page again (a revisit, each page asked conditionally) until a reading finds
-    /// every page as the one before left it, nothing is left to remove, or the stated total moved;
-    /// at most ``maximumLooks`` times. A reading in which no page changed saw no item slide: a
-    /// deletion during it would have shifted (changed) every page after it. Returns whether the
-    /// listing was still moving at the last reading (what no page listed must then stay).
-    private func lookAgainUntilStill(_ walk: inout PageWalk, pass: inout Int, reader: inout PageReader) async throws -> Bool {
-        for look in 1...Self.maximumLooks {
-            let changedBefore = tally.update { $0.pages - $0.unchangedPages }
+    /// Reads every page again (a revisit, each page asked conditionally) until a reading leaves
+    /// the same items unlisted as the reading before it (`unlisted`: what the pass left), or none;
+    /// at most ``maximumLooks`` times. A reading that finds no item and loses none saw no item
+    /// slide: a deletion during it would have set aside what it deleted and what slid. Edits and
+    /// bytes that change on every answer (a timestamp in the envelope) move no item. Returns
+    /// whether the listing was still moving at the last reading, or one ended unsettled (its
+    /// stated total moved): what no page listed must then stay.
+    private func lookAgainUntilStill(
+        _ walk: inout PageWalk, pass: inout Int, reader: inout PageReader, from unlisted: UnlistedItems
+    ) async throws -> Bool {
+        var before = unlisted
+        for _ in 1...Self.maximumLooks {
             (walk, pass) = try await revisit(after: walk, from: nil, reader: &reader)
-            guard tally.update({ $0.pages - $0.unchangedPages }) > changedBefore, case .end(let end) = walk.next, end.unsettled == nil,
-                  try await store.holdsUnlistedItems(after: pass, of: collection.id, lastPage: end.lastPage) else { return false }
-            if look == Self.maximumLooks { return true }
+            guard case .end(let end) = walk.next, end.unsettled == nil else { return true }
+            let after = try await store.unlistedItems(after: pass, of: collection.id, lastPage: end.lastPage)
+            if after == before || after.isEmpty { return false }
+            before = after
         }
-        return false
+        return true
     }
 
-    /// Whether a whole pass must read the listing again before it removes what no page listed.
-    /// When pages named by position came back changed, the listing may have shifted under the
-    /// walk: an item deleted upstream ahead of the pages still to read pulls a live item back onto
-    /// a page read already, so no page of the pass lists it, and the pass would remove an item the
-    /// server still lists. So when there is something to remove, revisits read every page again
-    /// (each a 304 unless it changed since) until the listing holds still, and only what they too
-    /// find on no page is removed. A stated total that changed has said so already: that pass
-    /// removes nothing.
-    private func mustConfirmRemovals(after walk: PageWalk, pass: Int) async throws -> Bool {
-        guard case .end(let end) = walk.next, end.unsettled == nil, walk.totalFall == nil, positionalPageChanged.isSet else { return false }
-        return try await store.holdsUnlistedItems(after: pass, of: collection.id, lastPage: end.lastPage)
+    /// What a whole pass would remove that it must read the listing again for, first: `nil` when
+    /// nothing. When pages named by position came back changed, the listing may have shifted under
+    /// the walk: an item deleted upstream ahead of the pages still to read pulls a live item back
+    /// onto a page read already, so no page of the pass lists it, and the pass would remove an
+    /// item the server still lists. So when there is something to remove, revisits read every
+    /// page again (each a 304 unless it changed since) until the listing holds still, and only
+    /// what they too find on no page is removed. A stated total that changed has said so already:
+    /// that pass removes nothing.
+    private func removalsToConfirm(after walk: PageWalk, pass: Int) async throws -> UnlistedItems? {
+        guard case .end(let end) = walk.next, end.unsettled == nil, walk.totalFall == nil, positionalPageChanged.isSet else { return nil }
+        let unlisted = try await store.unlistedItems(after: pass, of: collection.id, lastPage: end.lastPage)
+        return unlisted.isEmpty ? nil : unlisted
     }
 
     // MARK: Fetching
@@ -405,7 +411,7 @@ struct SyncPass: Sendable {
             let fetched = try await fetcher.fetch(url, index: record.pageIndex, plan: reader.plan)
             guard !fetched.endsCollection else { continue }
             let page = try await kept(fetched, stored: record, plan: reader.plan)
-            // Before the walk and its source: a change here counts as one the walk met (``mustConfirmRemovals``).
+            // Before the walk and its source: a change here counts as one the walk met (``removalsToConfirm(after:pass:)``).
             noteChange(of: page, at: url, next: record.nextURL, plan: reader.plan, source: nil)
             let (read, link) = try read(page, stored: record, reader: reader, typicalSize: nil)
             try await writer(pass: pass).write([read])

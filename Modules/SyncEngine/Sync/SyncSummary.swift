@@ -102,6 +102,7 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     mutating func countUnused(_ response: CachedResponse) {
         requests += response.decision.requestsSent
         bytesReceived += response.decision.bytesReceived
+        if response.decision.bytesReceived > 0 { bytesDecoded += response.body.count }
     }
 
     /// Counts page `index` written (or found stored already) with its `items`, and what the write
@@ -143,7 +144,7 @@ public struct SyncSummary: Sendable, Equatable, Codable {
             text += "; resumed at page \(resumedAtPage)"
             if revisitedPages > 0 { text += ", then \(Plural.count(revisitedPages, "page")) revalidated from the first" }
         } else if revisitedPages > 0 {
-            text += "; \(Plural.count(revisitedPages, "page")) read again before removing what no page listed"
+            text += "; \(Plural.count(revisitedPages, "page")) read again to confirm what no page listed"
         }
         return text
     }
