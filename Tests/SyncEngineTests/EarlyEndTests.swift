@@ -175,6 +175,39 @@ struct EarlyEndTests {
         #expect(try keys(fixture) == ["2", "3", "4", "5", "6"])
     }
 
+    /// A total stated in `X-Total-Count` changes while a page's body does not: the 304 states the
+    /// new one. Taken from the page's stored record instead, the first page's old total made every
+    /// later sync see the fall again (exit 9 each time, nothing ever removed).
+    @Test func aTotalInAFieldIsReadFromThe304() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        func page(_ number: Int, _ ids: [Int], total: Int) -> Reply {
+            let next = number < 3 ? ["Link": "<\(origin.baseURL)/things?_page=\(number + 1)&_limit=2>; rel=\"next\""] : [:]
+            var reply = Reply(body: "[" + ids.map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]",
+                              etag: "\"p\(number)-" + ids.map(String.init).joined(separator: "-") + "\"",
+                              headers: next.merging(["X-Total-Count": "\(total)"]) { $1 })
+            reply.revalidates = true
+            return reply
+        }
+        func serve(_ pages: [[Int]], totals: (Int, Int)) throws {
+            try origin.serve(Dictionary(uniqueKeysWithValues: pages.enumerated().map { index, ids in
+                ("/things?_page=\(index + 1)&_limit=2", page(index + 1, ids, total: index == 0 ? totals.0 : totals.1))
+            }))
+        }
+        let url = origin.baseURL + "/things?_page=1&_limit=2"
+        try serve([[1, 2], [3, 4], [5, 6]], totals: (6, 6))
+        _ = try await fixture.sync(url)
+        // Item 6 deleted once the first page was read: the total falls, nothing removed, exit 9.
+        try serve([[1, 2], [3, 4], [5]], totals: (6, 5))
+        let fell = try await fixture.sync(url)
+        #expect(fell.removed == 0 && !fell.partial.isEmpty)
+        // Quiet since: every page a 304, each stating 5; item 6 is removed, and nothing is partial.
+        try serve([[1, 2], [3, 4], [5]], totals: (5, 5))
+        let settled = try await fixture.sync(url)
+        #expect(settled.notModified == 3 && settled.removed == 1 && settled.partial.isEmpty)
+        #expect(try keys(fixture) == ["1", "2", "3", "4", "5"])
+    }
+
     /// The same fall in json-server's shape: the next page in `Link`, the total in `X-Total-Count`,
     /// pages read ahead of their items (the read-ahead keeps each page's total).
     @Test func aTotalThatFallsInXTotalCountDuringALinkedPassIsSaid() async throws {

@@ -10,7 +10,7 @@ final class ScriptedOrigin {
     /// requests of the path get a 429 with `Retry-After: retryAfter` instead (or the status
     /// `throttledStatus` names, with an empty object). With `laterBodies`, the second request of
     /// the path gets the first of them, the third the second, and so on, the last repeated. With `revalidates`, a request that names the
-    /// reply's `etag` in `If-None-Match` gets a 304.
+    /// reply's `etag` in `If-None-Match` gets a 304, with the reply's `headers`.
     struct Reply: Encodable {
         var status = 200
         var body: String
@@ -76,6 +76,8 @@ final class ScriptedOrigin {
                 if reply.get("revalidates") and reply.get("etag") and self.headers.get("If-None-Match") == reply["etag"]:
                     self.send_response(304)
                     self.send_header("ETag", reply["etag"])
+                    for name, value in (reply.get("headers") or {}).items():
+                        self.send_header(name, value)
                     self.end_headers()
                     return
                 later = reply.get("laterBodies") or []

@@ -57,6 +57,19 @@ extension PaginationPlan {
         return PageLink(next: next, endReason: next == nil ? reason : nil, statedTotal: statedTotal(of: page))
     }
 
+    /// The collection size a page's `X-Total-Count` field states, when the plan reads none from
+    /// the body: a page answered 304 (its body, and so a size in it, unchanged) still states the
+    /// current size this way, which may have changed since its body did.
+    public func headerTotal(_ field: String?) -> Int? {
+        let bodyPath: JSONPath? = switch style {
+        case .offset(_, let totalPath): totalPath
+        case .page(_, _, let totalPagesPath, let totalPath): totalPath ?? totalPagesPath
+        default: total
+        }
+        guard bodyPath == nil else { return nil }
+        return field.flatMap { Int($0.trimmingWhitespace()) }
+    }
+
     private func statedTotal(of page: PageResponse) -> Int? {
         switch style {
         case .offset(_, let totalPath): total(at: totalPath, in: page)

@@ -351,8 +351,11 @@ struct SyncPass: Sendable {
     /// stored is not read: the stored record says where it points, and nothing is rewritten.
     private func read(_ page: FetchedPage, stored: PageRecord?, reader: PageReader, typicalSize: Int?) throws -> (ReadPage, PageLink) {
         if let stored, isCurrent(page, stored: stored, plan: reader.plan) {
-            return (ReadPage(fetched: page, content: content(page, link: stored.link, items: nil, envelope: nil, plan: reader.plan),
-                             itemCount: stored.itemCount), stored.link)
+            var link = stored.link
+            // A size stated in a field may change while the body does not (a 304 names the body).
+            if let total = reader.plan?.headerTotal(page.response.headerFields[.xTotalCount]) { link.statedTotal = total }
+            return (ReadPage(fetched: page, content: content(page, link: link, items: nil, envelope: nil, plan: reader.plan),
+                             itemCount: stored.itemCount), link)
         }
         let (items, link, absent, envelope) = try reader.read(page, typicalSize: typicalSize)
         if absent, let path = reader.plan?.items { notePartial(PartialMirror.absentItems(path)) }
