@@ -16,8 +16,9 @@ import SyncEngine
 ///
 /// Stores are written on a queue of their own, so the next page's request does not wait for
 /// the cache file, in order and in batches (``batchSize``, or what came within ``batchDelay``):
-/// a commit costs more than a page's entry. Nothing reads an entry before it is written (a sync
-/// asks each page once); ``drain()`` writes what waits and waits for it.
+/// a commit costs more than a page's entry. A lookup finds the entries not written yet too (a
+/// catch-up or a second look asks pages of the same run again); ``drain()`` writes what waits
+/// and waits for it.
 ///
 /// For a page the cache has no entry for (a shared mirror, a cleared cache), ``remember(_:)``
 /// makes the mirror's ETag stand in for one, so the page costs a 304, not a download.
@@ -29,8 +30,9 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
     static let batchDelay = DispatchTimeInterval.milliseconds(100)
 
     private let writes = DispatchQueue(label: "fresh.page-validators")
-    /// Stores not written yet; a write is scheduled whenever this is not empty.
-    private let waiting = Mutex<[StoredResponse]>([])
+    /// Stores not written yet (a write is scheduled whenever `pending` is not empty), and the
+    /// batch being written: both answer lookups before the cache file has them.
+    private let waiting = Mutex<(pending: [StoredResponse], writing: [StoredResponse])>(([], []))
 
     /// ETags the mirror keeps, by cache key, for pages the cache may not have (see ``remember(_:)``).
     private let mirrorTags = Mutex<[String: (url: URL, tag: String)]>([:])
@@ -63,8 +65,17 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
     /// Waits until every store so far is written.
     public func drain() { writes.sync { writeWaiting() } }
 
+    /// The entries of `key`: those not written yet over the cache file's, so a page asked again in
+    /// the same run (a catch-up, a second look) is asked with the validators just received.
     public func variants(forKey key: String) throws -> [StoredResponse] {
-        let stored = try backing.variants(forKey: Self.key(key)).map { entry in
+        let storedKey = Self.key(key)
+        let unwritten = waiting.withLock { ($0.writing + $0.pending).filter { $0.key == storedKey } }
+        var stored = try backing.variants(forKey: storedKey)
+        for entry in unwritten {
+            stored.removeAll { $0.variantKey == entry.variantKey }
+            stored.append(entry)
+        }
+        stored = stored.map { entry in
             var entry = entry
             entry.key = key
             return entry
@@ -83,8 +94,8 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
         }
         stored.body = Data()
         let count = waiting.withLock { waiting in
-            waiting.append(stored)
-            return waiting.count
+            waiting.pending.append(stored)
+            return waiting.pending.count
         }
         // Held weakly: a write still pending when the run ends (``drain()`` has written
         // everything by then) must not keep the cache file open past the end of the program.
@@ -97,12 +108,13 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
 
     private func writeWaiting() {
         let batch = waiting.withLock { waiting in
-            defer { waiting.removeAll() }
-            return waiting
+            (waiting.writing, waiting.pending) = (waiting.pending, [])
+            return waiting.writing
         }
         guard !batch.isEmpty else { return }
         // Best effort, as every cache write: a failure costs a full download next time.
         try? backing.store(contentsOf: batch)
+        waiting.withLock { $0.writing = [] }
     }
 
     public func refresh(_ entry: StoredResponse) throws {

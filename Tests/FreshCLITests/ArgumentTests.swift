@@ -169,6 +169,10 @@ struct ArgumentTests {
     @Test func anInputFileHoldsOneURLALine() throws {
         let file = NSTemporaryDirectory() + "fresh-urls-\(UUID().uuidString).txt"
         defer { try? FileManager.default.removeItem(atPath: file) }
+        try Data("\u{FEFF}# mirrors\nhttp://h.test/a\n\n  http://h.test/b  \n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try SyncCommand.urls(listedIn: file).map { "\($0.line) \($0.url)" } == ["2 http://h.test/a", "4 http://h.test/b"])
+        try Data("\u{FEFF}http://h.test/a\n".utf8).write(to: URL(fileURLWithPath: file))
+        #expect(try SyncCommand.urls(listedIn: file).map(\.url) == ["http://h.test/a"], "a byte-order mark is no part of the URL")
         try Data("# mirrors\nhttp://h.test/a\n\n  http://h.test/b  \n".utf8).write(to: URL(fileURLWithPath: file))
         #expect(try SyncCommand.urls(listedIn: file).map { "\($0.line) \($0.url)" } == ["2 http://h.test/a", "4 http://h.test/b"])
         try Data("http://h.test/a\nhttp://h.test/b http://h.test/c\n".utf8).write(to: URL(fileURLWithPath: file))

@@ -78,6 +78,6 @@ struct ItemOutputTests {
         #expect(CollectionsCommand.status(record, itemCount: 10, pageCount: 1) == "incremental run unfinished (the next starts from 2026-11-30T00:00:00Z)")
         record.incrementalFrom = nil
         record.lastPassKind = .partial
-        #expect(CollectionsCommand.status(record, itemCount: 10, pageCount: 1) == "partial (its stated total fell; the next sync reads every page)")
+        #expect(CollectionsCommand.status(record, itemCount: 10, pageCount: 1) == "partial (items may have slid past the pages read; the next sync reads every page)")
     }
 }

@@ -85,7 +85,7 @@ struct CollectionsCommand: FreshSubcommand {
         if let start = collection.incrementalFrom { return "incremental run unfinished (the next starts from \(cut(start)))" }
         switch collection.lastPassKind {
         case .incremental: return "complete, incremental"
-        case .partial: return "partial (its stated total fell; the next sync reads every page)"
+        case .partial: return "partial (items may have slid past the pages read; the next sync reads every page)"
         case .full, nil: return "complete"
         }
     }

@@ -274,9 +274,11 @@ struct SyncCommand: FreshSubcommand {
     /// The URLs `--input-file` lists, each with its line number (from 1).
     static func urls(listedIn file: String) throws -> [(line: Int, url: String)] {
         let bytes = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try FileError.contents(of: file, role: "--input-file")
-        guard let text = String(validating: bytes, as: UTF8.self) else {
+        guard var text = String(validating: bytes, as: UTF8.self) else {
             throw FileError.cannotRead(file, role: "--input-file", reason: "not UTF-8 text")
         }
+        // A byte-order mark, as some editors write one, is no part of the first URL.
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         var urls: [(line: Int, url: String)] = []
         for (number, line) in lines.enumerated() where !line.isEmpty && !line.hasPrefix("#") {
