@@ -188,6 +188,10 @@ extension PostgresMirror {
         return UnlistedItems(count: count, rowSum: rowSum)
     }
 
+    public func setAsideCount(of id: Int64) async throws -> Int {
+        try await value("SELECT count(*) FROM item WHERE collection_id = \(id) AND page_index < 0") ?? 0
+    }
+
     public func abandonPass(of id: Int64) async throws {
         stopBulkLoad(of: id)
         try await write { try await $0.query("UPDATE collection SET pass_complete = true WHERE id = \(id)") }

@@ -270,8 +270,10 @@ struct MirrorStoreBehaviourTests {
         try await mirror.write(0, pass: second, [(1, "a")])
         let setAside = try await mirror.store.unlistedItems(after: second, of: id, lastPage: 1)
         #expect(setAside.count == 1, "item 2 is set aside")
+        #expect(try await mirror.store.setAsideCount(of: id) == 1)
         try await mirror.write(1, pass: second, [(2, "b"), (3, "c")], next: nil)
         #expect(try await mirror.store.unlistedItems(after: second, of: id, lastPage: 1).isEmpty)
+        #expect(try await mirror.store.setAsideCount(of: id) == 0)
         #expect(try await mirror.finish(second, lastPage: 1) == 0)
         // What it says is there to remove, the pass's end removes.
         let third = try await mirror.startPass().pass

@@ -179,6 +179,32 @@ struct ShiftedRemovalTests {
         #expect(try keys(fixture) == [2, 3, 4, 5, 6])
     }
 
+    /// Item 1 is deleted once page 1 has been read, and two items are added at the end: the total
+    /// grew, so the pass removes nothing, and item 3 (slid onto page 1) stays set aside, hidden
+    /// from the items shown. That may be a live item: the mirror may be partial (exit 9), where
+    /// the sync said nothing and exited 0. The next sync settles it.
+    @Test func aPassThatRemovesNothingButHidesItemsSaysSo() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        func serve(_ pages: [[Int]], totals: [Int]) throws {
+            try origin.serve(Dictionary(uniqueKeysWithValues: pages.enumerated().map { index, ids in
+                var page = Self.linkedPage(origin, ids, next: index + 1 < pages.count ? index + 2 : nil)
+                page.headers = (page.headers ?? [:]).merging(["X-Total-Count": "\(totals[index])"]) { $1 }
+                return (index == 0 ? "/things" : "/things?page=\(index + 1)", page)
+            }))
+        }
+        let url = origin.baseURL + "/things"
+        try serve([[1, 2], [3, 4], [5, 6]], totals: [6, 6, 6])
+        _ = try await fixture.sync(url)
+        try serve([[1, 2], [4, 5], [6, 7], [8]], totals: [6, 7, 7, 7])
+        let grew = try await fixture.sync(url)
+        #expect(grew.complete && grew.removed == 0 && grew.partial == [PartialMirror.keptAside])
+        try serve([[2, 3], [4, 5], [6, 7], [8]], totals: [7, 7, 7, 7])
+        let settled = try await fixture.sync(url)
+        #expect(settled.removed == 1 && settled.partial.isEmpty)
+        #expect(try keys(fixture) == [2, 3, 4, 5, 6, 7, 8])
+    }
+
     /// A page that changed with nothing to remove (an item edited) is not read twice.
     @Test func anEditWithNothingToRemoveIsNotReadTwice() async throws {
         let origin = try ScriptedOrigin()

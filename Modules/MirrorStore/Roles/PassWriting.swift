@@ -34,6 +34,9 @@ public protocol PassWriting: AnyObject, Sendable {
     /// page at each index up to `lastPage`). Index ranges and the pass's stale pages: no walk over
     /// every item.
     func unlistedItems(after pass: Int, of id: Int64, lastPage: Int) async throws -> UnlistedItems
+    /// How many items are set aside: a page no longer lists them, and no pass has ended whole
+    /// since (hidden from the items shown until a page lists them again, or a pass removes them).
+    func setAsideCount(of id: Int64) async throws -> Int
     /// Gives up the current pass without deleting anything: the next sync starts a new one.
     func abandonPass(of id: Int64) async throws
     /// Ends a pass whose last page is `lastPage`: deletes the pages it did not read and those

@@ -42,6 +42,11 @@ public enum PartialMirror {
     public static let movedWhileReadAgain =
         "the listing kept moving while its pages were read again: items no page listed are kept aside (the next sync reads them)"
 
+    /// A pass that ended unsettled (its stated total moved, a page it expected gone) keeps what
+    /// no page listed set aside, and hidden: one of those may be an item that slid.
+    public static let keptAside =
+        "the listing changed while the pass read it: items no page listed are kept aside, hidden until the next sync reads them"
+
     /// The collection's size as its pages state it, larger than what a complete pass stored.
     public static func missingItems(statedTotal: Int?, stored: Int) -> String? {
         guard let statedTotal, statedTotal > stored else { return nil }

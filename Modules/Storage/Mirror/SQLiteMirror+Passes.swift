@@ -116,6 +116,12 @@ extension SQLiteMirror {
         }
     }
 
+    public func setAsideCount(of collectionID: Int64) throws -> Int {
+        try read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex < 0", arguments: [collectionID]) ?? 0
+        }
+    }
+
     public func abandonPass(of collectionID: Int64) throws {
         try execute("UPDATE collection SET passComplete = 1 WHERE id = ?", [collectionID])
     }

@@ -96,7 +96,9 @@ struct SyncPass: Sendable {
             if movedWhileReadAgain { end.unsettled = end.unsettled ?? "the listing kept moving while its pages were read again" }
             // The listing moved while it was read: what was added at its front since is read now.
             if !onDemand, tally.update({ $0.repeatedItems }) > 0, let plan = reader.plan { try await catchUp(pass: pass, plan: plan, reader: reader) }
-            let doubt = walk.totalFall.map(PartialMirror.movedTotal) ?? (movedWhileReadAgain ? PartialMirror.movedWhileReadAgain : nil)
+            var doubt = walk.totalFall.map(PartialMirror.movedTotal) ?? (movedWhileReadAgain ? PartialMirror.movedWhileReadAgain : nil)
+            // A pass that removes nothing keeps what no page listed hidden: an item that slid may be among it.
+            if doubt == nil, end.unsettled != nil, !onDemand, try await store.setAsideCount(of: collection.id) > 0 { doubt = PartialMirror.keptAside }
             try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, doubt: doubt)
         }
     }
