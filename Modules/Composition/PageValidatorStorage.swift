@@ -69,7 +69,8 @@ public final class PageValidatorStorage: CacheStorage, PageValidators {
     /// the same run (a catch-up, a second look) is asked with the validators just received.
     public func variants(forKey key: String) throws -> [StoredResponse] {
         let storedKey = Self.key(key)
-        let unwritten = waiting.withLock { ($0.writing + $0.pending).filter { $0.key == storedKey } }
+        // Each list filtered on its own: only the (rare) matches are copied, on every page's lookup.
+        let unwritten = waiting.withLock { $0.writing.filter { $0.key == storedKey } + $0.pending.filter { $0.key == storedKey } }
         var stored = try backing.variants(forKey: storedKey)
         for entry in unwritten {
             stored.removeAll { $0.variantKey == entry.variantKey }
