@@ -24,6 +24,27 @@ struct ShiftedRemovalTests {
         return Reply(body: #"{"data": [\#(items)], "next_cursor": \#(next.map { "\"\($0)\"" } ?? "null")}"#)
     }
 
+    /// Serves `pages` as a `?page=N` listing linked by `Link`: page `i` of `later` answers with
+    /// those lists of items from its second request on, the last repeated; with `totals`, each
+    /// page states its own in `X-Total-Count`; with `validated`, each has an ETag (its items) and
+    /// answers a request naming it with a 304.
+    static func serveLinked(_ origin: ScriptedOrigin, _ pages: [[Int]], later: [Int: [[Int]]] = [:], totals: [Int]? = nil,
+                            validated: Bool = false) throws {
+        var replies: [String: Reply] = [:]
+        for (index, ids) in pages.enumerated() {
+            let next = index + 1 < pages.count ? index + 2 : nil
+            var page = linkedPage(origin, ids, next: next)
+            if let changed = later[index] { page.laterBodies = changed.map { linkedPage(origin, $0, next: next).body } }
+            if let totals { page.headers = (page.headers ?? [:]).merging(["X-Total-Count": "\(totals[index])"]) { $1 } }
+            if validated {
+                page.etag = "\"" + ids.map(String.init).joined(separator: "-") + "\""
+                page.revalidates = true
+            }
+            replies[index == 0 ? "/things" : "/things?page=\(index + 1)"] = page
+        }
+        try origin.serve(replies)
+    }
+
     func keys(_ fixture: SyncFixture) throws -> [Int] {
         try fixture.items("things").map { Int($0.key.text)! }.sorted()
     }
@@ -36,13 +57,9 @@ struct ShiftedRemovalTests {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()
         let url = origin.baseURL + "/things"
-        try origin.serve(["/things": Self.linkedPage(origin, [1, 2], next: 2), "/things?page=2": Self.linkedPage(origin, [3, 4], next: 3),
-                          "/things?page=3": Self.linkedPage(origin, [5, 6], next: nil)])
+        try Self.serveLinked(origin, [[1, 2], [3, 4], [5, 6]])
         _ = try await fixture.sync(url)
-        var first = Self.linkedPage(origin, [1, 2], next: 2)
-        first.laterBodies = [Self.linkedPage(origin, [2, 3], next: 2).body]
-        try origin.serve(["/things": first, "/things?page=2": Self.linkedPage(origin, [4, 5], next: 3),
-                          "/things?page=3": Self.linkedPage(origin, [6], next: nil)])
+        try Self.serveLinked(origin, [[1, 2], [4, 5], [6]], later: [0: [[2, 3]]])
         let shifted = try await fixture.sync(url)
         #expect(try keys(fixture) == [2, 3, 4, 5, 6])
         #expect(shifted.complete && shifted.removed == 1 && shifted.created == 0 && shifted.partial.isEmpty)
@@ -57,19 +74,9 @@ struct ShiftedRemovalTests {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()
         let url = origin.baseURL + "/things"
-        func serve(_ pages: [[Int]]) throws {
-            var replies: [String: Reply] = [:]
-            for (index, ids) in pages.enumerated() {
-                var page = Self.linkedPage(origin, ids, next: index + 1 < pages.count ? index + 2 : nil)
-                page.etag = "\"" + ids.map(String.init).joined(separator: "-") + "\""
-                page.revalidates = true
-                replies[index == 0 ? "/things" : "/things?page=\(index + 1)"] = page
-            }
-            try origin.serve(replies)
-        }
-        try serve([[1, 2], [3, 4], [5, 6]])
+        try Self.serveLinked(origin, [[1, 2], [3, 4], [5, 6]], validated: true)
         _ = try await fixture.sync(url)
-        try serve([[2, 3], [4, 5], [6]])
+        try Self.serveLinked(origin, [[2, 3], [4, 5], [6]], validated: true)
         let summary = try await fixture.sync(url)
         #expect(try keys(fixture) == [2, 3, 4, 5, 6])
         #expect(summary.removed == 1 && summary.revisitedPages == 3)
@@ -79,19 +86,6 @@ struct ShiftedRemovalTests {
         // Nothing to remove: one look is enough.
         let again = try await fixture.sync(url)
         #expect(again.removed == 0 && again.revisitedPages == 0 && again.requests == 3, "\(again.line)")
-    }
-
-    /// Serves `pages` as a `?page=N` listing linked by `Link` (no total); page `i` of `later`
-    /// answers with those lists of items from its second request on, the last repeated.
-    static func serveLinked(_ origin: ScriptedOrigin, _ pages: [[Int]], later: [Int: [[Int]]] = [:]) throws {
-        var replies: [String: Reply] = [:]
-        for (index, ids) in pages.enumerated() {
-            let next = index + 1 < pages.count ? index + 2 : nil
-            var page = linkedPage(origin, ids, next: next)
-            if let changed = later[index] { page.laterBodies = changed.map { linkedPage(origin, $0, next: next).body } }
-            replies[index == 0 ? "/things" : "/things?page=\(index + 1)"] = page
-        }
-        try origin.serve(replies)
     }
 
     /// The same slide in the part of a pass a later run resumed: item 3 is deleted once page 2
@@ -186,20 +180,13 @@ struct ShiftedRemovalTests {
     @Test func aPassThatRemovesNothingButHidesItemsSaysSo() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()
-        func serve(_ pages: [[Int]], totals: [Int]) throws {
-            try origin.serve(Dictionary(uniqueKeysWithValues: pages.enumerated().map { index, ids in
-                var page = Self.linkedPage(origin, ids, next: index + 1 < pages.count ? index + 2 : nil)
-                page.headers = (page.headers ?? [:]).merging(["X-Total-Count": "\(totals[index])"]) { $1 }
-                return (index == 0 ? "/things" : "/things?page=\(index + 1)", page)
-            }))
-        }
         let url = origin.baseURL + "/things"
-        try serve([[1, 2], [3, 4], [5, 6]], totals: [6, 6, 6])
+        try Self.serveLinked(origin, [[1, 2], [3, 4], [5, 6]], totals: [6, 6, 6])
         _ = try await fixture.sync(url)
-        try serve([[1, 2], [4, 5], [6, 7], [8]], totals: [6, 7, 7, 7])
+        try Self.serveLinked(origin, [[1, 2], [4, 5], [6, 7], [8]], totals: [6, 7, 7, 7])
         let grew = try await fixture.sync(url)
         #expect(grew.complete && grew.removed == 0 && grew.partial == [PartialMirror.keptAside])
-        try serve([[2, 3], [4, 5], [6, 7], [8]], totals: [7, 7, 7, 7])
+        try Self.serveLinked(origin, [[2, 3], [4, 5], [6, 7], [8]], totals: [7, 7, 7, 7])
         let settled = try await fixture.sync(url)
         #expect(settled.removed == 1 && settled.partial.isEmpty)
         #expect(try keys(fixture) == [2, 3, 4, 5, 6, 7, 8])
@@ -210,7 +197,7 @@ struct ShiftedRemovalTests {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()
         let url = origin.baseURL + "/things"
-        try origin.serve(["/things": Self.linkedPage(origin, [1, 2], next: 2), "/things?page=2": Self.linkedPage(origin, [3, 4], next: nil)])
+        try Self.serveLinked(origin, [[1, 2], [3, 4]])
         _ = try await fixture.sync(url)
         var edited = Self.linkedPage(origin, [3, 4], next: nil)
         edited.body = edited.body.replacingOccurrences(of: #"{"id": 4}"#, with: #"{"id": 4, "title": "edited"}"#)

@@ -61,22 +61,23 @@ extension PaginationPlan {
     /// the body: a page answered 304 (its body, and so a size in it, unchanged) still states the
     /// current size this way, which may have changed since its body did.
     public func headerTotal(_ field: String?) -> Int? {
-        let bodyPath: JSONPath? = switch style {
-        case .offset(_, let totalPath): totalPath
-        case .page(_, _, let totalPagesPath, let totalPath): totalPath ?? totalPagesPath
-        default: total
+        let paths = bodyTotalPaths
+        guard paths.items == nil, paths.pages == nil else { return nil }
+        return Self.count(inField: field)
+    }
+
+    /// Where the body states the collection's size: in items, or in pages (`total_pages`).
+    private var bodyTotalPaths: (items: JSONPath?, pages: JSONPath?) {
+        switch style {
+        case .offset(_, let totalPath): (totalPath, nil)
+        case .page(_, _, let totalPagesPath, let totalPath): (totalPath, totalPagesPath)
+        default: (total, nil)
         }
-        guard bodyPath == nil else { return nil }
-        return field.flatMap { Int($0.trimmingWhitespace()) }
     }
 
     private func statedTotal(of page: PageResponse) -> Int? {
-        switch style {
-        case .offset(_, let totalPath): total(at: totalPath, in: page)
-        case .page(_, _, let totalPagesPath, let totalPath):
-            total(at: totalPath, in: page) ?? totalPagesPath.flatMap { page.document.value(at: $0)?.integer }
-        default: total(at: total, in: page)
-        }
+        let paths = bodyTotalPaths
+        return total(at: paths.items, in: page) ?? paths.pages.flatMap { page.document.value(at: $0)?.integer }
     }
 
     private func nextPage(after page: PageResponse, itemCount count: Int, lastKey: ItemKey?, size: Int?, typicalSize: Int?,
@@ -155,8 +156,12 @@ extension PaginationPlan {
 
     /// The collection size from the body, else from `X-Total-Count`.
     private func total(at path: JSONPath?, in page: PageResponse) -> Int? {
-        path.flatMap { page.document.value(at: $0)?.integer }
-            ?? page.totalCountField.flatMap { Int($0.trimmingWhitespace()) }
+        path.flatMap { page.document.value(at: $0)?.integer } ?? Self.count(inField: page.totalCountField)
+    }
+
+    /// The number an `X-Total-Count` field holds.
+    private static func count(inField field: String?) -> Int? {
+        field.flatMap { Int($0.trimmingWhitespace()) }
     }
 }
 
