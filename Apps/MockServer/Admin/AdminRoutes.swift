@@ -73,12 +73,14 @@ struct AdminRoutes: Sendable {
         var seed: UInt64?
         var rules: [FaultRule]
 
-        enum CodingKeys: String, CodingKey {
+        enum CodingKeys: String, CodingKey, CaseIterable {
             case seed, rules
         }
 
-        /// As the document says: `seed` absent, or an unsigned 64-bit integer (not `null`).
+        /// As the document says: `seed` absent, or an unsigned 64-bit integer (not `null`); no
+        /// other member.
         init(from decoder: any Decoder) throws {
+            try decoder.rejectUnknownMembers(CodingKeys.self)
             let container = try decoder.container(keyedBy: CodingKeys.self)
             rules = try container.decode([FaultRule].self, forKey: .rules)
             guard container.contains(.seed) else { return }

@@ -37,7 +37,7 @@ public struct FaultRule: Codable, Sendable, Hashable {
     /// `Retry-After` seconds sent with a status failure (default 1 for 429 and 503).
     public var retryAfter: Int?
 
-    enum CodingKeys: String, CodingKey {
+    enum CodingKeys: String, CodingKey, CaseIterable {
         case route, failure, status, rate, first
         case latencyMilliseconds = "latency_ms"
         case jitterMilliseconds = "jitter_ms"
@@ -52,9 +52,11 @@ public struct FaultRule: Codable, Sendable, Hashable {
 
 extension FaultRule {
     /// Decodes with the same defaults as the memberwise initialiser and validates the values, as
-    /// `/openapi.json` states them: a member may be left out, but not `null`; an integer may be
-    /// written as JSON writes any number (`48.0`, `1e3`), as JSON Schema's `integer` allows.
+    /// `/openapi.json` states them: a member may be left out, but not `null`, and no other member
+    /// is taken; an integer may be written as JSON writes any number (`48.0`, `1e3`), as JSON
+    /// Schema's `integer` allows.
     public init(from decoder: any Decoder) throws {
+        try decoder.rejectUnknownMembers(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func value<Value: Decodable>(_ type: Value.Type, _ key: CodingKeys) throws -> Value? {
             guard container.contains(key) else { return nil }

@@ -99,7 +99,7 @@ enum OpenAPISchemas {
             "rate": ["type": "number", "minimum": 0, "maximum": 1],
             "first": ["type": "integer", "minimum": 1, "maximum": FaultRule.maximumFirst],
             "retry_after": ["type": "integer", "minimum": 0, "maximum": FaultRule.maximumRetryAfter],
-        ], required: [], closed: false)
-        return object(["seed": seedSchema, "rules": ["type": "array", "items": rule]], required: ["rules"], closed: false)
+        ], required: [])
+        return object(["seed": seedSchema, "rules": ["type": "array", "items": rule]], required: ["rules"])
     }
 }
