@@ -9,7 +9,7 @@ public struct ParsedURL: Sendable {
 
     /// The URL `argument` names, or the one-line reason it names none.
     public static func parse(_ argument: String) throws -> ParsedURL {
-        let text = WrittenURL.escapingLonePercentSigns(argument.contains("://") ? argument : "http://" + argument)
+        let text = WrittenURL.escaped(argument.contains("://") ? argument : "http://" + argument)
         guard let url = URL(string: text), let scheme = url.scheme?.lowercased() else {
             throw ValidationError("'\(argument)' is not a URL")
         }

@@ -201,6 +201,18 @@ struct ArgumentTests {
         #expect(try ParsedURL.parse("h.test/%4").url.absoluteString == "http://h.test/%254")
     }
 
+    /// A character a URL cannot hold as it is gets its escape, and the escapes written beside it
+    /// stay: Foundation alone escaped every `%` of such a URL (`a%20b` sent as `a%2520b`).
+    @Test func charactersAURLCannotHoldAreEscapedAndWrittenEscapesStay() throws {
+        #expect(try ParsedURL.parse("http://h.test/echo?filter[title]=a%20b").url.absoluteString
+            == "http://h.test/echo?filter%5Btitle%5D=a%20b")
+        #expect(try ParsedURL.parse("http://h.test/caf\u{E9} x?q=%41]&r=\"a|b\"&s=%zz{").url.absoluteString
+            == "http://h.test/caf%C3%A9%20x?q=%41%5D&r=%22a%7Cb%22&s=%25zz%7B")
+        // What a URL holds as it is stays so, a bracketed host too; a second `#` is the fragment's.
+        #expect(try ParsedURL.parse("http://[::1]:8080/a/b;c?x=1&y=a+b,c:d@e/f?g#frag#x").url.absoluteString
+            == "http://[::1]:8080/a/b;c?x=1&y=a+b,c:d@e/f?g#frag%23x")
+    }
+
     @Test func aRefusedURLSaysWhy() {
         #expect(throws: ValidationError.self) { try ParsedURL.parse("ftp://example.test/file") }
         do {
