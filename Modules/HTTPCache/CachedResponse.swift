@@ -40,12 +40,15 @@ public enum CacheError: Error, Sendable, Equatable, CustomStringConvertible {
     case unexpectedNotModified(String)
     /// More redirects than the caller allowed; the URL is the last one reached.
     case tooManyRedirects(String, limit: Int)
+    /// A redirect from the URL whose `Location` is no http(s) URL.
+    case unfollowableRedirect(String, location: String)
 
     public var description: String {
         switch self {
         case .notStored(let url): "offline and nothing is stored for \(url)"
         case .unexpectedNotModified(let url): "server answered 304 Not Modified for \(url) but nothing matching is stored"
         case .tooManyRedirects(let url, let limit): "maximum (\(limit)) redirects followed, the next from \(url)"
+        case .unfollowableRedirect(let url, let location): "\(url) redirects to '\(location)', which is no http or https URL to follow"
         }
     }
 }

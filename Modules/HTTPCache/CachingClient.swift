@@ -57,7 +57,7 @@ public final class CachingClient: Sendable {
             var response = try await sendOneHop(current, policy: policy)
             requestsSent += response.decision.requestsSent
             response.decision.requestsSent = requestsSent
-            guard let maximumRedirects, let next = RedirectRule.follow(current, response: response) else {
+            guard let maximumRedirects, let next = try RedirectRule.follow(current, response: response) else {
                 response.redirects = followed
                 return response
             }

@@ -18,33 +18,59 @@ public struct WebLink: Sendable, Equatable {
 
 /// The `Link` field (RFC 8288 §3): `<uri>; rel="next", <uri>; rel="prev last"`.
 public enum LinkField {
+    /// A link's target as the field writes it, and resolved against the response's URL: `nil`
+    /// when the text is no URL (`<http://[::1>`) or names no scheme.
+    public struct WrittenTarget: Sendable, Equatable {
+        public var text: String
+        public var url: URL?
+
+        public init(text: String, url: URL?) {
+            self.text = text
+            self.url = url
+        }
+    }
+
     /// Every well-formed link in the field lines, in order, relative targets resolved against `base`.
     public static func parse(_ fieldValues: [String], base: URL? = nil) -> [WebLink] {
-        fieldValues.flatMap { parse($0, base: base) }
+        written(fieldValues, base: base).compactMap { link in
+            link.target.url.map { WebLink(target: $0, relations: link.relations, parameters: link.parameters) }
+        }
     }
 
-    /// The target of the first link whose relation types include `relation` (case-insensitively).
-    public static func target(of relation: String, in fieldValues: [String], base: URL? = nil) -> URL? {
+    /// The target of the first link whose relation types include `relation` (case-insensitively),
+    /// a target that is no URL included: a caller can then say so, where skipping it would take
+    /// the link for absent (a next page's link for the end of a listing).
+    public static func target(of relation: String, in fieldValues: [String], base: URL? = nil) -> WrittenTarget? {
         let relation = relation.lowercased()
-        return parse(fieldValues, base: base).first { $0.relations.contains(relation) }?.target
+        return written(fieldValues, base: base).first { $0.relations.contains(relation) }?.target
     }
 
-    private static func parse(_ fieldValue: String, base: URL?) -> [WebLink] {
-        FieldScanner.scanning(fieldValue) { scanner in
-            var links: [WebLink] = []
-            while true {
-                scanner.skip { $0 == .space || $0 == .tab || $0 == .comma }
-                guard !scanner.isAtEnd else { return links }
-                guard let target = scanner.angleBracketed() else {
+    /// The relation types of every link in the field lines, those whose target is no URL included.
+    public static func relations(in fieldValues: [String]) -> [String] {
+        written(fieldValues, base: nil).flatMap(\.relations)
+    }
+
+    private typealias WrittenLink = (target: WrittenTarget, relations: [String], parameters: [String: String])
+
+    /// Every link in the field lines with a target in angle brackets, in order.
+    private static func written(_ fieldValues: [String], base: URL?) -> [WrittenLink] {
+        fieldValues.flatMap { fieldValue in
+            FieldScanner.scanning(fieldValue) { scanner in
+                var links: [WrittenLink] = []
+                while true {
+                    scanner.skip { $0 == .space || $0 == .tab || $0 == .comma }
+                    guard !scanner.isAtEnd else { return links }
+                    guard let target = scanner.angleBracketed() else {
+                        scanner.skipToListSeparator()
+                        continue
+                    }
+                    var parameters = linkParameters(&scanner)
                     scanner.skipToListSeparator()
-                    continue
+                    let url = URL(string: target, relativeTo: base)?.absoluteURL
+                    let relations = (parameters.removeValue(forKey: "rel") ?? "").lowercased()
+                        .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+                    links.append((WrittenTarget(text: target, url: url?.scheme == nil ? nil : url), relations, parameters))
                 }
-                var parameters = linkParameters(&scanner)
-                scanner.skipToListSeparator()
-                guard let url = URL(string: target, relativeTo: base)?.absoluteURL, url.scheme != nil else { continue }
-                let relations = (parameters.removeValue(forKey: "rel") ?? "").lowercased()
-                    .split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-                links.append(WebLink(target: url, relations: relations, parameters: parameters))
             }
         }
     }

@@ -369,6 +369,22 @@ struct CachingClientTests {
         await #expect(throws: CacheError.tooManyRedirects("http://origin.test/loop", limit: 10)) { try await harness.get("http://origin.test/loop") }
     }
 
+    /// A `Location` that is no http(s) URL cannot be followed: that is said (curl fails too),
+    /// where the redirect itself used to be the answer, empty, with success. Without following,
+    /// and for a redirect without `Location`, the redirect is the answer.
+    @Test(arguments: ["javascript:alert(1)", "ftp://origin.test/file", "http://[::1"])
+    func aRedirectThatCannotBeFollowedIsAnError(location: String) async throws {
+        let harness = Harness { _ in response(.found, ["Location": location]) }
+        await #expect(throws: CacheError.unfollowableRedirect("http://origin.test/a", location: location)) {
+            try await harness.get("http://origin.test/a")
+        }
+        let unfollowed = try await harness.client.send(TransportRequest(method: .get, url: URL(string: "http://origin.test/a")!),
+                                                       maximumRedirects: nil)
+        #expect(unfollowed.status == .found)
+        let noLocation = Harness { _ in response(.found, [:]) }
+        #expect(try await noLocation.get("http://origin.test/a").status == .found)
+    }
+
     @Test func withoutARedirectLimitTheRedirectItselfIsTheAnswer() async throws {
         let harness = Harness { _ in response(.found, ["Location": "/elsewhere"]) }
         let answer = try await harness.client.send(TransportRequest(method: .get, url: URL(string: "http://origin.test/a")!),

@@ -15,7 +15,7 @@ struct NewsTests {
 
     /// The URL `rel` names in the page's `Link`.
     private func link(_ relation: String, of response: MockClient.Response) -> String? {
-        LinkField.target(of: relation, in: [response.headers[.link] ?? ""])?.absoluteString
+        LinkField.target(of: relation, in: [response.headers[.link] ?? ""])?.url?.absoluteString
     }
 
     @Test func entriesComeNewestFirstByPageWithLinksAndATotal() async throws {

@@ -42,6 +42,21 @@ struct DetectionTests {
         #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/api/things?after=c2")
     }
 
+    /// A `rel="next"` whose target is no http(s) URL is an unusable page, not the end of the
+    /// listing: skipped, it made a sync of one page say it was complete (exit 0).
+    @Test(arguments: ["<http://[::1>; rel=\"next\"", "<javascript:alert(1)>; rel=\"next\"", "<ftp://x.test/things>; rel=next"])
+    func aNextLinkThatIsNoHTTPURLIsRefused(link: String) throws {
+        let first = try page("http://x.test/things", two, link: link)
+        let detected = try plan(first)
+        #expect(detected.style == .link)
+        #expect(throws: PageError.self) { try detected.read(first) }
+        do {
+            _ = try detected.read(first)
+        } catch {
+            #expect("\(error)".hasPrefix("the Link field's rel=\"next\" should name the next page's URL but names <"))
+        }
+    }
+
     @Test func stripeHasMoreWithStartingAfter() throws {
         let first = try page("http://x.test/v1/customers?limit=2", #"{"object": "list", "url": "/v1/customers", "has_more": true, "data": [{"id": "cus_a"}, {"id": "cus_b"}]}"#)
         let detected = try plan(first)

@@ -24,7 +24,7 @@ enum FailureReport {
         case TransportError.certificate: 10
         case TransportError.truncated, TransportError.invalidResponse, SyncError.badReply, SyncError.invalidJSON, SyncError.invalidPage,
              SyncError.duplicateKey, SyncError.loop, SyncError.emptyPages, SyncError.repeatingPages, SyncError.pageTooLarge,
-             CacheError.unexpectedNotModified, CacheError.tooManyRedirects: 5
+             CacheError.unexpectedNotModified, CacheError.tooManyRedirects, CacheError.unfollowableRedirect: 5
         case is StorageError, is FileError: 6
         case CacheError.notStored, is NothingStored: 7
         case SyncError.nameTaken, SyncError.ambiguousCollection, SyncError.unknownCollection, is UnknownSyncTarget: 64

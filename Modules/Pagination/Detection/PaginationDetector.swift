@@ -40,7 +40,7 @@ public enum PaginationDetector {
 
     private static func detectedStyle(_ page: PageResponse, items: JSONValue) -> PaginationStyle {
         let document = page.document
-        let relations = LinkField.parse(page.linkFields, base: page.url).flatMap(\.relations)
+        let relations = LinkField.relations(in: page.linkFields)
         if relations.contains(where: { ["next", "last", "prev", "previous", "first"].contains($0) }) { return .link }
         if let numbered = numberedWithNextNumber(page) { return numbered }
         if let path = nextURLPath(document) { return .nextURL(path: path) }

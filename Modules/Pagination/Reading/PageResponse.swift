@@ -69,6 +69,8 @@ public enum PageError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateKey(ItemKey, firstIndex: Int, secondIndex: Int)
     /// A next-page member holds something that is not a URL.
     case invalidNextURL(path: JSONPath, value: String)
+    /// The `Link` field's `rel="next"` names something that is not an http(s) URL.
+    case invalidNextLink(String)
     /// The `--paginate` style needs a member the first page does not have.
     case styleNotApplicable(style: String, reason: String)
     /// The page ends the walk before the total the server states.
@@ -86,6 +88,7 @@ public enum PageError: Error, Sendable, Equatable, CustomStringConvertible {
         case .duplicateKey(let key, let first, let second):
             return "items \(first + 1) and \(second + 1) have the same key \(key); choose a unique key member with --key FIELD"
         case .invalidNextURL(let path, let value): return "'\(path)' should hold the next page's URL but holds \(value)"
+        case .invalidNextLink(let target): return "the Link field's rel=\"next\" should name the next page's URL but names \(target)"
         case .styleNotApplicable(let style, let reason): return "--paginate \(style): \(reason)"
         case .endsBeforeTotal(let reason): return reason
         }

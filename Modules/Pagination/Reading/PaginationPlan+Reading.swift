@@ -84,7 +84,12 @@ extension PaginationPlan {
                           lastItem: () -> JSONValue? = { nil }) throws(PageError) -> (URL?, String) {
         let document = page.document
         switch style {
-        case .link: return (LinkField.target(of: "next", in: page.linkFields, base: page.url), "no Link rel=\"next\"")
+        case .link:
+            guard let next = LinkField.target(of: "next", in: page.linkFields, base: page.url) else { return (nil, "no Link rel=\"next\"") }
+            guard let url = next.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw .invalidNextLink("<\(next.text.prefix(80))>")
+            }
+            return (url, "")
         case .nextURL(let path): return try NextURLReading.next(at: path, in: document, relativeTo: page.url)
         case .cursor(let path, let parameter, let hasMore):
             if let hasMore, document.value(at: hasMore)?.bool == false { return (nil, "'\(hasMore)' is false") }
