@@ -197,11 +197,12 @@ struct GetCommand: FreshSubcommand {
             StandardError.write("fresh: the server answered \(response.status.code) (--fail)")
             throw ExitCode(Self.failureStatus(response))
         }
-        try printer.print(response)
-        if failWithBody && response.status.code >= 400 {
-            StandardError.write("fresh: the server answered \(response.status.code) (--fail-with-body)")
-            throw ExitCode(Self.failureStatus(response))
-        }
+        guard failWithBody && response.status.code >= 400 else { return try printer.print(response) }
+        // The body is written as usual; one that cannot be (binary, kept off a terminal) says
+        // why, and the exit is still the status's, which is what a script asked to hear.
+        do { try printer.print(response) } catch { StandardError.write("fresh: \(ErrorDescription.line(error))") }
+        StandardError.write("fresh: the server answered \(response.status.code) (--fail-with-body)")
+        throw ExitCode(Self.failureStatus(response))
     }
 
     /// The exit status of `--fail` and `--fail-with-body`: 4 for a 4xx, 8 for a 5xx.
