@@ -68,6 +68,11 @@ public enum ErrorDescription {
     /// Every error of the engine and the modules below it says itself in one line.
     public static func line(_ error: any Error) -> String { "\(error)" }
 
+    /// `error`'s line as a store keeps it (a collection's last error): U+0000 from a server's
+    /// text, which a PostgreSQL text cannot hold and a read of SQLite text ends at, written as
+    /// the escape a terminal is shown for it (`\u{0}`), so nothing after it is lost.
+    public static func storedLine(_ error: any Error) -> String { line(error).replacingOccurrences(of: "\u{0}", with: "\\u{0}") }
+
     public static func isOffline(_ error: any Error) -> Bool {
         switch error {
         // A give-up with a wait (a rate limit's hold) is the server's answer, not the network failing.

@@ -391,6 +391,13 @@ struct CollectionSyncTests {
         #expect(try fixture.store.collection(named: "posts")?.passComplete == true)
     }
 
+    /// A failure's line quoting a server's U+0000 is kept whole as the collection's last error:
+    /// a PostgreSQL text cannot hold U+0000, and a read of SQLite text ended there.
+    @Test func aStoredErrorLineKeepsWhatFollowsU0000() {
+        struct QuotedKey: Error, CustomStringConvertible { var description = "items 1 and 2 have the same key \"a\u{0}b\"" }
+        #expect(ErrorDescription.storedLine(QuotedKey()) == #"items 1 and 2 have the same key "a\u{0}b""#)
+    }
+
     @Test func aNameOfAnotherURLIsRefused() async throws {
         let server = try await RunningMockServer.start(MockServerConfiguration(postCount: 5, articleCount: 5))
         let fixture = try SyncFixture()

@@ -75,7 +75,7 @@ public struct CollectionSync: Sendable {
             // `collection` is the record from before this run's pass began.
             if collection.passComplete, collection.plan != nil, !wrotePages { try await store.abandonPass(of: collection.id) }
             let interrupted = error is CancellationError || error as? TransportError == .cancelled
-            try await store.recordSyncEnd(of: collection.id, error: interrupted ? nil : ErrorDescription.line(error), at: Date())
+            try await store.recordSyncEnd(of: collection.id, error: interrupted ? nil : ErrorDescription.storedLine(error), at: Date())
         } catch {
             // The run's own error is the one to report; the store's is found again by the next command.
         }
