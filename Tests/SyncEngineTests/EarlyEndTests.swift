@@ -70,6 +70,36 @@ struct EarlyEndTests {
         #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
     }
 
+    /// An empty page before pages the last pass read items on ends the pass as a 404 there
+    /// does: it removes nothing (a server's hiccup, or a listing cut short) and says the mirror
+    /// may be partial (that page's items are set aside until the next sync), which settles it.
+    /// It removed every item of the pages after it, exit 0.
+    @Test(arguments: [false, true])
+    func anEmptyPageBeforePagesTheLastPassReadRemovesNothing(pageComesBack: Bool) async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let numbered = { (page: Int) in
+            Reply(body: "[" + (2 * page - 1...2 * page).map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]")
+        }
+        let pages = ["/things?per_page=2": numbered(1), "/things?per_page=2&page=2": numbered(2), "/things?per_page=2&page=3": numbered(3)]
+        try origin.serve(pages)
+        _ = try await fixture.sync(origin.baseURL + "/things?per_page=2")
+        var emptied = pages
+        emptied["/things?per_page=2&page=2"]!.body = "[]"
+        try origin.serve(emptied)
+        let hiccup = try await fixture.sync(origin.baseURL + "/things?per_page=2")
+        #expect(hiccup.removed == 0 && !hiccup.partial.isEmpty)
+        #expect(hiccup.endReason?.hasSuffix("page 2 lists nothing, where the last pass read items on the pages after it, so nothing was removed")
+                == true, "\(hiccup.endReason ?? "")")
+        #expect(try keys(fixture) == ["1", "2", "5", "6"], "items 3 and 4, set aside, are kept")
+        try origin.serve(pageComesBack ? pages : emptied)
+        let next = try await fixture.sync(origin.baseURL + "/things?per_page=2")
+        #expect(next.partial.isEmpty)
+        // Back: every item is listed again. Still empty: the listing was cut short there, and
+        // what it no longer lists is removed.
+        #expect(try keys(fixture) == (pageComesBack ? ["1", "2", "3", "4", "5", "6"] : ["1", "2"]))
+    }
+
     @Test func itemsMovedByAStoppedPassAreWrittenBackWhenTheirPageLooksUnchanged() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()

@@ -174,14 +174,24 @@ public struct PageWalk: Sendable {
         try stepOverPagesReadBefore()
     }
 
-    /// The page last followed holds `count` items.
-    public mutating func count(items count: Int) throws(PageWalkError) {
+    /// The page last followed holds `count` items; `listedAfter`: the last pass read items on the
+    /// pages after it.
+    ///
+    /// An empty page that ends the pass before pages the last pass read items on is taken as a
+    /// 404 there is (``pastTheEnd(status:wasStored:)``): the listing was cut short, or the server
+    /// answered wrongly for a while. The end is unsettled, and nothing is removed this time; the
+    /// next sync, whose records then end at this page, settles it.
+    public mutating func count(items count: Int, listedAfter: Bool = false) throws(PageWalkError) {
         guard let page = uncounted else { preconditionFailure("count(items:) needs a page followed and not yet counted") }
         uncounted = nil
         if let stated = page.statedTotal, stated != count { totalsArePageCounts = false }
         if page.index == 0, count > 0 { typicalSize = count }
         emptyRun = count == 0 && page.pointsOnward ? emptyRun + 1 : 0
         if emptyRun >= limits.maximumEmptyPages { throw .emptyPages(url: page.url, count: emptyRun) }
+        if count == 0, listedAfter, case .end(var end) = next, end.unsettled == nil, end.lastPage == page.index {
+            end.unsettled = "page \(page.index + 1) lists nothing, where the last pass read items on the pages after it"
+            next = .end(end)
+        }
     }
 
     /// Page `next` names answered `status`, read as "no such page": the end, unless the page before

@@ -142,9 +142,11 @@ struct SyncPass: Sendable {
     }
 
     /// Fetch, read, write: page after page, until the walk ends or pauses (`policy`: over the sync's).
+    /// `lastPass`: the chain's records are the last pass's (not this pass's own, as in a look
+    /// again), so an empty page before pages they list items on leaves the end unsettled.
     private func walkPages(
         _ walk: inout PageWalk, reader: inout PageReader, chain: StoredChain, source: any PageSource,
-        into sink: any PageSink, policy: CachePolicy? = nil
+        into sink: any PageSink, policy: CachePolicy? = nil, lastPass: Bool = true
     ) async throws {
         var ahead: FetchedPage?
         while case .page(let index, let url) = walk.next {
@@ -155,6 +157,7 @@ struct SyncPass: Sendable {
                 try await source.take(index, url: url, plan: reader.plan, policy: asking(policy), guessing: guessesAhead(plan: reader.plan))
             }
             ahead = nil
+            let listedAfter = lastPass && (chain[index + 1]?.itemCount ?? 0) > 0
             guard !fetched.endsCollection else {
                 let wasStored = chain[index] != nil
                 try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code, wasStored: wasStored) }
@@ -163,7 +166,8 @@ struct SyncPass: Sendable {
             let page = try await kept(fetched, stored: chain[index], plan: reader.plan)
             noteChange(of: page, at: url, next: chain[index]?.nextURL, plan: reader.plan, source: source)
             if speedUps.contains(.readAhead), !isCurrent(page, stored: chain[index], plan: reader.plan), let link = reader.linkAhead(of: page) {
-                ahead = try await readAhead(page, link: link, walk: &walk, reader: reader, source: source, into: sink, policy: policy)
+                ahead = try await readAhead(page, link: link, listedAfter: listedAfter, walk: &walk, reader: reader, source: source,
+                                            into: sink, policy: policy)
                 continue
             }
             // 2. Read.
@@ -172,7 +176,7 @@ struct SyncPass: Sendable {
             if index == 0 { try checkFirstPage(page, itemCount: read.itemCount, link: link, reader: reader) }
             try walkError { () throws(PageWalkError) in
                 try walk.follow(link)
-                try walk.count(items: read.itemCount)
+                try walk.count(items: read.itemCount, listedAfter: listedAfter)
             }
             // 3. Write.
             try await sink.put(read)
@@ -181,7 +185,7 @@ struct SyncPass: Sendable {
 
     /// Read-ahead: the next page's request goes out before this page's items are read, so the server prepares it meanwhile.
     private func readAhead(
-        _ page: FetchedPage, link: PageLink, walk: inout PageWalk, reader: PageReader, source: any PageSource,
+        _ page: FetchedPage, link: PageLink, listedAfter: Bool, walk: inout PageWalk, reader: PageReader, source: any PageSource,
         into sink: any PageSink, policy: CachePolicy?
     ) async throws -> FetchedPage? {
         try walkError { () throws(PageWalkError) in try walk.follow(link) }
@@ -197,7 +201,7 @@ struct SyncPass: Sendable {
             let (items, absent, envelope) = try reader.items(of: page)
             if absent, let path = reader.plan?.items { notePartial(PartialMirror.absentItems(path)) }
             if page.index == 0 { try checkFirstPage(page, itemCount: items.count, link: link, reader: reader) }
-            try walkError { () throws(PageWalkError) in try walk.count(items: items.count) }
+            try walkError { () throws(PageWalkError) in try walk.count(items: items.count, listedAfter: listedAfter) }
             try await sink.put(ReadPage(fetched: page, content: content(page, link: link, items: items, envelope: envelope, plan: reader.plan),
                                           itemCount: items.count))
         } catch {
@@ -240,7 +244,8 @@ struct SyncPass: Sendable {
         defer { source.cancelAll() }
         let before = tally.update { $0.pages }
         try await writing(pass: pass) { sink in
-            try await walkPages(&walk, reader: &reader, chain: chain, source: source, into: sink, policy: .reloadRevalidatingCacheData)
+            try await walkPages(&walk, reader: &reader, chain: chain, source: source, into: sink, policy: .reloadRevalidatingCacheData,
+                                lastPass: false)
         }
         await source.settle()
         tally.update { $0.revisitedPages += $0.pages - before }
