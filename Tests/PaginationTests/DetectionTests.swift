@@ -24,6 +24,9 @@ struct DetectionTests {
         #expect(detected.style == .nextURL(path: JSONPath(["next"])))
         #expect(detected.items == JSONPath(["results"]) && detected.key == JSONPath(["id"]))
         #expect(try detected.read(first).link.next?.absoluteString == "http://x.test/api/posts/?cursor=cD0y")
+        // Its `count`, beside `next`, is the collection's size: a pass that stores fewer says so.
+        #expect(detected.total == JSONPath(["count"]))
+        #expect(try detected.read(first).link.statedTotal == 5)
     }
 
     @Test func githubLinkOverABareArray() throws {

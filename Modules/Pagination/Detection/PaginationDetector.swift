@@ -33,7 +33,8 @@ public enum PaginationDetector {
             detectedStyle(page, items: items)
         }
         let sizeParameter = overrides.paginate?.options["size"] ?? PageSize.parameter(in: page.url)
-        return PaginationPlan(style: style, items: itemsPath, key: key, sizeParameter: sizeParameter, total: collectionSizePath(document))
+        return PaginationPlan(style: style, items: itemsPath, key: key, sizeParameter: sizeParameter,
+                              total: collectionSizePath(document, style: style))
     }
 
     // MARK: Detection
@@ -123,11 +124,16 @@ public enum PaginationDetector {
     }
 
     /// Where a page of any style states the collection's size: a total member (not `count`,
-    /// which some envelopes use for the page's own items), or a search engine's
-    /// `hits.total.value` (`hits.total` before Elasticsearch 7).
-    private static func collectionSizePath(_ document: JSONDocument) -> JSONPath? {
+    /// which some envelopes use for the page's own items, unless it stands beside the next
+    /// page's URL, as Django REST framework's `{"count", "next", "previous", "results"}` has it),
+    /// or a search engine's `hits.total.value` (`hits.total` before Elasticsearch 7).
+    private static func collectionSizePath(_ document: JSONDocument, style: PaginationStyle) -> JSONPath? {
         let names = KnownFields.totalNames.filter { $0 != "count" }
         if let path = KnownFields.firstPath(named: names, in: document, where: { $0.integer != nil }) { return path }
+        if case .nextURL(let next) = style, !next.isRoot {
+            let count = JSONPath(next.components.dropLast() + ["count"])
+            if document.value(at: count)?.integer != nil { return count }
+        }
         return [JSONPath(["hits", "total", "value"]), JSONPath(["hits", "total"])].first { document.value(at: $0)?.integer != nil }
     }
 
