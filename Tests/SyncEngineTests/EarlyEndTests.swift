@@ -100,6 +100,21 @@ struct EarlyEndTests {
         #expect(try keys(fixture) == (pageComesBack ? ["1", "2", "3", "4", "5", "6"] : ["1", "2"]))
     }
 
+    /// A server that caps its pages below the size asked (2 sent for 4 asked, no total, no
+    /// next link) sends a first page short of it: the walk asks the next page rather than take
+    /// it for the last, and ends at the first page shorter than it. It stored 2 of 5, exit 0.
+    @Test func aServerThatCapsItsPagesIsReadToTheEnd() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let numbered = { (ids: ClosedRange<Int>) in Reply(body: "[" + ids.map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]") }
+        try origin.serve(["/things?per_page=4": numbered(1...2), "/things?per_page=4&page=2": numbered(3...4),
+                          "/things?per_page=4&page=3": numbered(5...5)])
+        let summary = try await fixture.sync(origin.baseURL + "/things?per_page=4")
+        #expect(summary.complete && summary.pages == 3 && summary.partial.isEmpty)
+        #expect(summary.endReason == "a short page (1 of 2 items)")
+        #expect(try keys(fixture) == ["1", "2", "3", "4", "5"])
+    }
+
     @Test func itemsMovedByAStoppedPassAreWrittenBackWhenTheirPageLooksUnchanged() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()

@@ -20,10 +20,24 @@ extension PaginationPlan {
 
     /// Where the page points, given what it holds: the next page's URL, or why it is the last.
     public func link(of page: PageResponse, items: PageItems, typicalSize: Int?) throws(PageError) -> PageLink {
-        let size = sizeParameter.flatMap { QueryItems.value(of: $0, in: page.url) }.flatMap { Int($0) } ?? typicalSize
-        let (next, reason) = try nextPage(after: page, itemCount: items.count, lastKey: items.keys.last, size: size,
+        // A page shorter than the first (what the server really sends) and than the size asked
+        // is the last. The first page is measured by nothing: a server that caps its pages (100
+        // sent where 200 were asked) sends a short one, and the next page, empty at the end, says
+        // whether there is more; taken for the last, it ended the pass with the rest unread.
+        let asked = sizeParameter.flatMap { QueryItems.value(of: $0, in: page.url) }.flatMap { Int($0) }
+        let shortBelow = typicalSize.map { min($0, asked ?? $0) }
+        let (next, reason) = try nextPage(after: page, itemCount: items.count, lastKey: items.keys.last, shortBelow: shortBelow,
                                           typicalSize: typicalSize, lastItem: { items.array.elements.last })
         return PageLink(next: next, endReason: next == nil ? reason : nil, statedTotal: statedTotal(of: page))
+    }
+
+    /// Whether the walk reckons the next page from the items counted (an offset, a page number,
+    /// the last key), where the other styles follow what the server says comes next.
+    public var countsItsOwnPages: Bool {
+        switch style {
+        case .after, .offset, .page: true
+        case .link, .nextURL, .cursor, .hasMore, .single: false
+        }
     }
 
     // MARK: Ahead of the items
@@ -51,7 +65,7 @@ extension PaginationPlan {
     /// to ``linkDepth``: what ``link(of:items:typicalSize:)`` gives, for the styles that allow it (``linksAheadOfItems``);
     /// `nil` for the others, and for a link that cannot be read (the full reading then says why).
     public func linkAhead(of page: PageResponse) -> PageLink? {
-        guard linksAheadOfItems, let (next, reason) = try? nextPage(after: page, itemCount: 0, lastKey: nil, size: nil, typicalSize: nil) else {
+        guard linksAheadOfItems, let (next, reason) = try? nextPage(after: page, itemCount: 0, lastKey: nil, shortBelow: nil, typicalSize: nil) else {
             return nil
         }
         return PageLink(next: next, endReason: next == nil ? reason : nil, statedTotal: statedTotal(of: page))
@@ -80,7 +94,7 @@ extension PaginationPlan {
         return total(at: paths.items, in: page) ?? paths.pages.flatMap { page.document.value(at: $0)?.integer }
     }
 
-    private func nextPage(after page: PageResponse, itemCount count: Int, lastKey: ItemKey?, size: Int?, typicalSize: Int?,
+    private func nextPage(after page: PageResponse, itemCount count: Int, lastKey: ItemKey?, shortBelow: Int?, typicalSize: Int?,
                           lastItem: () -> JSONValue? = { nil }) throws(PageError) -> (URL?, String) {
         let document = page.document
         switch style {
@@ -110,7 +124,7 @@ extension PaginationPlan {
             return (QueryItems.setting(parameter, to: last.text, in: page.url), "")
         case .after(let parameter, let member):
             if count == 0 { return (nil, "an empty page") }
-            if let size, count < size { return (nil, "a short page (\(count) of \(size) items)") }
+            if let shortBelow, count < shortBelow { return (nil, "a short page (\(count) of \(shortBelow) items)") }
             let value: String
             if let member {
                 let last = lastItem()
@@ -133,7 +147,7 @@ extension PaginationPlan {
                 return (next, "")
             }
             if count == 0 { return (nil, "an empty page") }
-            if let size, count < size { return (nil, "a short page (\(count) of \(size) items)") }
+            if let shortBelow, count < shortBelow { return (nil, "a short page (\(count) of \(shortBelow) items)") }
             return (next, "")
         case .page(let parameter, let start, let totalPagesPath, let totalPath):
             let number = QueryItems.value(of: parameter, in: page.url).flatMap { Int($0) } ?? start
@@ -153,7 +167,7 @@ extension PaginationPlan {
                 return (next, "")
             }
             if count == 0 { return (nil, "an empty page") }
-            if let size, count < size { return (nil, "a short page (\(count) of \(size) items)") }
+            if let shortBelow, count < shortBelow { return (nil, "a short page (\(count) of \(shortBelow) items)") }
             return (next, "")
         case .single: return (nil, "a single document")
         }

@@ -435,8 +435,10 @@ struct SyncPass: Sendable {
     /// The first page's signs of a partial mirror (``PartialMirror``): a page size the server ignored;
     /// a member `--paginate` names that the page lacks (read when its body came, not from a 304).
     private func checkFirstPage(_ page: FetchedPage, itemCount: Int, link: PageLink, reader: PageReader) throws {
-        let ignoredSize = PartialMirror.ignoredPageSize(asked: options.limit, parameter: reader.plan?.sizeParameter,
-                                                        itemCount: itemCount, pointsOnward: link.next != nil)
+        // A page the walk counts its way past (offset, page number) points onward by the walk's
+        // own reckoning, not the server's: a short one asks the next page (see `PaginationPlan.link`).
+        let ignoredSize = PartialMirror.ignoredPageSize(asked: options.limit, parameter: reader.plan?.sizeParameter, itemCount: itemCount,
+                                                        pointsOnward: link.next != nil && reader.plan?.countsItsOwnPages == false)
         let absent = page.isFromStorage ? nil : try reader.absentMember(of: options.overrides.paginate, in: page)
         [ignoredSize, absent].compactMap { $0 }.forEach(notePartial)
     }
