@@ -33,6 +33,21 @@ struct ItemWindowTests {
         return keys
     }
 
+    /// A title or subtitle holding U+0000 is read whole: SQLite's json_extract ends a string
+    /// there, and a server could hide the rest of a title from the reader's list.
+    @Test func aTitleHoldingU0000IsReadWhole() throws {
+        let mirror = try Mirror()
+        let items: [(key: ItemKey, json: Data)] = [
+            (.integer(1), Data(#"{"id":1,"title":"before\u0000after","author":"a\u0000b"}"#.utf8)),
+            (.integer(2), Data(#"{"id":2,"title":{"x":1},"name":"n\u0000m","author":7,"body":"\u0000"}"#.utf8)),
+        ]
+        _ = try mirror.database.writePagesNow([PageContent(index: 0, url: "u0", nextURL: nil, validator: nil, items: items)],
+                                              of: mirror.collection.id, pass: 1, now: Date())
+        let rows = try mirror.database.rows(in: mirror.collection.id, from: nil, limit: 2, fields: fields)
+        #expect(rows.map(\.title) == ["before\u{0}after", "n\u{0}m"])
+        #expect(rows.map(\.subtitle) == ["a\u{0}b", "7"])
+    }
+
     /// A writable mirror searches its full-text index (MirrorStoreTests); a read-only one (a
     /// read-only directory) searches the items' text: the same matches.
     @Test func aReadOnlyFileSearchesTheItemsText() async throws {

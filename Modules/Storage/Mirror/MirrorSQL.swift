@@ -1,3 +1,4 @@
+import Foundation
 import GRDB
 import JSON
 import MirrorStore
@@ -71,9 +72,23 @@ extension ItemRow {
     /// A row of ``SQLiteMirror/rowSelect(_:)``, read by column number in that select's order: a read
     /// by name looks the name up among the columns, case-folded, each time, which was a twentieth of
     /// the reader's time a screen.
-    init(row: Row) {
+    ///
+    /// SQLite's `json_extract` ends a string at a `\u0000` in it (3.40), and a server could hide
+    /// the rest of a title that way: the select gives such an item's JSON too, and its title and
+    /// subtitle are read from it here.
+    init(row: Row, fields: RowFields) {
         self.init(id: row[0], key: ItemKey(databaseValue: row[1]), at: ItemPosition(pageIndex: row[2], position: row[3]),
                   title: row[6], subtitle: row[7], createdSequence: row[4], changedSequence: row[5])
+        guard let json: String = row[8], let document = try? JSONDocument(Data(json.utf8)) else { return }
+        title = Self.string(at: fields.title, in: document) ?? title
+        subtitle = Self.string(at: fields.subtitle, in: document) ?? subtitle
+    }
+
+    /// The string the first of `paths` the document has a value for holds (as ``RowFields``
+    /// chooses: not an object, an array or null), `nil` when that value is no string.
+    private static func string(at paths: [JSONPath], in document: JSONDocument) -> String? {
+        let chosen = paths.lazy.compactMap { document.value(at: $0) }.first { ![.object, .array, .null].contains($0.kind) }
+        return chosen?.kind == .string ? chosen?.string : nil
     }
 }
 

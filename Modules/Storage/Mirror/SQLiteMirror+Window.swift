@@ -8,7 +8,8 @@ extension SQLiteMirror {
         try read { db in
             let sql = rowSelect(fields) + " WHERE collectionID = ? AND (pageIndex, position) >= (?, ?) ORDER BY pageIndex, position LIMIT ?"
             let start = start ?? ItemPosition(pageIndex: 0, position: Int.min)
-            return try Row.fetchAll(db, sql: sql, arguments: [collectionID, start.pageIndex, start.position, max(0, limit)]).map(ItemRow.init(row:))
+            return try Row.fetchAll(db, sql: sql, arguments: [collectionID, start.pageIndex, start.position, max(0, limit)])
+                .map { ItemRow(row: $0, fields: fields) }
         }
     }
 
@@ -17,7 +18,7 @@ extension SQLiteMirror {
             let sql = rowSelect(fields)
                 + " WHERE collectionID = ? AND pageIndex >= 0 AND (pageIndex, position) < (?, ?) ORDER BY pageIndex DESC, position DESC LIMIT ?"
             return try Row.fetchAll(db, sql: sql, arguments: [collectionID, end.pageIndex, end.position, max(0, limit)])
-                .map(ItemRow.init(row:)).reversed()
+                .map { ItemRow(row: $0, fields: fields) }.reversed()
         }
     }
 
@@ -25,7 +26,8 @@ extension SQLiteMirror {
         try read { db in
             let sql = rowSelect(fields)
                 + " WHERE collectionID = ? AND pageIndex >= 0 ORDER BY pageIndex, position LIMIT ? OFFSET ?"
-            return try Row.fetchAll(db, sql: sql, arguments: [collectionID, max(0, limit), max(0, offset)]).map(ItemRow.init(row:))
+            return try Row.fetchAll(db, sql: sql, arguments: [collectionID, max(0, limit), max(0, offset)])
+                .map { ItemRow(row: $0, fields: fields) }
         }
     }
 
@@ -57,6 +59,7 @@ extension SQLiteMirror {
     /// by number: keep the two in step.
     func rowSelect(_ fields: RowFields) -> String {
         "SELECT id, \(ItemKey.column), pageIndex, position, createdSequence, changedSequence, "
-            + "\(RowFields.expression(fields.title)) AS title, \(RowFields.expression(fields.subtitle)) AS subtitle FROM item"
+            + "\(RowFields.expression(fields.title)) AS title, \(RowFields.expression(fields.subtitle)) AS subtitle, "
+            + "CASE WHEN instr(json, '\\u0000') > 0 THEN json END AS jsonHoldingU0000 FROM item"
     }
 }
