@@ -16,6 +16,10 @@ final class ResponseSink: @unchecked Sendable {
     /// The status line's protocol version (`HTTP/1.1`, `HTTP/2`) and reason phrase.
     var version = ""
     var reasonPhrase = ""
+    /// The blank line that ends the header section came: a field line after it is a trailer
+    /// (RFC 9110 §6.5), which is not merged into the header fields: a `Cache-Control` sent there
+    /// would have decided how the response is cached (§6.5.1 forbids it).
+    var headerSectionEnded = false
     /// libcurl writes the message of a failed transfer here (`CURLOPT_ERRORBUFFER`).
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE))
 
@@ -46,16 +50,21 @@ final class ResponseSink: @unchecked Sendable {
     /// `100 Continue`, for example), so the fields collected so far are dropped.
     func receiveHeaderLine(_ rawLine: String) {
         let line = Self.trimmingWhitespace(rawLine[...])
+        if line.isEmpty {
+            headerSectionEnded = true
+            return
+        }
         if line.hasPrefix("HTTP/") {
             headerFields = HTTPFields()
             receivedStatus = true
+            headerSectionEnded = false
             // `HTTP/1.1 200 OK`; HTTP/2 has no reason phrase.
             let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             version = String(parts[0])
             reasonPhrase = parts.count > 2 ? String(parts[2]) : ""
             return
         }
-        guard let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")),
+        guard !headerSectionEnded, let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")),
               let name = HTTPField.Name(String(Self.trimmingWhitespace(line[..<colon]))) else { return }
         let value = Self.trimmingWhitespace(line[line.index(after: colon)...])
         headerFields.append(HTTPField(name: name, value: String(value)))

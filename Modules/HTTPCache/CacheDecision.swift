@@ -11,7 +11,8 @@ public struct CacheDecision: Sendable, Equatable {
         case revalidated
         /// A conditional request got a full response, which replaced the stored one.
         case replaced
-        /// Nothing usable was stored; the response came from the origin.
+        /// The response came from the origin, and is not one a stored response was replaced by:
+        /// nothing usable was stored, or what came is not stored (a 503 to a conditional request).
         case downloaded
         /// The policy or the request skipped the cache; the response came from the origin.
         case bypassed
@@ -80,7 +81,7 @@ public struct CacheDecision: Sendable, Equatable {
         case .staleServed(.offline): "offline: served from storage"
         case .staleServed(.acceptedByRequest): "stale served (accepted by request)"
         case .revalidated: "revalidated (304)"
-        case .replaced: "replaced (200 after conditional request)"
+        case .replaced: "replaced (a full response to a conditional request)"
         case .downloaded: "downloaded"
         case .bypassed: "bypassed"
         case .unsatisfiable: "unsatisfiable (504)"

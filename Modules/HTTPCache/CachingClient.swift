@@ -1,4 +1,5 @@
 import Foundation
+import HTTPFields
 import HTTPTypes
 
 /// An RFC 9111 private cache in front of an ``HTTPTransport``.
@@ -234,11 +235,11 @@ public final class CachingClient: Sendable {
             let refreshed = StorageRules.renewed(entry, notModified: network.headerFields, requestTime: requestTime, responseTime: responseTime)
             var decision = CacheDecision(outcome: .revalidated, requestsSent: 1, bytesSaved: entry.body.count,
                                          reasons: reasons + ["sent \(validatorText(conditional)); origin answered 304 Not Modified"])
-            decision.stored = persist(refreshed, decision: &decision, keepingBody: true)
+            decision.stored = persistRenewed(refreshed, url: request.url, decision: &decision)
             let renewed = StoredResponseEvaluation(entry: refreshed, now: responseTime)
             decision.currentAge = renewed.currentAge
             decision.freshnessLifetime = renewed.lifetime
-            decision.add("freshness renewed: \(renewed.summary)")
+            if decision.stored { decision.add("freshness renewed: \(renewed.summary)") }
             storage.recordOutcome(CacheOutcome(kind: .revalidated, bytesSaved: entry.body.count, bytesReceived: network.wireByteCount))
             return CachedResponse(status: refreshed.status, headerFields: withAge(refreshed, age: renewed.currentAge),
                                   body: request.method == .head ? Data() : refreshed.body, url: request.url, decision: decision,
@@ -246,10 +247,12 @@ public final class CachingClient: Sendable {
         }
         let outcome: CacheDecision.Outcome = sentValidators ? .replaced : .downloaded
         let why = sentValidators
-            ? "sent \(validatorText(conditional)); origin answered \(network.status.code) with a new body"
+            ? "sent \(validatorText(conditional)); origin answered \(network.status.code)\(network.status == .ok ? " with a new body" : "")"
             : "no validators stored; downloaded again"
         var response = finishDownload(conditional, network: network, requestTime: requestTime, responseTime: responseTime,
                                       requestCC: requestCC, decision: CacheDecision(outcome: outcome, requestsSent: 1, reasons: reasons + [why]))
+        // An answer not stored (a 503, a 206) replaced nothing: it came from the origin, that is all.
+        if !response.decision.stored { response.decision.outcome = .downloaded }
         if request.method == .head { response.body = Data() }
         return response
     }
@@ -320,7 +323,7 @@ public final class CachingClient: Sendable {
         guard let entry = try? storedVariant(for: request),
               ConditionalRequest.notModifiedByCaller(network.headerFields, matches: entry) else { return }
         let renewed = StorageRules.renewed(entry, notModified: network.headerFields, requestTime: requestTime, responseTime: responseTime)
-        if persist(renewed, decision: &decision, keepingBody: true) {
+        if persistRenewed(renewed, url: request.url, decision: &decision) {
             decision.add("it selects the stored response, whose freshness it renews: \(StoredResponseEvaluation(entry: renewed, now: responseTime).summary)")
         }
     }
@@ -345,6 +348,19 @@ public final class CachingClient: Sendable {
 
     // MARK: Storage helpers
 
+    /// Writes back a stored response a 304 renewed, unless the 304 says `no-store` (RFC 9111 §3,
+    /// §5.2.2.5): a cache keeps no part of such a response, so the URL's stored responses are
+    /// removed, as a 200 saying it removes them. Renewed, the entry went on answering, offline too.
+    private func persistRenewed(_ renewed: StoredResponse, url: URL, decision: inout CacheDecision) -> Bool {
+        let cacheControl = CacheControl(fieldValues: renewed.headerFields[values: .cacheControl])
+        guard cacheControl.noStore && !cacheControl.contains("must-understand") else {
+            return persist(renewed, decision: &decision, keepingBody: true)
+        }
+        decision.notStoredReason = "the 304 has no-store"
+        if removeStoredResponses(of: url, decision: &decision) { decision.add("the 304 has no-store: the stored response is removed") }
+        return false
+    }
+
     /// Removes every stored response of `url`; a failure is one more reason in the decision.
     @discardableResult
     private func removeStoredResponses(of url: URL, decision: inout CacheDecision) -> Bool {
@@ -359,8 +375,18 @@ public final class CachingClient: Sendable {
 
     private func storedVariant(for request: TransportRequest) throws -> StoredResponse? {
         try storage.variants(forKey: CacheKey.primary(method: request.method, url: request.url)).first { stored in
-            stored.variantKey == StoredResponse.anyVariant || Self.variant(of: request, vary: stored.headerFields[values: .vary]) == stored.variantKey
+            (stored.variantKey == StoredResponse.anyVariant || Self.variant(of: request, vary: stored.headerFields[values: .vary]) == stored.variantKey)
+                && Self.encodingFits(stored, request)
         }
+    }
+
+    /// A body stored as the server encoded it (`Content-Encoding: gzip`, kept so for a request
+    /// with its own `Accept-Encoding`) answers only such a request. Any other is promised the
+    /// decoded bytes, and was given the gzip ones when the server sent no `Vary` (which lets a
+    /// cache reuse the response, RFC 9111 §4.1, but not break that promise).
+    private static func encodingFits(_ stored: StoredResponse, _ request: TransportRequest) -> Bool {
+        request.headerFields[.acceptEncoding] != nil
+            || FieldList.elements(stored.headerFields[values: .contentEncoding]).allSatisfy { $0.caseInsensitiveEquals("identity") }
     }
 
     /// The secondary key of `request` under a response's `Vary`: its credentials, and whether its

@@ -144,6 +144,17 @@ struct CurlTransportTests {
         }
     }
 
+    /// A field sent as a trailer after a chunked body is not a header field: a `Cache-Control`
+    /// there would have decided how the response is cached (RFC 9110 §6.5.1).
+    @Test func aTrailerIsNotMergedIntoTheHeaderFields() async throws {
+        let server = try RawReplyServer(reply: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX-Head: 1\r\n\r\n"
+            + "5\r\nhello\r\n0\r\nCache-Control: max-age=600\r\nX-Tail: 2\r\n\r\n")
+        defer { server.stop() }
+        let response = try await transport.send(TransportRequest(method: .get, url: URL(string: "\(server.baseURL)/t")!))
+        #expect(response.body == Data("hello".utf8) && response.headerFields[HTTPField.Name("X-Head")!] == "1")
+        #expect(response.headerFields[.cacheControl] == nil && response.headerFields[HTTPField.Name("X-Tail")!] == nil)
+    }
+
     /// A server that takes the connection and closes it without a byte was reached: its answer
     /// is missing (retried as one cut short), not the server.
     @Test func anEmptyReplyIsAMissingAnswerNotAnUnreachableServer() async throws {

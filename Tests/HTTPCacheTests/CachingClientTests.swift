@@ -38,6 +38,45 @@ struct CachingClientTests {
         #expect(harness.transport.requests.count == 2)
     }
 
+    /// A 304 saying `no-store` answers this request with the stored body, and the stored
+    /// response is removed (RFC 9111 §3): renewed, it went on answering, offline too.
+    @Test func a304WithNoStoreRemovesTheStoredResponse() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=0", "ETag": #""v1""#], body: "page") }
+        _ = try await harness.get()
+        harness.transport.answer { _ in response(.notModified, ["Cache-Control": "no-store", "ETag": #""v1""#]) }
+        let revalidated = try await harness.get()
+        #expect(revalidated.decision.outcome == .revalidated && revalidated.body == Data("page".utf8))
+        #expect(!revalidated.decision.stored && revalidated.decision.notStoredReason == "the 304 has no-store")
+        #expect(try harness.storage.variants(forKey: "GET http://origin.test/posts?limit=2").isEmpty)
+    }
+
+    /// A 503 answering a revalidation replaces nothing: it is said to come from the origin (it
+    /// was said to have replaced the stored response), and the stored one stays.
+    @Test func anErrorAnsweringARevalidationReplacesNothing() async throws {
+        let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=0", "ETag": #""v1""#], body: "page") }
+        _ = try await harness.get()
+        harness.transport.answer { _ in response(.serviceUnavailable, [:], body: "busy") }
+        let failed = try await harness.get()
+        #expect(failed.decision.outcome == .downloaded && failed.status == .serviceUnavailable)
+        #expect(try harness.storage.variants(forKey: "GET http://origin.test/posts?limit=2").map(\.body) == [Data("page".utf8)])
+    }
+
+    /// A body kept as the server encoded it (asked with the caller's own `Accept-Encoding`)
+    /// answers no request without one, which is promised decoded bytes: the server sent no
+    /// `Vary`, and a plain request was given the gzip bytes from storage.
+    @Test func anEncodedBodyAnswersOnlyARequestThatAskedForIt() async throws {
+        let harness = Harness { request in
+            request.headerFields[.acceptEncoding] == nil
+                ? response(.ok, ["Cache-Control": "max-age=600"], body: "text")
+                : response(.ok, ["Cache-Control": "max-age=600", "Content-Encoding": "gzip"], body: "\u{1F}\u{8B}gzip")
+        }
+        let encoded = try await harness.get(headers: ["Accept-Encoding": "gzip"])
+        #expect(encoded.body == Data("\u{1F}\u{8B}gzip".utf8))
+        let plain = try await harness.get()
+        #expect(plain.body == Data("text".utf8) && plain.decision.outcome == .downloaded)
+        #expect(try await harness.get().decision.outcome == .freshHit)
+    }
+
     @Test func fullResponseToAConditionalRequestReplacesTheEntry() async throws {
         let harness = Harness { _ in response(.ok, ["Cache-Control": "max-age=0", "ETag": #""v1""#], body: "old") }
         _ = try await harness.get()

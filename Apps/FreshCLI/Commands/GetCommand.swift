@@ -167,10 +167,12 @@ struct GetCommand: FreshSubcommand {
         if !request.trust.verifies { StandardError.note(NetworkOptions.insecureWarning) }
         let exchange = RetryingExchange(client: services.client, gate: services.gate, policy: policy, retries: retries,
                                         maximumRedirects: location ? (maxRedirects == -1 ? .max : maxRedirects) : nil)
-        let response = try await services.finishing {
-            try await Interruption.cancellingOnSignal { try await exchange.send(request) }
+        try await services.finishing {
+            let response = try await Interruption.cancellingOnSignal { try await exchange.send(request) }
+            // Written before the cache settles: a stale-while-revalidate answer shows at once,
+            // and its refresh goes on in the background until the process ends.
+            try finish(response)
         }
-        try finish(response)
     }
 
     /// Everything said on stderr comes before the body, so no note lands on the body's last line.
