@@ -125,6 +125,22 @@ sync_all() {
 check "fresh sync --all: the source and the other collection, a line each, exit 0" sync_all
 check "… without the token: the source's line on stderr, the other synced, exit 64" \
     bash -c "'$BIN/fresh' sync --all --db-dir '$SOURCES_DB' >'$WORK/all.out' 2>'$WORK/all.err'; [ \$? -eq 64 ] && grep -q '^synced search' '$WORK/all.out' && [ \$(wc -l <'$WORK/all.err') -eq 1 ]"
+watch_outlives_a_half_saved_sources_file() { # --all --watch reads sources.toml each round: a broken one is said once, the watch goes on
+    cp "$FRESH_CONFIG_DIR/sources.toml" "$WORK/sources.good"
+    "$BIN/fresh" sync --all --watch 1s --db-dir "$SOURCES_DB" >"$WORK/watch-all.out" 2>"$WORK/watch-all.err" &
+    local pid=$! said alive status
+    # Without the token, each round says the source's error once: the first round is over.
+    wait_for_line "$WORK/watch-all.err" "private:" && printf '[[source\nname = "half' >>"$FRESH_CONFIG_DIR/sources.toml" &&
+        wait_for_line "$WORK/watch-all.err" "watching the sources as they last read"
+    said=$?
+    cp "$WORK/sources.good" "$FRESH_CONFIG_DIR/sources.toml"
+    kill -0 "$pid" 2>/dev/null; alive=$?
+    kill -INT "$pid" 2>/dev/null; wait "$pid"; status=$?
+    sed 's/^/      /' "$WORK/watch-all.err" | cut -c1-150
+    [ "$said" -eq 0 ] && [ "$alive" -eq 0 ] && [ "$status" -eq 130 ] && [ "$(grep -c 'as they last read' "$WORK/watch-all.err")" -eq 1 ]
+}
+check "fresh sync --all --watch: a sources.toml read half-saved is said once, and the watch goes on (Ctrl-C: 130)" \
+    watch_outlives_a_half_saved_sources_file
 reader_with_token() { # reader_with_token TOKEN: the reader on the source's collection, TOKEN in its environment
     tmux_session "LANG=C.UTF-8 E2E_TOKEN=$1 FRESH_CONFIG_DIR='$FRESH_CONFIG_DIR' '$BIN/fresh-reader' --db-dir '$SOURCES_DB' --collection private"
 }

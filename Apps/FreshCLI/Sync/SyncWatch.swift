@@ -41,8 +41,22 @@ struct SyncWatch {
     private func watch(_ store: any MirrorStore, given: String?) async throws {
         var schedule = WatchSchedule(interval: interval)
         var lastError: [String: String] = [:]
+        var watched: [SyncTarget]?
+        var sourcesProblem: String?
         while true {
-            let targets = try await currentTargets(store, given: given)
+            let targets: [SyncTarget]
+            do {
+                targets = try await currentTargets(store, given: given)
+                sourcesProblem = nil
+            } catch where watched != nil && !(error is CancellationError) {
+                // The sources file is edited by hand, and may be read half-saved: said once, and
+                // the watch goes on with the sources as they were until the file reads again.
+                let line = ErrorDescription.line(error)
+                if sourcesProblem != line { StandardError.write("fresh: \(line); watching the sources as they last read") }
+                sourcesProblem = line
+                targets = watched ?? []
+            }
+            watched = targets
             let now = ContinuousClock.now
             // Each ended sync by its target's name (the schedule's key) and its collection's.
             var ended: [(name: String, collection: String?, retryAfter: Duration?)] = []
