@@ -54,6 +54,7 @@ public struct ReaderCommand: AsyncParsableCommand {
               0   quit with q or Esc, Ctrl-C, SIGTERM or SIGHUP (the terminal is restored)
               1   unexpected failure
               2   standard input/output is not a terminal, or the terminal cannot be used
+                  (or the reader is not in its foreground, so no key could be read)
               6   a database could not be opened or read (damaged, not a database,
                   a PostgreSQL server that cannot be reached, a missing role or database)
               64  invalid arguments (an unknown --collection, say)
@@ -141,6 +142,10 @@ public struct ReaderCommand: AsyncParsableCommand {
         let collectionID = try await Self.collection(url: url.flatMap(Self.httpURL), name: collection, sources: sources, in: store)?.id
         if !readOnly { services.warnings.forEach(Self.say) }
         guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1 else { throw ReaderError.notATerminal }
+        // Outside the terminal's foreground process group (started with `&`, or by `timeout`
+        // without --foreground), every read of a key fails: the reader drew its first frame,
+        // then ended at the first key, silently, with status 0.
+        guard tcgetpgrp(STDIN_FILENO) == getpgrp() else { throw ReaderError.notInTheForeground }
         TerminalLocale.activate()
         var options = ReaderState.Options()
         options.canFetch = !readOnly

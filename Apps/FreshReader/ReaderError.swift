@@ -7,6 +7,8 @@ import SyncEngine
 public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Standard input or output is not a terminal.
     case notATerminal
+    /// The terminal's foreground process group is another one: no key could be read.
+    case notInTheForeground
     /// ncurses could not take over the terminal (e.g. an unknown `TERM`).
     case terminal(String)
     /// A database could not be opened or read.
@@ -17,6 +19,8 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .notATerminal: "standard input and output must be a terminal (fresh-reader is interactive; use `fresh` in scripts)"
+        case .notInTheForeground:
+            "not in the terminal's foreground, so no key can be read (started with &, or by timeout without --foreground?)"
         case .terminal(let reason), .usage(let reason): reason
         case .storage(let error): ErrorDescription.line(error)
         }
@@ -25,7 +29,7 @@ public enum ReaderError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The exit status: 2 for the terminal, 6 for a database (as `fresh` uses).
     public var exitCode: Int32 {
         switch self {
-        case .notATerminal, .terminal: 2
+        case .notATerminal, .notInTheForeground, .terminal: 2
         case .storage: 6
         case .usage: 64
         }

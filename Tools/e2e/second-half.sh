@@ -96,6 +96,9 @@ mkdir -p "$WORK/damaged-db" && head -c 65536 /dev/urandom >>"$WORK/damaged.sqlit
 check "a damaged data.sqlite: one line, exit 6" expect_failure 6 "$BIN/fresh-reader" --db-dir "$WORK/damaged-db"
 check "an unknown --collection: exit 64" expect_failure 64 "$BIN/fresh-reader" --db-dir "$WORK/reader-db" --collection nope
 check "fresh-reader --help lists the keys of the keymap" bash -c "'$BIN/fresh-reader' --help | grep -q 'Ctrl-D'"
+# timeout without --foreground runs it in a process group of its own: no key could be read.
+check "fresh-reader outside the terminal's foreground says so, exit 2 (it ended at the first key, status 0)" \
+    bash -c "script -qec \"timeout 20 '$BIN/fresh-reader' --db-dir '$WORK/reader-db'; exit \\\$?\" /dev/null >'$WORK/background.out'; [ \$? -eq 2 ] && grep -q 'foreground' '$WORK/background.out'"
 
 # --- 7. a source with a token, by name and --all, the reader refreshing it; CSV; make install -----
 # Tools/peers/search_api.py: /private/items needs "Authorization: Bearer letmein" (401 without).
