@@ -25,6 +25,19 @@ struct CollectionListTests {
         #expect(state.handle(.character("q")) == .quit)
     }
 
+    /// The open collection removed by another process (`fresh rm`): the reader goes back to
+    /// the collections stored and says why. Its screen stayed as it was, rows read as blanks.
+    @Test func aCollectionRemovedWhileOpenLeavesForTheList() throws {
+        let library = library()
+        var state = try reader(library, collectionID: 1)
+        state.press(.enter)
+        #expect(state.mode == .item)
+        library.change { $0.removeAll { $0.entry.id == 1 } }
+        try state.reload()
+        #expect(state.mode == .collections && state.entry == nil && state.message == "the collection was removed")
+        #expect(state.screenText.contains { $0.contains("users") } && !state.screenText.contains { $0.contains("posts") })
+    }
+
     @Test func aNamedCollectionOpensDirectly() throws {
         var state = try reader(library(), collectionID: 2)
         #expect(state.mode == .list)

@@ -93,6 +93,12 @@ final class MemoryLibrary: ReaderLibrary {
         state.withLock { $0.first { $0.entry.id == id }! }
     }
 
+    /// The collection `id`, or ``CollectionRemoved`` when it is gone (another process removed it).
+    fileprivate func storedOrRemoved(_ id: Int64) throws -> Stored {
+        guard let found = state.withLock({ $0.first { $0.entry.id == id } }) else { throw CollectionRemoved() }
+        return found
+    }
+
     /// Makes every later read of rows fail with ``Unreadable``.
     func makeUnreadable() {
         unreadable.withLock { $0 = true }
@@ -111,7 +117,7 @@ struct MemoryCollection: CollectionReading {
 
     private var rows: [ListRow] { library.stored(id).rows }
 
-    func entry() throws -> CollectionEntry { library.stored(id).entry }
+    func entry() throws -> CollectionEntry { try library.storedOrRemoved(id).entry }
 
     func rows(from start: ItemPosition?, limit: Int) throws -> [ListRow] {
         try library.read(rows.filter { start == nil || $0.at >= start! }.prefix(limit))

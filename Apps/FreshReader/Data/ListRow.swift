@@ -57,6 +57,7 @@ public protocol ReaderLibrary: Sendable {
 /// never all at once.
 public protocol CollectionReading: Sendable {
     /// The collection as it is now.
+    /// - Throws: ``CollectionRemoved`` when another process removed it (`fresh rm`).
     func entry() throws -> CollectionEntry
     /// Up to `limit` rows from `start` (included; `nil`: the first row).
     func rows(from start: ItemPosition?, limit: Int) throws -> [ListRow]
@@ -77,4 +78,10 @@ public protocol CollectionReading: Sendable {
     /// Records that the collection was shown as it was after page write `sequence`, so the
     /// next run marks only what changed after it (best effort: nothing is lost without it).
     func markShown(upTo sequence: Int)
+}
+
+/// The open collection is no longer stored: another process removed it (`fresh rm`).
+public struct CollectionRemoved: Error, Sendable, CustomStringConvertible {
+    public init() {}
+    public var description: String { "the collection was removed" }
 }

@@ -1,7 +1,6 @@
 import Foundation
 import JSON
 import MirrorStore
-import StorageErrors
 import SyncEngine
 
 /// The reader's view of the mirror: collections and windows of rows, through the window reads
@@ -40,7 +39,7 @@ struct StoredCollection: CollectionReading {
 
     func entry() throws -> CollectionEntry {
         try BlockingCall.wait {
-            guard let record = try await store.collection(id: collectionID) else { throw StorageError.failed("the collection was deleted") }
+            guard let record = try await store.collection(id: collectionID) else { throw CollectionRemoved() }
             return CollectionEntry(record, itemCount: try await store.itemCount(in: collectionID))
         }
     }

@@ -172,7 +172,16 @@ extension ReaderState {
         let selectedID = selectedRow?.id
         let offset = list.selected - list.top
         let wasEmpty = itemCount == 0
-        entry = try source.entry()
+        do {
+            entry = try source.entry()
+        } catch let removed as CollectionRemoved {
+            // Another process removed it: back to what is stored, saying so (its screen, left
+            // as it was, never changed again, and its rows read as blanks).
+            closeCollection()
+            openRow = nil
+            message = removed.description
+            return try reload()
+        }
         if wasEmpty, itemCount > 0, let id = entry?.id {
             // The rows' title and second field are chosen from the first item.
             source = try library.open(id)
