@@ -135,6 +135,13 @@ public struct ReaderCommand: AsyncParsableCommand {
         let sourceStore = try collection.flatMap { try SourcesFile.located().store(ofSourceNamed: $0) }
         let choice = try MirrorChoice.resolve(store ?? sourceStore)
         let readOnly = choice == .sqlite && Self.isReadOnly(location.itemDatabasePath) && url == nil
+        // A mistyped --db-dir names nothing to read: it is said, where opening would make the
+        // directory and both databases (`fresh collections` makes nothing either).
+        if let databaseDirectory, choice == .sqlite, url == nil, collection == nil,
+           !FileManager.default.fileExists(atPath: databaseDirectory) {
+            throw ReaderError.usage("nothing is stored in \(databaseDirectory): no such directory "
+                + "(fresh sync URL --db-dir \(databaseDirectory) stores a collection there, fresh-reader --url URL reads one as it goes)")
+        }
         let services = FreshServices(location: location)
         let store: any MirrorStore = choice == .sqlite ? try SQLiteMirror(path: location.itemDatabasePath, readOnly: readOnly)
             : try await choice.open(location: location)

@@ -95,6 +95,8 @@ printf 'SQLite format 3\0garbage garbage garbage' >"$WORK/damaged.sqlite"
 mkdir -p "$WORK/damaged-db" && head -c 65536 /dev/urandom >>"$WORK/damaged.sqlite" && cp "$WORK/damaged.sqlite" "$WORK/damaged-db/data.sqlite"
 check "a damaged data.sqlite: one line, exit 6" expect_failure 6 "$BIN/fresh-reader" --db-dir "$WORK/damaged-db"
 check "an unknown --collection: exit 64" expect_failure 64 "$BIN/fresh-reader" --db-dir "$WORK/reader-db" --collection nope
+check "a --db-dir that does not exist: exit 64, and nothing made there" \
+    bash -c "'$BIN/fresh-reader' --db-dir '$WORK/no-such-db' 2>'$WORK/typo.err'; [ \$? -eq 64 ] && grep -q 'no such directory' '$WORK/typo.err' && [ ! -e '$WORK/no-such-db' ]"
 check "fresh-reader --help lists the keys of the keymap" bash -c "'$BIN/fresh-reader' --help | grep -q 'Ctrl-D'"
 # timeout without --foreground runs it in a process group of its own: no key could be read.
 check "fresh-reader outside the terminal's foreground says so, exit 2 (it ended at the first key, status 0)" \
