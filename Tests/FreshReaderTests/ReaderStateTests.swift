@@ -28,6 +28,15 @@ struct ReaderStateTests {
         #expect(state.message == "cannot read the database: disk I/O error")
     }
 
+    /// The help opened narrow is wrapped again when the terminal widens (it kept its narrow lines).
+    @Test func theHelpIsWrappedAgainAfterAResize() throws {
+        var state = try reader(MemoryLibrary(count: 5), size: ScreenSize(rows: 30, columns: 40))
+        state.press(.character("?"))
+        let narrow = state.textLines.count
+        state.resize(to: wide)
+        #expect(state.mode == .text && state.textLines.count == Keymap.helpLines().count && state.textLines.count < narrow)
+    }
+
     @Test func ctrlDAndCtrlUMoveHalfAScreen() throws {
         var state = try reader(MemoryLibrary(count: 100))
         state.press(.control("d"))

@@ -39,12 +39,19 @@ extension ReaderState {
 
     mutating func showText(_ lines: [String], returnTo mode: Mode) {
         textReturn = mode
-        textLines = lines.flatMap { line in
+        textSource = lines
+        wrapText()
+        textScroll.scrollToTop()
+        self.mode = .text
+    }
+
+    /// The text screen's lines wrapped to the terminal's width: when it opens, and again after a
+    /// resize (the help opened narrow stayed wrapped narrow).
+    mutating func wrapText() {
+        textLines = textSource.flatMap { line in
             measure.wrapped(line, to: max(1, size.columns - 2)).map { ScreenLine(" " + $0) }
         }
         textScroll.reshape(lineCount: textLines.count, height: Self.textHeight(size))
-        textScroll.scrollToTop()
-        self.mode = .text
     }
 
     /// Scrolls an item or a text screen; a count scrolls that many lines, or with `g` and `G`

@@ -80,6 +80,8 @@ public struct ReaderState: Sendable {
     public internal(set) var openRow: ListRow?
     /// The lines of the open item or text screen, and the scroll position over them.
     public internal(set) var textLines: [ScreenLine] = []
+    /// The text screen's lines as given, before wrapping (``wrapText()``).
+    var textSource: [String] = []
     public internal(set) var textScroll: TextScroll
     /// Where `q` goes from a text screen.
     var textReturn: Mode = .list
@@ -223,7 +225,7 @@ public struct ReaderState: Sendable {
         size = newSize
         collectionNavigation.reshape(count: collections.count, height: Self.listHeight(size, header: true))
         list.reshape(count: list.count, height: Self.listHeight(size, header: false))
-        textScroll.reshape(lineCount: textLines.count, height: Self.textHeight(size))
+        if mode == .text { wrapText() } else { textScroll.reshape(lineCount: textLines.count, height: Self.textHeight(size)) }
         do {
             try loadWindow()
             if mode == .item, let openRow { try layOutItem(openRow) }
