@@ -91,6 +91,29 @@ struct SearchTests {
         #expect(state.selectedRow?.title == "Item 30")
     }
 
+    /// A search without the index that wraps past the end says both (the wrap hid that it was
+    /// found without the index, and make bench-reader waited for those words in vain), and an
+    /// earlier search's "no match" is not left on the status line.
+    @Test func aSearchWithoutTheIndexThatWrapsSaysBoth() throws {
+        let library = MemoryLibrary(count: 30)
+        library.searchIndexIsCurrent.withLock { $0 = false }
+        var state = try reader(library, size: ScreenSize(rows: 12, columns: 160))
+        _ = state.press(.character("G"))
+        _ = state.press(.character("/"))
+        state.type("zqxjvw")
+        let absent = ReaderState.PendingSearch(collectionID: 1, query: "zqxjvw", backward: false, afterItem: 30)
+        _ = state.press(.enter)
+        _ = state.searchedWithoutIndex(absent, match: nil, failure: nil)
+        #expect(state.message == "no match for \"zqxjvw\"")
+        _ = state.press(.character("/"))
+        state.type("item 15")
+        let wrapping = ReaderState.PendingSearch(collectionID: 1, query: "item 15", backward: false, afterItem: 30)
+        _ = state.press(.enter)
+        _ = state.searchedWithoutIndex(wrapping, match: 15, failure: nil)
+        #expect(state.selectedRow?.title == "Item 15")
+        #expect(state.message == "search hit the bottom, continued at the top; found without the search index, which is being built")
+    }
+
     /// When the index is built before the search without it ends, the index answers, and the other
     /// answer is dropped; in an open item, the match opens.
     @Test func theIndexBuiltFirstAnswersAndAMatchOpensInAnOpenItem() throws {
@@ -130,7 +153,8 @@ struct SearchTests {
             case "item 1": _ = state.searchedWithoutIndex(search, match: 1, failure: nil)
             default: _ = state.searchedWithoutIndex(search, match: nil, failure: "disk I/O error")
             }
-            let expected = ["zebra": "no match for \"zebra\"", "item 1": "the only match for \"item 1\"",
+            let expected = ["zebra": "no match for \"zebra\"",
+                            "item 1": "the only match for \"item 1\"; found without the search index, which is being built",
                             "item": "cannot search: disk I/O error"][query]
             #expect(state.message == expected, "\(query)")
         }

@@ -64,9 +64,14 @@ extension ReaderState {
                 message = "no match for \"\(SafeText.line(search.query, width: measure))\""
                 return .none
             }
+            // What an earlier search said is over; this one's own word (a wrap, the only match)
+            // and how it was found are said together.
+            message = nil
             try show(match: ordinal, isTheOnlyMatch: match == search.afterItem, backward: search.backward, query: search.query)
             // A read-only mirror (the one that may not fetch) builds no index: its searches all read.
-            if message == nil, options.canFetch { message = "found without the search index, which is being built" }
+            if options.canFetch {
+                message = [message, "found without the search index, which is being built"].compactMap { $0 }.joined(separator: "; ")
+            }
         } catch {
             message = "cannot search: \(ErrorDescription.line(error))"
         }
