@@ -45,10 +45,8 @@ public enum WrittenURL {
     /// The authority is left as written: a bracketed IPv6 address is one, and a host of other
     /// characters is refused by the URL's parser rather than sent escaped.
     private static func authorityEnd(of bytes: [UInt8]) -> Int {
-        let separator = Array("://".utf8)
-        guard let start = (0...max(0, bytes.count - separator.count)).first(where: { bytes[$0...].starts(with: separator) }) else { return 0 }
-        let authorityStart = start + separator.count
-        return bytes[authorityStart...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        guard let scheme = bytes.firstRange(of: Array("://".utf8)) else { return 0 }
+        return bytes[scheme.upperBound...].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
             ?? bytes.count
     }
 

@@ -16,6 +16,16 @@ struct EarlyEndTests {
         return Reply(body: #"{"data": [\#(items)], "next_cursor": \#(next.map { "\"\($0)\"" } ?? "null")}"#)
     }
 
+    /// A bare array of `{"id": n}` items, one for each of `ids`.
+    static func arrayPage(_ ids: ClosedRange<Int>) -> Reply {
+        Reply(body: "[" + ids.map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]")
+    }
+
+    /// Items 1…6 in pages of two by number (`?per_page=2&page=N`), with no total and no link.
+    static var threePagesOfTwo: [String: Reply] {
+        ["/things?per_page=2": arrayPage(1...2), "/things?per_page=2&page=2": arrayPage(3...4), "/things?per_page=2&page=3": arrayPage(5...6)]
+    }
+
     func keys(_ fixture: SyncFixture) throws -> [String] {
         try fixture.items("things").map(\.key.text).sorted { Int($0)! < Int($1)! }
     }
@@ -47,10 +57,7 @@ struct EarlyEndTests {
     @Test func aPassIsNotEndedByA404ThatDoesNotLast() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()
-        let numbered = { (page: Int) in
-            Reply(body: "[" + (2 * page - 1...2 * page).map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]")
-        }
-        var pages = ["/things?per_page=2": numbered(1), "/things?per_page=2&page=2": numbered(2), "/things?per_page=2&page=3": numbered(3)]
+        var pages = Self.threePagesOfTwo
         try origin.serve(pages)
         let first = try await fixture.sync(origin.baseURL + "/things?per_page=2")
         #expect(first.totalItems == 6 && first.pages == 3)
@@ -78,10 +85,7 @@ struct EarlyEndTests {
     func anEmptyPageBeforePagesTheLastPassReadRemovesNothing(pageComesBack: Bool) async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()
-        let numbered = { (page: Int) in
-            Reply(body: "[" + (2 * page - 1...2 * page).map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]")
-        }
-        let pages = ["/things?per_page=2": numbered(1), "/things?per_page=2&page=2": numbered(2), "/things?per_page=2&page=3": numbered(3)]
+        let pages = Self.threePagesOfTwo
         try origin.serve(pages)
         _ = try await fixture.sync(origin.baseURL + "/things?per_page=2")
         var emptied = pages
@@ -106,9 +110,8 @@ struct EarlyEndTests {
     @Test func aServerThatCapsItsPagesIsReadToTheEnd() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()
-        let numbered = { (ids: ClosedRange<Int>) in Reply(body: "[" + ids.map { #"{"id": \#($0)}"# }.joined(separator: ", ") + "]") }
-        try origin.serve(["/things?per_page=4": numbered(1...2), "/things?per_page=4&page=2": numbered(3...4),
-                          "/things?per_page=4&page=3": numbered(5...5)])
+        try origin.serve(["/things?per_page=4": Self.arrayPage(1...2), "/things?per_page=4&page=2": Self.arrayPage(3...4),
+                          "/things?per_page=4&page=3": Self.arrayPage(5...5)])
         let summary = try await fixture.sync(origin.baseURL + "/things?per_page=4")
         #expect(summary.complete && summary.pages == 3 && summary.partial.isEmpty)
         #expect(summary.endReason == "a short page (1 of 2 items)")

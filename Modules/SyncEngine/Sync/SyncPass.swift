@@ -157,13 +157,13 @@ struct SyncPass: Sendable {
                 try await source.take(index, url: url, plan: reader.plan, policy: asking(policy), guessing: guessesAhead(plan: reader.plan))
             }
             ahead = nil
-            let listedAfter = lastPass && (chain[index + 1]?.itemCount ?? 0) > 0
             guard !fetched.endsCollection else {
                 let wasStored = chain[index] != nil
                 try walkError { () throws(PageWalkError) in try walk.pastTheEnd(status: fetched.response.status.code, wasStored: wasStored) }
                 continue
             }
             let page = try await kept(fetched, stored: chain[index], plan: reader.plan)
+            let listedAfter = lastPass && (chain[index + 1]?.itemCount ?? 0) > 0
             noteChange(of: page, at: url, next: chain[index]?.nextURL, plan: reader.plan, source: source)
             if speedUps.contains(.readAhead), !isCurrent(page, stored: chain[index], plan: reader.plan), let link = reader.linkAhead(of: page) {
                 ahead = try await readAhead(page, link: link, listedAfter: listedAfter, walk: &walk, reader: reader, source: source,
