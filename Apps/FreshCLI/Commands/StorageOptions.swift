@@ -57,16 +57,24 @@ struct StorageOptions: ParsableArguments {
     ///   - forReading: for commands that only read it: a damaged SQLite mirror, or one in a
     ///     directory that cannot be written, is opened read-only.
     ///   - given: a source's `store`, used unless `--store` names one.
-    func withMirror<Value>(forReading: Bool = false, given: String? = nil, _ body: (any MirrorStore) async throws -> Value) async throws -> Value {
-        let store = try await mirrorChoice(given: given).open(location: location, forReading: forReading)
+    ///   - services: whose ``FreshServices/finish()`` runs however this ends, beside the mirror's
+    ///     close rather than after it: each settles a file of its own (the cache's WAL, the
+    ///     mirror's last checkpoint), and neither need wait for the other's disk.
+    func withMirror<Value>(forReading: Bool = false, given: String? = nil, finishing services: FreshServices? = nil,
+                           _ body: (any MirrorStore) async throws -> Value) async throws -> Value {
+        let store: any MirrorStore
         do {
-            let value = try await body(store)
-            await store.close()
-            return value
+            store = try await mirrorChoice(given: given).open(location: location, forReading: forReading)
         } catch {
-            await store.close()
+            await services?.finish()
             throw error
         }
+        let result: Result<Value, any Error>
+        do { result = .success(try await body(store)) } catch { result = .failure(error) }
+        async let closed: Void = store.close()
+        await services?.finish()
+        await closed
+        return try result.get()
     }
 }
 

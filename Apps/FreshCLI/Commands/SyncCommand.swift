@@ -300,17 +300,15 @@ struct SyncCommand: FreshSubcommand {
         var resolved: SyncTarget?
         do {
             let sources = word.contains("://") ? [] : try SourcesFile.located().load()
-            let summary = try await services.finishing {
-                try await storage.withMirror(given: sources.first { $0.name == word }?.store) { store in
-                    // Said once the mirror is open: a data directory that cannot be used is the one error.
-                    if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
-                    let target = try await SyncTarget.resolve(word, sources: sources, store: store)
-                    resolved = target
-                    let options = try overrides.options(for: target)
-                    if case .url(let url) = target { noteSecretsNotKept(url: url) }
-                    return try await Interruption.cancellingOnSignal {
-                        try await CollectionSync(network: services, store: store).run(options, events: reporter.report)
-                    }
+            let summary = try await storage.withMirror(given: sources.first { $0.name == word }?.store, finishing: services) { store in
+                // Said once the mirror is open: a data directory that cannot be used is the one error.
+                if !quiet { services.warnings.forEach { StandardError.write("fresh: warning: \($0)") } }
+                let target = try await SyncTarget.resolve(word, sources: sources, store: store)
+                resolved = target
+                let options = try overrides.options(for: target)
+                if case .url(let url) = target { noteSecretsNotKept(url: url) }
+                return try await Interruption.cancellingOnSignal {
+                    try await CollectionSync(network: services, store: store).run(options, events: reporter.report)
                 }
             }
             reporter.finish()
