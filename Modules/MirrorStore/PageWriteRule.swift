@@ -8,6 +8,10 @@
 /// 3. the items the page no longer lists set aside until the pass ends (``setAside``);
 /// 4. the page's record (``recordPage``).
 ///
+/// A later page of the pass that lists a set-aside item takes it; the pass's end removes the
+/// rest. A pass that stops before its end, or ends without removing, puts them back where they
+/// were (``putBack``): nothing stays hidden while no pass has found it gone.
+///
 /// A page record's validator vouches for exactly the items its write left on the page. Whatever
 /// else puts an item on a page or takes one off it drops that validator (``pageNoLongerAsWritten``),
 /// so the next pass reads the page in full instead of taking a 304 for content the mirror no
@@ -65,9 +69,34 @@ public enum PageWriteRule {
         """
     }
 
-    /// Step 3.
+    /// Step 3. A set-aside item's page index is below zero, hidden from every reading, and keeps
+    /// the page it was on: -2 for page 0, -3 for page 1 (``putBack``). (-1 is what mirrors written
+    /// before that kept, the page not known: such an item stays hidden until a pass takes it or ends.)
     public static let setAside = """
-        UPDATE item SET page_index = -1 WHERE collection_id = :collection AND page_index = :page AND pass != :pass
+        UPDATE item SET page_index = -2 - page_index WHERE collection_id = :collection AND page_index = :page AND pass != :pass
+        """
+
+    /// Putting back, first: the pages that get set-aside items back lose their validators, since
+    /// they no longer hold what their writes left on them (``pageNoLongerAsWritten``): the next
+    /// pass reads them in full.
+    public static let pagesGettingItemsBack = """
+        UPDATE page SET validator = NULL WHERE collection_id = :collection AND validator IS NOT NULL AND page_index IN (
+            SELECT -2 - page_index FROM item WHERE collection_id = :collection AND page_index <= -2)
+        """
+
+    /// Putting back: each set-aside item returns to the page it was set aside from, after that
+    /// page's items, in the order they had there. (Where the server lists them now, the next
+    /// pass reads; until then they are shown where they were.) The store then takes a change
+    /// number (``nextChangeNumber``), as the items shown changed.
+    public static let putBack = """
+        UPDATE item SET page_index = home.page_index, position = item.position - home.first_position + home.next_position
+        FROM (
+            SELECT s.page_index AS set_aside_index, -2 - s.page_index AS page_index, min(s.position) AS first_position,
+                (SELECT coalesce(max(o.position) + 1, 0) FROM item o
+                 WHERE o.collection_id = :collection AND o.page_index = -2 - s.page_index) AS next_position
+            FROM item s WHERE s.collection_id = :collection AND s.page_index <= -2 GROUP BY s.page_index
+        ) AS home
+        WHERE item.collection_id = :collection AND item.page_index = home.set_aside_index
         """
 
     /// Step 4. `:item_count` is what the page wrote, and `:validator` is dropped when the page

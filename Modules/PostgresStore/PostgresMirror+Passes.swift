@@ -192,6 +192,28 @@ extension PostgresMirror {
         try await value("SELECT count(*) FROM item WHERE collection_id = \(id) AND page_index < 0") ?? 0
     }
 
+    public func putBackSetAside(of id: Int64) async throws -> Int {
+        stopBulkLoad(of: id)
+        return try await write { transaction in try await putBack(of: id, transaction) }
+    }
+
+    /// Puts the collection's set-aside items back where they were (``PageWriteRule/putBack``), as
+    /// the SQLite store's `PassEnd` does; returns how many came back.
+    private func putBack(of id: Int64, _ transaction: ServerConnection.Transaction) async throws -> Int {
+        try await transaction.query(rule(PageWriteRule.pagesGettingItemsBack, collection: id))
+        let count = try await transaction.query(rule("WITH back AS (\(PageWriteRule.putBack) RETURNING 1) SELECT count(*) FROM back",
+                                                     collection: id)).first?.decode(Int.self) ?? 0
+        if count > 0 { try await transaction.query(rule(PageWriteRule.nextChangeNumber, collection: id)) }
+        return count
+    }
+
+    /// A ``PageWriteRule`` statement about one collection: its `:collection` bound to `id`.
+    private func rule(_ statement: String, collection id: Int64) -> PostgresQuery {
+        var binds = PostgresBindings()
+        binds.append(id)
+        return PostgresQuery(unsafeSQL: statement.replacing(":collection", with: "$1"), binds: binds)
+    }
+
     public func abandonPass(of id: Int64) async throws {
         stopBulkLoad(of: id)
         try await write { try await $0.query("UPDATE collection SET pass_complete = true WHERE id = \(id)") }
@@ -205,6 +227,7 @@ extension PostgresMirror {
                 SELECT count(*) FROM dropped
                 """).first?.decode(Int.self) ?? 0
             let removed = removingUnlisted ? try await deleteUnlisted(of: id, pagesDropped: dropped > 0, transaction) : 0
+            if !removingUnlisted { _ = try await putBack(of: id, transaction) }
             try await transaction.query("""
                 UPDATE collection SET pass_complete = true, last_complete_at = \(now.timeIntervalSince1970), last_pass_kind = \(kind.rawValue)
                 WHERE id = \(id) AND pass = \(pass)
@@ -215,7 +238,7 @@ extension PostgresMirror {
     }
 
     /// The items no page of the pass lists, as the SQLite store's `PassEnd` finds them. A rewritten
-    /// page sets its leftovers aside (-1) at once, so when no page was dropped, what remains is set
+    /// page sets its leftovers aside (below zero) at once, so when no page was dropped, what remains is set
     /// aside or past the last page: two ranges of the order index, not a walk over every item.
     private func deleteUnlisted(of id: Int64, pagesDropped: Bool, _ transaction: ServerConnection.Transaction) async throws -> Int {
         // The last page's number is read first and given as a value: as a subquery in the

@@ -150,7 +150,36 @@ struct MirrorStoreBehaviourTests {
         #expect(try await mirror.store.collection(id: mirror.collection.id)?.lastPassKind == .partial)
         try await mirror.store.abandonPass(of: mirror.collection.id)
         #expect(try await mirror.store.collection(id: mirror.collection.id)?.passComplete == true)
-        #expect(try await mirror.keys() == [.integer(1), .integer(3)], "2 is set aside; 3 stays, though its page is gone")
+        #expect(try await mirror.keys() == [1, 2, 3].map { ItemKey.integer($0) },
+                "2, set aside, is put back after page 0's items; 3 stays, though its page is gone")
+        #expect(try await mirror.store.setAsideCount(of: mirror.collection.id) == 0)
+    }
+
+    /// A pass that stops after rewriting a page puts what the page set aside back where it was:
+    /// after that page's items, in their order there, shown until a pass reads where the server
+    /// lists them now. It had stayed hidden (still in the file) until a pass completed. The page
+    /// loses its validator (it no longer holds what its write left), and the collection takes a
+    /// change number, so that readers look again.
+    @Test(arguments: StoreKind.allCases)
+    func aStoppedPassPutsBackWhatItsPagesSetAside(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let id = mirror.collection.id
+        let pass = try await mirror.afterAFirstPassOfThreeItems()
+        // 8 and 9 were added at the front: 1 and 2 slide onto page 1, whose read then fails.
+        try await mirror.write(0, pass: pass, [(8, "h"), (9, "i")])
+        #expect(try await mirror.keys() == [8, 9, 3].map { ItemKey.integer($0) }, "1 and 2 are set aside")
+        let before = try #require(try await mirror.store.collection(id: id)).changeSequence
+        #expect(try await mirror.store.putBackSetAside(of: id) == 2)
+        #expect(try await mirror.keys() == [8, 9, 1, 2, 3].map { ItemKey.integer($0) })
+        #expect(try await mirror.store.setAsideCount(of: id) == 0)
+        #expect(try await mirror.store.pages(of: id)[0]?.validator == nil)
+        #expect(try #require(try await mirror.store.collection(id: id)).changeSequence > before)
+        #expect(try await mirror.store.putBackSetAside(of: id) == 0, "nothing is left to put back")
+        // The pass goes on: page 1 lists them now, and they move there, as set-aside items do.
+        let secondPage = try await mirror.write(1, pass: pass, [(1, "a"), (2, "b"), (3, "c")], next: nil)
+        #expect(secondPage.created == 0)
+        #expect(try await mirror.finish(pass, lastPage: 1) == 0)
+        #expect(try await mirror.keys() == [8, 9, 1, 2, 3].map { ItemKey.integer($0) })
     }
 
     @Test(arguments: StoreKind.allCases)

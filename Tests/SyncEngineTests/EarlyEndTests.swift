@@ -79,7 +79,7 @@ struct EarlyEndTests {
 
     /// An empty page before pages the last pass read items on ends the pass as a 404 there
     /// does: it removes nothing (a server's hiccup, or a listing cut short) and says the mirror
-    /// may be partial (that page's items are set aside until the next sync), which settles it.
+    /// may be partial (that page's items are kept where they were until the next sync), which settles it.
     /// It removed every item of the pages after it, exit 0.
     @Test(arguments: [false, true])
     func anEmptyPageBeforePagesTheLastPassReadRemovesNothing(pageComesBack: Bool) async throws {
@@ -95,7 +95,7 @@ struct EarlyEndTests {
         #expect(hiccup.removed == 0 && !hiccup.partial.isEmpty)
         #expect(hiccup.endReason?.hasSuffix("page 2 lists nothing, where the last pass read items on the pages after it, so nothing was removed")
                 == true, "\(hiccup.endReason ?? "")")
-        #expect(try keys(fixture) == ["1", "2", "5", "6"], "items 3 and 4, set aside, are kept")
+        #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"], "items 3 and 4, set aside, are put back")
         try origin.serve(pageComesBack ? pages : emptied)
         let next = try await fixture.sync(origin.baseURL + "/things?per_page=2")
         #expect(next.partial.isEmpty)
@@ -116,6 +116,28 @@ struct EarlyEndTests {
         #expect(summary.complete && summary.pages == 3 && summary.partial.isEmpty)
         #expect(summary.endReason == "a short page (1 of 2 items)")
         #expect(try keys(fixture) == ["1", "2", "3", "4", "5"])
+    }
+
+    /// A newest-first listing gains two items at its front, and the refresh fails at its third
+    /// page. Items 4 and 3, pushed from page 2 towards page 3, were set aside when page 2 was
+    /// rewritten, and stayed hidden (still in the file) until a pass completed: the reader said
+    /// "offline, showing stored items" without them. They are shown where they were, and the next
+    /// sync puts each where the server lists it, none of them counted as new.
+    @Test func aRefreshThatStopsPartwayHidesNothingItHeld() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        try ShiftedRemovalTests.serveLinked(origin, [[6, 5], [4, 3], [2, 1]])
+        _ = try await fixture.sync(url)
+        try origin.serve(["/things": ShiftedRemovalTests.linkedPage(origin, [8, 7], next: 2),
+                          "/things?page=2": ShiftedRemovalTests.linkedPage(origin, [6, 5], next: 3),
+                          "/things?page=3": Reply(status: 500, body: "{}")])
+        await #expect(throws: (any Error).self) { _ = try await fixture.sync(url) { $0.retry.retries = 0 } }
+        #expect(try fixture.items("things").map(\.key.text) == ["8", "7", "6", "5", "4", "3", "2", "1"])
+        try ShiftedRemovalTests.serveLinked(origin, [[8, 7], [6, 5], [4, 3], [2, 1]])
+        let settled = try await fixture.sync(url)
+        #expect(settled.created == 0 && settled.removed == 0 && settled.partial.isEmpty)
+        #expect(try fixture.items("things").map(\.key.text) == ["8", "7", "6", "5", "4", "3", "2", "1"])
     }
 
     @Test func itemsMovedByAStoppedPassAreWrittenBackWhenTheirPageLooksUnchanged() async throws {
@@ -249,10 +271,12 @@ struct EarlyEndTests {
         try serve([[1, 2], [3, 4], [5]], totals: (6, 5))
         let fell = try await fixture.sync(url)
         #expect(fell.removed == 0 && !fell.partial.isEmpty)
-        // Quiet since: every page a 304, each stating 5; item 6 is removed, and nothing is partial.
+        // Quiet since: each page states 5; item 6 is removed, and nothing is partial. The first two
+        // pages are 304s; the last, which holds item 6 again (kept where it was), is read whole;
+        // the removal is confirmed by a second look at the three (304s).
         try serve([[1, 2], [3, 4], [5]], totals: (5, 5))
         let settled = try await fixture.sync(url)
-        #expect(settled.notModified == 3 && settled.removed == 1 && settled.partial.isEmpty)
+        #expect(settled.fullResponses == 1 && settled.notModified == 2 + 3 && settled.removed == 1 && settled.partial.isEmpty)
         #expect(try keys(fixture) == ["1", "2", "3", "4", "5"])
     }
 

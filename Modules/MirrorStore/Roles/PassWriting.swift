@@ -34,14 +34,19 @@ public protocol PassWriting: AnyObject, Sendable {
     /// page at each index up to `lastPage`). Index ranges and the pass's stale pages: no walk over
     /// every item.
     func unlistedItems(after pass: Int, of id: Int64, lastPage: Int) async throws -> UnlistedItems
-    /// How many items are set aside: a page no longer lists them, and no pass has ended whole
-    /// since (hidden from the items shown until a page lists them again, or a pass removes them).
+    /// How many items are set aside: a page of the pass under way no longer lists them (hidden
+    /// from the items shown until a page lists them again, the pass's end removes them, or they
+    /// are put back).
     func setAsideCount(of id: Int64) async throws -> Int
+    /// Puts the set-aside items back where they were, each after the items of the page that set
+    /// it aside (``PageWriteRule/putBack``), for a pass that stopped before its end: shown until
+    /// a pass reads where the server lists them now. Returns how many came back.
+    func putBackSetAside(of id: Int64) async throws -> Int
     /// Gives up the current pass without deleting anything: the next sync starts a new one.
     func abandonPass(of id: Int64) async throws
     /// Ends a pass whose last page is `lastPage`: deletes the pages it did not read and those
-    /// beyond its last, and the items no page of the pass lists (only the pages when
-    /// `removingUnlisted` is false), and records the pass's kind (``CollectionRecord/lastPassKind``)
+    /// beyond its last, and the items no page of the pass lists (when `removingUnlisted` is false,
+    /// only the pages, and the set-aside items are put back as ``putBackSetAside(of:)`` does), and records the pass's kind (``CollectionRecord/lastPassKind``)
     /// in the same transaction: a kill between two writes could leave a partial pass recorded as
     /// the kind before it. Returns how many items were deleted.
     func finishPass(_ pass: Int, of id: Int64, lastPage: Int, removingUnlisted: Bool, recording kind: PassKind, now: Date) async throws -> Int

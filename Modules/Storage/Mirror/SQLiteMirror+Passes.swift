@@ -122,6 +122,10 @@ extension SQLiteMirror {
         }
     }
 
+    public func putBackSetAside(of collectionID: Int64) throws -> Int {
+        try write { db in try PassEnd.putBack(of: collectionID, db: db) }
+    }
+
     public func abandonPass(of collectionID: Int64) throws {
         try execute("UPDATE collection SET passComplete = 1 WHERE id = ?", [collectionID])
     }
@@ -137,6 +141,8 @@ extension SQLiteMirror {
             if removingUnlisted {
                 removed = try pagesDropped ? PassEnd.deleteUnlisted(of: collectionID, db: db)
                     : PassEnd.deleteSetAsideAndPastTheEnd(of: collectionID, db: db)
+            } else {
+                _ = try PassEnd.putBack(of: collectionID, db: db)
             }
             try db.execute(sql: "UPDATE collection SET passComplete = 1, lastCompleteAt = ?, lastPassKind = ? WHERE id = ? AND pass = ?",
                            arguments: [now.timeIntervalSince1970, kind.rawValue, collectionID, pass])
@@ -149,9 +155,25 @@ extension SQLiteMirror {
     }
 }
 
-/// The deletions that end a complete pass. A rewritten page sets its leftovers aside (-1) at
-/// once, so what remains to delete is set aside, or on pages the pass did not reach.
+/// The deletions that end a complete pass. A rewritten page sets its leftovers aside (below
+/// zero) at once, so what remains to delete is set aside, or on pages the pass did not reach. A
+/// pass that ends without removing, or stops, puts what it set aside back instead.
 enum PassEnd {
+    private static let pagesGettingItemsBack = MirrorSQL.underSQLiteNames(PageWriteRule.pagesGettingItemsBack)
+    private static let putBackItems = MirrorSQL.underSQLiteNames(PageWriteRule.putBack)
+    private static let nextChangeNumber = MirrorSQL.underSQLiteNames(PageWriteRule.nextChangeNumber)
+
+    /// Puts every set-aside item of the collection back on the page it was set aside from
+    /// (``PageWriteRule/putBack``); returns how many came back.
+    static func putBack(of collectionID: Int64, db: Database) throws -> Int {
+        let arguments: StatementArguments = ["collection": collectionID]
+        try db.execute(sql: pagesGettingItemsBack, arguments: arguments)
+        try db.execute(sql: putBackItems, arguments: arguments)
+        let count = db.changesCount
+        if count > 0 { _ = try Int.fetchOne(db, sql: nextChangeNumber, arguments: arguments) }
+        return count
+    }
+
     /// The collection's items, counted through the order index.
     static func countItems(of collectionID: Int64, db: Database) throws -> Int {
         try Int.fetchOne(db, sql: "SELECT count(*) FROM item WHERE collectionID = ? AND pageIndex >= 0", arguments: [collectionID]) ?? 0

@@ -65,7 +65,8 @@ public struct CollectionSync: Sendable {
 
     /// Keeps what the failed run learned: a new collection no page of which could be read is
     /// forgotten; a complete one the run wrote nothing to (offline, say) stays complete; any
-    /// other records why it stopped (an interruption is no error: the pass is unfinished).
+    /// other records why it stopped (an interruption is no error: the pass is unfinished), and
+    /// what its pages set aside is put back where it was: shown while the server cannot be read.
     private func recordFailure(_ error: any Error, of collection: CollectionRecord, isNew: Bool, wrotePages: Bool) async {
         do {
             if isNew, try await store.collection(id: collection.id)?.plan == nil {
@@ -74,6 +75,7 @@ public struct CollectionSync: Sendable {
             }
             // `collection` is the record from before this run's pass began.
             if collection.passComplete, collection.plan != nil, !wrotePages { try await store.abandonPass(of: collection.id) }
+            _ = try await store.putBackSetAside(of: collection.id)
             let interrupted = error is CancellationError || error as? TransportError == .cancelled
             try await store.recordSyncEnd(of: collection.id, error: interrupted ? nil : ErrorDescription.storedLine(error), at: Date())
         } catch {

@@ -100,6 +100,10 @@ struct SyncPass: Sendable {
             // A pass that removes nothing keeps what no page listed hidden: an item that slid may be among it.
             if doubt == nil, end.unsettled != nil, !onDemand, try await store.setAsideCount(of: collection.id) > 0 { doubt = PartialMirror.keptAside }
             try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, doubt: doubt)
+        } else {
+            // Paused at the run's page limit: what the pages set aside is shown where it was until
+            // the pass goes on (a later page may list it) or ends.
+            _ = try await store.putBackSetAside(of: collection.id)
         }
     }
 
