@@ -194,7 +194,12 @@ extension PostgresMirror {
 
     public func putBackSetAside(of id: Int64) async throws -> Int {
         stopBulkLoad(of: id)
-        return try await write { transaction in try await putBack(of: id, transaction) }
+        // Live readers hear of it only when something came back (a paused pass asks each time).
+        return try await connection.transaction { transaction in
+            let count = try await putBack(of: id, transaction)
+            if count > 0 { try await transaction.query("SELECT pg_notify('fresh_changes', \(String(id)))") }
+            return count
+        }
     }
 
     /// Puts the collection's set-aside items back where they were (``PageWriteRule/putBack``), as
