@@ -77,26 +77,29 @@ public enum PageWriteRule {
         """
 
     /// Putting back, first: the pages that get set-aside items back lose their validators, since
-    /// they no longer hold what their writes left on them (``pageNoLongerAsWritten``): the next
-    /// pass reads them in full.
+    /// they no longer hold what their writes left on them (``pageNoLongerAsWritten``), and count
+    /// as not read by the pass (their `pass` one lower): a pass that goes on reads them again, in
+    /// full, and sets aside anew what they no longer list, so that its end looks again before it
+    /// removes one (an item put back on a page the pass read would count as listed).
     public static let pagesGettingItemsBack = """
-        UPDATE page SET validator = NULL WHERE collection_id = :collection AND validator IS NOT NULL AND page_index IN (
+        UPDATE page SET validator = NULL, pass = pass - 1 WHERE collection_id = :collection AND page_index IN (
             SELECT -2 - page_index FROM item WHERE collection_id = :collection AND page_index <= -2)
         """
 
     /// Putting back: each set-aside item returns to the page it was set aside from, after that
-    /// page's items, in the order they had there. (Where the server lists them now, the next
-    /// pass reads; until then they are shown where they were.) The store then takes a change
-    /// number (``nextChangeNumber``), as the items shown changed.
+    /// page's items, in the order they had there (a page rewritten twice in a run, by a second
+    /// look, may have set aside items of both writes: each gets a place of its own). Where the
+    /// server lists them now, the next pass reads; until then they are shown where they were. The
+    /// store then takes a change number (``nextChangeNumber``), as the items shown changed.
     public static let putBack = """
-        UPDATE item SET page_index = home.page_index, position = item.position - home.first_position + home.next_position
+        UPDATE item SET page_index = home.page_index, position = home.position
         FROM (
-            SELECT s.page_index AS set_aside_index, -2 - s.page_index AS page_index, min(s.position) AS first_position,
-                (SELECT coalesce(max(o.position) + 1, 0) FROM item o
-                 WHERE o.collection_id = :collection AND o.page_index = -2 - s.page_index) AS next_position
-            FROM item s WHERE s.collection_id = :collection AND s.page_index <= -2 GROUP BY s.page_index
+            SELECT s.id, -2 - s.page_index AS page_index,
+                (SELECT coalesce(max(o.position) + 1, 0) FROM item o WHERE o.collection_id = :collection AND o.page_index = -2 - s.page_index)
+                    + ROW_NUMBER() OVER (PARTITION BY s.page_index ORDER BY s.position, s.id) - 1 AS position
+            FROM item s WHERE s.collection_id = :collection AND s.page_index <= -2
         ) AS home
-        WHERE item.collection_id = :collection AND item.page_index = home.set_aside_index
+        WHERE item.id = home.id
         """
 
     /// Step 4. `:item_count` is what the page wrote, and `:validator` is dropped when the page
@@ -110,7 +113,8 @@ public enum PageWriteRule {
     /// For a page that no longer holds what its write left on it:
     /// - a page an item left, taken by step 2 for another page (a page of an earlier pass, or a
     ///   catch-up's move), when ``itemLeftPage`` holds of the item's old and new page index (a
-    ///   move to -1, set aside, is the page's own rewrite, which records the page anew);
+    ///   move below zero, set aside, is the page's own rewrite, which records the page anew; a
+    ///   move back, ``putBack``, drops the validator itself);
     /// - a page items were added to by something other than its own write: a catch-up's, on the
     ///   first page, and an incremental merge's, after the last item.
     public static let pageNoLongerAsWritten = """

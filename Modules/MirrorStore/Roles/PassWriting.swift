@@ -40,7 +40,8 @@ public protocol PassWriting: AnyObject, Sendable {
     func setAsideCount(of id: Int64) async throws -> Int
     /// Puts the set-aside items back where they were, each after the items of the page that set
     /// it aside (``PageWriteRule/putBack``), for a pass that stopped before its end: shown until
-    /// a pass reads where the server lists them now. Returns how many came back.
+    /// a pass reads where the server lists them now. Those pages count as not read by the pass
+    /// (``PageWriteRule/pagesGettingItemsBack``): a resumed pass reads them again. Returns how many came back.
     func putBackSetAside(of id: Int64) async throws -> Int
     /// Gives up the current pass without deleting anything: the next sync starts a new one.
     func abandonPass(of id: Int64) async throws

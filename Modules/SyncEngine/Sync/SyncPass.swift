@@ -97,13 +97,10 @@ struct SyncPass: Sendable {
             // The listing moved while it was read: what was added at its front since is read now.
             if !onDemand, tally.update({ $0.repeatedItems }) > 0, let plan = reader.plan { try await catchUp(pass: pass, plan: plan, reader: reader) }
             var doubt = walk.totalFall.map(PartialMirror.movedTotal) ?? (movedWhileReadAgain ? PartialMirror.movedWhileReadAgain : nil)
-            // A pass that removes nothing keeps what no page listed hidden: an item that slid may be among it.
-            if doubt == nil, end.unsettled != nil, !onDemand, try await store.setAsideCount(of: collection.id) > 0 { doubt = PartialMirror.keptAside }
-            try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, doubt: doubt)
-        } else {
-            // Paused at the run's page limit: what the pages set aside is shown where it was until
-            // the pass goes on (a later page may list it) or ends.
-            _ = try await store.putBackSetAside(of: collection.id)
+            // A pass that removes nothing puts back what no page listed: an item that slid may be among it.
+            let keptAside = end.unsettled != nil ? try await store.setAsideCount(of: collection.id) > 0 : false
+            if doubt == nil, keptAside, !onDemand { doubt = PartialMirror.keptAside }
+            try await finish(pass: pass, end: end, statedTotal: walk.statedTotal, doubt: doubt, keptAside: keptAside)
         }
     }
 
@@ -458,9 +455,13 @@ struct SyncPass: Sendable {
     /// changed under the walk; a stated total above what is stored is said (``PartialMirror``).
     /// `doubt`: why items may have slid past the pages read (a stated total that fell, a second
     /// look that found the listing moving), if they may have.
-    private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?, doubt: String?) async throws {
+    /// Ends the pass. `keptAside`: items it set aside are put back, not removed: what the server
+    /// lists now is known only once a pass reads those pages again, so the pass is recorded as
+    /// partial (the next run is a whole pass, not an incremental one), said (`doubt`) or not (a
+    /// reader's pages on demand).
+    private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?, doubt: String?, keptAside: Bool) async throws {
         let removed = try await store.finishPass(pass, of: collection.id, lastPage: end.lastPage, removingUnlisted: end.unsettled == nil,
-                                                 recording: doubt == nil ? .full : .partial, now: Date())
+                                                 recording: doubt == nil && !keptAside ? .full : .partial, now: Date())
         if let unsettled = end.unsettled { events(.notice("\(unsettled): nothing removed this time")) }
         tally.update {
             $0.removed = removed
