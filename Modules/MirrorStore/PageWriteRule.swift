@@ -9,8 +9,8 @@
 /// 4. the page's record (``recordPage``).
 ///
 /// A later page of the pass that lists a set-aside item takes it; the pass's end removes the
-/// rest. A pass that stops before its end, or ends without removing, puts them back where they
-/// were (``putBack``): nothing stays hidden while no pass has found it gone.
+/// rest. A pass that stops before its end, or ends without removing, puts them back, after the
+/// last page it read (``putBack``): nothing stays hidden while no pass has found it gone.
 ///
 /// A page record's validator vouches for exactly the items its write left on the page. Whatever
 /// else puts an item on a page or takes one off it drops that validator (``pageNoLongerAsWritten``),
@@ -70,36 +70,41 @@ public enum PageWriteRule {
     }
 
     /// Step 3. A set-aside item's page index is below zero, hidden from every reading, and keeps
-    /// the page it was on: -2 for page 0, -3 for page 1 (``putBack``). (-1 is what mirrors written
-    /// before that kept, the page not known: such an item stays hidden until a pass takes it or ends.)
+    /// the page it was on, for the order ``putBack`` keeps: -2 for page 0, -3 for page 1. (-1 is
+    /// what mirrors written before that hold: such an item stays hidden until a pass takes it or ends.)
     public static let setAside = """
         UPDATE item SET page_index = -2 - page_index WHERE collection_id = :collection AND page_index = :page AND pass != :pass
         """
 
-    /// Putting back, first: the pages that get set-aside items back lose their validators, since
-    /// they no longer hold what their writes left on them (``pageNoLongerAsWritten``), and count
-    /// as not read by the pass (their `pass` one lower): a pass that goes on reads them again, in
-    /// full, and sets aside anew what they no longer list, so that its end looks again before it
-    /// removes one (an item put back on a page the pass read would count as listed).
-    public static let pagesGettingItemsBack = """
-        UPDATE page SET validator = NULL, pass = pass - 1 WHERE collection_id = :collection AND page_index IN (
-            SELECT -2 - page_index FROM item WHERE collection_id = :collection AND page_index <= -2)
+    /// Putting back, first: the last page the pass read (the highest index among the pages it
+    /// recorded), after whose items the set-aside ones go (``putBack``).
+    public static let lastPageRead = """
+        SELECT max(page_index) FROM page WHERE collection_id = :collection AND pass = (SELECT pass FROM collection WHERE id = :collection)
         """
 
-    /// Putting back: each set-aside item returns to the page it was set aside from, after that
-    /// page's items, in the order they had there (a page rewritten twice in a run, by a second
-    /// look, may have set aside items of both writes: each gets a place of its own). Where the
-    /// server lists them now, the next pass reads; until then they are shown where they were. The
-    /// store then takes a change number (``nextChangeNumber``), as the items shown changed.
+    /// Putting back: the set-aside items go after the items of page `:page`, the last the pass
+    /// read (``lastPageRead``), in the order they had: by the page each was set aside from, then
+    /// by its place there. Most were pushed on by entries added ahead of them, towards the pages
+    /// the pass did not reach; where the server lists them now, the next pass reads, and until
+    /// then they are shown there. That page then no longer holds what its write left, and loses
+    /// its validator (``pageNoLongerAsWritten``); the store takes a change number
+    /// (``nextChangeNumber``), as the items shown changed.
     public static let putBack = """
-        UPDATE item SET page_index = home.page_index, position = home.position
+        UPDATE item SET page_index = :page, position = home.position
         FROM (
-            SELECT s.id, -2 - s.page_index AS page_index,
-                (SELECT coalesce(max(o.position) + 1, 0) FROM item o WHERE o.collection_id = :collection AND o.page_index = -2 - s.page_index)
-                    + ROW_NUMBER() OVER (PARTITION BY s.page_index ORDER BY s.position, s.id) - 1 AS position
+            SELECT s.id, (SELECT coalesce(max(o.position) + 1, 0) FROM item o WHERE o.collection_id = :collection AND o.page_index = :page)
+                + ROW_NUMBER() OVER (ORDER BY s.page_index DESC, s.position, s.id) - 1 AS position
             FROM item s WHERE s.collection_id = :collection AND s.page_index <= -2
         ) AS home
         WHERE item.id = home.id
+        """
+
+    /// For a pass that stopped and put items back: the pages it read count as not read by it
+    /// (`pass` one lower), so the next sync starts a pass over rather than resume this one, whose
+    /// pages would hold items it never listed, counted as listed: its end would then not look
+    /// again before removing what no page lists.
+    public static let passNotResumed = """
+        UPDATE page SET pass = pass - 1 WHERE collection_id = :collection AND pass = (SELECT pass FROM collection WHERE id = :collection)
         """
 
     /// Step 4. `:item_count` is what the page wrote, and `:validator` is dropped when the page

@@ -194,29 +194,41 @@ extension PostgresMirror {
 
     public func putBackSetAside(of id: Int64) async throws -> Int {
         stopBulkLoad(of: id)
-        // Live readers hear of it only when something came back (a paused pass asks each time).
+        // Live readers hear of it only when something came back (a stopped pass always asks).
         return try await connection.transaction { transaction in
-            let count = try await putBack(of: id, transaction)
+            let count = try await putBack(of: id, passStopped: true, transaction)
             if count > 0 { try await transaction.query("SELECT pg_notify('fresh_changes', \(String(id)))") }
             return count
         }
     }
 
-    /// Puts the collection's set-aside items back where they were (``PageWriteRule/putBack``), as
-    /// the SQLite store's `PassEnd` does; returns how many came back.
-    private func putBack(of id: Int64, _ transaction: ServerConnection.Transaction) async throws -> Int {
-        try await transaction.query(rule(PageWriteRule.pagesGettingItemsBack, collection: id))
+    /// Puts the collection's set-aside items back after the last page its pass read
+    /// (``PageWriteRule/putBack``), as the SQLite store's `PassEnd` does; for a pass that stopped,
+    /// the next sync then starts over. Returns how many came back.
+    private func putBack(of id: Int64, passStopped: Bool, _ transaction: ServerConnection.Transaction) async throws -> Int {
+        guard let page = try await transaction.query(rule(PageWriteRule.lastPageRead, collection: id)).first?.decode(Int?.self) else {
+            return 0
+        }
         let count = try await transaction.query(rule("WITH back AS (\(PageWriteRule.putBack) RETURNING 1) SELECT count(*) FROM back",
-                                                     collection: id)).first?.decode(Int.self) ?? 0
-        if count > 0 { try await transaction.query(rule(PageWriteRule.nextChangeNumber, collection: id)) }
+                                                     collection: id, page: page)).first?.decode(Int.self) ?? 0
+        guard count > 0 else { return 0 }
+        try await transaction.query(rule(PageWriteRule.pageNoLongerAsWritten, collection: id, page: page))
+        if passStopped { try await transaction.query(rule(PageWriteRule.passNotResumed, collection: id)) }
+        try await transaction.query(rule(PageWriteRule.nextChangeNumber, collection: id))
         return count
     }
 
-    /// A ``PageWriteRule`` statement about one collection: its `:collection` bound to `id`.
-    private func rule(_ statement: String, collection id: Int64) -> PostgresQuery {
+    /// A ``PageWriteRule`` statement about one collection (and a page of it): `:collection` bound
+    /// to `id`, `:page` to `page`.
+    private func rule(_ statement: String, collection id: Int64, page: Int? = nil) -> PostgresQuery {
         var binds = PostgresBindings()
         binds.append(id)
-        return PostgresQuery(unsafeSQL: statement.replacing(":collection", with: "$1"), binds: binds)
+        var sql = statement.replacing(":collection", with: "$1")
+        if let page {
+            binds.append(Int64(page))
+            sql = sql.replacing(":page", with: "$2")
+        }
+        return PostgresQuery(unsafeSQL: sql, binds: binds)
     }
 
     public func abandonPass(of id: Int64) async throws {
@@ -232,7 +244,7 @@ extension PostgresMirror {
                 SELECT count(*) FROM dropped
                 """).first?.decode(Int.self) ?? 0
             let removed = removingUnlisted ? try await deleteUnlisted(of: id, pagesDropped: dropped > 0, transaction) : 0
-            if !removingUnlisted { _ = try await putBack(of: id, transaction) }
+            if !removingUnlisted { _ = try await putBack(of: id, passStopped: false, transaction) }
             try await transaction.query("""
                 UPDATE collection SET pass_complete = true, last_complete_at = \(now.timeIntervalSince1970), last_pass_kind = \(kind.rawValue)
                 WHERE id = \(id) AND pass = \(pass)

@@ -32,6 +32,10 @@ struct ArgumentTests {
         #expect(SyncStopped(underlying: CancellationError(), written: summary).description
             == "interrupted; 5 pages (50 items) stored by this run, the next sync resumes at page 2")
         #expect(SyncStopped(underlying: CancellationError(), written: SyncSummary()).description == "interrupted")
+        // Its pages set items aside, put back after the last page it read: the next sync starts over.
+        summary.itemsPutBack = 3
+        #expect(SyncStopped(underlying: CancellationError(), written: summary).description
+            == "interrupted; 5 pages (50 items) stored by this run, the next sync starts the pass over")
     }
 
     @Test func aNegativeLimitIsRefusedForWhatItIs() {

@@ -155,15 +155,17 @@ struct MirrorStoreBehaviourTests {
         #expect(try await mirror.store.setAsideCount(of: mirror.collection.id) == 0)
     }
 
-    /// A pass that stops after rewriting a page puts what the page set aside back where it was:
-    /// after that page's items, in their order there, shown until a pass reads where the server
-    /// lists them now. It had stayed hidden (still in the file) until a pass completed. The page
-    /// loses its validator (it no longer holds what its write left), and the collection takes a
-    /// change number, so that readers look again.
+    /// A pass that stops after rewriting a page puts what the page set aside back, after the
+    /// items of the last page it read, in the order they had: shown until a pass reads where the
+    /// server lists them now. It had stayed hidden (still in the file) until a pass completed.
+    /// That page loses its validator (it no longer holds what its write left), the collection
+    /// takes a change number, so that readers look again, and the next sync starts the pass
+    /// over: resumed, it would take the items put back for items it listed.
     @Test(arguments: StoreKind.allCases)
     func aStoppedPassPutsBackWhatItsPagesSetAside(_ kind: StoreKind) async throws {
         let mirror = try await StoreUnderTest(kind)
         let id = mirror.collection.id
+        try await mirror.store.setPlan(Self.linkPlan, url: "http://o.test/posts", of: id)
         let pass = try await mirror.afterAFirstPassOfThreeItems()
         // 8 and 9 were added at the front: 1 and 2 slide onto page 1, whose read then fails.
         try await mirror.write(0, pass: pass, [(8, "h"), (9, "i")])
@@ -175,10 +177,9 @@ struct MirrorStoreBehaviourTests {
         #expect(try await mirror.store.pages(of: id)[0]?.validator == nil)
         #expect(try #require(try await mirror.store.collection(id: id)).changeSequence > before)
         #expect(try await mirror.store.putBackSetAside(of: id) == 0, "nothing is left to put back")
-        // Page 0 counts as not read by the pass, which has then nothing to resume: the next sync
-        // reads page 0 again, sets 1 and 2 aside anew, and page 1 lists them: they move there.
         let next = try await mirror.startPass()
         #expect(!next.isResumed && next.pass == pass + 1)
+        // Page 0 read again sets 1 and 2 aside anew; page 1 lists them, and they move there.
         try await mirror.write(0, pass: next.pass, [(8, "h"), (9, "i")])
         let secondPage = try await mirror.write(1, pass: next.pass, [(1, "a"), (2, "b"), (3, "c")], next: nil)
         #expect(secondPage.created == 0)
@@ -186,17 +187,33 @@ struct MirrorStoreBehaviourTests {
         #expect(try await mirror.keys() == [8, 9, 1, 2, 3].map { ItemKey.integer($0) })
     }
 
-    /// A pass stopped after the page that set items aside resumes at that page, which it reads
-    /// again: had it resumed after it, the items put back there would count as listed, and its
-    /// end would not look again before removing what no page lists.
+    /// Items set aside from several pages go back after the last page read, ordered by the page
+    /// each came from: pushed on by entries added at the front, that is where they were going.
+    /// (Each after its own page put item 1 of page 0 ahead of page 1's items, which came before it.)
     @Test(arguments: StoreKind.allCases)
-    func aStoppedPassResumesAtThePageItPutItemsBackOn(_ kind: StoreKind) async throws {
+    func itemsSetAsideFromSeveralPagesGoBackInTheirOrder(_ kind: StoreKind) async throws {
+        let mirror = try await StoreUnderTest(kind)
+        let id = mirror.collection.id
+        let first = try await mirror.startPass().pass
+        try await mirror.write(0, pass: first, [(9, "a"), (8, "b"), (7, "c")])
+        try await mirror.write(1, pass: first, [(6, "d"), (5, "e"), (4, "f")], next: nil)
+        _ = try await mirror.finish(first, lastPage: 1)
+        let pass = try await mirror.startPass().pass
+        // 13 to 10 added at the front; the third page fails.
+        try await mirror.write(0, pass: pass, [(13, "m"), (12, "l"), (11, "k")])
+        try await mirror.write(1, pass: pass, [(10, "j"), (9, "a"), (8, "b")])
+        #expect(try await mirror.store.putBackSetAside(of: id) == 4)
+        #expect(try await mirror.keys() == (4...13).reversed().map { ItemKey.integer($0) })
+    }
+
+    /// A stopped pass that set nothing aside is resumed after its last page, as before.
+    @Test(arguments: StoreKind.allCases)
+    func aStoppedPassWithNothingSetAsideIsResumed(_ kind: StoreKind) async throws {
         let mirror = try await StoreUnderTest(kind)
         try await mirror.store.setPlan(Self.linkPlan, url: "http://o.test/posts", of: mirror.collection.id)
         let pass = try await mirror.afterAFirstPassOfThreeItems()
         try await mirror.unchanged(0, pass: pass)
-        try await mirror.write(1, pass: pass, [(4, "d")])
-        #expect(try await mirror.store.putBackSetAside(of: mirror.collection.id) == 1)
+        #expect(try await mirror.store.putBackSetAside(of: mirror.collection.id) == 0)
         let resumed = try await mirror.startPass()
         #expect(resumed.isResumed && resumed.pass == pass && resumed.nextPageIndex == 1)
     }

@@ -79,7 +79,7 @@ struct EarlyEndTests {
 
     /// An empty page before pages the last pass read items on ends the pass as a 404 there
     /// does: it removes nothing (a server's hiccup, or a listing cut short) and says the mirror
-    /// may be partial (that page's items are kept where they were until the next sync), which settles it.
+    /// may be partial (that page's items are kept, after the last page, until the next sync), which settles it.
     /// It removed every item of the pages after it, exit 0.
     @Test(arguments: [false, true])
     func anEmptyPageBeforePagesTheLastPassReadRemovesNothing(pageComesBack: Bool) async throws {
@@ -140,6 +140,43 @@ struct EarlyEndTests {
         #expect(try fixture.items("things").map(\.key.text) == ["8", "7", "6", "5", "4", "3", "2", "1"])
     }
 
+    /// A growing newest-first feed whose refreshes keep failing further on: each run put back
+    /// what its pages set aside and the next resumed a page or two before, until a run met five
+    /// pages in a row of items the pass had listed (exit 5, "the server may ignore the page
+    /// parameter"). A pass that put items back is started over: every run ends as far as the
+    /// server lets it, nothing hidden, and the clean run after them is whole.
+    @Test func refreshesOfAGrowingFeedThatKeepFailingDoNotEndInALoop() async throws {
+        let origin = try ScriptedOrigin()
+        let fixture = try SyncFixture()
+        let url = origin.baseURL + "/things"
+        func serve(newest: Int, failingPage: Int?) throws {
+            let ids = Array((1...newest).reversed())
+            let pages = stride(from: 0, to: ids.count, by: 3).map { Array(ids[$0..<min($0 + 3, ids.count)]) }
+            var replies: [String: Reply] = [:]
+            for (index, page) in pages.enumerated() {
+                let reply = index == failingPage ? Reply(status: 500, body: "{}")
+                    : ShiftedRemovalTests.linkedPage(origin, page, next: index + 1 < pages.count ? index + 2 : nil)
+                replies[index == 0 ? "/things" : "/things?page=\(index + 1)"] = reply
+            }
+            try origin.serve(replies)
+        }
+        try serve(newest: 60, failingPage: nil)
+        _ = try await fixture.sync(url)
+        for (run, failingPage) in [7, 11, 15, 19, 23].enumerated() {
+            try serve(newest: 63 + 3 * run, failingPage: failingPage)
+            await #expect {
+                _ = try await fixture.sync(url) { $0.retry.retries = 0 }
+            } throws: { error in
+                "\(error)".hasSuffix("?page=\(failingPage + 1): status 500 after 1 attempt (--retries 0)")
+            }
+            #expect(try Set(keys(fixture)).isSuperset(of: (1...60).map(String.init)), "nothing the mirror held is hidden")
+        }
+        try serve(newest: 75, failingPage: nil)
+        let clean = try await fixture.sync(url)
+        #expect(clean.complete && clean.removed == 0)
+        #expect(try fixture.items("things").map(\.key.text) == (1...75).reversed().map(String.init))
+    }
+
     @Test func itemsMovedByAStoppedPassAreWrittenBackWhenTheirPageLooksUnchanged() async throws {
         let origin = try ScriptedOrigin()
         let fixture = try SyncFixture()
@@ -151,10 +188,10 @@ struct EarlyEndTests {
         // Item 1 deleted upstream: item 3 moves to the first page; the second page then fails.
         try origin.serve(["/things": Self.cursorPage(2...3, next: "2"), "/things?cursor=2": Reply(status: 500, body: "{}")])
         await #expect(throws: (any Error).self) { _ = try await fixture.sync(url) { $0.retry.retries = 0 } }
-        // Item 1, set aside by the first page, was put back there: every item is shown meanwhile.
+        // Item 1, set aside by the first page, was put back after it: every item is shown meanwhile.
         #expect(try keys(fixture) == ["1", "2", "3", "4", "5", "6"])
-        // Item 1 is back upstream. The first page, which got item 1 back, counts as not read by
-        // the stopped pass, so the next sync starts over. (It resumed at the second page, whose
+        // Item 1 is back upstream. The stopped pass put an item back, so the next sync starts it
+        // over. (It resumed at the second page, whose
         // body is the one its stored record describes though item 3 is no longer on it: written
         // again, it listed item 3 a second time in that pass, exit 5, and only the sync after
         // that started over.)

@@ -175,7 +175,7 @@ struct ShiftedRemovalTests {
 
     /// Item 1 is deleted once page 1 has been read, and two items are added at the end: the total
     /// grew, so the pass removes nothing, and item 3 (slid onto page 1), set aside when page 2 was
-    /// rewritten, is put back there: it may be a live item. The mirror may be partial (exit 9),
+    /// rewritten, is put back after the last page: it may be a live item. The mirror may be partial (exit 9),
     /// where the sync said nothing and exited 0 (and item 3 stayed hidden). The next sync settles it.
     @Test func aPassThatRemovesNothingKeepsWhatItSetAsideAndSaysSo() async throws {
         let origin = try ScriptedOrigin()

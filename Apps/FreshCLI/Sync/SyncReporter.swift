@@ -118,6 +118,8 @@ struct SyncStopped: Error, CustomStringConvertible {
         default:
             // An incremental run is asked again whole, from the value it started from.
             if let incremental = written.incremental { return "\(cause); \(stored), the next sync asks again from \(incremental)" }
+            // Items no page of this run listed are shown after its last page until a pass reads them.
+            if written.itemsPutBack > 0 { return "\(cause); \(stored), the next sync starts the pass over" }
             return "\(cause); \(stored), the next sync resumes at page \(resume)"
         }
     }

@@ -38,16 +38,16 @@ public protocol PassWriting: AnyObject, Sendable {
     /// from the items shown until a page lists them again, the pass's end removes them, or they
     /// are put back).
     func setAsideCount(of id: Int64) async throws -> Int
-    /// Puts the set-aside items back where they were, each after the items of the page that set
-    /// it aside (``PageWriteRule/putBack``), for a pass that stopped before its end: shown until
-    /// a pass reads where the server lists them now. Those pages count as not read by the pass
-    /// (``PageWriteRule/pagesGettingItemsBack``): a resumed pass reads them again. Returns how many came back.
+    /// Puts the set-aside items back, after the items of the last page the pass read, in their
+    /// order (``PageWriteRule/putBack``), for a pass that stopped before its end: shown until a
+    /// pass reads where the server lists them now. The next sync starts a pass over instead of
+    /// resuming this one (``PageWriteRule/passNotResumed``). Returns how many came back.
     func putBackSetAside(of id: Int64) async throws -> Int
     /// Gives up the current pass without deleting anything: the next sync starts a new one.
     func abandonPass(of id: Int64) async throws
     /// Ends a pass whose last page is `lastPage`: deletes the pages it did not read and those
     /// beyond its last, and the items no page of the pass lists (when `removingUnlisted` is false,
-    /// only the pages, and the set-aside items are put back as ``putBackSetAside(of:)`` does), and records the pass's kind (``CollectionRecord/lastPassKind``)
+    /// only the pages, and the set-aside items are put back after its last page), and records the pass's kind (``CollectionRecord/lastPassKind``)
     /// in the same transaction: a kill between two writes could leave a partial pass recorded as
     /// the kind before it. Returns how many items were deleted.
     func finishPass(_ pass: Int, of id: Int64, lastPage: Int, removingUnlisted: Bool, recording kind: PassKind, now: Date) async throws -> Int

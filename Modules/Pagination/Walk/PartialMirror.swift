@@ -40,12 +40,12 @@ public enum PartialMirror {
     /// The pages read again before a removal (`SyncPass.lookAgainUntilStill`) kept finding items
     /// moved: the listing moves still, and an item no page listed may still exist.
     public static let movedWhileReadAgain =
-        "the listing kept moving while its pages were read again: items no page listed are kept where they were (the next sync reads them)"
+        "the listing kept moving while its pages were read again: items no page listed are kept, after the last page (the next sync reads them)"
 
     /// A pass that ended unsettled (its stated total moved, a page it expected gone) keeps what
-    /// no page listed, put back where it was: one of those may be an item that slid.
+    /// no page listed, put back after its last page: one of those may be an item that slid.
     public static let keptAside =
-        "the listing changed while the pass read it: items no page listed are kept where they were until the next sync reads them"
+        "the listing changed while the pass read it: items no page listed are kept, after the last page, until the next sync reads them"
 
     /// The collection's size as its pages state it, larger than what a complete pass stored.
     public static func missingItems(statedTotal: Int?, stored: Int) -> String? {

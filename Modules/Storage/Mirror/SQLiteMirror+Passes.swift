@@ -123,7 +123,7 @@ extension SQLiteMirror {
     }
 
     public func putBackSetAside(of collectionID: Int64) throws -> Int {
-        try write { db in try PassEnd.putBack(of: collectionID, db: db) }
+        try write { db in try PassEnd.putBack(of: collectionID, passStopped: true, db: db) }
     }
 
     public func abandonPass(of collectionID: Int64) throws {
@@ -142,7 +142,7 @@ extension SQLiteMirror {
                 removed = try pagesDropped ? PassEnd.deleteUnlisted(of: collectionID, db: db)
                     : PassEnd.deleteSetAsideAndPastTheEnd(of: collectionID, db: db)
             } else {
-                _ = try PassEnd.putBack(of: collectionID, db: db)
+                _ = try PassEnd.putBack(of: collectionID, passStopped: false, db: db)
             }
             try db.execute(sql: "UPDATE collection SET passComplete = 1, lastCompleteAt = ?, lastPassKind = ? WHERE id = ? AND pass = ?",
                            arguments: [now.timeIntervalSince1970, kind.rawValue, collectionID, pass])
@@ -159,18 +159,25 @@ extension SQLiteMirror {
 /// zero) at once, so what remains to delete is set aside, or on pages the pass did not reach. A
 /// pass that ends without removing, or stops, puts what it set aside back instead.
 enum PassEnd {
-    private static let pagesGettingItemsBack = MirrorSQL.underSQLiteNames(PageWriteRule.pagesGettingItemsBack)
+    private static let lastPageRead = MirrorSQL.underSQLiteNames(PageWriteRule.lastPageRead)
     private static let putBackItems = MirrorSQL.underSQLiteNames(PageWriteRule.putBack)
+    private static let pageNoLongerAsWritten = MirrorSQL.underSQLiteNames(PageWriteRule.pageNoLongerAsWritten)
+    private static let passNotResumed = MirrorSQL.underSQLiteNames(PageWriteRule.passNotResumed)
     private static let nextChangeNumber = MirrorSQL.underSQLiteNames(PageWriteRule.nextChangeNumber)
 
-    /// Puts every set-aside item of the collection back on the page it was set aside from
-    /// (``PageWriteRule/putBack``); returns how many came back.
-    static func putBack(of collectionID: Int64, db: Database) throws -> Int {
-        let arguments: StatementArguments = ["collection": collectionID]
-        try db.execute(sql: pagesGettingItemsBack, arguments: arguments)
+    /// Puts every set-aside item of the collection back, after the last page its pass read
+    /// (``PageWriteRule/putBack``); for a pass that stopped, the next sync then starts over
+    /// (``PageWriteRule/passNotResumed``). Returns how many came back.
+    static func putBack(of collectionID: Int64, passStopped: Bool, db: Database) throws -> Int {
+        let collection: StatementArguments = ["collection": collectionID]
+        guard let page = try Int.fetchOne(db, sql: lastPageRead, arguments: collection) else { return 0 }
+        let arguments: StatementArguments = ["collection": collectionID, "page": page]
         try db.execute(sql: putBackItems, arguments: arguments)
         let count = db.changesCount
-        if count > 0 { _ = try Int.fetchOne(db, sql: nextChangeNumber, arguments: arguments) }
+        guard count > 0 else { return 0 }
+        try db.execute(sql: pageNoLongerAsWritten, arguments: arguments)
+        if passStopped { try db.execute(sql: passNotResumed, arguments: collection) }
+        _ = try Int.fetchOne(db, sql: nextChangeNumber, arguments: collection)
         return count
     }
 

@@ -46,7 +46,7 @@ public struct CollectionSync: Sendable {
             }
             try await store.recordSyncEnd(of: collection.id, error: nil, at: Date())
         } catch {
-            await recordFailure(error, of: collection, isNew: isNew, wrotePages: tally.update { $0.pagesWritten } > 0)
+            await recordFailure(error, of: collection, isNew: isNew, tally: tally)
             events(.stopped(await summary(tally, of: collection, since: started)))
             throw error
         }
@@ -66,16 +66,17 @@ public struct CollectionSync: Sendable {
     /// Keeps what the failed run learned: a new collection no page of which could be read is
     /// forgotten; a complete one the run wrote nothing to (offline, say) stays complete; any
     /// other records why it stopped (an interruption is no error: the pass is unfinished), and
-    /// what its pages set aside is put back where it was: shown while the server cannot be read.
-    private func recordFailure(_ error: any Error, of collection: CollectionRecord, isNew: Bool, wrotePages: Bool) async {
+    /// what its pages set aside is put back: shown while the server cannot be read.
+    private func recordFailure(_ error: any Error, of collection: CollectionRecord, isNew: Bool, tally: SyncTally) async {
         do {
             if isNew, try await store.collection(id: collection.id)?.plan == nil {
                 try await store.deleteCollection(collection.id)
                 return
             }
             // `collection` is the record from before this run's pass began.
-            if collection.passComplete, collection.plan != nil, !wrotePages { try await store.abandonPass(of: collection.id) }
-            _ = try await store.putBackSetAside(of: collection.id)
+            if collection.passComplete, collection.plan != nil, tally.update({ $0.pagesWritten }) == 0 { try await store.abandonPass(of: collection.id) }
+            let putBack = try await store.putBackSetAside(of: collection.id)
+            tally.update { $0.itemsPutBack = putBack }
             let interrupted = error is CancellationError || error as? TransportError == .cancelled
             try await store.recordSyncEnd(of: collection.id, error: interrupted ? nil : ErrorDescription.storedLine(error), at: Date())
         } catch {

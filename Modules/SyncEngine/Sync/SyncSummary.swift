@@ -49,6 +49,9 @@ public struct SyncSummary: Sendable, Equatable, Codable {
     public var revisitedPages = 0
     /// Whether the pass reached the last page (it did unless the run was stopped).
     public var complete = false
+    /// Items a stopped pass had set aside (its pages no longer listed them) and put back, after the
+    /// last page it read: the next sync starts the pass over (``PassWriting/putBackSetAside(of:)``).
+    public var itemsPutBack = 0
     /// Why the last page is the last.
     public var endReason: String?
     /// Whether the items, having no key member, are keyed by a hash of their content.
