@@ -9,7 +9,7 @@ import MirrorStore
 /// The one exception to append-only is a function's text: the writing functions are made from
 /// ``PageWriteRule`` by v5 (`CREATE OR REPLACE`), so v2 and v4 no longer carry their own, and
 /// made again by v10, whose catch-up and merge drop a page's validator, and by v12, whose pages
-/// set aside with the page kept. A change to their text needs a migration that makes them again.
+/// set items aside with the page they were on. A change to their text needs a migration that makes them again.
 enum PostgresSchema {
     static let name = "fresh"
 
@@ -43,8 +43,8 @@ enum PostgresSchema {
         ("v10-validators-follow-moves", validatorsFollowMoves + writingFunctions),
         // As the SQLite side's `v12-incremental-start`.
         ("v11-incremental-start", ["ALTER TABLE collection ADD COLUMN incremental_from text"]),
-        // A set-aside item keeps the page it was on, so a pass that stops can put it back
-        // (`PageWriteRule.setAside`): the writing functions again.
+        // A set-aside item keeps the page it was on, the order in which a pass that stops puts
+        // it back (`PageWriteRule.setAside`): the writing functions again.
         ("v12-set-aside-keeps-its-page", writingFunctions),
     ]
 

@@ -121,7 +121,7 @@ struct EarlyEndTests {
     /// A newest-first listing gains two items at its front, and the refresh fails at its third
     /// page. Items 4 and 3, pushed from page 2 towards page 3, were set aside when page 2 was
     /// rewritten, and stayed hidden (still in the file) until a pass completed: the reader said
-    /// "offline, showing stored items" without them. They are shown where they were, and the next
+    /// "offline, showing stored items" without them. They are shown after the last page read, and the next
     /// sync puts each where the server lists it, none of them counted as new.
     @Test func aRefreshThatStopsPartwayHidesNothingItHeld() async throws {
         let origin = try ScriptedOrigin()
