@@ -23,7 +23,7 @@ struct AdminTests {
     @Test(arguments: [
         (#"{"rules": [{"route": "/posts", "status": 503.0, "latency_ms": 1e1}]}"#, nil),
         // A misspelt member is refused, not dropped (the rule would do less than it asked).
-        (#"{"rules": [{"route": "/posts", "latency": 50}]}"#, "field 'rules.0.latency': is not a member of this object (it takes failure, first, jitter_ms, latency_ms,"),
+        (#"{"rules": [{"route": "/posts", "latency": 50}]}"#, "field 'rules.0.latency': is not a member of this object (it takes after, failure, first, jitter_ms, latency_ms,"),
         (#"{"rules": [], "é 한": true}"#, "field 'é 한': is not a member of this object (it takes rules, seed)"),
         (#"{"rules": [], "seed": null}"#, "field 'seed': must be a whole number"),
         (#"{"rules": [{"status": null}]}"#, "field 'rules.0.status'"),

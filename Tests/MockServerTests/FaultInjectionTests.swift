@@ -21,6 +21,22 @@ struct FaultInjectionTests {
         }
     }
 
+    /// An outage partway through a listing: the first two requests pass, the next fail; with
+    /// `first`, only that many fail, then the route recovers. On the command line as in JSON.
+    @Test func afterLetsTheFirstNRequestsPassThenFails() async throws {
+        let rules = [try FaultRule(spec: "route=/posts,status=500,after=2,first=1"), FaultRule(route: "/feed", failure: .status, status: 500, after: 1)]
+        #expect(rules[0] == FaultRule(route: "/posts", failure: .status, status: 500, first: 1, after: 2))
+        try await withMockServer(MockServerConfiguration(faults: rules)) { _, client in
+            var posts: [Int] = []
+            for _ in 0..<4 { posts.append(try await client.get("/posts").status.code) }
+            #expect(posts == [200, 200, 500, 200])
+            var feed: [Int] = []
+            for _ in 0..<3 { feed.append(try await client.get("/feed").status.code) }
+            #expect(feed == [200, 500, 500])
+        }
+        #expect(throws: SpecError.self) { try FaultRule(spec: "route=/posts,status=500,after=0") }
+    }
+
     @Test func serviceUnavailableDefaultsToRetryAfterOne() async throws {
         try await withMockServer(MockServerConfiguration(faults: [FaultRule(failure: .status)])) { _, client in
             let response = try await client.get("/articles")

@@ -427,6 +427,31 @@ moving_feed() { # newest first by page number, 2 entries added before each of th
 check "a newest-first listing that moves while it is read: exit 0, 56 of 56 items, none twice, said once" moving_feed
 stop_server
 
+python3 -c 'import json; print(json.dumps({"notes": [{"id": i, "text": "note %d" % i} for i in range(1, 10)]}))' >"$WORK/notes.json"
+start_server --data "$WORK/notes.json" --max-age 0 --quiet
+stopped_refresh() { # two notes added at the front, then every page after the first fails: nothing held is hidden
+    local db="$WORK/stopped-db" url="$BASE_URL/notes?_sort=-id&_page=1&_limit=3" rc shown settled
+    ids() { "$BIN/fresh" items notes --db-dir "$db" | python3 -c 'import sys, json; print(" ".join(str(json.loads(l)["id"]) for l in sys.stdin))'; }
+    "$BIN/fresh" sync "$url" --name notes --db-dir "$db" >/dev/null 2>&1 || return 1
+    for text in ten eleven; do
+        curl -s -X POST "$BASE_URL/notes" -H 'Content-Type: application/json' -d "{\"text\": \"$text\"}" >/dev/null
+    done
+    curl -s -X PUT "$BASE_URL/_admin/faults" -H 'Content-Type: application/json' \
+        -d '{"rules": [{"route": "/notes", "failure": "status", "status": 500, "after": 1}]}' >/dev/null
+    # One request at a time: the one the server lets through is the first page's (before, 8 and 7 were hidden).
+    "$BIN/fresh" sync "$url" --db-dir "$db" --retries 0 --parallel 1 >/dev/null 2>"$WORK/stopped.err"; rc=$?
+    shown=$(ids)
+    curl -s -X DELETE "$BASE_URL/_admin/faults" >/dev/null
+    "$BIN/fresh" sync "$url" --db-dir "$db" >/dev/null 2>&1 || return 1
+    settled=$(ids)
+    echo "      exit $rc: $(tail -1 "$WORK/stopped.err")"
+    echo "      shown after it: $shown; after a clean sync: $settled"
+    [ "$rc" -eq 4 ] && [ "$shown" = "11 10 9 8 7 6 5 4 3 2 1" ] && [ "$settled" = "$shown" ] &&
+        grep -q "the next sync starts the pass over" "$WORK/stopped.err"
+}
+check "a refresh that stops after its first page: every item held is still shown (exit 4), and the next sync starts over" stopped_refresh
+stop_server
+
 start_server --posts 45 --rate-limit 4/1s --rate-limit-fields x-ratelimit,ietf --quiet
 stated_budget() { # 9 pages at 4 requests a second: fresh waits for the resets, the server refuses nothing
     "$BIN/fresh" sync "$BASE_URL/posts?limit=5" --db-dir "$WORK/budget-db" --json >"$WORK/budget.json" 2>"$WORK/budget.err" || return 1

@@ -13,7 +13,7 @@ final class FaultInjector: Sendable {
     private struct State {
         var settings: Settings
         var random: SplitMix64
-        /// Matching requests seen per rule, for `first`.
+        /// Matching requests seen per rule, for `first` and `after`.
         var matches: [Int]
 
         init(settings: Settings) {
@@ -37,7 +37,7 @@ final class FaultInjector: Sendable {
         state.withLock { $0.settings }
     }
 
-    /// Replaces the rules and restarts the seeded sequence and the `first` counters.
+    /// Replaces the rules and restarts the seeded sequence and the `first` and `after` counters.
     func replace(with settings: Settings) {
         state.withLock { state in
             state = State(settings: settings)
@@ -54,7 +54,9 @@ final class FaultInjector: Sendable {
             var matched = false
             for (index, rule) in state.settings.rules.enumerated() where rule.route == nil || rule.route == template {
                 state.matches[index] += 1
-                if let first = rule.first, state.matches[index] > first { continue }
+                let passed = rule.after ?? 0
+                if state.matches[index] <= passed { continue }
+                if let first = rule.first, state.matches[index] > passed + first { continue }
                 matched = true
                 let jitter = rule.jitterMilliseconds > 0 ? state.random.next(below: rule.jitterMilliseconds + 1) : 0
                 decision.delayMilliseconds += rule.latencyMilliseconds + jitter

@@ -32,6 +32,7 @@ extension FaultRule {
                 guard let number = Double(value) else { throw SpecError("rate needs a number, got '\(value)'") }
                 rate = number
             case "first": first = try integer()
+            case "after": after = try integer()
             case "retry-after": retryAfter = try integer()
             default: throw SpecError("unknown key '\(key)'")
             }

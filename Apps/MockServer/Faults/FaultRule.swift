@@ -1,6 +1,6 @@
 /// One injected misbehaviour: delay and/or failure, scoped to a route or global, optionally
 /// limited to a fraction of requests (`rate`) or to the first N (`first`) so a client can be
-/// seen to recover.
+/// seen to recover, or starting after the first N (`after`), as an outage partway through a listing.
 ///
 /// The same rule comes from `--fault SPEC` on the command line and from `PUT /_admin/faults` as
 /// JSON (`{"route": "/posts", "failure": "status", "status": 503, "rate": 0.3, "retry_after": 2}`).
@@ -34,17 +34,20 @@ public struct FaultRule: Codable, Sendable, Hashable {
     public var rate: Double = 1
     /// Only the first N matching requests are affected, then the route recovers.
     public var first: Int?
+    /// The first N matching requests pass unharmed: the rule starts with the next (an outage
+    /// that begins partway through a listing). With `first`, the N after those are affected.
+    public var after: Int?
     /// `Retry-After` seconds sent with a status failure (default 1 for 429 and 503).
     public var retryAfter: Int?
 
     enum CodingKeys: String, CodingKey, CaseIterable {
-        case route, failure, status, rate, first
+        case route, failure, status, rate, first, after
         case latencyMilliseconds = "latency_ms"
         case jitterMilliseconds = "jitter_ms"
         case retryAfter = "retry_after"
     }
 
-    /// The largest `retry_after` (a day) and `first`, so that every value the document allows
+    /// The largest `retry_after` (a day) and `first` (and `after`), so that every value the document allows
     /// fits the server's integers.
     static let maximumRetryAfter = 86_400
     static let maximumFirst = 1_000_000_000
@@ -82,6 +85,7 @@ extension FaultRule {
             status: try integer(.status) ?? 503,
             rate: try value(Double.self, .rate) ?? 1,
             first: try integer(.first),
+            after: try integer(.after),
             retryAfter: try integer(.retryAfter)
         )
         if let problem = validationProblem {
@@ -102,6 +106,7 @@ extension FaultRule {
         if !(400...599).contains(status) { return (.status, "must be an error status 400…599") }
         if !(0...1).contains(rate) { return (.rate, "must be between 0 and 1") }
         if let first, first < 1 || first > Self.maximumFirst { return (.first, "must be 1…\(Self.maximumFirst)") }
+        if let after, after < 1 || after > Self.maximumFirst { return (.after, "must be 1…\(Self.maximumFirst)") }
         if let retryAfter, retryAfter < 0 || retryAfter > Self.maximumRetryAfter { return (.retryAfter, "must be 0…\(Self.maximumRetryAfter) seconds") }
         return nil
     }

@@ -98,6 +98,7 @@ enum OpenAPISchemas {
             "status": ["type": "integer", "minimum": 400, "maximum": 599],
             "rate": ["type": "number", "minimum": 0, "maximum": 1],
             "first": ["type": "integer", "minimum": 1, "maximum": FaultRule.maximumFirst],
+            "after": ["type": "integer", "minimum": 1, "maximum": FaultRule.maximumFirst],
             "retry_after": ["type": "integer", "minimum": 0, "maximum": FaultRule.maximumRetryAfter],
         ], required: [])
         return object(["seed": seedSchema, "rules": ["type": "array", "items": rule]], required: ["rules"])
