@@ -42,10 +42,12 @@ public enum PartialMirror {
     public static let movedWhileReadAgain =
         "the listing kept moving while its pages were read again: items no page listed are kept, after the last page (the next sync reads them)"
 
-    /// A pass that ended unsettled (its stated total moved, a page it expected gone) keeps what
-    /// no page listed, put back after its last page: one of those may be an item that slid.
+    /// A pass that ended unsettled (its stated total moved, a page it expected gone or empty, its
+    /// pages read on demand) keeps what no page listed, put back after its last page: one of those
+    /// may be an item that slid. Why it ended so is said on its own (the end's warning), so this
+    /// names no cause: "the listing changed" was not always so.
     public static let keptAside =
-        "the listing changed while the pass read it: items no page listed are kept, after the last page, until the next sync reads them"
+        "items no page of this pass listed are kept, after the last page, until the next sync reads them: one may have slid past the pages read"
 
     /// The collection's size as its pages state it, larger than what a complete pass stored.
     public static func missingItems(statedTotal: Int?, stored: Int) -> String? {
