@@ -103,7 +103,7 @@ enum MirrorSchema {
     /// - `item.pass` is the pass that wrote the item with its page's current content; an item is
     ///   current while its page's `contentPass` equals it. A `pageIndex` below zero marks an item its
     ///   page no longer lists, kept until the pass ends in case a later page lists it: -2 - the
-    ///   page's index, so a pass that stops can put it back (-1 in files written before that).
+    ///   page's index, the order in which a pass that stops puts them back (-1 in files written before that).
     /// - The sequences number the page writes of a collection, so a reader can tell which items
     ///   are new or changed since it last looked.
     /// - `itemText` is the full-text index of the items' string values, kept by whoever searches

@@ -54,8 +54,14 @@ enum PageWriter {
     }
 
     /// ``PageWriteRule/pageNoLongerAsWritten``: page `index` gained or lost an item other than by its own write.
-    private static func noLongerAsWritten(page index: Int, of collectionID: Int64, db: Database) throws {
+    static func noLongerAsWritten(page index: Int, of collectionID: Int64, db: Database) throws {
         try db.cachedStatement(sql: pageNoLongerAsWritten).execute(arguments: ["collection": collectionID, "page": index])
+    }
+
+    /// ``PageWriteRule/nextChangeNumber``: the collection's next change number, which what a write
+    /// creates or changes carries.
+    static func nextChangeNumber(of collectionID: Int64, db: Database) throws -> Int {
+        try Int.fetchOne(db.cachedStatement(sql: nextChangeNumber), arguments: ["collection": collectionID]) ?? 0
     }
 
     // MARK: The upsert
@@ -67,8 +73,7 @@ enum PageWriter {
         _ items: [(key: ItemKey, json: Data)], moving: PageWriteRule.Moving, onPage pageIndex: Int, from firstPosition: Int,
         of collectionID: Int64, pass: Int, goingOn: Bool, db: Database
     ) throws -> (write: PageWrite, refused: ItemKey?) {
-        let sequence = try Int.fetchOne(db.cachedStatement(sql: nextChangeNumber),
-                                        arguments: ["collection": collectionID]) ?? 0
+        let sequence = try nextChangeNumber(of: collectionID, db: db)
         let statement = try db.cachedStatement(sql: upserts[moving]!)
         let moveWatch = moving == .never ? nil : MoveWatch(insertNew: try db.cachedStatement(sql: insertNew),
                                                            storedPage: try db.cachedStatement(sql: storedPage),

@@ -161,9 +161,7 @@ extension SQLiteMirror {
 enum PassEnd {
     private static let lastPageRead = MirrorSQL.underSQLiteNames(PageWriteRule.lastPageRead)
     private static let putBackItems = MirrorSQL.underSQLiteNames(PageWriteRule.putBack)
-    private static let pageNoLongerAsWritten = MirrorSQL.underSQLiteNames(PageWriteRule.pageNoLongerAsWritten)
     private static let passNotResumed = MirrorSQL.underSQLiteNames(PageWriteRule.passNotResumed)
-    private static let nextChangeNumber = MirrorSQL.underSQLiteNames(PageWriteRule.nextChangeNumber)
 
     /// Puts every set-aside item of the collection back, after the last page its pass read
     /// (``PageWriteRule/putBack``); for a pass that stopped, the next sync then starts over
@@ -175,9 +173,9 @@ enum PassEnd {
         try db.execute(sql: putBackItems, arguments: arguments)
         let count = db.changesCount
         guard count > 0 else { return 0 }
-        try db.execute(sql: pageNoLongerAsWritten, arguments: arguments)
+        try PageWriter.noLongerAsWritten(page: page, of: collectionID, db: db)
         if passStopped { try db.execute(sql: passNotResumed, arguments: collection) }
-        _ = try Int.fetchOne(db, sql: nextChangeNumber, arguments: collection)
+        _ = try PageWriter.nextChangeNumber(of: collectionID, db: db)
         return count
     }
 

@@ -454,11 +454,10 @@ struct SyncPass: Sendable {
     /// Ends a pass that reached its last page: what no page listed is removed, unless the collection
     /// changed under the walk; a stated total above what is stored is said (``PartialMirror``).
     /// `doubt`: why items may have slid past the pages read (a stated total that fell, a second
-    /// look that found the listing moving), if they may have.
-    /// Ends the pass. `keptAside`: items it set aside are put back, not removed: what the server
-    /// lists now is known only once a pass reads those pages again, so the pass is recorded as
-    /// partial (the next run is a whole pass, not an incremental one), said (`doubt`) or not (a
-    /// reader's pages on demand).
+    /// look that found the listing moving), if they may have. `keptAside`: the pass removes
+    /// nothing and had set items aside, which are put back: what the server lists now is known
+    /// only once a pass reads those pages again, so the pass is recorded as partial (the next run
+    /// is a whole pass, not an incremental one), said (`doubt`) or not (a reader's pages on demand).
     private func finish(pass: Int, end: PageWalk.End, statedTotal: Int?, doubt: String?, keptAside: Bool) async throws {
         let removed = try await store.finishPass(pass, of: collection.id, lastPage: end.lastPage, removingUnlisted: end.unsettled == nil,
                                                  recording: doubt == nil && !keptAside ? .full : .partial, now: Date())
