@@ -38,7 +38,8 @@ let package = Package(
         // MARK: Pure modules (no I/O, no C)
         .target(name: "Models", path: "Modules/Models"),
         .target(name: "HTTPFields", path: "Modules/HTTPFields"),
-        .target(name: "JSON", path: "Modules/JSON"),
+        .target(name: "JSON", dependencies: ["CJSONScan"], path: "Modules/JSON"),
+        .target(name: "CJSONScan", path: "Modules/CJSONScan"),
         .target(
             name: "HTTPCache",
             dependencies: ["HTTPFields", .product(name: "HTTPTypes", package: "swift-http-types")],

@@ -10,7 +10,7 @@ Dispatch, Glibc, Synchronization, Testing, ...) need no declaration. The Mermaid
 (`A --> B`, a node written `id["label"]` standing for the target named label) must be exactly
 the dependencies between the package's own non-test targets (support libraries under Tests/ are
 test code too). The graph is the Mermaid block after the heading `## Appendix: the full module
-graph`. The layers are the table after `### The layers` (`| N | name | `A`, `B` |`, 1 the lowest):
+graph`. The layers are the table after `### The layers` (`| N | name | `A`, `B` |`, 0 the lowest):
 every non-test target is in exactly one, and imports only from layers below its own.
 
 Reads the manifest with `swift package describe --type json`. Prints one line per problem and a

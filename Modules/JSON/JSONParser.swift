@@ -1,3 +1,5 @@
+import CJSONScan
+
 /// The recursive-descent reader behind ``JSONDocument``: checks RFC 8259 syntax and UTF-8 in
 /// one pass over the bytes and records the values down to a given depth. Skimming, it checks
 /// the structure only and moves through strings without looking at what is inside them.
@@ -120,30 +122,31 @@ struct JSONParser {
 
     // MARK: Scalars
 
-    /// Moves past a string (the index is on its opening quote) without checking its text:
-    /// eight bytes at a time to the next quote or backslash. Escapes are checked (they are few,
-    /// and a value read from the skimmed document is decoded). Whether it has escapes.
+    /// Moves past a string (the index is on its opening quote) without checking its text: to the
+    /// next quote or backslash, sixteen bytes at a time (CJSONScan; a skim is on the way from one
+    /// page's answer to the next page's request). Escapes are checked (they are few, and a value
+    /// read from the skimmed document is decoded). Whether it has escapes.
     private mutating func skipString() throws(JSONSyntaxError) -> Bool {
-        index += 1
-        var hasEscapes = false
         guard let base = bytes.baseAddress else { throw error("the text ends inside a string") }
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        while index < bytes.count {
-            while index + 8 <= bytes.count {
-                let word = UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self)
-                let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-                let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-                guard ((quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & highBits == 0 else { break }
-                index += 8
-            }
-            guard index < bytes.count else { break }
-            switch bytes[index] {
-            case UInt8(ascii: "\""): index += 1; return hasEscapes
-            case UInt8(ascii: "\\"): hasEscapes = true; try scanEscape()
-            default: index += 1
+        let end = bytes.count
+        var at = index + 1
+        var hasEscapes = false
+        while at < end {
+            at += fresh_json_span_to_quote_or_backslash(base + at, end - at)
+            guard at < end else { break }
+            switch base[at] {
+            case UInt8(ascii: "\""):
+                index = at + 1
+                return hasEscapes
+            case UInt8(ascii: "\\"):
+                hasEscapes = true
+                index = at
+                try scanEscape()
+                at = index
+            default: at += 1
             }
         }
+        index = end
         throw error("the text ends inside a string")
     }
 
@@ -157,31 +160,23 @@ struct JSONParser {
         var at = index + 1
         var hasEscapes = false
         while at < end {
-            at = Self.endOfPlainASCII(base, from: at, to: end)
+            at = Self.endOfPlainText(base, from: at, to: end)
             guard at < end else { break }
             let byte = base[at]
             if byte == UInt8(ascii: "\"") {
                 index = at + 1
                 return hasEscapes
             }
+            index = at
             if byte >= 0x80 {
-                at = Self.endOfTwoAndThreeByteRun(base, from: at, to: end)
-                if at < end, base[at] >= 0x80 {
-                    index = at
-                    try scanUTF8Sequence()
-                    at = index
-                }
+                try scanUTF8Sequence()
             } else if byte == UInt8(ascii: "\\") {
                 hasEscapes = true
-                index = at
                 try scanEscape()
-                at = index
-            } else if byte < 0x20 {
-                index = at
-                throw error("a control character (\(describe(byte))) inside a string")
             } else {
-                at += 1
+                throw error("a control character (\(describe(byte))) inside a string")
             }
+            at = index
         }
         index = at
         throw error("the text ends inside a string")
@@ -202,36 +197,40 @@ struct JSONParser {
         }
     }
 
-    /// Where the bytes of a string that need no look end, read eight at a time: before a word
-    /// holding a quote, a backslash, a control character or a non-ASCII byte.
+    /// Whether a word of eight bytes is text a string holds as it is: ASCII, and no quote,
+    /// backslash or control character. A byte of `word ^ pattern` is zero where it matches, and
+    /// subtracting one from each byte borrows into a zero's high bit, as subtracting 0x20 does
+    /// into a byte below it: the usual test for a byte below a value, where the byte's own high
+    /// bit is clear.
     @inline(__always)
-    private static func endOfPlainASCII(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
-        let ones: UInt64 = 0x0101_0101_0101_0101
-        let highBits: UInt64 = 0x8080_8080_8080_8080
-        var at = start
-        while at + 8 <= end {
-            let word = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)
-            let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
-            let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
-            // A byte is zero (or below 0x20) where subtracting borrows into its high bit.
-            let zeroInQuote = (quote &- ones) & ~quote
-            let zeroInBackslash = (backslash &- ones) & ~backslash
-            let control = (word &- ones &* 0x20) & ~word
-            guard (zeroInQuote | zeroInBackslash | control | word) & highBits == 0 else { break }
-            at += 8
-        }
-        return at
+    private static func isPlainASCII(_ word: UInt64) -> Bool {
+        let quote = word ^ (ones &* UInt64(UInt8(ascii: "\"")))
+        let backslash = word ^ (ones &* UInt64(UInt8(ascii: "\\")))
+        let special = (quote &- ones) & ~quote | (backslash &- ones) & ~backslash | (word &- ones &* 0x20) & ~word
+        return (special | word) & highBits == 0
     }
 
-    /// Where a run of well-formed two- and three-byte UTF-8 sequences ends (text in most scripts
-    /// other than Latin is one long run of them): at an ASCII byte, the end, or a byte that
-    /// ``scanUTF8Sequence()`` must look at (a four-byte sequence, or anything invalid).
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// Where the text of a string that needs no closer look ends: plain ASCII (eight bytes at a
+    /// time while it lasts) and well-formed two- and three-byte UTF-8 sequences, in one loop, as
+    /// text in most scripts other than Latin mixes them word by word. It stops at a quote, a
+    /// backslash, a control character, the end, or a byte ``scanUTF8Sequence()`` must look at
+    /// (a four-byte sequence, or anything invalid).
     @inline(__always)
-    private static func endOfTwoAndThreeByteRun(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
+    private static func endOfPlainText(_ base: UnsafePointer<UInt8>, from start: Int, to end: Int) -> Int {
         var at = start
         while at < end {
             let lead = base[at]
-            if lead >= 0xE0, lead <= 0xEF, at + 3 <= end {
+            if lead < 0x80 {
+                if at + 8 <= end, isPlainASCII(UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self)) {
+                    at += 8
+                    continue
+                }
+                guard lead >= 0x20, lead != UInt8(ascii: "\""), lead != UInt8(ascii: "\\") else { return at }
+                at += 1
+            } else if lead >= 0xE0, lead <= 0xEF, at + 3 <= end {
                 let second = base[at + 1]
                 // No overlong forms (E0 needs A0–BF next), no surrogates (ED needs 80–9F next).
                 guard second & 0xC0 == 0x80, base[at + 2] & 0xC0 == 0x80,

@@ -32,6 +32,15 @@ struct JSONDocumentTests {
         #expect(page.root.member("b")?.string == "A")
     }
 
+    @Test func quotesTextAsAJSONStringThatReadsBackTheSame() throws {
+        for text in ["", "plain ASCII", "한글 🚀 é", "a \"quote\" and \\", "tab\tnew line\n\u{1}\u{1F}"] {
+            let quoted = JSONText.quoted(text)
+            #expect(try document(quoted).root.string == text)
+        }
+        #expect(JSONText.quoted("한 /x") == "\"한 /x\"")
+        #expect(JSONText.quoted("a\"b\\c\u{1}") == #""a\"b\\c\u0001""#)
+    }
+
     @Test func countsBeyondTheRecordedDepth() throws {
         let page = try JSONDocument(Data(#"[[[[1, 2, 3]]]]"#.utf8), recordedDepth: 2)
         let inner = page.root.elements[0].elements[0]
@@ -63,6 +72,26 @@ struct JSONDocumentTests {
             Issue.record("accepted invalid UTF-8")
         } catch {
             #expect(error.reason.hasPrefix("invalid UTF-8"))
+        }
+    }
+
+    @Test func findsEachSpecialByteWhereverItStandsInTheTextAroundIt() throws {
+        // Strings are read eight bytes at a time while they are plain ASCII: a byte that ends the
+        // plain text must be seen at every offset in a word, after ASCII and after 한.
+        for prefix in ["", "abcdefghijklmnop", "한글 텍스트 a"] {
+            for offset in 0..<17 {
+                let head = prefix + String(repeating: "x", count: offset)
+                let text = "[\"\(head)\\\"\\\\한 yz0123456789\"]"
+                #expect(try document(text).root.elements.first?.string == head + "\"\\한 yz0123456789")
+                let skimmed = try JSONDocument(skimming: Data(text.utf8), recordedDepth: 1)
+                #expect(skimmed.root.elements.first?.string == head + "\"\\한 yz0123456789")
+                do throws(JSONSyntaxError) {
+                    _ = try document("[\"\(head)\u{1F}tail of the string\"]")
+                    Issue.record("accepted a control character at offset \(offset)")
+                } catch {
+                    #expect(error.reason == "a control character (byte 0x1F) inside a string")
+                }
+            }
         }
     }
 
