@@ -88,7 +88,7 @@ final class CurlExchange: @unchecked Sendable {
         _ = fresh_curl_set_pointer(curl, CURLOPT_HEADERDATA, context.toOpaque())
         _ = fresh_curl_set_header_callback(curl) { data, size, count, context in
             let sink = Unmanaged<ResponseSink>.fromOpaque(context!).takeUnretainedValue()
-            sink.receiveHeaderLine(String(decoding: UnsafeRawBufferPointer(start: data, count: size * count), as: UTF8.self))
+            sink.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: size * count))
             return size * count
         }
         switch request.method {

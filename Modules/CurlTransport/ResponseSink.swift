@@ -47,36 +47,37 @@ final class ResponseSink: @unchecked Sendable {
     deinit { errorBuffer.deallocate() }
 
     /// Header lines arrive one at a time; a status line starts a new response (after a
-    /// `100 Continue`, for example), so the fields collected so far are dropped.
-    func receiveHeaderLine(_ rawLine: String) {
+    /// `100 Continue`, for example), so the fields collected so far are dropped. A line is read
+    /// as bytes: only the name and the value become strings (invalid UTF-8 repaired).
+    func receiveHeaderLine(_ rawLine: UnsafeRawBufferPointer) {
         let line = Self.trimmingWhitespace(rawLine[...])
         if line.isEmpty {
             headerSectionEnded = true
             return
         }
-        if line.hasPrefix("HTTP/") {
+        if line.starts(with: "HTTP/".utf8) {
             headerFields = HTTPFields()
             receivedStatus = true
             headerSectionEnded = false
             // `HTTP/1.1 200 OK`; HTTP/2 has no reason phrase.
-            let parts = line.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
+            let parts = String(decoding: line, as: UTF8.self).split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
             version = String(parts[0])
             reasonPhrase = parts.count > 2 ? String(parts[2]) : ""
             return
         }
-        guard !headerSectionEnded, let colon = line.utf8.firstIndex(of: UInt8(ascii: ":")),
-              let name = HTTPField.Name(String(Self.trimmingWhitespace(line[..<colon]))) else { return }
+        guard !headerSectionEnded, let colon = line.firstIndex(of: UInt8(ascii: ":")),
+              let name = HTTPField.Name(String(decoding: Self.trimmingWhitespace(line[..<colon]), as: UTF8.self)) else { return }
         let value = Self.trimmingWhitespace(line[line.index(after: colon)...])
-        headerFields.append(HTTPField(name: name, value: String(value)))
+        headerFields.append(HTTPField(name: name, value: String(decoding: value, as: UTF8.self)))
     }
 
-    /// `text` without the spaces, tabs, CR and LF around it (a header line's ending and OWS,
-    /// RFC 9110 §5.6.3), found byte by byte: Foundation's `trimmingCharacters` goes through UTF-16.
-    static func trimmingWhitespace(_ text: Substring) -> Substring {
+    /// `bytes` without the spaces, tabs, CR and LF around them (a header line's ending and OWS,
+    /// RFC 9110 §5.6.3).
+    static func trimmingWhitespace(_ bytes: Slice<UnsafeRawBufferPointer>) -> Slice<UnsafeRawBufferPointer> {
         let isWhitespace = { (byte: UInt8) in byte == 0x20 || byte == 0x09 || byte == 0x0D || byte == 0x0A }
-        guard let first = text.utf8.firstIndex(where: { !isWhitespace($0) }),
-              let last = text.utf8.lastIndex(where: { !isWhitespace($0) }) else { return text[text.endIndex...] }
-        return text[first...last]
+        guard let first = bytes.firstIndex(where: { !isWhitespace($0) }),
+              let last = bytes.lastIndex(where: { !isWhitespace($0) }) else { return bytes[bytes.endIndex...] }
+        return bytes[first...last]
     }
 }
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPFields
 import HTTPTypes
+import Synchronization
 
 /// Builds the cache keys of RFC 9111 §2 and §4.1.
 public enum CacheKey {
@@ -71,6 +72,26 @@ public enum CacheKey {
     /// someone who reads the file from guessing a weak password, no more than the responses it
     /// holds are hidden.
     public static func variant(vary: [String], requestFields: HTTPFields, uncheckedTLS: Bool = false) -> String? {
+        let inputs = VariantInputs(vary: vary, requestFields: requestFields, uncheckedTLS: uncheckedTLS)
+        if let last = lastVariant.withLock({ $0 }), last.inputs == inputs { return last.key }
+        let key = makeVariant(vary: vary, requestFields: requestFields, uncheckedTLS: uncheckedTLS)
+        lastVariant.withLock { $0 = (inputs, key) }
+        return key
+    }
+
+    /// What a variant key is made from.
+    private struct VariantInputs: Equatable {
+        var vary: [String]
+        var requestFields: HTTPFields
+        var uncheckedTLS: Bool
+    }
+
+    /// The last variant key made, with its inputs. A sync asks for the same one for every page (the
+    /// same request fields, the same `Vary`), on the path from one page's answer to the next
+    /// page's request, and comparing the inputs costs a fraction of making the key again.
+    private static let lastVariant = Mutex<(inputs: VariantInputs, key: String?)?>(nil)
+
+    private static func makeVariant(vary: [String], requestFields: HTTPFields, uncheckedTLS: Bool) -> String? {
         let names = FieldList.elements(vary).map { $0.lowercased() }
         if names.contains("*") { return nil }
         let implicit = requestFields.map(\.name.canonicalName).filter { SecretFields.isSecret($0) || $0 == "host" }

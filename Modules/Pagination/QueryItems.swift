@@ -38,8 +38,13 @@ public enum QueryItems {
     /// `text` escaped for a query item: all but the unreserved characters and `/?:@!$'()*,;`, so
     /// `&`, `=`, `#` and `%` cannot end it, and a `+` is not read as a space (as servers read it).
     static func escaped(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: allowedInItems) ?? text
+        // Most values (a cursor, a number) need no escape: looked at byte by byte here, rather
+        // than through Foundation's call, which goes through a bridged string on every page.
+        if text.utf8.allSatisfy({ allowedBytes.contains($0) }) { return text }
+        return text.addingPercentEncoding(withAllowedCharacters: allowedInItems) ?? text
     }
 
-    private static let allowedInItems = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/?:@!$'()*,;")
+    private static let allowed = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~/?:@!$'()*,;"
+    private static let allowedInItems = CharacterSet(charactersIn: allowed)
+    private static let allowedBytes = Set(allowed.utf8)
 }

@@ -22,6 +22,9 @@ struct QueryItemsTests {
         #expect(QueryItems.value(of: "cursor", in: next) == "a+b/c=d&e f é")
         #expect(next.absoluteString.hasPrefix("http://h.test/posts?limit=5&cursor=a%2Bb/c"))
         #expect(!next.absoluteString.contains(" ") && !next.absoluteString.contains("&e") && !next.absoluteString.contains("+"))
+        // Characters a query item may hold as they are stay as they are.
+        let plain = "a-b_c.d~e/f?g:h@i!j$k'l(m)n*o,p;q9Z"
+        #expect(QueryItems.setting("cursor", to: plain, in: url).absoluteString == "http://h.test/posts?limit=5&cursor=\(plain)")
     }
 
     /// A parameter given twice keeps its first place and loses the second.
