@@ -29,20 +29,24 @@ public enum JSONText {
     /// ``compact(_:)`` of a string.
     public static func compact(_ text: String) -> String { String(decoding: compact(Array(text.utf8)), as: UTF8.self) }
 
-    /// `text` as a JSON string: quoted, with `"`, `\` and the control characters escaped.
+    /// `text` as a JSON string: quoted, with `"`, `\` and the control characters escaped. Built
+    /// as UTF-8 bytes: every other byte (those of other scripts too) is copied as it is.
     public static func quoted(_ text: String) -> String {
-        var quoted = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": quoted += "\\\""
-            case "\\": quoted += "\\\\"
-            case "\n": quoted += "\\n"
-            case "\r": quoted += "\\r"
-            case "\t": quoted += "\\t"
-            case _ where scalar.value < 0x20: quoted += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: quoted.unicodeScalars.append(scalar)
+        var quoted: [UInt8] = [UInt8(ascii: "\"")]
+        quoted.reserveCapacity(text.utf8.count + 8)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): quoted.append(UInt8(ascii: "\\")); quoted.append(byte)
+            case 0x0A: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "n"))
+            case 0x0D: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "r"))
+            case 0x09: quoted.append(UInt8(ascii: "\\")); quoted.append(UInt8(ascii: "t"))
+            case ..<0x20: quoted.append(contentsOf: "\\u00".utf8); quoted.append(hexDigits[Int(byte >> 4)]); quoted.append(hexDigits[Int(byte & 0xF)])
+            default: quoted.append(byte)
             }
         }
-        return quoted + "\""
+        quoted.append(UInt8(ascii: "\""))
+        return String(decoding: quoted, as: UTF8.self)
     }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }

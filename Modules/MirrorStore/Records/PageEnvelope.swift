@@ -62,9 +62,21 @@ public struct PageEnvelope: Codable, Sendable, Equatable {
     /// envelope is the same text, which a replay's entity tags are made from). Written by hand,
     /// without a `JSONEncoder` for each page a sync stores.
     public var storedText: String {
-        let fields = self.fields.map { #"{"name":"# + JSONText.quoted($0.name) + #","value":"# + JSONText.quoted($0.value) + "}" }
-        return #"{"after":"# + JSONText.quoted(after) + #","before":"# + JSONText.quoted(before) + #","fields":["#
-            + fields.joined(separator: ",") + "]}"
+        var text = #"{"after":"#
+        text.reserveCapacity(before.utf8.count + after.utf8.count + fields.count * 40 + 64)
+        text += JSONText.quoted(after)
+        text += #","before":"#
+        text += JSONText.quoted(before)
+        text += #","fields":["#
+        for (index, field) in fields.enumerated() {
+            if index > 0 { text += "," }
+            text += #"{"name":"#
+            text += JSONText.quoted(field.name)
+            text += #","value":"#
+            text += JSONText.quoted(field.value)
+            text += "}"
+        }
+        return text + "]}"
     }
 
     /// The envelope `text` stored; `nil` when it cannot be read.
