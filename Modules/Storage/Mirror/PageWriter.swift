@@ -17,16 +17,22 @@ enum PageWriter {
     static func write(
         _ page: PageContent, items: [(key: ItemKey, json: Data)], of collectionID: Int64, pass: Int, now: Date, db: Database
     ) throws -> PageWrite {
+        // A page that held no item before (every page of a first sync) has nothing to set aside
+        // after: the look costs one step of the order index, where setting aside reads the row
+        // of every item the page now holds, to see which pass wrote it.
+        let place: KeyValuePairs<String, NamedParameters.Value> = [":collection": .integer(Int(collectionID)), ":page": .integer(page.index)]
+        let heldItems = try NamedParameters.step(db.cachedStatement(sql: pageHoldsItems), place, db: db) != 0
         let (result, refused) = try upsert(items, moving: .page, onPage: page.index, from: 0, of: collectionID, pass: pass,
                                            goingOn: page.repeatsAllowed, db: db)
         if let refused, !page.repeatsAllowed { throw try listedBefore(refused, page: page.index, of: collectionID, db: db) }
-        let record = StatementArguments([
-            "collection": collectionID, "page": page.index, "pass": pass, "url": page.url, "next_url": page.nextURL,
-            "item_count": items.count - result.repeated, "validator": result.repeated > 0 ? nil : page.validator,
-            "now": now.timeIntervalSince1970, "stated_total": page.statedTotal,
-        ] as [String: (any DatabaseValueConvertible)?])
-        try db.cachedStatement(sql: setAside).execute(arguments: record)
-        try db.cachedStatement(sql: recordPage).execute(arguments: record)
+        let record: KeyValuePairs<String, NamedParameters.Value> = [
+            ":collection": .integer(Int(collectionID)), ":page": .integer(page.index), ":pass": .integer(pass), ":url": .text(page.url),
+            ":next_url": .init(page.nextURL), ":item_count": .integer(items.count - result.repeated),
+            ":validator": .init(result.repeated > 0 ? nil : page.validator), ":now": .real(now.timeIntervalSince1970),
+            ":stated_total": .init(page.statedTotal),
+        ]
+        if heldItems { try NamedParameters.step(db.cachedStatement(sql: setAside), record, db: db) }
+        try NamedParameters.step(db.cachedStatement(sql: recordPage), record, db: db)
         return result
     }
 
@@ -61,7 +67,7 @@ enum PageWriter {
     /// ``PageWriteRule/nextChangeNumber``: the collection's next change number, which what a write
     /// creates or changes carries.
     static func nextChangeNumber(of collectionID: Int64, db: Database) throws -> Int {
-        try Int.fetchOne(db.cachedStatement(sql: nextChangeNumber), arguments: ["collection": collectionID]) ?? 0
+        try NamedParameters.step(db.cachedStatement(sql: nextChangeNumber), [":collection": .integer(Int(collectionID))], db: db) ?? 0
     }
 
     // MARK: The upsert
@@ -123,6 +129,7 @@ enum PageWriter {
     private static let insertNew = sqlite(PageWriteRule.insertItems(itemRows, contentColumns: ["json"])
         + " ON CONFLICT (collection_id, key) DO NOTHING")
     private static let storedPage = "SELECT pageIndex FROM item WHERE collectionID = ?1 AND key = ?2"
+    private static let pageHoldsItems = "SELECT EXISTS (SELECT 1 FROM item WHERE collectionID = :collection AND pageIndex = :page)"
 
     private static func sqlite(_ statement: String) -> String { MirrorSQL.underSQLiteNames(statement) }
 }
