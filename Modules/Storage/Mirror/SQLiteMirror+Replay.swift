@@ -31,11 +31,12 @@ extension SQLiteMirror {
     /// Keeps a written page's envelope beside its record (or forgets an older one when it has none).
     static func keepEnvelope(of page: PageContent, of collectionID: Int64, db: Database) throws {
         if let envelope = page.envelope {
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO pageEnvelope (collectionID, pageIndex, envelope) VALUES (?, ?, ?)")
-                .execute(arguments: [collectionID, page.index, envelope.storedText])
+            try NamedParameters.step(db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO pageEnvelope (collectionID, pageIndex, envelope) VALUES (:collection, :page, :envelope)
+                """), [":collection": .integer(Int(collectionID)), ":page": .integer(page.index), ":envelope": .text(envelope.storedText)], db: db)
         } else {
-            try db.cachedStatement(sql: "DELETE FROM pageEnvelope WHERE collectionID = ? AND pageIndex = ?")
-                .execute(arguments: [collectionID, page.index])
+            try NamedParameters.step(db.cachedStatement(sql: "DELETE FROM pageEnvelope WHERE collectionID = :collection AND pageIndex = :page"),
+                                     [":collection": .integer(Int(collectionID)), ":page": .integer(page.index)], db: db)
         }
     }
 }

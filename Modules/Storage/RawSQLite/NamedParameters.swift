@@ -2,7 +2,7 @@ import GRDB
 import GRDBSQLite
 
 /// The statements a page write runs besides its items' upsert (``upsertEach``): the change
-/// number, setting aside, the page's record. Each is GRDB's cached statement, with its named
+/// number, setting aside, the page's record and envelope. Each is GRDB's cached statement, with its named
 /// parameters (`:collection`) bound here through SQLite's API: GRDB's arguments, a dictionary of
 /// boxed values matched by name, cost more than SQLite's own work for them. A cold sync's writer
 /// spent about 8 µs a page on the change number alone.
