@@ -79,11 +79,19 @@ public enum CacheKey {
         return key
     }
 
-    /// What a variant key is made from.
+    /// What a variant key is made from. Compared byte for byte: Swift's `==` on strings holds the
+    /// same text in two Unicode forms equal, where a secret's digest is made from its bytes.
     private struct VariantInputs: Equatable {
         var vary: [String]
         var requestFields: HTTPFields
         var uncheckedTLS: Bool
+
+        static func == (lhs: Self, rhs: Self) -> Bool {
+            lhs.uncheckedTLS == rhs.uncheckedTLS
+                && lhs.vary.elementsEqual(rhs.vary) { $0.utf8.elementsEqual($1.utf8) }
+                && lhs.requestFields.count == rhs.requestFields.count
+                && zip(lhs.requestFields, rhs.requestFields).allSatisfy { $0.name == $1.name && $0.value.utf8.elementsEqual($1.value.utf8) }
+        }
     }
 
     /// The last variant key made, with its inputs. A sync asks for the same one for every page (the

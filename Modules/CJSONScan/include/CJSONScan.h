@@ -1,6 +1,6 @@
 // CJSONScan: the one loop of reading JSON that C does faster than Swift here, sixteen bytes at a
 // time (SSE2): a skimming read moving through a string to its end (Modules/JSON/JSONParser.swift,
-// `skipString`). Without SSE2 (not x86-64), a plain loop.
+// `skipString`). Without SSE2 (not x86-64), eight bytes at a time.
 #ifndef CJSONSCAN_H
 #define CJSONSCAN_H
 
