@@ -9,7 +9,8 @@ import MirrorStore
 /// The one exception to append-only is a function's text: the writing functions are made from
 /// ``PageWriteRule`` by v5 (`CREATE OR REPLACE`), so v2 and v4 no longer carry their own, and
 /// made again by v10, whose catch-up and merge drop a page's validator, and by v12, whose pages
-/// set items aside with the page they were on. A change to their text needs a migration that makes them again.
+/// set items aside with the page they were on. A change to their text needs a migration that
+/// makes them again.
 enum PostgresSchema {
     static let name = "fresh"
 

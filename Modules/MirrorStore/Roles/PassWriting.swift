@@ -47,9 +47,10 @@ public protocol PassWriting: AnyObject, Sendable {
     func abandonPass(of id: Int64) async throws
     /// Ends a pass whose last page is `lastPage`: deletes the pages it did not read and those
     /// beyond its last, and the items no page of the pass lists (when `removingUnlisted` is false,
-    /// only the pages, and the set-aside items are put back after its last page), and records the pass's kind (``CollectionRecord/lastPassKind``)
-    /// in the same transaction: a kill between two writes could leave a partial pass recorded as
-    /// the kind before it. Returns how many items were deleted.
+    /// only the pages, and the set-aside items are put back after its last page), and records the
+    /// pass's kind (``CollectionRecord/lastPassKind``) in the same transaction: a kill between two
+    /// writes could leave a partial pass recorded as the kind before it. Returns how many items
+    /// were deleted.
     func finishPass(_ pass: Int, of id: Int64, lastPage: Int, removingUnlisted: Bool, recording kind: PassKind, now: Date) async throws -> Int
 }
 

@@ -2,10 +2,11 @@ import GRDB
 import GRDBSQLite
 
 /// The statements a page write runs besides its items' upsert (``upsertEach``): the change
-/// number, setting aside, the page's record and envelope. Each is GRDB's cached statement, with its named
-/// parameters (`:collection`) bound here through SQLite's API: GRDB's arguments, a dictionary of
-/// boxed values matched by name, cost more than SQLite's own work for them. A cold sync's writer
-/// spent about 8 µs a page on the change number alone.
+/// number, setting aside, the page's record and envelope. Each is GRDB's cached statement, with
+/// its named parameters (`:collection`) bound here through SQLite's API: GRDB's arguments, a
+/// dictionary of boxed values matched by name, cost more than SQLite's own work for them. A cold
+/// sync's writer spent about 8 µs a page on the change number alone. (Statements a page write
+/// runs only now and then, when an item moves, stay with GRDB.)
 enum NamedParameters {
     /// A value bound to a parameter.
     enum Value {

@@ -35,8 +35,9 @@ struct SyncPass: Sendable {
     /// current: its write is only its pass's record (one row, or a value in one PostgreSQL
     /// statement), so four share the room of a page of items. A warm sync of 1,000 pages then
     /// writes 16 batches, not 63 (measured when batches were 8 pages: 32, not 125, and
-    /// PostgreSQL's warm sync took 0.92× the time, 16 paired rounds; SQLite's measured the same). A current page that came whole (a server without
-    /// validators) holds its body, and weighs 1 like any other.
+    /// PostgreSQL's warm sync took 0.92× the time, 16 paired rounds; SQLite's measured the
+    /// same). A current page that came whole (a server without validators) holds its body, and
+    /// weighs 1 like any other.
     static let answeredPageWeight = 0.25
     /// The longest a page waits for others to share its transaction.
     static let writeBatchDelay = Duration.milliseconds(100)
