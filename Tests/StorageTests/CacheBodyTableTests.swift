@@ -132,4 +132,26 @@ struct CacheBodyTableTests {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(bytes.range(of: Data("OLD-SECRET-TOKEN".utf8)) == nil)
     }
+
+    /// A new cache file has SQLite's 4 KiB pages (``CacheDatabase/pageSize``), a new mirror 16 KiB;
+    /// a cache file made with 16 KiB pages (before) keeps them, and a body over many pages of
+    /// either comes back whole.
+    @Test func aNewCacheHasSmallPagesAndAnOlderOneKeepsItsOwn() throws {
+        let directory = try TemporaryDirectory()
+        func pageSize(_ path: String) throws -> Int { try DatabaseQueue(path: path).read { try Int.fetchOne($0, sql: "PRAGMA page_size")! } }
+        let older = directory.file("older.sqlite")
+        try DatabaseQueue(path: older).writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; CREATE TABLE made (x)")
+        }
+        for (path, size) in [(directory.file("cache.sqlite"), 4096), (older, 16384)] {
+            let database = try CacheDatabase(path: path)
+            let stored = entry("/big", body: 70_000)
+            try database.store(stored)
+            #expect(try database.variants(forKey: stored.key).first?.body == stored.body)
+            database.finish()
+            #expect(try pageSize(path) == size)
+        }
+        _ = try SQLiteMirror(path: directory.file("data.sqlite"))
+        #expect(try pageSize(directory.file("data.sqlite")) == 16384)
+    }
 }

@@ -8,6 +8,8 @@ import StorageErrors
 /// `fresh` processes can share a file without "database is locked".
 enum DatabaseFile {
     static let defaultBusyTimeout: TimeInterval = 10
+    /// The page size of a new file unless its opener asks for another: 16 KiB, so a page of JSON
+    /// or a response body takes a few WAL frames (one write each) rather than a dozen.
     static let pageSize = 16 * 1024
     static let walAutocheckpointBytes = 16 * 1024 * 1024
     static let cacheKibibytes = 8 * 1024
@@ -31,7 +33,7 @@ enum DatabaseFile {
     ) throws -> DatabasePool {
         if readOnly { return try openReadOnly(at: path, migrator: migrator, probeTables: probeTables, busyTimeout: busyTimeout) }
         return try openMigrated(at: path, migrator: migrator, probeTables: probeTables,
-                                extraPragmas: [], busyTimeout: busyTimeout) {
+                                pageSize: pageSize, extraPragmas: [], busyTimeout: busyTimeout) {
             try DatabasePool(path: path, configuration: $0)
         }
     }
@@ -45,10 +47,9 @@ enum DatabaseFile {
     /// Applies the process-wide settings, for a connection opened without GRDB.
     static func applyProcessSettings() { processSettings }
 
-    /// The settings every connection to a file applies when it opens.
-    static let pragmas = [
-        // On a new file, before WAL mode: 16 KiB pages, so a page of JSON or a response body
-        // takes a few WAL frames (one write each) rather than a dozen. An existing file keeps its size.
+    /// The settings every connection to a file applies when it opens; `pageSize` is that of a new file.
+    static func pragmas(pageSize: Int = pageSize) -> [String] { [
+        // On a new file, before WAL mode. An existing file keeps its size.
         "PRAGMA page_size = \(pageSize)",
         // Safe from corruption in WAL mode; a power cut may lose the last commits (why: ``SQLiteMirror``).
         "PRAGMA synchronous = NORMAL",
@@ -61,7 +62,7 @@ enum DatabaseFile {
         "PRAGMA cache_size = -\(cacheKibibytes)",
         // Statement journals and sorts in memory, not in files created and deleted in /var/tmp.
         "PRAGMA temp_store = MEMORY",
-    ]
+    ] }
 
     private static func openReadOnly(
         at path: String, migrator: DatabaseMigrator, probeTables: [String], busyTimeout: TimeInterval
@@ -88,7 +89,7 @@ enum DatabaseFile {
     ) throws -> DatabasePool? {
         processSettings
         guard FileManager.default.fileExists(atPath: path) else { return nil }
-        var configuration = configuration(busyTimeout: busyTimeout, extraPragmas: [])
+        var configuration = configuration(busyTimeout: busyTimeout, pageSize: pageSize, extraPragmas: [])
         configuration.readonly = true
         do {
             let pool = try DatabasePool(path: location, configuration: configuration)
@@ -104,12 +105,12 @@ enum DatabaseFile {
         }
     }
 
-    /// How every connection to a file opens: a busy timeout and ``pragmas`` (then `extraPragmas`),
+    /// How every connection to a file opens: a busy timeout and ``pragmas(pageSize:)`` (then `extraPragmas`),
     /// a read-only connection with the smaller cache of ``readerCacheKibibytes``.
-    private static func configuration(busyTimeout: TimeInterval, extraPragmas: [String]) -> Configuration {
+    private static func configuration(busyTimeout: TimeInterval, pageSize: Int, extraPragmas: [String]) -> Configuration {
         var configuration = Configuration()
         configuration.busyMode = .timeout(busyTimeout)
-        let pragmas = Self.pragmas + extraPragmas
+        let pragmas = Self.pragmas(pageSize: pageSize) + extraPragmas
         configuration.prepareDatabase { db in
             for pragma in pragmas { try db.execute(sql: pragma) }
             if db.configuration.readonly { try db.execute(sql: "PRAGMA cache_size = -\(readerCacheKibibytes)") }
@@ -132,13 +133,13 @@ enum DatabaseFile {
 
     /// Opens one WAL connection, for a database whose reads are single short statements: a
     /// lookup then skips the pool's reader checkout, which costs more than the read itself.
-    /// `extraPragmas` run after ``pragmas`` on the connection.
+    /// `extraPragmas` run after ``pragmas(pageSize:)`` on the connection.
     static func openQueue(
         at path: String, migrator: DatabaseMigrator, probeTables: [String],
-        extraPragmas: [String] = [], busyTimeout: TimeInterval = defaultBusyTimeout
+        pageSize: Int = pageSize, extraPragmas: [String] = [], busyTimeout: TimeInterval = defaultBusyTimeout
     ) throws -> DatabaseQueue {
         try openMigrated(at: path, migrator: migrator, probeTables: probeTables,
-                         extraPragmas: extraPragmas, busyTimeout: busyTimeout) {
+                         pageSize: pageSize, extraPragmas: extraPragmas, busyTimeout: busyTimeout) {
             let queue = try DatabaseQueue(path: path, configuration: $0)
             // WAL is set once, on a new file (under the open's lock). Not GRDB's `journalMode = .wal`,
             // which writes a transaction on every open that finds no WAL file (docs/performance.md).
@@ -153,7 +154,7 @@ enum DatabaseFile {
 
     private static func openMigrated<Writer: DatabaseWriter>(
         at path: String, migrator: DatabaseMigrator, probeTables: [String],
-        extraPragmas: [String], busyTimeout: TimeInterval, make: (Configuration) throws -> Writer
+        pageSize: Int, extraPragmas: [String], busyTimeout: TimeInterval, make: (Configuration) throws -> Writer
     ) throws -> Writer {
         processSettings
         let directory = PathComponents.parent(of: path)
@@ -167,7 +168,7 @@ enum DatabaseFile {
         flock(lock, LOCK_EX)
         defer { flock(lock, LOCK_UN) }
         do {
-            let writer = try make(configuration(busyTimeout: busyTimeout, extraPragmas: extraPragmas))
+            let writer = try make(configuration(busyTimeout: busyTimeout, pageSize: pageSize, extraPragmas: extraPragmas))
             try migrator.migrate(writer)
             try writer.read { db in
                 for table in probeTables { _ = try Int.fetchOne(db, sql: "SELECT 1 FROM \(table) LIMIT 1") }
