@@ -24,8 +24,11 @@ import SyncEngine
 /// makes the mirror's ETag stand in for one, so the page costs a 304, not a download.
 public final class PageValidatorStorage: CacheStorage, PageValidators {
     private let backing: any CacheStorage
-    /// How many entries wait before they are written.
-    static let batchSize = 64
+    /// How many entries wait before they are written. Entries are keyed by URL, and a listing's
+    /// URLs (cursors, tokens) sort in no order of their own: each commit rewrites most leaves of
+    /// the key's index, whatever the batch holds. A cold sync of 1,000 pages wrote 2.7 MB of
+    /// cache log in batches of 64, 1.2 MB in batches of 256 (entries without bodies, in memory).
+    static let batchSize = 256
     /// The longest an entry waits to be written.
     static let batchDelay = DispatchTimeInterval.milliseconds(100)
 
