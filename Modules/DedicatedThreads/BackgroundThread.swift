@@ -4,22 +4,14 @@ import Foundation
 /// for database work that should not take a core from the threads that wait on the network
 /// (the mirror's writer, its background checkpoints).
 public final class BackgroundThread: Sendable {
-    /// How far below the process the thread runs. Either is one-way: an unprivileged thread
-    /// cannot raise its priority again, so each use gets a thread of its own.
-    public enum Priority: Sendable {
-        /// Linux thread niceness this much higher than the process's: the thread that waits on
-        /// the network gets the core first when it wakes, and this one takes the time left.
-        case lowered(by: Int32)
-        /// `SCHED_IDLE`: only when a core would otherwise idle. For work that may wait as long
-        /// as the machine is busy without harm.
-        case idle
-    }
-
     private let thread: JobThread
 
-    /// Starts the thread, named `name` (as `top -H` and debuggers show it).
-    public init(name: String, priority: Priority) {
-        thread = JobThread(name: name, setUp: { Self.lower(to: priority) })
+    /// Starts the thread, named `name` (as `top -H` and debuggers show it), at a Linux thread
+    /// niceness `niceness` higher than the process's: the thread that waits on the network gets
+    /// the core first when it wakes, and this one takes the time left. It is one-way (an
+    /// unprivileged thread cannot raise its priority again), so each use gets a thread of its own.
+    public init(name: String, loweredBy niceness: Int32) {
+        thread = JobThread(name: name, setUp: { Self.lower(by: niceness) })
     }
 
     /// Runs `body` on the thread and returns what it returned or threw.
@@ -38,18 +30,9 @@ public final class BackgroundThread: Sendable {
     /// Ends the thread once the jobs submitted so far have run.
     public func stop() { thread.stop() }
 
-    /// `SCHED_IDLE` of <sched.h>, which Glibc's Swift module does not export.
-    private static let schedulingPolicyIdle: Int32 = 5
-
-    private static func lower(to priority: Priority) {
-        switch priority {
-        case .lowered(let niceness):
-            let which = __priority_which_t(PRIO_PROCESS.rawValue)
-            // With 0, setpriority on Linux sets the calling thread's niceness, not the process's.
-            _ = setpriority(which, 0, getpriority(which, 0) + niceness)
-        case .idle:
-            var parameters = sched_param()
-            _ = pthread_setschedparam(pthread_self(), schedulingPolicyIdle, &parameters)
-        }
+    private static func lower(by niceness: Int32) {
+        let which = __priority_which_t(PRIO_PROCESS.rawValue)
+        // With 0, setpriority on Linux sets the calling thread's niceness, not the process's.
+        _ = setpriority(which, 0, getpriority(which, 0) + niceness)
     }
 }

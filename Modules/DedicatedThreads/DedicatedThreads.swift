@@ -14,5 +14,6 @@
 // - ``BackgroundThread`` at a lowered priority: the mirror's writer. `perf sched` showed the
 //   thread receiving the next page waiting 1.5–3 ms for a core while the writer held one mid-batch;
 //   below the process's priority (and yielding between pages): 0.57 s to 0.49–0.50 s.
-// - ``BackgroundThread`` at `SCHED_IDLE`: the mirror's background checkpoints, which copy
-//   megabytes and wait for the disk twice; they take only a core nobody else wants.
+// - ``BackgroundThread`` at the same lowered priority: the mirror's background checkpoints, which
+//   copy megabytes and wait for the disk twice. (At `SCHED_IDLE`, which takes only a core nobody
+//   else wants, they hardly ran during a sync, and the writer's own checkpoints waited instead.)

@@ -7,9 +7,8 @@ import Testing
 struct BackgroundThreadTests {
     struct WriteFailed: Error {}
 
-    @Test(arguments: [BackgroundThread.Priority.lowered(by: 5), .idle])
-    func jobsReturnWhatTheyReturnOrThrow(_ priority: BackgroundThread.Priority) async throws {
-        let thread = BackgroundThread(name: "test.background", priority: priority)
+    @Test func jobsReturnWhatTheyReturnOrThrow() async throws {
+        let thread = BackgroundThread(name: "test.background", loweredBy: 5)
         defer { thread.stop() }
         for number in 1...5 {
             #expect(try await thread.run { number * 10 } == number * 10)
@@ -18,7 +17,7 @@ struct BackgroundThreadTests {
     }
 
     @Test func jobsRunInOrderBelowTheProcesssPriority() async throws {
-        let thread = BackgroundThread(name: "test.lowered", priority: .lowered(by: 5))
+        let thread = BackgroundThread(name: "test.lowered", loweredBy: 5)
         defer { thread.stop() }
         let which = __priority_which_t(PRIO_PROCESS.rawValue)
         let processNiceness = getpriority(which, 0)
@@ -27,12 +26,5 @@ struct BackgroundThreadTests {
         let niceness = try await thread.run { getpriority(which, 0) }
         #expect(order.withLock { $0 } == Array(1...20))
         #expect(niceness == min(19, processNiceness + 5))
-    }
-
-    @Test func anIdleThreadRunsOnlyWhenACoreWouldIdle() async throws {
-        let thread = BackgroundThread(name: "test.idle", priority: .idle)
-        defer { thread.stop() }
-        // SCHED_IDLE is 5 in <sched.h>.
-        #expect(try await thread.run { sched_getscheduler(0) } == 5)
     }
 }

@@ -8,8 +8,10 @@ import Synchronization
 ///
 /// A checkpoint waits for the disk twice. Left to the writing connection, it would stall the sync
 /// every few megabytes; in the background (passive: it never blocks the writer or a reader) it
-/// overlaps with the network. Its thread runs at `SCHED_IDLE` (why: `DedicatedThreads.swift`): a
-/// checkpoint that waits costs only a longer log, which the last connection's close copies back.
+/// overlaps with the network. Its thread runs below the process's priority, as the writer's does
+/// (why: `DedicatedThreads.swift`). At `SCHED_IDLE` it hardly ran while both cores were busy: the
+/// writer's own checkpoints (every 16 MiB, each waiting for the disk) did the work, and the last
+/// close found more of the log to copy and wait for.
 final class Checkpointer: Sendable {
     /// Log bytes written between two background checkpoints.
     static let interval = 4 * 1024 * 1024
@@ -50,7 +52,7 @@ final class Checkpointer: Sendable {
             guard state.bytesSinceCheckpoint >= Self.interval, !state.running else { return nil }
             state.bytesSinceCheckpoint = 0
             state.running = true
-            if state.thread == nil { state.thread = BackgroundThread(name: "fresh.checkpoint", priority: .idle) }
+            if state.thread == nil { state.thread = BackgroundThread(name: "fresh.checkpoint", loweredBy: SQLiteMirror.writerNiceness) }
             return state.thread
         }
         thread?.submit { [self] in

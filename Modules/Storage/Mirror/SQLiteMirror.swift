@@ -101,7 +101,7 @@ public final class SQLiteMirror: MirrorStore {
     /// Runs `body` on the page writer's thread (see ``writerNiceness``).
     func onWriterThread<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
         let thread = writerThread.withLock { thread in
-            let made = thread ?? BackgroundThread(name: "fresh.writer", priority: .lowered(by: Self.writerNiceness))
+            let made = thread ?? BackgroundThread(name: "fresh.writer", loweredBy: Self.writerNiceness)
             thread = made
             return made
         }
