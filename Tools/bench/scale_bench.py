@@ -6,8 +6,8 @@ cold, warm and after one edit, then read back by every command that walks a whol
                                        [--page-size 100] [--write docs/performance.md]
 
 Each figure is one whole process, timed from spawn to exit, its peak resident memory the kernel's
-own count (`ru_maxrss`); the cold and warm syncs of every size but the largest are timed three
-times, and their median time and highest peak kept (see `SMALLER_SIZE_RUNS`). Judged: every peak at most 64 MiB; the largest size's cold and warm syncs
+own count (`ru_maxrss`); a cold or warm sync that takes less than a minute is timed three times,
+and its median time and highest peak kept (see `SHORT_RUN`). Judged: every peak at most 64 MiB; the largest size's cold and warm syncs
 at most 1.05 × as many times the smallest's as it has items (10.5× for tenfold); the mirror's file at most 1.3 × the raw JSON bytes of its
 items; fresh-mock's own peak below 512 MiB. fresh-mock makes its posts when a page asks for them
 and keeps a bounded set of pages (docs/mock-server.md), so its memory stays bounded at any size. The reader's figures are `make bench-reader`'s. Not part of `make test`: the 10,000,000
@@ -39,10 +39,10 @@ SECTION = "## Scale: 1,000,000 and 10,000,000 items"
 MEMORY_LIMIT = 64
 SERVER_MEMORY_LIMIT = 512
 FORMATS = ["csv", "tsv", "json", "jsonl", "table"]
-# A run of a few seconds moves by a tenth from one run to the next on this shared host (a
+# A run of seconds moves by a tenth from one run to the next on this shared host (a
 # 1,000,000-item warm sync: 1.77 s in one run, 2.07 s in another), which alone decides a ratio
-# judged against 10.5×: the syncs of the smaller sizes are timed this many times each.
-SMALLER_SIZE_RUNS = 3
+# judged against 10.5×: a sync shorter than this many seconds is timed three times.
+SHORT_RUN = 60
 
 
 def log(text):
@@ -70,15 +70,14 @@ def measure(size, work):
         directory = os.path.join(work, f"mirror-{size}")
         sync = [f"{BIN}/fresh", "sync", f"{base}/posts", "--limit", str(args.page_size), "--db-dir", directory, "-q"]
         rows = {}
-        runs = 1 if size == SIZES[-1] else SMALLER_SIZE_RUNS
 
         def cold():
             shutil.rmtree(directory, ignore_errors=True)
             return run(sync)
-        log(f"bench-scale: {size:,} posts, cold sync" + (f" ({runs} times)" if runs > 1 else ""))
-        rows["sync, cold"] = median_of(runs, cold)
-        log(f"bench-scale: {size:,} posts, warm sync" + (f" ({runs} times)" if runs > 1 else ""))
-        rows["sync, warm"] = median_of(runs, lambda: run(sync))
+        log(f"bench-scale: {size:,} posts, cold sync")
+        rows["sync, cold"] = timed_enough(cold)
+        log(f"bench-scale: {size:,} posts, warm sync")
+        rows["sync, warm"] = timed_enough(lambda: run(sync))
         edited = size // 2 + 1
         request = urllib.request.Request(f"{base}/posts/{edited}", method="PATCH", headers={"Content-Type": "application/json"},
                                          data=json.dumps({"title": "edited by bench-scale"}).encode())
@@ -98,9 +97,12 @@ def measure(size, work):
         server.wait()
 
 
-def median_of(times, once):
-    """(median seconds, highest peak RSS) of `times` runs of `once`, which returns what `run` does."""
-    runs = [once() for _ in range(times)]
+def timed_enough(once):
+    """What `once` returns (as `run` does) for one run of at least ``SHORT_RUN`` seconds; for a
+    shorter one, the median seconds and the highest peak of three runs."""
+    runs = [once()]
+    if runs[0][0] < SHORT_RUN:
+        runs += [once(), once()]
     return statistics.median(seconds for seconds, _ in runs), max(peak for _, peak in runs)
 
 
@@ -132,10 +134,9 @@ def render(results):
         f"Run on {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}: `python3 Tools/bench/scale_bench.py --bin .build/release "
         f"--sizes {args.sizes} --page-size {args.page_size}` (`make bench-scale`; release build, fresh-mock on loopback, "
         f"{os.cpu_count()} cores shared with the server). One whole process per row; seconds from spawn to exit, peak "
-        "resident memory as the kernel counts it. The cold and warm syncs of "
-        + ", ".join(f"{size:,}" for size in SIZES[:-1])
-        + f" items: the median time and the highest peak of {SMALLER_SIZE_RUNS} runs each (a run of a few seconds moves "
-        "by a tenth between runs on this shared host). The reader's rows are `make bench-reader`'s.", "",
+        f"resident memory as the kernel counts it. A cold or warm sync shorter than {SHORT_RUN} s: the median time and the "
+        "highest peak of three runs (a run of seconds moves by a tenth between runs on this shared host). "
+        "The reader's rows are `make bench-reader`'s.", "",
         "| command | " + " | ".join(f"{size:,} items: s | MiB" for size in SIZES) + f" | ≤ {MEMORY_LIMIT} MiB |",
         "|---|" + "---:|---:|" * len(SIZES) + "---|",
     ]
