@@ -48,7 +48,7 @@ enum DatabaseFile {
     static func applyProcessSettings() { processSettings }
 
     /// The settings every connection to a file applies when it opens; `pageSize` is that of a new file.
-    static func pragmas(pageSize: Int = pageSize) -> [String] { [
+    static func pragmas(pageSize: Int) -> [String] { [
         // On a new file, before WAL mode. An existing file keeps its size.
         "PRAGMA page_size = \(pageSize)",
         // Safe from corruption in WAL mode; a power cut may lose the last commits (why: ``SQLiteMirror``).
@@ -136,7 +136,7 @@ enum DatabaseFile {
     /// `extraPragmas` run after ``pragmas(pageSize:)`` on the connection.
     static func openQueue(
         at path: String, migrator: DatabaseMigrator, probeTables: [String],
-        pageSize: Int = pageSize, extraPragmas: [String] = [], busyTimeout: TimeInterval = defaultBusyTimeout
+        pageSize: Int, extraPragmas: [String] = [], busyTimeout: TimeInterval = defaultBusyTimeout
     ) throws -> DatabaseQueue {
         try openMigrated(at: path, migrator: migrator, probeTables: probeTables,
                          pageSize: pageSize, extraPragmas: extraPragmas, busyTimeout: busyTimeout) {
